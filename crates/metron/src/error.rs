@@ -1,0 +1,41 @@
+//! The one place where errors become messages and exit codes (ARCHITECTURE.md, Conventions).
+
+use std::fmt;
+use std::process::ExitCode;
+
+/// What went wrong, sorted by the exit code it earns.
+#[derive(Debug)]
+pub enum CliError {
+    /// Usage or input error: a wrong flag, a malformed file, a missing tool. Exit code 2.
+    Input(String),
+    /// The analysed thing failed (a measured command that never succeeded, a validation that
+    /// did not hold). Exit code 1.
+    Failure(String),
+}
+
+impl CliError {
+    pub fn input(msg: impl fmt::Display) -> Self {
+        CliError::Input(msg.to_string())
+    }
+
+    pub fn failure(msg: impl fmt::Display) -> Self {
+        CliError::Failure(msg.to_string())
+    }
+
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Input(_) => ExitCode::from(2),
+            CliError::Failure(_) => ExitCode::from(1),
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(m) | CliError::Failure(m) => f.write_str(m),
+        }
+    }
+}
+
+pub type CliResult<T = ()> = Result<T, CliError>;
