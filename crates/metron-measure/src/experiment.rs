@@ -1,0 +1,419 @@
+//! An experiment: which commands, with which parameter values, how often, in what order.
+//!
+//! Commands compared with each other run alternately (A B A B ...), so that a slow drift of
+//! the machine (thermal, other tenants) spreads over both instead of biasing one.
+
+use serde::{Deserialize, Serialize};
+
+use crate::counters::CounterSet;
+use crate::metric;
+use crate::params::{self, Param};
+use crate::runner::{self, Outcome, OutputPolicy};
+use crate::stats::{Bootstrap, Summary};
+use crate::{MeasureError, Result};
+use metron_store::Sample;
+
+/// A command as the user wrote it, before parameter substitution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandTemplate {
+    pub argv: Vec<String>,
+}
+
+impl CommandTemplate {
+    pub fn new(argv: Vec<String>) -> Self {
+        CommandTemplate { argv }
+    }
+
+    /// Splits a command string with shell quoting rules (no shell is run).
+    pub fn parse(line: &str) -> Result<Self> {
+        let argv = shell_words::split(line)
+            .map_err(|e| MeasureError::Invalid(format!("command `{line}`: {e}")))?;
+        if argv.is_empty() {
+            return Err(MeasureError::EmptyCommand);
+        }
+        Ok(CommandTemplate { argv })
+    }
+}
+
+/// One command with one parameter binding: the unit whose runs are summarised together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BenchmarkSpec {
+    /// "A" for the main command, "B", "C", ... for the ones compared with it.
+    pub label: String,
+    /// The substituted command, quoted for display and copy-paste.
+    pub command: String,
+    pub argv: Vec<String>,
+    pub params: Vec<(String, String)>,
+}
+
+/// When to stop repeating a benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "mode")]
+pub enum Stopping {
+    Fixed {
+        runs: u32,
+    },
+    /// Until the 95% CI of the median of the primary metric is narrower than `target_pct`
+    /// percent of the median, with at least `min` and at most `max` runs.
+    Adaptive {
+        min: u32,
+        max: u32,
+        target_pct: f64,
+    },
+}
+
+/// Everything that decides what an experiment runs; stored with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    pub commands: Vec<CommandTemplate>,
+    pub params: Vec<Param>,
+    pub warmup: u32,
+    pub stopping: Stopping,
+    pub primary_metric: String,
+    pub bootstrap: Bootstrap,
+    pub show_output: bool,
+}
+
+/// The benchmarks of a config, and the groups that run alternately.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub config: Config,
+    pub benchmarks: Vec<BenchmarkSpec>,
+    /// Indices into `benchmarks`; the members of a group run alternately.
+    pub groups: Vec<Vec<usize>>,
+}
+
+impl Plan {
+    /// Expands the sweep and checks every command before anything runs: unknown `{PARAM}`s
+    /// and programs that do not exist are errors here, not after the first warm-up.
+    pub fn new(config: Config) -> Result<Plan> {
+        if config.commands.is_empty() || config.commands.iter().any(|c| c.argv.is_empty()) {
+            return Err(MeasureError::EmptyCommand);
+        }
+        params::check_unique(&config.params)?;
+        let mut benchmarks = Vec::new();
+        let mut groups = Vec::new();
+        for binding in params::cartesian(&config.params) {
+            let mut group = Vec::new();
+            for (i, template) in config.commands.iter().enumerate() {
+                let argv = template
+                    .argv
+                    .iter()
+                    .map(|a| params::substitute(a, &binding))
+                    .collect::<Result<Vec<_>, _>>()?;
+                group.push(benchmarks.len());
+                benchmarks.push(BenchmarkSpec {
+                    label: label_of(i),
+                    command: shell_words::join(&argv),
+                    argv,
+                    params: binding.clone(),
+                });
+            }
+            groups.push(group);
+        }
+        for b in &benchmarks {
+            let program = &b.argv[0];
+            if crate::tool::find_on_path(program).is_none() {
+                return Err(MeasureError::Spawn {
+                    program: program.clone(),
+                    reason: "no such program (not on PATH, or the path is wrong)".into(),
+                });
+            }
+        }
+        Ok(Plan {
+            config,
+            benchmarks,
+            groups,
+        })
+    }
+
+    /// Parameters that no command uses: probably a mistake, worth a warning.
+    pub fn unused_params(&self) -> Vec<String> {
+        self.config
+            .params
+            .iter()
+            .filter(|p| {
+                let needle = format!("{{{}}}", p.name);
+                !self
+                    .config
+                    .commands
+                    .iter()
+                    .any(|c| c.argv.iter().any(|a| a.contains(&needle)))
+            })
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
+    /// Upper bound of runs (warm-ups included), for progress bars.
+    pub fn max_runs(&self) -> u64 {
+        let counted = match self.config.stopping {
+            Stopping::Fixed { runs } => runs,
+            Stopping::Adaptive { max, .. } => max,
+        };
+        self.benchmarks.len() as u64 * u64::from(counted + self.config.warmup)
+    }
+}
+
+/// "A", "B", ..., "Z", "AA", ...
+pub fn label_of(i: usize) -> String {
+    let mut n = i + 1;
+    let mut s = Vec::new();
+    while n > 0 {
+        let r = (n - 1) % 26;
+        s.push(b'A' + r as u8);
+        n = (n - 1) / 26;
+    }
+    s.reverse();
+    String::from_utf8_lossy(&s).into_owned()
+}
+
+/// One finished run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRecord {
+    /// 0-based among warm-ups, 1-based among counted runs.
+    pub index: u32,
+    pub warmup: bool,
+    pub outcome: Outcome,
+}
+
+impl RunRecord {
+    pub fn samples(&self) -> Vec<Sample> {
+        outcome_samples(&self.outcome)
+    }
+}
+
+/// The metrics of a run, in base units.
+pub fn outcome_samples(o: &Outcome) -> Vec<Sample> {
+    let mut v = vec![
+        sample(metric::WALL_TIME, o.wall.as_secs_f64()),
+        sample(metric::USER_TIME, o.user.as_secs_f64()),
+        sample(metric::SYS_TIME, o.sys.as_secs_f64()),
+        sample(metric::MAX_RSS, o.max_rss_bytes as f64),
+        sample(metric::EXIT_STATUS, f64::from(o.exit.status())),
+    ];
+    v.extend(o.counters.iter().map(|c| Sample {
+        metric: c.name.to_string(),
+        value: c.value,
+        unit: c.unit.as_str().to_string(),
+    }));
+    v
+}
+
+fn sample(m: &str, value: f64) -> Sample {
+    Sample {
+        metric: m.to_string(),
+        value,
+        unit: metric::unit_of(m).as_str().to_string(),
+    }
+}
+
+/// Told about every run as it finishes (the store, progress bars).
+pub trait Observer {
+    fn run_finished(&mut self, _benchmark: usize, _run: &RunRecord) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Does nothing; for callers that only want the results.
+pub struct NoObserver;
+impl Observer for NoObserver {}
+
+/// Runs the plan and returns every run of every benchmark, warm-ups included.
+pub fn execute(
+    plan: &Plan,
+    counters: &mut CounterSet,
+    observer: &mut dyn Observer,
+) -> Result<Vec<Vec<RunRecord>>> {
+    let cfg = &plan.config;
+    let output = if cfg.show_output {
+        OutputPolicy::Inherit
+    } else {
+        OutputPolicy::Discard
+    };
+    let mut all: Vec<Vec<RunRecord>> = vec![Vec::new(); plan.benchmarks.len()];
+    for group in &plan.groups {
+        for w in 0..cfg.warmup {
+            for &b in group {
+                let outcome = runner::run_once(&plan.benchmarks[b].argv, output, counters)?;
+                let rec = RunRecord {
+                    index: w,
+                    warmup: true,
+                    outcome,
+                };
+                observer.run_finished(b, &rec)?;
+                all[b].push(rec);
+            }
+        }
+        let mut index = 0;
+        loop {
+            let pending: Vec<usize> = group
+                .iter()
+                .copied()
+                .filter(|&b| !finished(cfg, &all[b]))
+                .collect();
+            if pending.is_empty() {
+                break;
+            }
+            index += 1;
+            for b in pending {
+                let outcome = runner::run_once(&plan.benchmarks[b].argv, output, counters)?;
+                let rec = RunRecord {
+                    index,
+                    warmup: false,
+                    outcome,
+                };
+                observer.run_finished(b, &rec)?;
+                all[b].push(rec);
+            }
+        }
+    }
+    Ok(all)
+}
+
+fn finished(cfg: &Config, runs: &[RunRecord]) -> bool {
+    let counted = runs.iter().filter(|r| !r.warmup).count() as u32;
+    match cfg.stopping {
+        Stopping::Fixed { runs } => counted >= runs,
+        Stopping::Adaptive {
+            min,
+            max,
+            target_pct,
+        } => {
+            if counted >= max {
+                return true;
+            }
+            let values = primary_values(&cfg.primary_metric, runs);
+            if (values.len() as u32) < min.max(2) {
+                return false;
+            }
+            Summary::of(&values, &cfg.bootstrap)
+                .is_some_and(|s| s.median_ci_width_pct() <= target_pct)
+        }
+    }
+}
+
+/// The primary metric of the successful counted runs.
+fn primary_values(metric_name: &str, runs: &[RunRecord]) -> Vec<f64> {
+    runs.iter()
+        .filter(|r| !r.warmup && r.outcome.exit.success())
+        .flat_map(|r| r.samples())
+        .filter(|s| s.metric == metric_name)
+        .map(|s| s.value)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(commands: &[&str], params: &[&str], stopping: Stopping) -> Config {
+        Config {
+            commands: commands
+                .iter()
+                .map(|c| CommandTemplate::parse(c).unwrap())
+                .collect(),
+            params: params.iter().map(|p| Param::parse(p).unwrap()).collect(),
+            warmup: 1,
+            stopping,
+            primary_metric: metric::WALL_TIME.into(),
+            bootstrap: Bootstrap::default(),
+            show_output: false,
+        }
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(label_of(0), "A");
+        assert_eq!(label_of(25), "Z");
+        assert_eq!(label_of(26), "AA");
+    }
+
+    #[test]
+    fn sweep_and_compare_make_alternating_groups() {
+        let plan = Plan::new(config(
+            &["echo {N} {M}", "echo b{N}"],
+            &["N=1,2", "M=x,y,z"],
+            Stopping::Fixed { runs: 2 },
+        ))
+        .unwrap();
+        assert_eq!(plan.benchmarks.len(), 12);
+        assert_eq!(plan.groups.len(), 6);
+        assert_eq!(plan.groups[0], vec![0, 1]);
+        assert_eq!(plan.benchmarks[0].argv, ["echo", "1", "x"]);
+        assert_eq!(plan.benchmarks[1].argv, ["echo", "b1"]);
+        assert_eq!(plan.benchmarks[1].label, "B");
+        assert_eq!(plan.max_runs(), 12 * 3);
+        assert!(plan.unused_params().is_empty());
+    }
+
+    #[test]
+    fn unknown_parameter_and_missing_program_fail_before_running() {
+        let e = Plan::new(config(&["echo {K}"], &["N=1"], Stopping::Fixed { runs: 1 }));
+        assert!(e.unwrap_err().to_string().contains("{K}"));
+        let e = Plan::new(config(
+            &["metron-nope-xyz 1"],
+            &[],
+            Stopping::Fixed { runs: 1 },
+        ));
+        assert!(e.unwrap_err().to_string().contains("metron-nope-xyz"));
+    }
+
+    #[test]
+    fn alternation_order_is_a_b_a_b() {
+        struct Order(Vec<(usize, bool)>);
+        impl Observer for Order {
+            fn run_finished(&mut self, b: usize, r: &RunRecord) -> Result<()> {
+                self.0.push((b, r.warmup));
+                Ok(())
+            }
+        }
+        let plan = Plan::new(config(&["true", "true"], &[], Stopping::Fixed { runs: 3 })).unwrap();
+        let mut order = Order(Vec::new());
+        let runs = execute(&plan, &mut CounterSet::none(), &mut order).unwrap();
+        assert_eq!(
+            order.0,
+            vec![
+                (0, true),
+                (1, true),
+                (0, false),
+                (1, false),
+                (0, false),
+                (1, false),
+                (0, false),
+                (1, false)
+            ]
+        );
+        assert_eq!(runs[0].len(), 4);
+    }
+
+    #[test]
+    fn adaptive_stopping_respects_min_and_max() {
+        // `true` is fast and steady-ish; a 0% target can never be met, so it runs to max.
+        let plan = Plan::new(config(
+            &["true"],
+            &[],
+            Stopping::Adaptive {
+                min: 3,
+                max: 6,
+                target_pct: 0.0,
+            },
+        ))
+        .unwrap();
+        let runs = execute(&plan, &mut CounterSet::none(), &mut NoObserver).unwrap();
+        assert_eq!(runs[0].iter().filter(|r| !r.warmup).count(), 6);
+        // An infinite target is met as soon as min runs exist.
+        let mut cfg = plan.config.clone();
+        cfg.stopping = Stopping::Adaptive {
+            min: 3,
+            max: 50,
+            target_pct: f64::INFINITY,
+        };
+        let runs = execute(
+            &Plan::new(cfg).unwrap(),
+            &mut CounterSet::none(),
+            &mut NoObserver,
+        )
+        .unwrap();
+        assert_eq!(runs[0].iter().filter(|r| !r.warmup).count(), 3);
+    }
+}

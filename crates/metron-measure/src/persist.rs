@@ -1,0 +1,176 @@
+//! Writing experiments to the store as they run, and reading them back as reports.
+
+use std::path::Path;
+
+use metron_store::{BenchmarkId, ExperimentId, NewBenchmark, NewExperiment, NewRun, Status, Store};
+use serde::{Deserialize, Serialize};
+
+use crate::counters::Availability;
+use crate::environment::Environment;
+use crate::experiment::{BenchmarkSpec, Config, Observer, Plan, RunRecord};
+use crate::report::{ExperimentInfo, Report, RunData};
+use crate::{MeasureError, Result};
+
+/// The experiment kind `metron measure` writes.
+pub const KIND: &str = "measure";
+
+/// What is kept in the experiment's `config` column: enough to rebuild the report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StoredConfig {
+    config: Config,
+    counters: Availability,
+    groups: Vec<Vec<usize>>,
+}
+
+/// Commits every run as it finishes.
+pub struct StoreObserver<'s> {
+    store: &'s mut Store,
+    pub experiment: ExperimentId,
+    benchmarks: Vec<BenchmarkId>,
+}
+
+impl<'s> StoreObserver<'s> {
+    /// Registers the experiment and its benchmarks before the first run.
+    pub fn begin(
+        store: &'s mut Store,
+        plan: &Plan,
+        environment: &Environment,
+        counters: &Availability,
+        argv: &[String],
+    ) -> Result<Self> {
+        let stored = StoredConfig {
+            config: plan.config.clone(),
+            counters: counters.clone(),
+            groups: plan.groups.clone(),
+        };
+        let experiment = store.begin_experiment(&NewExperiment {
+            kind: KIND,
+            name: plan.benchmarks.first().map(|b| b.command.as_str()),
+            metron_version: env!("CARGO_PKG_VERSION"),
+            argv: &serde_json::json!(argv),
+            environment: &to_json(environment)?,
+            config: &to_json(&stored)?,
+            host: Some(&environment.hostname),
+        })?;
+        let benchmarks = plan
+            .benchmarks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                store.add_benchmark(
+                    experiment,
+                    &NewBenchmark {
+                        position: i as u32,
+                        label: &b.label,
+                        command: &b.command,
+                        argv: &b.argv,
+                        params: &b.params,
+                    },
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(StoreObserver {
+            store,
+            experiment,
+            benchmarks,
+        })
+    }
+
+    pub fn finish(self, ok: bool) -> Result<ExperimentId> {
+        let status = if ok { Status::Complete } else { Status::Failed };
+        self.store.finish_experiment(self.experiment, status)?;
+        Ok(self.experiment)
+    }
+}
+
+impl Observer for StoreObserver<'_> {
+    fn run_finished(&mut self, benchmark: usize, run: &RunRecord) -> Result<()> {
+        let samples = run.samples();
+        self.store.record_run(&NewRun {
+            benchmark: self.benchmarks[benchmark],
+            index: run.index,
+            warmup: run.warmup,
+            exit_code: match run.outcome.exit {
+                crate::runner::Exit::Code(c) => Some(c),
+                crate::runner::Exit::Signal(_) => None,
+            },
+            signal: match run.outcome.exit {
+                crate::runner::Exit::Signal(s) => Some(s),
+                crate::runner::Exit::Code(_) => None,
+            },
+            ok: run.outcome.exit.success(),
+            samples: &samples,
+        })?;
+        Ok(())
+    }
+}
+
+fn to_json<T: Serialize>(v: &T) -> Result<serde_json::Value> {
+    serde_json::to_value(v).map_err(|e| MeasureError::Invalid(format!("serialising: {e}")))
+}
+
+/// Rebuilds the report of a stored `measure` experiment from its raw runs.
+pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
+    let row = store.experiment(id)?;
+    if row.kind != KIND {
+        return Err(MeasureError::Invalid(format!(
+            "experiment {} is a `{}` experiment, not a measurement",
+            id.0, row.kind
+        )));
+    }
+    let corrupt = |what: &str, e: serde_json::Error| {
+        MeasureError::Invalid(format!(
+            "{}: experiment {}: unreadable {what}: {e}",
+            store.path().display(),
+            id.0
+        ))
+    };
+    let stored: StoredConfig =
+        serde_json::from_value(row.config.clone()).map_err(|e| corrupt("config", e))?;
+    let environment: Environment =
+        serde_json::from_value(row.environment.clone()).map_err(|e| corrupt("environment", e))?;
+    let bench_rows = store.benchmarks(id)?;
+    let runs = store.runs(id)?;
+    let benchmarks: Vec<(BenchmarkSpec, Vec<RunData>)> = bench_rows
+        .iter()
+        .map(|b| {
+            let spec = BenchmarkSpec {
+                label: b.label.clone(),
+                command: b.command.clone(),
+                argv: b.argv.clone(),
+                params: b.params.clone(),
+            };
+            let data = runs
+                .iter()
+                .filter(|r| r.benchmark == b.id)
+                .map(|r| RunData {
+                    index: r.index,
+                    warmup: r.warmup,
+                    ok: r.ok,
+                    exit_status: r.exit_code.unwrap_or_else(|| 128 + r.signal.unwrap_or(0)),
+                    samples: r.samples.clone(),
+                })
+                .collect();
+            (spec, data)
+        })
+        .collect();
+    let mut report = Report::build(
+        stored.config,
+        environment,
+        stored.counters,
+        &benchmarks,
+        &stored.groups,
+    );
+    report.experiment = Some(ExperimentInfo {
+        id: id.0,
+        store: display_path(store.path()),
+        status: row.status,
+        started_at: row.started_at,
+        finished_at: row.finished_at,
+    });
+    Ok(report)
+}
+
+fn display_path(p: &Path) -> String {
+    p.display().to_string()
+}

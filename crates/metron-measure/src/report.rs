@@ -1,0 +1,385 @@
+//! The result of an experiment, as metron prints it (table) and publishes it (`--json`,
+//! schema in docs/measure-json.md). It is built the same way from a live run and from the
+//! store, so `metron show ID` prints what `metron measure` printed.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::counters::Availability;
+use crate::environment::Environment;
+use crate::experiment::{BenchmarkSpec, Config, Stopping};
+use crate::metric;
+use crate::stats::{Interval, Summary};
+use crate::units::Unit;
+use metron_store::Sample;
+
+/// Version tag of the JSON layout; bumped on any incompatible change.
+pub const SCHEMA: &str = "metron.measure/1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema: String,
+    pub experiment: Option<ExperimentInfo>,
+    pub environment: Environment,
+    pub counters: Availability,
+    pub config: Config,
+    pub benchmarks: Vec<BenchmarkReport>,
+    pub comparisons: Vec<Comparison>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentInfo {
+    pub id: i64,
+    pub store: String,
+    pub status: String,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkReport {
+    pub position: usize,
+    pub label: String,
+    pub command: String,
+    pub argv: Vec<String>,
+    pub params: BTreeMap<String, String>,
+    pub warmup_runs: usize,
+    pub runs: Vec<RunReport>,
+    pub failed_runs: usize,
+    /// Over successful counted runs only, in metron's display order of metrics.
+    pub metrics: Vec<MetricSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub index: u32,
+    pub ok: bool,
+    pub exit_status: i32,
+    pub metrics: BTreeMap<String, f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricSummary {
+    pub metric: String,
+    pub unit: Unit,
+    #[serde(flatten)]
+    pub summary: Summary,
+}
+
+/// Ratio of the medians of the primary metric, A over another command of the same group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub params: BTreeMap<String, String>,
+    pub a: String,
+    pub b: String,
+    pub metric: String,
+    pub ratio: f64,
+    pub ci: Interval,
+}
+
+/// A stored or live run, reduced to what the report needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunData {
+    pub index: u32,
+    pub warmup: bool,
+    pub ok: bool,
+    pub exit_status: i32,
+    pub samples: Vec<Sample>,
+}
+
+impl Report {
+    pub fn build(
+        config: Config,
+        environment: Environment,
+        counters: Availability,
+        benchmarks: &[(BenchmarkSpec, Vec<RunData>)],
+        groups: &[Vec<usize>],
+    ) -> Report {
+        let mut warnings = Vec::new();
+        let reports: Vec<BenchmarkReport> = benchmarks
+            .iter()
+            .enumerate()
+            .map(|(i, (spec, runs))| benchmark_report(i, spec, runs, &config, &mut warnings))
+            .collect();
+        let comparisons = groups
+            .iter()
+            .flat_map(|g| compare_group(g, &reports, benchmarks, &config))
+            .collect();
+        Report {
+            schema: SCHEMA.to_string(),
+            experiment: None,
+            environment,
+            counters,
+            config,
+            benchmarks: reports,
+            comparisons,
+            warnings,
+        }
+    }
+
+    /// True when some benchmark had no successful run at all.
+    pub fn any_benchmark_failed_entirely(&self) -> bool {
+        self.benchmarks
+            .iter()
+            .any(|b| b.metrics.is_empty() && !b.runs.is_empty())
+    }
+}
+
+fn benchmark_report(
+    position: usize,
+    spec: &BenchmarkSpec,
+    runs: &[RunData],
+    config: &Config,
+    warnings: &mut Vec<String>,
+) -> BenchmarkReport {
+    let counted: Vec<&RunData> = runs.iter().filter(|r| !r.warmup).collect();
+    let good: Vec<&RunData> = counted.iter().copied().filter(|r| r.ok).collect();
+    let failed = counted.len() - good.len();
+    if failed > 0 {
+        let statuses: Vec<String> = counted
+            .iter()
+            .filter(|r| !r.ok)
+            .map(|r| r.exit_status.to_string())
+            .collect();
+        warnings.push(format!(
+            "{} `{}`: {failed} of {} runs failed (exit status {}); they are excluded from the statistics",
+            spec.label,
+            spec.command,
+            counted.len(),
+            dedup(statuses).join(", ")
+        ));
+    }
+    let mut names: Vec<String> = good
+        .iter()
+        .flat_map(|r| r.samples.iter().map(|s| s.metric.clone()))
+        .filter(|m| m != metric::EXIT_STATUS)
+        .collect();
+    names.sort_by_key(|m| (metric::rank(m), m.clone()));
+    names.dedup();
+    let metrics = names
+        .into_iter()
+        .filter_map(|m| {
+            let values: Vec<f64> = good
+                .iter()
+                .filter_map(|r| r.samples.iter().find(|s| s.metric == m).map(|s| s.value))
+                .collect();
+            let unit = good
+                .iter()
+                .find_map(|r| r.samples.iter().find(|s| s.metric == m))
+                .and_then(|s| Unit::parse(&s.unit))
+                .unwrap_or(metric::unit_of(&m));
+            Some(MetricSummary {
+                summary: Summary::of(&values, &config.bootstrap)?,
+                metric: m,
+                unit,
+            })
+        })
+        .collect();
+    BenchmarkReport {
+        position,
+        label: spec.label.clone(),
+        command: spec.command.clone(),
+        argv: spec.argv.clone(),
+        params: spec.params.iter().cloned().collect(),
+        warmup_runs: runs.len() - counted.len(),
+        runs: counted
+            .iter()
+            .map(|r| RunReport {
+                index: r.index,
+                ok: r.ok,
+                exit_status: r.exit_status,
+                metrics: r
+                    .samples
+                    .iter()
+                    .map(|s| (s.metric.clone(), s.value))
+                    .collect(),
+            })
+            .collect(),
+        failed_runs: failed,
+        metrics,
+    }
+}
+
+fn dedup(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn compare_group(
+    group: &[usize],
+    reports: &[BenchmarkReport],
+    benchmarks: &[(BenchmarkSpec, Vec<RunData>)],
+    config: &Config,
+) -> Vec<Comparison> {
+    let values = |i: usize| -> Vec<f64> {
+        benchmarks[i]
+            .1
+            .iter()
+            .filter(|r| !r.warmup && r.ok)
+            .filter_map(|r| {
+                r.samples
+                    .iter()
+                    .find(|s| s.metric == config.primary_metric)
+                    .map(|s| s.value)
+            })
+            .collect()
+    };
+    let Some((&a, rest)) = group.split_first() else {
+        return Vec::new();
+    };
+    let va = values(a);
+    rest.iter()
+        .filter_map(|&b| {
+            let vb = values(b);
+            let median = |s: &[f64]| crate::stats::median(s).unwrap_or(f64::NAN);
+            let ci = config.bootstrap.ratio_interval(&va, &vb, median)?;
+            Some(Comparison {
+                params: reports[a].params.clone(),
+                a: reports[a].label.clone(),
+                b: reports[b].label.clone(),
+                metric: config.primary_metric.clone(),
+                ratio: median(&va) / median(&vb),
+                ci,
+            })
+        })
+        .collect()
+}
+
+/// The human table: per benchmark, one line per metric; then comparisons and notes.
+pub fn render_table(r: &Report) -> String {
+    let mut out = String::new();
+    let total = r.benchmarks.len();
+    for b in &r.benchmarks {
+        let ok = b.runs.len() - b.failed_runs;
+        let _ = writeln!(
+            out,
+            "Benchmark {}/{total} [{}]: {}",
+            b.position + 1,
+            b.label,
+            b.command
+        );
+        let _ = writeln!(
+            out,
+            "  {ok} runs ({} failed), {} warm-up",
+            b.failed_runs, b.warmup_runs
+        );
+        if b.metrics.is_empty() {
+            let _ = writeln!(out, "  no successful run: nothing to summarise\n");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  {:<17} {:>11}  {:<25} {:>11} {:>11} {:>11} {:>11}",
+            "metric", "median", "95% CI of median", "mean", "σ", "min", "max"
+        );
+        for m in &b.metrics {
+            let f = |v: f64| m.unit.format(v);
+            let s = &m.summary;
+            let _ = writeln!(
+                out,
+                "  {:<17} {:>11}  {:<25} {:>11} {:>11} {:>11} {:>11}",
+                metric::label(&m.metric),
+                f(s.median),
+                format!("[{}, {}]", f(s.ci_median.lo), f(s.ci_median.hi)),
+                f(s.mean),
+                f(s.std_dev),
+                f(s.min),
+                f(s.max)
+            );
+        }
+        if let Some(primary) = b
+            .metrics
+            .iter()
+            .find(|m| m.metric == r.config.primary_metric)
+        {
+            let outliers = &primary.summary.outliers;
+            if !outliers.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  {} outlier(s) in {} by the IQR rule ({} severe)",
+                    outliers.len(),
+                    metric::label(&primary.metric),
+                    outliers
+                        .iter()
+                        .filter(|o| o.severity == crate::stats::Severity::Severe)
+                        .count()
+                );
+            }
+        }
+        out.push('\n');
+    }
+    if !r.comparisons.is_empty() {
+        let _ = writeln!(
+            out,
+            "Comparison (ratio of medians of {}, 95% bootstrap CI)",
+            metric::label(&r.config.primary_metric)
+        );
+        for c in &r.comparisons {
+            let params = if c.params.is_empty() {
+                String::new()
+            } else {
+                let p: Vec<String> = c.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("  [{}]", p.join(" "))
+            };
+            let _ = writeln!(
+                out,
+                "  {}/{} = {:.4}  [{:.4}, {:.4}]{params}",
+                c.a, c.b, c.ratio, c.ci.lo, c.ci.hi
+            );
+        }
+        out.push('\n');
+    }
+    if let Stopping::Adaptive { target_pct, .. } = r.config.stopping {
+        let _ = writeln!(
+            out,
+            "Stopping rule: 95% CI of the median narrower than {target_pct}% of it\n"
+        );
+    }
+    for note in r.counters.notes() {
+        let _ = writeln!(out, "note: {note}");
+    }
+    for w in &r.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    out
+}
+
+impl Report {
+    /// The report of runs that were not (or not yet) stored.
+    pub fn from_records(
+        plan: &crate::experiment::Plan,
+        environment: Environment,
+        counters: Availability,
+        records: &[Vec<crate::experiment::RunRecord>],
+    ) -> Report {
+        let benchmarks: Vec<(BenchmarkSpec, Vec<RunData>)> = plan
+            .benchmarks
+            .iter()
+            .zip(records)
+            .map(|(spec, runs)| {
+                let data = runs
+                    .iter()
+                    .map(|r| RunData {
+                        index: r.index,
+                        warmup: r.warmup,
+                        ok: r.outcome.exit.success(),
+                        exit_status: r.outcome.exit.status(),
+                        samples: r.samples(),
+                    })
+                    .collect();
+                (spec.clone(), data)
+            })
+            .collect();
+        Report::build(
+            plan.config.clone(),
+            environment,
+            counters,
+            &benchmarks,
+            &plan.groups,
+        )
+    }
+}
