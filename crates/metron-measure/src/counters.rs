@@ -1,10 +1,11 @@
 //! perf_event counters for measured child processes.
 //!
-//! The counters are opened on metron itself, disabled, with `inherit` and `enable_on_exec`:
-//! every child inherits a disabled copy that the kernel switches on at `exec`, so the count
-//! starts at the measured program's first instruction and metron's own work (forking, waiting,
-//! writing the store) is never counted. When the child exits, the kernel adds its counts into
-//! metron's counter; the difference of two reads around a run is that run's count.
+//! As `perf stat` does it: the runner forks, the child waits on a pipe before its `exec`, the
+//! counters are opened on the child's pid with `enable_on_exec` and `inherit`, and then the
+//! child is released. Counting starts at the measured program's first instruction, follows its
+//! own children, and never includes metron's work (forking, waiting, writing the store).
+//! (Opening inherited counters once on metron itself and diffing reads is simpler, but the
+//! kernel's context-swap optimisation stops such counters after a couple of children.)
 //!
 //! Software counters work on virtual machines without a PMU; hardware ones are opened when the
 //! machine has one. What cannot be opened is reported in one line and never fails a measurement.
@@ -107,23 +108,16 @@ impl Availability {
     }
 }
 
-struct Open {
-    kind: CounterKind,
-    counter: Counter,
-    last: Reading,
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Reading {
-    count: u64,
-    enabled: u64,
-    running: u64,
-}
-
-/// The open counters of one measurement session.
+/// The counters of one measurement session: which of the requested ones this machine can
+/// open. Each run attaches fresh counters to its child (see [`CounterSet::attach`]).
 pub struct CounterSet {
-    open: Vec<Open>,
+    kinds: Vec<CounterKind>,
     availability: Availability,
+}
+
+/// Counters attached to one child process.
+pub struct Attached {
+    open: Vec<(CounterKind, Counter)>,
 }
 
 /// A counter's value over one run. Multiplexed hardware counters are scaled by
@@ -136,19 +130,16 @@ pub struct CounterValue {
 }
 
 impl CounterSet {
-    /// Opens what it can of `kinds`; never fails.
+    /// Finds out which of `kinds` this machine can count (by opening each on metron itself,
+    /// disabled); never fails.
     pub fn open(kinds: &[CounterKind]) -> CounterSet {
-        let mut open = Vec::new();
+        let mut ok = Vec::new();
         let mut availability = Availability::default();
         for &kind in kinds {
-            match open_one(kind) {
-                Ok(counter) => {
+            match open_one(kind, 0) {
+                Ok(_) => {
                     availability.available.push(kind.name.to_string());
-                    open.push(Open {
-                        kind,
-                        counter,
-                        last: Reading::default(),
-                    });
+                    ok.push(kind);
                 }
                 Err(reason) => availability.unavailable.push(Unavailable {
                     name: kind.name.to_string(),
@@ -156,15 +147,16 @@ impl CounterSet {
                 }),
             }
         }
-        let mut set = CounterSet { open, availability };
-        set.mark();
-        set
+        CounterSet {
+            kinds: ok,
+            availability,
+        }
     }
 
     /// No counters at all (`--no-counters`).
     pub fn none() -> CounterSet {
         CounterSet {
-            open: Vec::new(),
+            kinds: Vec::new(),
             availability: Availability::default(),
         }
     }
@@ -173,34 +165,37 @@ impl CounterSet {
         &self.availability
     }
 
-    /// Remembers the current totals; the next [`CounterSet::since_mark`] is relative to them.
-    pub fn mark(&mut self) {
-        for o in &mut self.open {
-            if let Some(r) = read(&mut o.counter) {
-                o.last = r;
-            }
+    /// Attaches the available counters to `pid`, a child stopped before its `exec`. They
+    /// start counting at the exec and follow its own children (`inherit`).
+    pub fn attach(&self, pid: libc::pid_t) -> Attached {
+        Attached {
+            open: self
+                .kinds
+                .iter()
+                .filter_map(|&k| open_one(k, pid).ok().map(|c| (k, c)))
+                .collect(),
         }
     }
+}
 
-    /// Counts accumulated since the last mark (by children that have exited), then marks.
-    pub fn since_mark(&mut self) -> Vec<CounterValue> {
-        let mut values = Vec::with_capacity(self.open.len());
-        for o in &mut self.open {
-            let Some(now) = read(&mut o.counter) else {
-                continue;
-            };
-            let count = now.count.saturating_sub(o.last.count) as f64;
-            let enabled = now.enabled.saturating_sub(o.last.enabled);
-            let running = now.running.saturating_sub(o.last.running);
-            o.last = now;
-            let scaled = if running > 0 && running < enabled {
-                count * enabled as f64 / running as f64
-            } else {
-                count
-            };
-            values.push(to_value(o.kind, scaled));
-        }
-        values
+impl Attached {
+    /// Final values, read after the child has been reaped.
+    pub fn read(mut self) -> Vec<CounterValue> {
+        self.open
+            .iter_mut()
+            .filter_map(|(kind, counter)| {
+                let data = counter.read_full().ok()?;
+                let count = data.count() as f64;
+                let enabled = data.time_enabled().map_or(0, |d| d.as_nanos());
+                let running = data.time_running().map_or(0, |d| d.as_nanos());
+                let scaled = if running > 0 && running < enabled {
+                    count * enabled as f64 / running as f64
+                } else {
+                    count
+                };
+                Some(to_value(*kind, scaled))
+            })
+            .collect()
     }
 }
 
@@ -220,23 +215,19 @@ fn to_value(kind: CounterKind, raw: f64) -> CounterValue {
     }
 }
 
-fn read(counter: &mut Counter) -> Option<Reading> {
-    let data = counter.read_full().ok()?;
-    Some(Reading {
-        count: data.count(),
-        enabled: data.time_enabled().map_or(0, |d| d.as_nanos() as u64),
-        running: data.time_running().map_or(0, |d| d.as_nanos() as u64),
-    })
-}
-
-fn open_one(kind: CounterKind) -> Result<Counter, String> {
+/// Opens `kind` on `pid` (0: metron itself), disabled until the process execs.
+fn open_one(kind: CounterKind, pid: libc::pid_t) -> Result<Counter, String> {
     let build = |include_kernel: bool| {
         let mut b = match kind.source {
             Source::Sw(c) => Builder::new(Software(c)),
             Source::Hw(c) => Builder::new(Hardware(c)),
         };
-        b.observe_self()
-            .any_cpu()
+        if pid == 0 {
+            b.observe_self();
+        } else {
+            b.observe_pid(pid);
+        }
+        b.any_cpu()
             .inherit(true)
             .enable_on_exec(true)
             .enabled(false)

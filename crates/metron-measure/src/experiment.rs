@@ -221,7 +221,7 @@ impl Observer for NoObserver {}
 /// Runs the plan and returns every run of every benchmark, warm-ups included.
 pub fn execute(
     plan: &Plan,
-    counters: &mut CounterSet,
+    counters: &CounterSet,
     observer: &mut dyn Observer,
 ) -> Result<Vec<Vec<RunRecord>>> {
     let cfg = &plan.config;
@@ -369,7 +369,7 @@ mod tests {
         }
         let plan = Plan::new(config(&["true", "true"], &[], Stopping::Fixed { runs: 3 })).unwrap();
         let mut order = Order(Vec::new());
-        let runs = execute(&plan, &mut CounterSet::none(), &mut order).unwrap();
+        let runs = execute(&plan, &CounterSet::none(), &mut order).unwrap();
         assert_eq!(
             order.0,
             vec![
@@ -399,7 +399,7 @@ mod tests {
             },
         ))
         .unwrap();
-        let runs = execute(&plan, &mut CounterSet::none(), &mut NoObserver).unwrap();
+        let runs = execute(&plan, &CounterSet::none(), &mut NoObserver).unwrap();
         assert_eq!(runs[0].iter().filter(|r| !r.warmup).count(), 6);
         // An infinite target is met as soon as min runs exist.
         let mut cfg = plan.config.clone();
@@ -410,7 +410,7 @@ mod tests {
         };
         let runs = execute(
             &Plan::new(cfg).unwrap(),
-            &mut CounterSet::none(),
+            &CounterSet::none(),
             &mut NoObserver,
         )
         .unwrap();

@@ -1,10 +1,14 @@
 //! The one process runner of metron: runs a command once and reports what it cost.
 //!
 //! Commands are executed directly, without a shell, so that no shell start-up is measured;
-//! write `sh -c '...'` to get shell features. Wall time spans spawn to reap; user and system
-//! time and peak RSS come from the kernel's rusage of the reaped child (`wait4`).
+//! write `sh -c '...'` to get shell features. User and system time and peak RSS come from the
+//! kernel's rusage of the reaped child (`wait4`), which std's `Child::wait` throws away; the
+//! fork is done here rather than by `std::process::Command` because counters must be attached
+//! between fork and exec (see `counters`).
 
-use std::process::{Command, Stdio};
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::time::{Duration, Instant};
 
 use crate::counters::{CounterSet, CounterValue};
@@ -54,28 +58,31 @@ pub enum OutputPolicy {
 
 /// Runs `argv` once. Fails only when the program cannot be started; a program that runs and
 /// fails is an `Outcome` with a non-zero exit.
-pub fn run_once(
-    argv: &[String],
-    output: OutputPolicy,
-    counters: &mut CounterSet,
-) -> Result<Outcome> {
-    let (program, args) = argv.split_first().ok_or(MeasureError::EmptyCommand)?;
-    let mut cmd = Command::new(program);
-    cmd.args(args).stdin(Stdio::null());
-    if output == OutputPolicy::Discard {
-        cmd.stdout(Stdio::null()).stderr(Stdio::null());
-    }
-    counters.mark();
+///
+/// Wall time spans the child's release (just before its `exec`) to its reaping; the fork and
+/// the attaching of counters happen before the clock starts.
+pub fn run_once(argv: &[String], output: OutputPolicy, counters: &CounterSet) -> Result<Outcome> {
+    let program = argv.first().ok_or(MeasureError::EmptyCommand)?;
+    let spawn_error = |reason: String| MeasureError::Spawn {
+        program: program.clone(),
+        reason,
+    };
+    let path = crate::tool::find_on_path(program)
+        .ok_or_else(|| spawn_error("no such program (not on PATH, or the path is wrong)".into()))?;
+    let exec = ExecImage::new(&path, argv).map_err(spawn_error)?;
+    let child = fork_stopped(&exec, output).map_err(|e| spawn_error(e.to_string()))?;
+    let attached = counters.attach(child.pid);
     let start = Instant::now();
-    let child = cmd.spawn().map_err(|e| MeasureError::Spawn {
-        program: program.clone(),
-        reason: spawn_reason(&e),
-    })?;
-    let (status, usage) = reap(child.id() as libc::pid_t).map_err(|e| MeasureError::Spawn {
-        program: program.clone(),
-        reason: format!("waiting for it failed: {e}"),
-    })?;
+    let pid = child.pid;
+    let exec_errno = child.release();
+    let (status, usage) =
+        reap(pid).map_err(|e| spawn_error(format!("waiting for it failed: {e}")))?;
     let wall = start.elapsed();
+    if let Some(errno) = exec_errno {
+        return Err(spawn_error(spawn_reason(
+            &std::io::Error::from_raw_os_error(errno),
+        )));
+    }
     Ok(Outcome {
         exit: decode_status(status),
         wall,
@@ -83,7 +90,140 @@ pub fn run_once(
         sys: timeval(usage.ru_stime),
         // Linux reports ru_maxrss in KiB.
         max_rss_bytes: (usage.ru_maxrss.max(0) as u64) * 1024,
-        counters: counters.since_mark(),
+        counters: attached.read(),
+    })
+}
+
+/// Everything `execve` needs, built before the fork: after it, the child may only make
+/// async-signal-safe calls (no allocation).
+struct ExecImage {
+    path: CString,
+    _args: Vec<CString>,
+    argv: Vec<*const libc::c_char>,
+    _env: Vec<CString>,
+    envp: Vec<*const libc::c_char>,
+}
+
+impl ExecImage {
+    fn new(path: &std::path::Path, argv: &[String]) -> Result<ExecImage, String> {
+        let cstr =
+            |b: &[u8]| CString::new(b).map_err(|_| "an argument contains a NUL byte".to_string());
+        let path = cstr(path.as_os_str().as_bytes())?;
+        let args = argv
+            .iter()
+            .map(|a| cstr(a.as_bytes()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let env = std::env::vars_os()
+            .map(|(k, v)| {
+                let mut kv = k.as_bytes().to_vec();
+                kv.push(b'=');
+                kv.extend_from_slice(v.as_bytes());
+                cstr(&kv)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let ptrs = |v: &[CString]| -> Vec<*const libc::c_char> {
+            v.iter()
+                .map(|c| c.as_ptr())
+                .chain(std::iter::once(std::ptr::null()))
+                .collect()
+        };
+        Ok(ExecImage {
+            path,
+            argv: ptrs(&args),
+            envp: ptrs(&env),
+            _args: args,
+            _env: env,
+        })
+    }
+}
+
+/// A forked child blocked before its `exec`, waiting for [`StoppedChild::release`].
+struct StoppedChild {
+    pid: libc::pid_t,
+    go: OwnedFd,
+    exec_error: OwnedFd,
+}
+
+impl StoppedChild {
+    /// Lets the child exec; returns its errno if the exec failed.
+    fn release(self) -> Option<i32> {
+        let byte = [1u8];
+        // SAFETY: writing one byte from a live buffer to our own pipe.
+        unsafe { libc::write(self.go.as_raw_fd(), byte.as_ptr().cast(), 1) };
+        drop(self.go);
+        // The pipe is close-on-exec: EOF means the exec succeeded, four bytes are its errno.
+        let mut buf = [0u8; 4];
+        let mut got = 0;
+        while got < 4 {
+            // SAFETY: reading into the unfilled tail of a live buffer.
+            let n = unsafe {
+                libc::read(
+                    self.exec_error.as_raw_fd(),
+                    buf[got..].as_mut_ptr().cast(),
+                    4 - got,
+                )
+            };
+            if n > 0 {
+                got += n as usize;
+            } else if n == 0
+                || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
+            {
+                break;
+            }
+        }
+        (got == 4).then(|| i32::from_ne_bytes(buf))
+    }
+}
+
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: fds is a valid two-element array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 returned two fresh descriptors that nothing else owns.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn dev_null() -> std::io::Result<OwnedFd> {
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")?;
+    Ok(OwnedFd::from(f))
+}
+
+fn fork_stopped(exec: &ExecImage, output: OutputPolicy) -> std::io::Result<StoppedChild> {
+    let (go_r, go_w) = pipe()?;
+    let (err_r, err_w) = pipe()?;
+    let null = dev_null()?;
+    // SAFETY: the child only calls async-signal-safe functions (read, dup2, execve, write,
+    // _exit) on data prepared before the fork.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if pid == 0 {
+        unsafe {
+            let mut b = 0u8;
+            while libc::read(go_r.as_raw_fd(), (&mut b as *mut u8).cast(), 1) < 0 {}
+            libc::dup2(null.as_raw_fd(), 0);
+            if output == OutputPolicy::Discard {
+                libc::dup2(null.as_raw_fd(), 1);
+                libc::dup2(null.as_raw_fd(), 2);
+            }
+            libc::execve(exec.path.as_ptr(), exec.argv.as_ptr(), exec.envp.as_ptr());
+            let errno = *libc::__errno_location();
+            let bytes = errno.to_ne_bytes();
+            libc::write(err_w.as_raw_fd(), bytes.as_ptr().cast(), 4);
+            libc::_exit(127);
+        }
+    }
+    drop((go_r, err_w, null));
+    Ok(StoppedChild {
+        pid,
+        go: go_w,
+        exec_error: err_r,
     })
 }
 
@@ -138,8 +278,8 @@ mod tests {
 
     #[test]
     fn measures_a_sleep() {
-        let mut c = CounterSet::none();
-        let o = run_once(&argv(&["sleep", "0.02"]), OutputPolicy::Discard, &mut c).unwrap();
+        let c = CounterSet::none();
+        let o = run_once(&argv(&["sleep", "0.02"]), OutputPolicy::Discard, &c).unwrap();
         assert!(o.exit.success());
         assert!(o.wall >= Duration::from_millis(20), "{:?}", o.wall);
         assert!(o.max_rss_bytes > 0);
@@ -147,31 +287,26 @@ mod tests {
 
     #[test]
     fn cpu_time_of_a_busy_child_is_user_time() {
-        let mut c = CounterSet::none();
+        let c = CounterSet::none();
         let busy = argv(&[
             "sh",
             "-c",
             "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done",
         ]);
-        let o = run_once(&busy, OutputPolicy::Discard, &mut c).unwrap();
+        let o = run_once(&busy, OutputPolicy::Discard, &c).unwrap();
         assert!(o.user + o.sys > Duration::ZERO);
         assert!(o.user + o.sys <= o.wall + Duration::from_millis(20));
     }
 
     #[test]
     fn failing_and_killed_programs_are_outcomes() {
-        let mut c = CounterSet::none();
-        let o = run_once(
-            &argv(&["sh", "-c", "exit 3"]),
-            OutputPolicy::Discard,
-            &mut c,
-        )
-        .unwrap();
+        let c = CounterSet::none();
+        let o = run_once(&argv(&["sh", "-c", "exit 3"]), OutputPolicy::Discard, &c).unwrap();
         assert_eq!(o.exit, Exit::Code(3));
         let o = run_once(
             &argv(&["sh", "-c", "kill -9 $$"]),
             OutputPolicy::Discard,
-            &mut c,
+            &c,
         )
         .unwrap();
         assert_eq!(o.exit, Exit::Signal(9));
@@ -180,11 +315,11 @@ mod tests {
 
     #[test]
     fn a_program_that_cannot_start_is_an_error_naming_it() {
-        let mut c = CounterSet::none();
+        let c = CounterSet::none();
         let e = run_once(
             &argv(&["metron-no-such-program"]),
             OutputPolicy::Discard,
-            &mut c,
+            &c,
         )
         .unwrap_err()
         .to_string();
@@ -193,7 +328,7 @@ mod tests {
 
     #[test]
     fn software_counters_count_the_child_only() {
-        let mut c = CounterSet::open(crate::counters::DEFAULT);
+        let c = CounterSet::open(crate::counters::DEFAULT);
         if !c.availability().available.iter().any(|n| n == "task-clock") {
             eprintln!(
                 "skipped: perf_event_open is not permitted here: {:?}",
@@ -206,7 +341,7 @@ mod tests {
             "-c",
             "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done",
         ]);
-        let o = run_once(&busy, OutputPolicy::Discard, &mut c).unwrap();
+        let o = run_once(&busy, OutputPolicy::Discard, &c).unwrap();
         let task = o.counters.iter().find(|v| v.name == "task-clock").unwrap();
         let cpu = (o.user + o.sys).as_secs_f64();
         // task-clock and rusage measure the same CPU time by different kernel paths.
@@ -214,9 +349,14 @@ mod tests {
             task.value > 0.5 * cpu && task.value < 2.0 * cpu + 0.005,
             "{task:?} vs {cpu}"
         );
-        // A second, trivial run must not carry over the first one's counts.
-        let o2 = run_once(&argv(&["true"]), OutputPolicy::Discard, &mut c).unwrap();
-        let task2 = o2.counters.iter().find(|v| v.name == "task-clock").unwrap();
-        assert!(task2.value < task.value / 5.0, "{task2:?} after {task:?}");
+        // Every run is counted, not only the first ones (the failure of inherited counters).
+        for _ in 0..5 {
+            let o = run_once(&argv(&["true"]), OutputPolicy::Discard, &c).unwrap();
+            let task2 = o.counters.iter().find(|v| v.name == "task-clock").unwrap();
+            assert!(
+                task2.value > 0.0 && task2.value < task.value,
+                "{task2:?} after {task:?}"
+            );
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 mod cmd;
 mod error;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -29,14 +30,37 @@ pub struct GlobalOpts {
     /// Print nothing but results and errors (no progress bars, no notes).
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
+    /// The experiment store [default: .metron/metron.db].
+    #[arg(long, global = true, env = "METRON_STORE", value_name = "PATH")]
+    pub store: Option<std::path::PathBuf>,
+}
+
+impl GlobalOpts {
+    pub fn store_path(&self) -> std::path::PathBuf {
+        self.store.clone().unwrap_or_else(cmd::default_store)
+    }
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {}
+enum Command {
+    /// Run a command as an experiment: warm-up, repeated runs, counters, bootstrap CIs.
+    Measure(cmd::measure::MeasureArgs),
+    /// List the experiments in the store.
+    History(cmd::history::HistoryArgs),
+    /// Print a stored experiment again.
+    Show(cmd::history::ShowArgs),
+    /// Run what metron can do on small bundled examples.
+    Demo(cmd::demo::DemoArgs),
+}
 
 fn run(cli: Cli) -> CliResult {
-    let _ = cli.global;
-    match cli.command {}
+    let g = &cli.global;
+    match cli.command {
+        Command::Measure(a) => cmd::measure::run(a, g),
+        Command::History(a) => cmd::history::history(a, g),
+        Command::Show(a) => cmd::history::show(a, g),
+        Command::Demo(a) => cmd::demo::run(a, g),
+    }
 }
 
 fn main() -> ExitCode {

@@ -1,1 +1,22 @@
-//! One module per subcommand; each exposes `Args` (clap) and `run`.
+//! One module per subcommand; each exposes its clap arguments and a `run` function.
+
+pub mod demo;
+pub mod history;
+pub mod measure;
+
+use std::path::PathBuf;
+
+use crate::error::CliError;
+
+/// Store errors are the user's input (a wrong `--store` file), so they exit 2.
+pub fn open_store(path: &std::path::Path) -> Result<metron_store::Store, CliError> {
+    metron_store::Store::open(path).map_err(CliError::input)
+}
+
+pub fn open_existing_store(path: &std::path::Path) -> Result<metron_store::Store, CliError> {
+    metron_store::Store::open_existing(path).map_err(CliError::input)
+}
+
+pub fn default_store() -> PathBuf {
+    PathBuf::from(metron_store::DEFAULT_PATH)
+}
