@@ -218,6 +218,21 @@ pub trait Observer {
 pub struct NoObserver;
 impl Observer for NoObserver {}
 
+/// Wall times of exec'ing `true`, the cost every measured run pays before its own first
+/// instruction (fork excluded, exec, dynamic loading, exit and reaping included). Comparisons
+/// subtract its median, as hyperfine subtracts its shell's start-up.
+pub fn calibrate_startup(counters: &CounterSet, runs: u32) -> Result<Vec<f64>> {
+    let argv = vec!["true".to_string()];
+    let mut walls = Vec::new();
+    for i in 0..=runs {
+        let o = runner::run_once(&argv, OutputPolicy::Discard, counters)?;
+        if i > 0 {
+            walls.push(o.wall.as_secs_f64());
+        }
+    }
+    Ok(walls)
+}
+
 /// Runs the plan and returns every run of every benchmark, warm-ups included.
 pub fn execute(
     plan: &Plan,

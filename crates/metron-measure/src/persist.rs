@@ -20,6 +20,9 @@ struct StoredConfig {
     config: Config,
     counters: Availability,
     groups: Vec<Vec<usize>>,
+    /// Start-up calibration (`experiment::calibrate_startup`), seconds.
+    #[serde(default)]
+    startup: Vec<f64>,
 }
 
 /// Commits every run as it finishes.
@@ -36,12 +39,14 @@ impl<'s> StoreObserver<'s> {
         plan: &Plan,
         environment: &Environment,
         counters: &Availability,
+        startup: &[f64],
         argv: &[String],
     ) -> Result<Self> {
         let stored = StoredConfig {
             config: plan.config.clone(),
             counters: counters.clone(),
             groups: plan.groups.clone(),
+            startup: startup.to_vec(),
         };
         let experiment = store.begin_experiment(&NewExperiment {
             kind: KIND,
@@ -160,6 +165,7 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
         stored.counters,
         &benchmarks,
         &stored.groups,
+        &stored.startup,
     );
     report.experiment = Some(ExperimentInfo {
         id: id.0,

@@ -27,6 +27,9 @@ pub struct Report {
     pub config: Config,
     pub benchmarks: Vec<BenchmarkReport>,
     pub comparisons: Vec<Comparison>,
+    /// Wall time of exec'ing `true` (seconds), measured before the experiment when it compares
+    /// commands.
+    pub startup: Option<Summary>,
     pub warnings: Vec<String>,
 }
 
@@ -78,6 +81,16 @@ pub struct Comparison {
     pub metric: String,
     pub ratio: f64,
     pub ci: Interval,
+    /// The same ratio after subtracting the median process start-up time from both sides
+    /// (`Report::startup`); present when start-up was calibrated.
+    pub corrected: Option<CorrectedRatio>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorrectedRatio {
+    pub startup: f64,
+    pub ratio: f64,
+    pub ci: Interval,
 }
 
 /// A stored or live run, reduced to what the report needs.
@@ -97,7 +110,9 @@ impl Report {
         counters: Availability,
         benchmarks: &[(BenchmarkSpec, Vec<RunData>)],
         groups: &[Vec<usize>],
+        startup_samples: &[f64],
     ) -> Report {
+        let startup = Summary::of(startup_samples, &config.bootstrap);
         let mut warnings = Vec::new();
         let reports: Vec<BenchmarkReport> = benchmarks
             .iter()
@@ -106,7 +121,7 @@ impl Report {
             .collect();
         let comparisons = groups
             .iter()
-            .flat_map(|g| compare_group(g, &reports, benchmarks, &config))
+            .flat_map(|g| compare_group(g, &reports, benchmarks, &config, startup.as_ref()))
             .collect();
         Report {
             schema: SCHEMA.to_string(),
@@ -116,6 +131,7 @@ impl Report {
             config,
             benchmarks: reports,
             comparisons,
+            startup,
             warnings,
         }
     }
@@ -214,6 +230,7 @@ fn compare_group(
     reports: &[BenchmarkReport],
     benchmarks: &[(BenchmarkSpec, Vec<RunData>)],
     config: &Config,
+    startup: Option<&Summary>,
 ) -> Vec<Comparison> {
     let values = |i: usize| -> Vec<f64> {
         benchmarks[i]
@@ -237,6 +254,18 @@ fn compare_group(
             let vb = values(b);
             let median = |s: &[f64]| crate::stats::median(s).unwrap_or(f64::NAN);
             let ci = config.bootstrap.ratio_interval(&va, &vb, median)?;
+            // Start-up is wall time; other metrics are not corrected.
+            let corrected = startup
+                .filter(|_| config.primary_metric == metric::WALL_TIME)
+                .and_then(|s| {
+                    let less = |v: &[f64]| v.iter().map(|x| x - s.median).collect::<Vec<_>>();
+                    let (ca, cb) = (less(&va), less(&vb));
+                    Some(CorrectedRatio {
+                        startup: s.median,
+                        ratio: median(&ca) / median(&cb),
+                        ci: config.bootstrap.ratio_interval(&ca, &cb, median)?,
+                    })
+                });
             Some(Comparison {
                 params: reports[a].params.clone(),
                 a: reports[a].label.clone(),
@@ -244,6 +273,7 @@ fn compare_group(
                 metric: config.primary_metric.clone(),
                 ratio: median(&va) / median(&vb),
                 ci,
+                corrected,
             })
         })
         .collect()
@@ -325,11 +355,23 @@ pub fn render_table(r: &Report) -> String {
                 let p: Vec<String> = c.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
                 format!("  [{}]", p.join(" "))
             };
-            let _ = writeln!(
-                out,
-                "  {}/{} = {:.4}  [{:.4}, {:.4}]{params}",
-                c.a, c.b, c.ratio, c.ci.lo, c.ci.hi
-            );
+            match &c.corrected {
+                Some(k) => {
+                    let _ = writeln!(
+                        out,
+                        "  {}/{} = {:.4}  [{:.4}, {:.4}]  less {} start-up;  raw {:.4}  [{:.4}, {:.4}]{params}",
+                        c.a, c.b, k.ratio, k.ci.lo, k.ci.hi, crate::units::format_seconds(k.startup),
+                        c.ratio, c.ci.lo, c.ci.hi
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "  {}/{} = {:.4}  [{:.4}, {:.4}]{params}",
+                        c.a, c.b, c.ratio, c.ci.lo, c.ci.hi
+                    );
+                }
+            }
         }
         out.push('\n');
     }
@@ -355,6 +397,7 @@ impl Report {
         environment: Environment,
         counters: Availability,
         records: &[Vec<crate::experiment::RunRecord>],
+        startup_samples: &[f64],
     ) -> Report {
         let benchmarks: Vec<(BenchmarkSpec, Vec<RunData>)> = plan
             .benchmarks
@@ -380,6 +423,7 @@ impl Report {
             counters,
             &benchmarks,
             &plan.groups,
+            startup_samples,
         )
     }
 }

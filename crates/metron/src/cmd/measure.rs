@@ -171,6 +171,11 @@ pub fn measure(args: &MeasureArgs, global: &GlobalOpts) -> CliResult<Report> {
         CounterSet::open(counters::DEFAULT)
     };
     let availability = counters.availability().clone();
+    let startup = if plan.groups.iter().any(|g| g.len() > 1) {
+        experiment::calibrate_startup(&counters, 10).map_err(CliError::input)?
+    } else {
+        Vec::new()
+    };
     let mut store = if args.no_store {
         None
     } else {
@@ -179,7 +184,7 @@ pub fn measure(args: &MeasureArgs, global: &GlobalOpts) -> CliResult<Report> {
     let argv: Vec<String> = std::env::args().collect();
     let store_observer = match store.as_mut() {
         Some(s) => Some(
-            StoreObserver::begin(s, &plan, &environment, &availability, &argv)
+            StoreObserver::begin(s, &plan, &environment, &availability, &startup, &argv)
                 .map_err(CliError::input)?,
         ),
         None => None,
@@ -192,7 +197,7 @@ pub fn measure(args: &MeasureArgs, global: &GlobalOpts) -> CliResult<Report> {
     let records = experiment::execute(&plan, &counters, &mut observer);
     observer.bar.finish_and_clear();
     let records = records.map_err(CliError::input)?;
-    let mut report = Report::from_records(&plan, environment, availability, &records);
+    let mut report = Report::from_records(&plan, environment, availability, &records, &startup);
     if let Some(s) = observer.store.take() {
         let id = s
             .finish(!report.any_benchmark_failed_entirely())

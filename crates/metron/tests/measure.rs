@@ -1,0 +1,396 @@
+//! End-to-end tests of `metron measure`, `history` and `show`, running the real binary on real
+//! programs. Timings are printed, never asserted tightly: the machines are shared and noisy.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn metron() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_metron"));
+    c.env_remove("METRON_STORE").stdin(Stdio::null());
+    c
+}
+
+fn run(args: &[&str], store: &Path) -> Output {
+    metron()
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .output()
+        .expect("metron runs")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "metron failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
+}
+
+fn metric<'a>(bench: &'a Value, name: &str) -> &'a Value {
+    bench["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == name)
+        .unwrap_or_else(|| panic!("no metric {name} in {bench}"))
+}
+
+fn store_in(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().join("metron.db")
+}
+
+#[test]
+fn sleep_50ms_has_a_median_near_50ms() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        &["--json", "measure", "--runs", "5", "--", "sleep", "0.05"],
+        &store_in(&dir),
+    );
+    let report = json(&out);
+    let wall = metric(&report["benchmarks"][0], "wall-time");
+    let median = wall["median"].as_f64().unwrap();
+    println!(
+        "sleep 0.05: median {:.2} ms, 95% CI [{:.2}, {:.2}] ms",
+        median * 1e3,
+        wall["ci_median"]["lo"].as_f64().unwrap() * 1e3,
+        wall["ci_median"]["hi"].as_f64().unwrap() * 1e3
+    );
+    assert_eq!(wall["n"], 5);
+    // Loose on purpose: a sleep cannot be shorter than asked, and a shared machine may be slow.
+    assert!((0.0495..0.5).contains(&median), "median {median}");
+    assert_eq!(report["schema"], "metron.measure/1");
+    assert_eq!(report["benchmarks"][0]["warmup_runs"], 1);
+}
+
+#[test]
+fn comparing_sleeps_gives_a_ratio_ci_around_one_half() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        &[
+            "--json",
+            "measure",
+            "--compare",
+            "sleep 0.1",
+            "--",
+            "sleep",
+            "0.05",
+        ],
+        &store_in(&dir),
+    );
+    let report = json(&out);
+    let c = &report["comparisons"][0];
+    let raw = (c["ratio"].as_f64().unwrap(), &c["ci"]);
+    let k = &c["corrected"];
+    println!(
+        "sleep 0.05 / sleep 0.1: raw {:.4} [{:.4}, {:.4}]; less {:.3} ms start-up {:.4} [{:.4}, {:.4}]",
+        raw.0,
+        raw.1["lo"].as_f64().unwrap(),
+        raw.1["hi"].as_f64().unwrap(),
+        k["startup"].as_f64().unwrap() * 1e3,
+        k["ratio"].as_f64().unwrap(),
+        k["ci"]["lo"].as_f64().unwrap(),
+        k["ci"]["hi"].as_f64().unwrap()
+    );
+    assert_eq!(c["a"], "A");
+    assert_eq!(c["b"], "B");
+    let (lo, hi) = (
+        k["ci"]["lo"].as_f64().unwrap(),
+        k["ci"]["hi"].as_f64().unwrap(),
+    );
+    assert!(
+        lo <= 0.5 && 0.5 <= hi,
+        "corrected ratio CI [{lo}, {hi}] misses 0.5"
+    );
+    // Alternation: both commands have their ten runs.
+    assert_eq!(
+        report["benchmarks"][0]["runs"].as_array().unwrap().len(),
+        10
+    );
+    assert_eq!(
+        report["benchmarks"][1]["runs"].as_array().unwrap().len(),
+        10
+    );
+}
+
+#[test]
+fn show_prints_what_measure_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    let measured = json(&run(
+        &[
+            "--json",
+            "measure",
+            "--runs",
+            "3",
+            "-p",
+            "N=1,2",
+            "--",
+            "sh",
+            "-c",
+            "exit 0 # {N}",
+        ],
+        &store,
+    ));
+    let id = measured["experiment"]["id"].as_i64().unwrap();
+    let shown = json(&run(&["--json", "show", &id.to_string()], &store));
+    assert_eq!(measured, shown);
+    let history = json(&run(&["--json", "history"], &store));
+    assert_eq!(history[0]["id"], id);
+    assert_eq!(history[0]["runs"], 6);
+    let table = run(&["history"], &store);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("complete"));
+}
+
+#[test]
+fn parameter_sweep_exports_long_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("out.csv");
+    let out = run(
+        &[
+            "measure",
+            "--runs",
+            "2",
+            "--warmup",
+            "0",
+            "--param",
+            "N=1,2",
+            "--param",
+            "M=a,b,c",
+            "--export-csv",
+            csv.to_str().unwrap(),
+            "--",
+            "sh",
+            "-c",
+            "exit 0 # {N} {M}",
+        ],
+        &store_in(&dir),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("experiment,command,N,M,run,metric,value")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // 6 benchmarks x 2 runs, each with at least wall/user/sys time, max RSS, exit status.
+    let wall: Vec<_> = rows.iter().filter(|r| r[5] == "wall-time").collect();
+    assert_eq!(wall.len(), 12);
+    assert!(rows
+        .iter()
+        .any(|r| r[1] == "sh -c 'exit 0 # 2 c'" && r[2] == "2" && r[3] == "c"));
+    assert!(rows.iter().all(|r| r.len() == 7));
+}
+
+#[test]
+fn failing_runs_are_reported_and_excluded() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    // Fails on every second run: the run number is kept in a file.
+    let counter = dir.path().join("n");
+    let script = format!(
+        "n=$(cat {0} 2>/dev/null || echo 0); n=$((n+1)); echo $n > {0}; [ $((n % 2)) -eq 0 ]",
+        counter.display()
+    );
+    let out = run(
+        &[
+            "--json", "measure", "--runs", "6", "--warmup", "0", "--", "sh", "-c", &script,
+        ],
+        &store,
+    );
+    let report = json(&out);
+    let b = &report["benchmarks"][0];
+    assert_eq!(b["failed_runs"], 3);
+    assert_eq!(metric(b, "wall-time")["n"], 3);
+    assert!(report["warnings"][0]
+        .as_str()
+        .unwrap()
+        .contains("3 of 6 runs failed"));
+
+    let out = run(&["measure", "--runs", "2", "--", "false"], &store);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a command failing every run is exit 1"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no successful run"));
+}
+
+#[test]
+fn bad_input_exits_2_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    let missing = run(&["history"], &store);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no store here"));
+    assert!(!store.exists(), "reading must not create a store");
+    json(&run(
+        &["--json", "measure", "--runs", "1", "--", "true"],
+        &store,
+    ));
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["measure", "--", "metron-no-such-program"],
+            "metron-no-such-program",
+        ),
+        (&["measure", "-p", "N=1", "--", "echo", "{K}"], "{K}"),
+        (&["measure", "-p", "N=", "--", "echo"], "--param"),
+        (
+            &["measure", "--compare", "metron-nope-b", "--", "true"],
+            "metron-nope-b",
+        ),
+        (&["measure", "--metric", "bogus", "--", "true"], "bogus"),
+        (
+            &["measure", "--no-such-flag", "--", "true"],
+            "--no-such-flag",
+        ),
+        (&["show", "999"], "999"),
+    ];
+    for (args, needle) in cases {
+        let out = run(args, &store);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(needle),
+            "{args:?}: message should name {needle}: {err}"
+        );
+    }
+    // None of them ran, so nothing more was stored.
+    let history = run(&["--json", "history"], &store);
+    assert_eq!(json(&history).as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_foreign_file_as_store_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "not a database\n".repeat(100)).unwrap();
+    let before = std::fs::read(&notes).unwrap();
+    let out = run(&["measure", "--runs", "1", "--", "true"], &notes);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a metron store"));
+    assert_eq!(std::fs::read(&notes).unwrap(), before);
+}
+
+/// Counted runs stored so far, read with SQLite directly (not through metron).
+fn stored_runs(store: &Path) -> i64 {
+    let Ok(conn) =
+        rusqlite::Connection::open_with_flags(store, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+    else {
+        return 0;
+    };
+    conn.query_row("SELECT count(*) FROM runs WHERE warmup = 0", [], |r| {
+        r.get(0)
+    })
+    .unwrap_or(0)
+}
+
+fn interrupted_measurement_keeps_finished_runs(signal: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    let mut child = metron()
+        .arg("--store")
+        .arg(&store)
+        .args([
+            "--quiet", "measure", "--runs", "10000", "--warmup", "0", "--", "sleep", "0.01",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while stored_runs(&store) < 5 {
+        assert!(Instant::now() < deadline, "no runs stored within a minute");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    assert!(!exit.success(), "metron was killed: {exit:?}");
+
+    let conn = rusqlite::Connection::open(&store).unwrap();
+    let verdict: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(verdict, "ok");
+    // Every stored run is whole: it has its samples (a run and its samples are one commit).
+    let partial: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM runs r WHERE NOT EXISTS \
+             (SELECT 1 FROM samples s WHERE s.run_id = r.id AND s.metric = 'wall-time')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(partial, 0);
+    let kept = stored_runs(&store);
+    assert!(kept >= 5);
+    println!("{signal}: {kept} finished runs kept");
+
+    // metron itself still reads the store, and sees the experiment as interrupted.
+    let history = run(&["history"], &store);
+    assert!(history.status.success());
+    assert!(String::from_utf8_lossy(&history.stdout).contains("interrupted"));
+    let shown = json(&run(&["--json", "show", "1"], &store));
+    assert_eq!(
+        shown["benchmarks"][0]["runs"].as_array().unwrap().len() as i64,
+        kept
+    );
+}
+
+#[test]
+fn store_survives_kill_9_mid_measurement() {
+    interrupted_measurement_keeps_finished_runs("-KILL");
+}
+
+#[test]
+fn store_survives_sigterm_mid_measurement() {
+    interrupted_measurement_keeps_finished_runs("-TERM");
+}
+
+#[test]
+fn two_concurrent_writers_both_succeed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    let spawn = || {
+        metron()
+            .arg("--store")
+            .arg(&store)
+            .args([
+                "--quiet", "measure", "--runs", "40", "--warmup", "0", "--", "true",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let history = json(&run(&["--json", "history"], &store));
+    let rows = history.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        assert_eq!(r["runs"], 40);
+        assert_eq!(r["status"], "complete");
+    }
+}
