@@ -1,0 +1,16 @@
+# The README's two commands. Both install what is missing first (scripts/install-deps).
+CARGO ?= cargo
+
+.PHONY: demo test deps build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(CARGO) build --release --locked -p metron
+
+demo: build
+	./target/release/metron demo
+
+test: deps
+	$(CARGO) test --workspace --locked
