@@ -279,6 +279,40 @@ fn compare_group(
         .collect()
 }
 
+/// One line per benchmark: the primary metric's median and CI, for sweeps and comparisons.
+fn render_summary(out: &mut String, r: &Report) {
+    let name = metric::label(&r.config.primary_metric);
+    let _ = writeln!(out, "Summary ({name}, median and 95% CI)");
+    for b in &r.benchmarks {
+        let params: Vec<String> = b.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let cell = match b
+            .metrics
+            .iter()
+            .find(|m| m.metric == r.config.primary_metric)
+        {
+            Some(m) => {
+                let f = |v: f64| m.unit.format(v);
+                let s = &m.summary;
+                format!(
+                    "{:>11}  [{}, {}]",
+                    f(s.median),
+                    f(s.ci_median.lo),
+                    f(s.ci_median.hi)
+                )
+            }
+            None => "no successful run".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  {:<3} {:<20} {cell}   {}",
+            b.label,
+            params.join(" "),
+            b.command
+        );
+    }
+    out.push('\n');
+}
+
 /// The human table: per benchmark, one line per metric; then comparisons and notes.
 pub fn render_table(r: &Report) -> String {
     let mut out = String::new();
@@ -341,6 +375,9 @@ pub fn render_table(r: &Report) -> String {
             }
         }
         out.push('\n');
+    }
+    if r.benchmarks.len() > 1 {
+        render_summary(&mut out, r);
     }
     if !r.comparisons.is_empty() {
         let _ = writeln!(

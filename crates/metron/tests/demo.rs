@@ -1,0 +1,33 @@
+//! `metron demo` runs on a machine set up by scripts/install-deps and says where it wrote.
+
+use std::process::Command;
+
+#[test]
+fn demo_runs_and_writes_its_outputs() {
+    if metron_measure::tool::CC.locate().is_err() {
+        panic!("no C compiler: run scripts/install-deps (apt-get install -y build-essential)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo");
+    let run = Command::new(env!("CARGO_BIN_EXE_metron"))
+        .args(["demo", "--quick", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for file in ["metron.db", "measure.csv", "measure.json"] {
+        let path = out.join(file);
+        assert!(path.is_file(), "{} missing", path.display());
+        assert!(stdout.contains(&path.canonicalize().unwrap().display().to_string()));
+    }
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("measure.json")).unwrap()).unwrap();
+    // Three sizes, -O0 against -O2 at each.
+    assert_eq!(report["benchmarks"].as_array().unwrap().len(), 6);
+    assert_eq!(report["comparisons"].as_array().unwrap().len(), 3);
+}
