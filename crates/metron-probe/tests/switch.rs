@@ -1,0 +1,27 @@
+//! The run-time call-tree switch is process-wide, so it is tested in its own process.
+
+use metron_probe::{region, Stopwatch};
+
+#[test]
+fn call_tree_switches_off_at_run_time() {
+    metron_probe::set_call_tree(false);
+    {
+        let _a = region!("switch.off");
+    }
+    metron_probe::set_call_tree(true);
+    {
+        let _b = region!("switch.on");
+    }
+    // Flat timers run either way.
+    assert_eq!(Stopwatch::new("switch.off").count(), 1);
+    assert_eq!(Stopwatch::new("switch.on").count(), 1);
+    let p = metron_probe::snapshot();
+    let names: Vec<&str> = p
+        .threads
+        .iter()
+        .flat_map(|t| t.tree.iter().map(|n| n.name.as_str()))
+        .collect();
+    assert!(names.contains(&"switch.on"));
+    assert!(!names.contains(&"switch.off"), "{names:?}");
+    assert!(!p.call_tree || metron_probe::call_tree_enabled());
+}
