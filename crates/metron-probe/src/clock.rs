@@ -369,7 +369,11 @@ mod tests {
 
     #[test]
     fn clock_names_round_trip() {
-        for k in [ClockKind::Tsc, ClockKind::Monotonic, ClockKind::MonotonicRaw] {
+        for k in [
+            ClockKind::Tsc,
+            ClockKind::Monotonic,
+            ClockKind::MonotonicRaw,
+        ] {
             assert_eq!(ClockKind::from_name(k.name()), Some(k));
         }
         assert_eq!(ClockKind::from_name("wall"), None);

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use crate::clock::{self, ClockSource};
-use crate::recorder::{RegionIndex, Recorder};
+use crate::recorder::{Recorder, RegionIndex};
 
 /// A registered region. Cheap to copy; the fast path of the C ABI passes it as a `uint32_t`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -44,8 +44,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use clock::{ClockInfo, ClockKind};
 pub use global::{
-    call_tree_enabled, clear, collect_threads, enter, enter_with, exit, exit_with, register,
-    region_names, set_call_tree, set_timeline, LazyRegion, RegionId, ThreadSnapshot,
+    call_tree_enabled, clear, collect_threads, enter, enter_with, exit, exit_with, region_names,
+    register, set_call_tree, set_timeline, LazyRegion, RegionId, ThreadSnapshot,
 };
 pub use profile::Profile;
 
@@ -355,7 +355,10 @@ pub fn flush_to(dir: &Path, formats: Formats) -> Result<Vec<PathBuf>, ProbeError
     let mut files = vec![(format!("{stem}.json"), output::to_json(&p))];
     if formats.csv {
         files.push((format!("{stem}.timers.csv"), output::to_csv_timers(&p)));
-        files.push((format!("{stem}.callstack.csv"), output::to_csv_callstack(&p)));
+        files.push((
+            format!("{stem}.callstack.csv"),
+            output::to_csv_callstack(&p),
+        ));
     }
     if formats.folded {
         files.push((format!("{stem}.folded"), output::to_folded(&p)));

@@ -97,9 +97,14 @@ impl ProcessInfo {
 /// Rank of this process in a parallel job: the first of `METRON_RANK`, `OMPI_COMM_WORLD_RANK`
 /// (Open MPI), `PMI_RANK` (MPICH, Intel MPI) and `SLURM_PROCID` that holds a number.
 pub fn rank_from_env() -> Option<u32> {
-    ["METRON_RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"]
-        .iter()
-        .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
+    [
+        "METRON_RANK",
+        "OMPI_COMM_WORLD_RANK",
+        "PMI_RANK",
+        "SLURM_PROCID",
+    ]
+    .iter()
+    .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
 }
 
 fn hostname() -> String {
