@@ -32,11 +32,18 @@ pub struct GlobalOpts {
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {}
+enum Command {
+    /// Show, merge and export metron-probe profiles.
+    Profile(cmd::profile::ProfileArgs),
+    /// The probe library's own measurements (clock calibration).
+    Probe(cmd::probe::ProbeArgs),
+}
 
 fn run(cli: Cli) -> CliResult {
-    let _ = cli.global;
-    match cli.command {}
+    match cli.command {
+        Command::Profile(a) => cmd::profile::run(a, &cli.global),
+        Command::Probe(a) => cmd::probe::run(a, &cli.global),
+    }
 }
 
 fn main() -> ExitCode {
