@@ -152,8 +152,14 @@ fn main() {
                 }
             }),
         ),
-        ("metron-probe region!, call tree", Box::new(probe_loop(true))),
-        ("metron-probe region!, no call tree", Box::new(probe_loop(false))),
+        (
+            "metron-probe region!, call tree",
+            Box::new(probe_loop(true)),
+        ),
+        (
+            "metron-probe region!, no call tree",
+            Box::new(probe_loop(false)),
+        ),
         (
             "metron-probe enter/exit<Tsc>, call tree",
             Box::new(|n| {

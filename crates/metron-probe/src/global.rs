@@ -2,7 +2,7 @@
 //! recorders of threads that have ended. The enter/exit path touches only the calling thread's
 //! recorder, so it takes no lock (002 §2.2 keeps one global tracker; that would need one).
 
-use std::cell::{Cell, UnsafeCell};
+use std::cell::{Cell, RefCell, UnsafeCell};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -135,6 +135,8 @@ struct ThreadState {
     registered: Cell<bool>,
     index: Cell<u32>,
     tid: Cell<u64>,
+    /// Taken at the first entry: `thread::current()` is not usable while TLS is torn down.
+    name: RefCell<Option<String>>,
 }
 
 impl ThreadState {
@@ -144,6 +146,7 @@ impl ThreadState {
             registered: Cell::new(false),
             index: Cell::new(0),
             tid: Cell::new(0),
+            name: RefCell::new(None),
         }
     }
 
@@ -153,6 +156,7 @@ impl ThreadState {
         self.index
             .set(THREAD_COUNTER.fetch_add(1, Ordering::Relaxed));
         self.tid.set(current_tid());
+        *self.name.borrow_mut() = std::thread::current().name().map(str::to_string);
         let cap = timeline_capacity();
         if cap > 0 {
             // SAFETY: only this thread touches its recorder, and no reference to it is live.
@@ -180,7 +184,7 @@ impl ThreadState {
         Some(ThreadSnapshot {
             index: self.index.get(),
             tid: self.tid.get(),
-            name: std::thread::current().name().map(str::to_string),
+            name: self.name.borrow().clone(),
             recorder: rec.closed_at(now),
         })
     }

@@ -143,11 +143,9 @@ impl Stopwatch {
     /// total / count; zero before the first stop.
     pub fn mean(&self) -> Duration {
         let t = self.timer();
-        if t.count == 0 {
-            Duration::ZERO
-        } else {
-            ticks_to_duration(t.total / t.count)
-        }
+        t.total
+            .checked_div(t.count)
+            .map_or(Duration::ZERO, ticks_to_duration)
     }
 
     /// Stops that came without a start.
@@ -201,8 +199,10 @@ impl Config {
     /// Defaults overridden by the `METRON_*` environment variables.
     pub fn from_env() -> Config {
         let var = |k: &str| std::env::var(k).ok().filter(|s| !s.is_empty());
-        let mut c = Config::default();
-        c.clock = var("METRON_CLOCK").and_then(|s| ClockKind::from_name(&s));
+        let mut c = Config {
+            clock: var("METRON_CLOCK").and_then(|s| ClockKind::from_name(&s)),
+            ..Config::default()
+        };
         if let Some(v) = var("METRON_CALL_TREE") {
             c.call_tree = !matches!(v.as_str(), "0" | "off" | "false" | "no");
         }

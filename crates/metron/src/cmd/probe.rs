@@ -39,6 +39,12 @@ fn run_calibrate(a: CalibrateArgs, global: &GlobalOpts) -> CliResult {
             a.n
         );
     }
+    if cfg!(debug_assertions) && !global.quiet {
+        eprintln!(
+            "note: this metron is a debug build; enter/exit costs are those of unoptimised code \
+             (build with --release for the real figures)"
+        );
+    }
     let results = calibrate::calibrate_all(a.n.max(1));
     if global.json {
         let v: Vec<serde_json::Value> = results

@@ -117,8 +117,14 @@ fn emit(text: &str, output: Option<&Path>) -> CliResult {
         Some(p) => std::fs::write(p, text)
             .map_err(|e| CliError::failure(format!("cannot write {}: {e}", p.display()))),
         None => {
-            print!("{text}");
-            Ok(())
+            use std::io::Write as _;
+            // A closed pipe (`| head`) is the reader's choice, not a failure.
+            match std::io::stdout().lock().write_all(text.as_bytes()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::failure(
+                    format!("cannot write to standard output: {e}"),
+                )),
+                _ => Ok(()),
+            }
         }
     }
 }
@@ -218,7 +224,7 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         let mut header = vec![
             "region".to_string(),
             "count".into(),
-            s.into(),
+            format!("total({s})"),
             "mean".into(),
             "min".into(),
             "max".into(),
@@ -253,7 +259,7 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         print_table(&rows, 1);
     }
     if !a.flat && !tree.is_empty() {
-        println!("\ncall tree (ms, '{s}' across rank/thread(s); count summed)");
+        println!("\ncall tree (ms; inclusive/exclusive = {s} over rank/thread(s); count summed)");
         let mut header = vec![
             "inclusive".to_string(),
             "exclusive".into(),
