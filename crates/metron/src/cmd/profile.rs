@@ -164,6 +164,14 @@ fn export(a: ExportArgs) -> CliResult {
     emit(&text, a.output.as_deref())
 }
 
+/// `writeln!` into the output buffer (writing to a String cannot fail).
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
 /// Milliseconds with three significant decimals: the thesis's unit (002 §2.6).
 fn ms(ns: f64) -> String {
     format!("{:.3}", ns * 1e-6)
@@ -186,9 +194,12 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         .collect();
     if global.json {
         let v = serde_json::json!({ "flat": flat, "tree": tree, "problems": problems });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        return Ok(());
+        return emit(
+            &(serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"),
+            None,
+        );
     }
+    let mut out = String::new();
     let units = &flat.units;
     let first = &set.profiles[0];
     let clocks: std::collections::BTreeSet<String> = set
@@ -203,7 +214,8 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         .collect();
     let hosts: std::collections::BTreeSet<&str> =
         set.profiles.iter().map(|p| p.host.as_str()).collect();
-    println!(
+    outln!(
+        out,
         "{}: {} process(es), {} thread(s), clock {}, host(s) {}",
         a.path.display(),
         set.profiles.len(),
@@ -212,13 +224,14 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         hosts.into_iter().collect::<Vec<_>>().join(", ")
     );
     if !first.cmdline.is_empty() {
-        println!("command: {}", first.cmdline.join(" "));
+        outln!(out, "command: {}", first.cmdline.join(" "));
     }
     let per_unit = units.len() > 1 && units.len() <= a.max_columns;
     let s = strategy.name();
     if !a.tree {
-        println!(
-            "\nregions (ms; '{s}' across {} rank/thread(s); imbalance = max/avg)",
+        outln!(
+            out,
+            "\nregions (ms; total({s}) = {s} of the per-rank/thread totals over {} rank/thread(s); mean/min/max per outermost activation; imbal = max/avg)",
             units.len()
         );
         let mut header = vec![
@@ -256,10 +269,13 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
             }
             rows.push(row);
         }
-        print_table(&rows, 1);
+        print_table(&mut out, &rows, 1);
     }
     if !a.flat && !tree.is_empty() {
-        println!("\ncall tree (ms; inclusive/exclusive = {s} over rank/thread(s); count summed)");
+        outln!(
+            out,
+            "\ncall tree (ms; inclusive/exclusive = {s} over rank/thread(s); count summed)"
+        );
         let mut header = vec![
             "inclusive".to_string(),
             "exclusive".into(),
@@ -288,8 +304,9 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
             row.push(format!("{}{}", "  ".repeat(r.depth as usize), r.name));
             rows.push(row);
         }
-        print_table(&rows, 0);
+        print_table(&mut out, &rows, 0);
     }
+    emit(&out, None)?;
     for p in &problems {
         eprintln!("warning: {p}");
     }
@@ -298,7 +315,7 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
 
 /// Columns padded to their widest cell; the first `left` columns left-aligned, the rest right,
 /// except a last "region" column, which is left-aligned.
-fn print_table(rows: &[Vec<String>], left: usize) {
+fn print_table(out: &mut String, rows: &[Vec<String>], left: usize) {
     let ncol = rows.iter().map(Vec::len).max().unwrap_or(0);
     let width: Vec<usize> = (0..ncol)
         .map(|c| {
@@ -326,6 +343,6 @@ fn print_table(rows: &[Vec<String>], left: usize) {
                 line.push_str(&format!("{cell:>w$}"));
             }
         }
-        println!("{}", line.trim_end());
+        outln!(out, "{}", line.trim_end());
     }
 }
