@@ -25,3 +25,25 @@ fn call_tree_switches_off_at_run_time() {
     assert!(!names.contains(&"switch.off"), "{names:?}");
     assert!(!p.call_tree || metron_probe::call_tree_enabled());
 }
+
+#[test]
+fn tsc_is_recalibrated_over_the_whole_run() {
+    let startup = metron_probe::clock::global_ticks_per_ns();
+    std::thread::sleep(std::time::Duration::from_millis(120));
+    let p = metron_probe::snapshot();
+    if p.clock.name != "tsc" {
+        eprintln!(
+            "skipped: process clock is {}, not an invariant TSC",
+            p.clock.name
+        );
+        return;
+    }
+    assert_eq!(p.clock.calibration, "whole_run");
+    // Two independent estimates of one frequency (2 ms window and >= 120 ms) agree closely.
+    let rel = (p.clock.ticks_per_ns / startup - 1.0).abs();
+    assert!(
+        rel < 0.01,
+        "startup {startup}, whole run {}",
+        p.clock.ticks_per_ns
+    );
+}
