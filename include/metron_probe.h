@@ -15,6 +15,7 @@
  * without an entry is counted as an error of that region. Regions still open when the profile is
  * written are closed and flagged. Every function may be called from any thread; each thread
  * records on its own, and threads are merged when the profile is written (join them first).
+ * The functions are not async-signal-safe: do not call them from signal handlers.
  *
  * Environment: METRON_PROFILE_DIR (output directory, default "."), METRON_RANK /
  * OMPI_COMM_WORLD_RANK / PMI_RANK / SLURM_PROCID (rank -> file metron-rank<R>.json),
