@@ -7,7 +7,7 @@ deps:
 	@scripts/install-deps
 
 build: deps
-	$(CARGO) build --release --locked -p metron
+	$(CARGO) build --release --locked -p metron -p metron-probe
 
 demo: build
 	./target/release/metron demo

@@ -62,6 +62,16 @@ pub enum OutputPolicy {
 /// Wall time spans the child's release (just before its `exec`) to its reaping; the fork and
 /// the attaching of counters happen before the clock starts.
 pub fn run_once(argv: &[String], output: OutputPolicy, counters: &CounterSet) -> Result<Outcome> {
+    run_once_with_env(argv, &[], output, counters)
+}
+
+/// [`run_once`] with extra environment variables (they override inherited ones).
+pub fn run_once_with_env(
+    argv: &[String],
+    env: &[(String, String)],
+    output: OutputPolicy,
+    counters: &CounterSet,
+) -> Result<Outcome> {
     let program = argv.first().ok_or(MeasureError::EmptyCommand)?;
     let spawn_error = |reason: String| MeasureError::Spawn {
         program: program.clone(),
@@ -69,7 +79,7 @@ pub fn run_once(argv: &[String], output: OutputPolicy, counters: &CounterSet) ->
     };
     let path = crate::tool::find_on_path(program)
         .ok_or_else(|| spawn_error("no such program (not on PATH, or the path is wrong)".into()))?;
-    let exec = ExecImage::new(&path, argv).map_err(spawn_error)?;
+    let exec = ExecImage::new(&path, argv, env).map_err(spawn_error)?;
     let child = fork_stopped(&exec, output).map_err(|e| spawn_error(e.to_string()))?;
     let attached = counters.attach(child.pid);
     let start = Instant::now();
@@ -105,7 +115,11 @@ struct ExecImage {
 }
 
 impl ExecImage {
-    fn new(path: &std::path::Path, argv: &[String]) -> Result<ExecImage, String> {
+    fn new(
+        path: &std::path::Path,
+        argv: &[String],
+        extra_env: &[(String, String)],
+    ) -> Result<ExecImage, String> {
         let cstr =
             |b: &[u8]| CString::new(b).map_err(|_| "an argument contains a NUL byte".to_string());
         let path = cstr(path.as_os_str().as_bytes())?;
@@ -113,7 +127,10 @@ impl ExecImage {
             .iter()
             .map(|a| cstr(a.as_bytes()))
             .collect::<Result<Vec<_>, _>>()?;
+        let overridden = |k: &std::ffi::OsStr| extra_env.iter().any(|(e, _)| k == e.as_str());
         let env = std::env::vars_os()
+            .filter(|(k, _)| !overridden(k))
+            .chain(extra_env.iter().map(|(k, v)| (k.into(), v.into())))
             .map(|(k, v)| {
                 let mut kv = k.as_bytes().to_vec();
                 kv.push(b'=');
@@ -311,6 +328,17 @@ mod tests {
         .unwrap();
         assert_eq!(o.exit, Exit::Signal(9));
         assert_eq!(o.exit.status(), 137);
+    }
+
+    #[test]
+    fn extra_environment_reaches_the_child() {
+        let c = CounterSet::none();
+        let env = [("METRON_TEST_VAR".to_string(), "42".to_string())];
+        let check = argv(&["sh", "-c", "[ \"$METRON_TEST_VAR\" = 42 ]"]);
+        let o = run_once_with_env(&check, &env, OutputPolicy::Discard, &c).unwrap();
+        assert!(o.exit.success());
+        let o = run_once(&check, OutputPolicy::Discard, &c).unwrap();
+        assert!(!o.exit.success());
     }
 
     #[test]

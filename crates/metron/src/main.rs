@@ -49,6 +49,10 @@ enum Command {
     History(cmd::history::HistoryArgs),
     /// Print a stored experiment again.
     Show(cmd::history::ShowArgs),
+    /// Show, merge and export metron-probe profiles.
+    Profile(cmd::profile::ProfileArgs),
+    /// The probe library's own measurements (clock calibration).
+    Probe(cmd::probe::ProbeArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
 }
@@ -59,11 +63,18 @@ fn run(cli: Cli) -> CliResult {
         Command::Measure(a) => cmd::measure::run(a, g),
         Command::History(a) => cmd::history::history(a, g),
         Command::Show(a) => cmd::history::show(a, g),
+        Command::Profile(a) => cmd::profile::run(a, g),
+        Command::Probe(a) => cmd::probe::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
     }
 }
 
 fn main() -> ExitCode {
+    // `metron ... | head` should end quietly, as other Unix tools do, not panic in println!.
+    // SAFETY: resetting a signal disposition before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

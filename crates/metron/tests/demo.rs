@@ -25,6 +25,19 @@ fn demo_runs_and_writes_its_outputs() {
         assert!(path.is_file(), "{} missing", path.display());
         assert!(stdout.contains(&path.canonicalize().unwrap().display().to_string()));
     }
+    // The probe step needs the static library next to the binary; cargo builds it for the
+    // workspace's tests, so it must have run.
+    assert!(
+        stdout.contains("call tree"),
+        "probe step did not show a profile:\n{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_dir(out.join("probe/profile"))
+            .unwrap()
+            .count(),
+        4,
+        "one profile per rank"
+    );
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("measure.json")).unwrap()).unwrap();
     // Three sizes, -O0 against -O2 at each.

@@ -9,8 +9,10 @@ use super::measure::{self, MeasureArgs};
 use crate::error::{CliError, CliResult};
 use crate::GlobalOpts;
 
-/// The demo's C kernel, bundled so that the demo runs from any directory.
+/// The demo's C programs, bundled so that the demo runs from any directory.
 const TRIAD_C: &str = include_str!("../../../../examples/measure/triad.c");
+const JACOBI_C: &str = include_str!("../../../../examples/c/jacobi.c");
+const PROBE_H: &str = include_str!("../../../../include/metron_probe.h");
 
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
@@ -69,6 +71,14 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     produced.push(("long-format CSV".into(), csv));
     produced.push(("JSON report".into(), json));
 
+    step(
+        global,
+        "2. metron-probe: a C solver with region timers, run as four ranks",
+    );
+    if let Some(dir) = probe_step(&out, global)? {
+        produced.push(("probe profiles (metron profile show)".into(), dir));
+    }
+
     if !global.json {
         println!("\nThe demo's outputs:");
         for (what, path) in &produced {
@@ -104,4 +114,91 @@ fn build_triad(out: &Path) -> CliResult<(PathBuf, PathBuf)> {
         Ok(bin)
     };
     Ok((build("-O0")?, build("-O2")?))
+}
+
+/// Builds `examples/c/jacobi.c` against the static probe library that `make demo` builds next
+/// to this binary, runs it as four ranks with different iteration counts (so that the load
+/// imbalance column has something to show), and shows the merged profile.
+fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+    let exe = std::env::current_exe().map_err(CliError::failure)?;
+    let Some(lib) = exe
+        .parent()
+        .map(|d| d.join("libmetron_probe.a"))
+        .filter(|l| l.is_file())
+    else {
+        println!(
+            "skipped: libmetron_probe.a is not next to {}; build it with \
+             `cargo build --release -p metron-probe` (make demo does)\n",
+            exe.display()
+        );
+        return Ok(None);
+    };
+    let dir = out.join("probe");
+    let profiles = dir.join("profile");
+    let _ = std::fs::remove_dir_all(&profiles);
+    std::fs::create_dir_all(&profiles)
+        .map_err(|e| CliError::input(format!("{}: {e}", profiles.display())))?;
+    for (name, text) in [("jacobi.c", JACOBI_C), ("metron_probe.h", PROBE_H)] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?;
+    }
+    let bin = dir.join("jacobi");
+    let path = |p: &Path| p.display().to_string();
+    tool::CC
+        .run(
+            [
+                "-O2".to_string(),
+                format!("-I{}", path(&dir)),
+                path(&dir.join("jacobi.c")),
+                path(&lib),
+                "-lpthread".into(),
+                "-ldl".into(),
+                "-lm".into(),
+                "-o".into(),
+                path(&bin),
+            ],
+            None,
+        )
+        .map_err(CliError::input)?;
+    let counters = metron_measure::counters::CounterSet::none();
+    for rank in 0..4u32 {
+        let argv = vec![
+            path(&bin),
+            "4096".into(),
+            (200 + 50 * rank).to_string(),
+            "12".into(),
+        ];
+        let env = [
+            ("METRON_RANK".to_string(), rank.to_string()),
+            ("METRON_PROFILE_DIR".to_string(), path(&profiles)),
+        ];
+        let o = metron_measure::runner::run_once_with_env(
+            &argv,
+            &env,
+            metron_measure::runner::OutputPolicy::Discard,
+            &counters,
+        )
+        .map_err(CliError::input)?;
+        if !o.exit.success() {
+            return Err(CliError::failure(format!(
+                "{} (rank {rank}) exited with status {}",
+                path(&bin),
+                o.exit.status()
+            )));
+        }
+    }
+    super::profile::run(
+        super::profile::ProfileArgs {
+            command: super::profile::ProfileCommand::Show(super::profile::ShowArgs {
+                path: profiles.clone(),
+                across: super::profile::Across::Max,
+                flat: false,
+                tree: false,
+                max_columns: 8,
+            }),
+        },
+        global,
+    )?;
+    println!();
+    Ok(Some(profiles))
 }

@@ -3,6 +3,8 @@
 pub mod demo;
 pub mod history;
 pub mod measure;
+pub mod probe;
+pub mod profile;
 
 use std::path::PathBuf;
 
