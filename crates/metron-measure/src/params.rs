@@ -117,9 +117,9 @@ pub fn substitute(text: &str, binding: &[(String, String)]) -> Result<String, Pa
             rest = &tail[2..];
             continue;
         }
-        if tail.starts_with('}') {
+        if let Some(after) = tail.strip_prefix('}') {
             out.push('}');
-            rest = &tail[1..];
+            rest = after;
             continue;
         }
         match tail[1..].find('}') {
