@@ -279,6 +279,51 @@ fn compare_group(
         .collect()
 }
 
+/// The machine in one line, so that a pasted result says where it came from.
+fn environment_line(e: &Environment) -> String {
+    let mut parts = vec![
+        format!(
+            "{} × {}",
+            e.cores,
+            e.cpu_model.as_deref().unwrap_or("unknown CPU")
+        ),
+        format!("Linux {}", e.kernel),
+    ];
+    if let Some(g) = &e.governor {
+        parts.push(format!("governor {g}"));
+    }
+    if let Some([one, _, _]) = e.load_average {
+        parts.push(format!("load {one:.2}"));
+    }
+    if let Some(git) = &e.git {
+        let short: String = git.commit.chars().take(10).collect();
+        parts.push(format!(
+            "git {short}{}",
+            if git.dirty { " (dirty)" } else { "" }
+        ));
+    }
+    format!("Machine: {}", parts.join(", "))
+}
+
+/// What 000 App. A.1 asks of a measurement machine, checked at the start.
+pub fn environment_warnings(e: &Environment) -> Vec<String> {
+    let mut w = Vec::new();
+    if let Some([one, _, _]) = e.load_average {
+        if one > 0.5 * e.cores as f64 {
+            w.push(format!(
+                "the machine was busy when the experiment started (load {one:.2} on {} CPUs): expect noisy timings",
+                e.cores
+            ));
+        }
+    }
+    if let Some(g) = e.governor.as_deref().filter(|g| *g != "performance") {
+        w.push(format!(
+            "CPU frequency governor is `{g}`, not `performance`: the clock rate may change during runs"
+        ));
+    }
+    w
+}
+
 /// One line per benchmark: the primary metric's median and CI, for sweeps and comparisons.
 fn render_summary(out: &mut String, r: &Report) {
     let name = metric::label(&r.config.primary_metric);
@@ -316,6 +361,7 @@ fn render_summary(out: &mut String, r: &Report) {
 /// The human table: per benchmark, one line per metric; then comparisons and notes.
 pub fn render_table(r: &Report) -> String {
     let mut out = String::new();
+    let _ = writeln!(out, "{}\n", environment_line(&r.environment));
     let total = r.benchmarks.len();
     for b in &r.benchmarks {
         let ok = b.runs.len() - b.failed_runs;
@@ -418,6 +464,9 @@ pub fn render_table(r: &Report) -> String {
             "Stopping rule: 95% CI of the median narrower than {target_pct}% of it\n"
         );
     }
+    for note in environment_warnings(&r.environment) {
+        let _ = writeln!(out, "warning: {note}");
+    }
     for note in r.counters.notes() {
         let _ = writeln!(out, "note: {note}");
     }
@@ -462,5 +511,28 @@ impl Report {
             &plan.groups,
             startup_samples,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(load: f64, governor: Option<&str>) -> Environment {
+        let mut e = Environment::capture(std::path::Path::new("/"));
+        e.cores = 4;
+        e.load_average = Some([load, 0.0, 0.0]);
+        e.governor = governor.map(String::from);
+        e
+    }
+
+    #[test]
+    fn a_busy_or_frequency_scaling_machine_is_flagged() {
+        assert!(environment_warnings(&env(0.5, Some("performance"))).is_empty());
+        let w = environment_warnings(&env(3.0, Some("powersave")));
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].contains("load 3.00 on 4 CPUs"));
+        assert!(w[1].contains("powersave"));
+        assert!(environment_line(&env(0.5, None)).starts_with("Machine: 4 × "));
     }
 }
