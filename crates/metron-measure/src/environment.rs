@@ -63,6 +63,11 @@ impl Environment {
     }
 }
 
+/// This machine's host name, as experiments record it.
+pub fn hostname() -> String {
+    uname().nodename
+}
+
 fn read_trimmed(path: &str) -> Option<String> {
     std::fs::read_to_string(path)
         .ok()

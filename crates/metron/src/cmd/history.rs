@@ -40,7 +40,7 @@ pub fn history(args: HistoryArgs, global: &GlobalOpts) -> CliResult {
     for e in rows {
         let started: String = e.started_at.replace('T', " ").chars().take(19).collect();
         // A `running` experiment whose process is gone was interrupted.
-        let status = if e.status == "running" && !process_alive(e.pid) {
+        let status = if e.status == "running" && !process_alive(e.host.as_deref(), e.pid) {
             "interrupted".to_string()
         } else {
             e.status.clone()
@@ -58,7 +58,12 @@ pub fn history(args: HistoryArgs, global: &GlobalOpts) -> CliResult {
     Ok(())
 }
 
-fn process_alive(pid: Option<i64>) -> bool {
+/// Whether the writer of a `running` experiment still exists. Only answerable on the host that
+/// wrote it (a store may live on a shared file system); elsewhere it is assumed alive.
+fn process_alive(host: Option<&str>, pid: Option<i64>) -> bool {
+    if host.is_some_and(|h| h != metron_measure::environment::hostname()) {
+        return true;
+    }
     pid.is_some_and(|p| std::path::Path::new(&format!("/proc/{p}")).exists())
 }
 
