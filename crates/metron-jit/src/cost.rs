@@ -25,10 +25,14 @@ impl Weights {
     /// 001 Eq. 7: the paper's fit for Pycket on a 2.0 GHz Xeon (numeric, alloc and guard only;
     /// object and array came out as zero). A placeholder until calibrated on this machine.
     pub fn paper_eq7() -> Self {
-        let per_class = [("numeric", 4.884e-4), ("alloc", 4.797e-3), ("guard", 4.623e-4)]
-            .into_iter()
-            .map(|(c, w)| (c.to_string(), w))
-            .collect();
+        let per_class = [
+            ("numeric", 4.884e-4),
+            ("alloc", 4.797e-3),
+            ("guard", 4.623e-4),
+        ]
+        .into_iter()
+        .map(|(c, w)| (c.to_string(), w))
+        .collect();
         Weights {
             per_class,
             origin: "001 Eq. 7 (Pycket, Xeon 2.0 GHz)".to_string(),
@@ -62,9 +66,11 @@ impl Weights {
                     "expected `class weight` (e.g. `numeric 4.884e-4`), found `{line}`"
                 )));
             };
-            let w: f64 = w
-                .parse()
-                .map_err(|_| err(format!("expected a number as the weight of `{class}`, found `{w}`")))?;
+            let w: f64 = w.parse().map_err(|_| {
+                err(format!(
+                    "expected a number as the weight of `{class}`, found `{w}`"
+                ))
+            })?;
             if !(w.is_finite() && w >= 0.0) {
                 return Err(err(format!(
                     "weight of `{class}` must be a finite number >= 0 (001 §4.3.2), found {w}"
@@ -396,7 +402,10 @@ pub fn analyze_graph(
         );
     }
     if !unknown_ops.is_empty() {
-        let list: Vec<_> = unknown_ops.iter().map(|(n, c)| format!("{n} ({c})")).collect();
+        let list: Vec<_> = unknown_ops
+            .iter()
+            .map(|(n, c)| format!("{n} ({c})"))
+            .collect();
         warnings.push(format!(
             "operations missing from the class table, counted as `other`: {}",
             list.join(", ")

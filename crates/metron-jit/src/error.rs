@@ -30,4 +30,11 @@ pub enum JitError {
         line: usize,
         what: String,
     },
+    #[error("`{tool}` not found on PATH; install it with: {install}")]
+    MissingTool {
+        tool: &'static str,
+        install: &'static str,
+    },
+    #[error("{what} failed: {status}")]
+    Failed { what: String, status: String },
 }

@@ -170,7 +170,9 @@ pub fn build(log: &JitLog) -> TraceGraph {
                 Marker::Guard(g) if bridged.contains(&g) => {
                     Some((FragmentEnd::Guard(g), names.guards[&g].clone(), oi + 1))
                 }
-                Marker::Jump(t) => Some((FragmentEnd::Jump(t), names.jumps[&(ti, oi)].clone(), oi + 1)),
+                Marker::Jump(t) => {
+                    Some((FragmentEnd::Jump(t), names.jumps[&(ti, oi)].clone(), oi + 1))
+                }
                 Marker::Finish => Some((FragmentEnd::Finish, "finish".to_string(), oi + 1)),
                 _ => None,
             };

@@ -13,6 +13,7 @@ pub mod fragment;
 pub mod log;
 pub mod nnls;
 pub mod op_class;
+pub mod pypy;
 pub mod trace;
 
 pub use error::JitError;

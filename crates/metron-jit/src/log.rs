@@ -420,7 +420,11 @@ impl Parser {
         if let Some(open) = self.stack.last() {
             self.log.truncated = true;
             let lost = match &self.trace {
-                Some(t) => format!("; the incomplete {} (line {}) was dropped", t.label(), t.line),
+                Some(t) => format!(
+                    "; the incomplete {} (line {}) was dropped",
+                    t.label(),
+                    t.line
+                ),
                 None => String::new(),
             };
             let msg = format!(
@@ -534,9 +538,7 @@ fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
     let args = &body[paren + 1..];
     let mut dmp = None;
     let marker = match name {
-        "label" => Marker::Label(
-            target_token(args).ok_or("`label(..., descr=TargetToken(N))`")?,
-        ),
+        "label" => Marker::Label(target_token(args).ok_or("`label(..., descr=TargetToken(N))`")?),
         "jump" => Marker::Jump(target_token(args)),
         "finish" => Marker::Finish,
         "debug_merge_point" => {
@@ -648,7 +650,12 @@ bridge 140574919093952:1800
         // the guard's id is hex in the trace and decimal in the counters: the same number
         assert_eq!(0x7fda261deec0_u64, 140574919093952);
         let br = &log.traces[1];
-        assert_eq!(br.kind, TraceKind::Bridge { guard: 0x7fda261deec0 });
+        assert_eq!(
+            br.kind,
+            TraceKind::Bridge {
+                guard: 0x7fda261deec0
+            }
+        );
         assert_eq!(br.ops[1].marker, Marker::Finish);
         let c = log.counters.as_ref().unwrap();
         assert!(c.complete);
@@ -688,11 +695,15 @@ bridge 140574919093952:1800
         assert!(log.counters.is_none());
         let texts: Vec<_> = log.warnings.iter().map(|w| w.message.as_str()).collect();
         assert!(
-            texts.iter().any(|m| m.contains("inside section `{jit-log-opt-bridge` opened at line 12")
+            texts.iter().any(|m| m
+                .contains("inside section `{jit-log-opt-bridge` opened at line 12")
                 && m.contains("bridge 0x7fda261deec0")),
             "{texts:?}"
         );
-        assert!(texts.iter().any(|m| m.contains("middle of line 15")), "{texts:?}");
+        assert!(
+            texts.iter().any(|m| m.contains("middle of line 15")),
+            "{texts:?}"
+        );
     }
 
     #[test]
@@ -707,13 +718,30 @@ bridge 140574919093952:1800
 
     #[test]
     fn malformed_lines_become_warnings_with_line_numbers() {
-        let text = SMALL.replace("+463: i25 = int_lt(i23, i24)", "+463 i25 = int_lt")
+        let text = SMALL
+            .replace("+463: i25 = int_lt(i23, i24)", "+463 i25 = int_lt")
             .replace("entry 1:2000", "entry one:2000");
         let log = parse_str(&text, "bad.log").unwrap();
-        let w: Vec<_> = log.warnings.iter().map(|w| (w.line, w.message.clone())).collect();
-        assert!(w.iter().any(|(l, m)| *l == Some(7) && m.contains("expected an offset")), "{w:?}");
-        assert!(w.iter().any(|(l, m)| *l == Some(19) && m.contains("expected a counter")), "{w:?}");
-        assert!(w.iter().any(|(_, m)| m.contains("declares 6 ops but 5 were read")), "{w:?}");
+        let w: Vec<_> = log
+            .warnings
+            .iter()
+            .map(|w| (w.line, w.message.clone()))
+            .collect();
+        assert!(
+            w.iter()
+                .any(|(l, m)| *l == Some(7) && m.contains("expected an offset")),
+            "{w:?}"
+        );
+        assert!(
+            w.iter()
+                .any(|(l, m)| *l == Some(19) && m.contains("expected a counter")),
+            "{w:?}"
+        );
+        assert!(
+            w.iter()
+                .any(|(_, m)| m.contains("declares 6 ops but 5 were read")),
+            "{w:?}"
+        );
     }
 
     #[test]
@@ -723,12 +751,18 @@ bridge 140574919093952:1800
             OpLine::End => ("<end>".to_string(), Marker::Plain),
         };
         assert_eq!(ok("i5 = int_add(i4, 1)"), ("int_add".into(), Marker::Plain));
-        assert_eq!(ok("+12: setfield_gc(p0, 1, descr=<FieldU x 81>)").0, "setfield_gc");
+        assert_eq!(
+            ok("+12: setfield_gc(p0, 1, descr=<FieldU x 81>)").0,
+            "setfield_gc"
+        );
         assert_eq!(
             ok("guard_value(i5, 3, descr=<Guard0x10>) [p0]").1,
             Marker::Guard(16)
         );
-        assert_eq!(ok("guard_true(i1, descr=<Guard5>) [p0]").1, Marker::Guard(5));
+        assert_eq!(
+            ok("guard_true(i1, descr=<Guard5>) [p0]").1,
+            Marker::Guard(5)
+        );
         assert_eq!(
             ok("jump(i15, descr=TargetToken(-12))").1,
             Marker::Jump(Some(-12_i64 as u64))
@@ -738,8 +772,7 @@ bridge 140574919093952:1800
         assert!(parse_op("label(p0)").is_err());
         assert!(parse_op("Hello(").is_err());
         assert!(parse_op("+x: int_add(i1)").is_err());
-        match parse_op("debug_merge_point(0, 0, '<code object f. file 'x'. line 3> #1 X')")
-            .unwrap()
+        match parse_op("debug_merge_point(0, 0, '<code object f. file 'x'. line 3> #1 X')").unwrap()
         {
             OpLine::Op { dmp, .. } => {
                 assert_eq!(dmp, Some("<code object f. file 'x'. line 3> #1 X"))

@@ -292,7 +292,11 @@ mod tests {
 
     #[test]
     fn identity_clips_negatives() {
-        let a = vec![vec![1.0, 0.0, 0.0], vec![0.0, 1.0, 0.0], vec![0.0, 0.0, 1.0]];
+        let a = vec![
+            vec![1.0, 0.0, 0.0],
+            vec![0.0, 1.0, 0.0],
+            vec![0.0, 0.0, 1.0],
+        ];
         let s = nnls(&a, &[3.0, -2.0, 0.5]).unwrap();
         assert!(close(&s.x, &[3.0, 0.0, 0.5], 1e-12), "{:?}", s.x);
     }
@@ -362,7 +366,9 @@ mod tests {
         for case in 0..200 {
             let n = 1 + case % 5;
             let m = n + 1 + case % 7;
-            let a: Vec<Vec<f64>> = (0..m).map(|_| (0..n).map(|_| rng.next()).collect()).collect();
+            let a: Vec<Vec<f64>> = (0..m)
+                .map(|_| (0..n).map(|_| rng.next()).collect())
+                .collect();
             let b: Vec<f64> = (0..m).map(|_| rng.next()).collect();
             let s = nnls(&a, &b).unwrap();
             // brute force: best feasible unconstrained solution over all supports
@@ -385,7 +391,10 @@ mod tests {
                 }
             }
             let got = s.residual_norm.powi(2);
-            assert!(got <= best + 1e-9, "case {case}: nnls {got} > brute force {best}");
+            assert!(
+                got <= best + 1e-9,
+                "case {case}: nnls {got} > brute force {best}"
+            );
             // KKT: x >= 0; gradient w = Aᵀ r is 0 where x > 0 and <= 0 where x = 0
             let w: Vec<f64> = (0..n)
                 .map(|j| a.iter().zip(&s.residuals).map(|(row, r)| row[j] * r).sum())
@@ -405,9 +414,22 @@ mod tests {
     fn rejects_malformed_systems() {
         assert_eq!(nnls(&[], &[]).unwrap_err(), NnlsError::Empty);
         let err = nnls(&[vec![1.0], vec![1.0, 2.0]], &[1.0, 2.0]).unwrap_err();
-        assert_eq!(err, NnlsError::Ragged { row: 1, found: 2, expected: 1 });
-        assert!(matches!(nnls(&[vec![f64::NAN]], &[1.0]), Err(NnlsError::NotFinite { row: 0 })));
-        assert!(matches!(nnls(&[vec![1.0]], &[1.0, 2.0]), Err(NnlsError::RhsLength { .. })));
+        assert_eq!(
+            err,
+            NnlsError::Ragged {
+                row: 1,
+                found: 2,
+                expected: 1
+            }
+        );
+        assert!(matches!(
+            nnls(&[vec![f64::NAN]], &[1.0]),
+            Err(NnlsError::NotFinite { row: 0 })
+        ));
+        assert!(matches!(
+            nnls(&[vec![1.0]], &[1.0, 2.0]),
+            Err(NnlsError::RhsLength { .. })
+        ));
     }
 
     #[test]
@@ -424,7 +446,10 @@ mod tests {
         let cv = leave_one_out(&a, &b).unwrap();
         assert_eq!(cv.k, 6);
         assert!(cv.rmse < 1e-9, "{cv:?}");
-        assert!(matches!(k_fold(&a, &b, 1), Err(NnlsError::Folds { k: 1, rows: 6 })));
+        assert!(matches!(
+            k_fold(&a, &b, 1),
+            Err(NnlsError::Folds { k: 1, rows: 6 })
+        ));
     }
 
     #[test]
@@ -433,7 +458,11 @@ mod tests {
         let a = vec![vec![1.0]; 3];
         let b = [1.0, 2.0, 6.0];
         let cv = leave_one_out(&a, &b).unwrap();
-        assert!(close(&cv.predicted, &[4.0, 3.5, 1.5], 1e-12), "{:?}", cv.predicted);
+        assert!(
+            close(&cv.predicted, &[4.0, 3.5, 1.5], 1e-12),
+            "{:?}",
+            cv.predicted
+        );
         assert!(close(&cv.errors, &[-3.0, -1.5, 4.5], 1e-12));
     }
 }

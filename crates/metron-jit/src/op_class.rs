@@ -195,11 +195,17 @@ mod tests {
         let err = OpClassTable::parse("int_add numeric\nint_sub\n", Path::new("my.txt"))
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("my.txt:2: expected `operation class`"), "{err}");
+        assert!(
+            err.starts_with("my.txt:2: expected `operation class`"),
+            "{err}"
+        );
         let err = OpClassTable::parse("a x\na y\n", Path::new("my.txt"))
             .unwrap_err()
             .to_string();
-        assert!(err.contains("my.txt:2: operation `a` is listed twice"), "{err}");
+        assert!(
+            err.contains("my.txt:2: operation `a` is listed twice"),
+            "{err}"
+        );
     }
 
     #[test]

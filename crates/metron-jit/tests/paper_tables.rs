@@ -39,10 +39,10 @@ fn table_2_fragment_frequencies() {
         .map(|f| (f.name(), f.frequency))
         .collect();
     let table_2: BTreeMap<String, Option<u64>> = [
-        ("l1 to l2", 100_001),           // n_l1
-        ("l2 to g2", 99_801),            // n_b2
-        ("l2 to j1", 9_999_999_156),     // n_l2 - n_b2
-        ("l3 to j2", 99_800),            // n_l3
+        ("l1 to l2", 100_001),       // n_l1
+        ("l2 to g2", 99_801),        // n_b2
+        ("l2 to j1", 9_999_999_156), // n_l2 - n_b2
+        ("l3 to j2", 99_800),        // n_l3
     ]
     .into_iter()
     .map(|(n, f)| (n.to_string(), Some(f)))
@@ -57,7 +57,11 @@ fn table_2_fragment_frequencies() {
         .collect();
     assert_eq!(entry, vec![("b2 to l3".to_string(), Some(99_801))]);
     // l2 to g2 ends at the guard that has the bridge
-    let g2 = graph.fragments.iter().find(|f| f.name() == "l2 to g2").unwrap();
+    let g2 = graph
+        .fragments
+        .iter()
+        .find(|f| f.name() == "l2 to g2")
+        .unwrap();
     assert_eq!(g2.end, FragmentEnd::Guard(0x10196a170));
 }
 
@@ -82,10 +86,13 @@ fn whole_program_cost_under_each_model() {
     // fragments: l1-l2, l2-g2, l2-j1, l3-j2, b2-l3
     let cm0 = analyze(&log, &classes, &CostModel::Cm0).gamma.unwrap();
     assert_eq!(cm0, n_l1 + n_b2 + n_l2j1 + n_l3 + n_b2); // 001 Eq. 1 + Eq. 4
-    // CMC op counts by hand: l1-l2: 2 int_add; l2-g2: guard, int_gt, guard; l2-j1: 6;
-    // l3-j2: 1 int_add; b2-l3: int_add, int_gt, guard_false
+                                                         // CMC op counts by hand: l1-l2: 2 int_add; l2-g2: guard, int_gt, guard; l2-j1: 6;
+                                                         // l3-j2: 1 int_add; b2-l3: int_add, int_gt, guard_false
     let cmc = analyze(&log, &classes, &CostModel::Cmc).gamma.unwrap();
-    assert_eq!(cmc, 2.0 * n_l1 + 3.0 * n_b2 + 6.0 * n_l2j1 + n_l3 + 3.0 * n_b2);
+    assert_eq!(
+        cmc,
+        2.0 * n_l1 + 3.0 * n_b2 + 6.0 * n_l2j1 + n_l3 + 3.0 * n_b2
+    );
     // CMW with 001 Eq. 7: numeric b, guard d
     let (b, d) = (4.884e-4, 4.623e-4);
     let cmw = analyze(&log, &classes, &CostModel::Cmw(Weights::paper_eq7()))
@@ -122,7 +129,10 @@ fn without_counters_only_static_trace_costs() {
     assert!(!a.has_counters);
     assert_eq!(a.gamma, None);
     assert!(a.fragments.iter().all(|f| f.frequency.is_none()));
-    assert!(a.warnings.iter().any(|w| w.contains("no jit-backend-counts")));
+    assert!(a
+        .warnings
+        .iter()
+        .any(|w| w.contains("no jit-backend-counts")));
     // loop: 2 + 6 non-debug non-control ops; bridge: 3 + 1
     let statics: Vec<f64> = a.trace_costs.iter().map(|t| t.gamma).collect();
     assert_eq!(statics, vec![8.0, 4.0]);
@@ -134,7 +144,10 @@ fn bridge_counter_for_unknown_guard_is_reported() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/paper_fig1.log"),
     )
     .unwrap()
-    .replace("bridge 4321616240:99801", "bridge 4321616240:99801\nbridge 77:5");
+    .replace(
+        "bridge 4321616240:99801",
+        "bridge 4321616240:99801\nbridge 77:5",
+    );
     let log = metron_jit::log::parse_str(&text, "extra.log").unwrap();
     let graph = build(&log);
     assert!(
