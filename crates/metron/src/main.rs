@@ -32,11 +32,15 @@ pub struct GlobalOpts {
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {}
+enum Command {
+    /// Tracing-JIT (PyPy) logs: fragments, frequencies, cost models (001)
+    Jit(cmd::jit::JitArgs),
+}
 
 fn run(cli: Cli) -> CliResult {
-    let _ = cli.global;
-    match cli.command {}
+    match cli.command {
+        Command::Jit(args) => cmd::jit::run(args, &cli.global),
+    }
 }
 
 fn main() -> ExitCode {
