@@ -10,7 +10,7 @@ use crate::error::JitError;
 use crate::fragment::{self, TraceGraph};
 use crate::log::JitLog;
 use crate::op_class::{ClassId, OpClassTable};
-use crate::trace::SourceId;
+use crate::trace::{FxMap, SourceId};
 
 /// Weights of CMW per operation class (001 Eq. 3), in the unit of the calibration that
 /// produced them (seconds per operation after `metron jit calibrate`).
@@ -127,6 +127,9 @@ impl CostModel {
     }
 }
 
+/// How many bytecode positions a fragment's breakdown lists (the costliest).
+pub const SOURCES_PER_FRAGMENT: usize = 8;
+
 /// A Python source position that cost accrues to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct SourceKey {
@@ -172,7 +175,8 @@ pub struct FragmentCost {
     /// frequency × γ; `None` when the frequency is unknown.
     pub cost: Option<f64>,
     pub share: Option<f64>,
-    /// Where in the Python source the operations come from, costliest first.
+    /// Where in the Python source the operations come from, costliest first (at most
+    /// [`SOURCES_PER_FRAGMENT`]).
     pub sources: Vec<BytecodeCost>,
     /// A structural hash of the operation-name sequence, stable across runs (ids are not).
     pub shape: String,
@@ -269,18 +273,21 @@ pub fn analyze_graph(
     }
     let cost_of = |class: ClassId| model.op_cost(classes, class);
 
-    let mut executed: HashMap<ClassId, u64> = HashMap::new();
-    let mut by_line: HashMap<SourceKey, (f64, HashMap<ClassId, u64>)> = HashMap::new();
+    let n_classes = classes.classes().len();
+    let mut executed = vec![0u64; n_classes];
+    // Σ over fragments, per source location id: cost and executed ops per class. Keyed by
+    // id while summing; ids that name the same line merge into SourceKeys at the end.
+    let mut by_source: FxMap<Option<SourceId>, (f64, Vec<u64>)> = FxMap::default();
     let mut fragments = Vec::with_capacity(graph.fragments.len());
     for f in &graph.fragments {
         let trace = &log.traces[f.trace];
         let ops = &trace.ops[f.first_op..f.end_op];
-        let mut counts: HashMap<ClassId, u32> = HashMap::new();
-        let mut per_pos: HashMap<Option<SourceId>, (f64, u32)> = HashMap::new();
+        let mut counts = vec![0u32; n_classes];
+        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
         let mut gamma = 0.0;
         for (k, op) in ops.iter().enumerate() {
             let class = op_class[op.name.0 as usize];
-            *counts.entry(class).or_insert(0) += 1;
+            counts[class.0] += 1;
             let c = cost_of(class);
             gamma += c;
             let src = graph.op_source(log, f.trace, f.first_op + k);
@@ -289,30 +296,36 @@ pub fn analyze_graph(
             if class != classes.debug() {
                 slot.1 += 1;
             }
+            if let Some(n) = f.frequency {
+                let line = by_source
+                    .entry(src)
+                    .or_insert_with(|| (0.0, vec![0; n_classes]));
+                line.0 += n as f64 * c;
+                line.1[class.0] = line.1[class.0].saturating_add(n);
+            }
         }
         if matches!(model, CostModel::Cm0) {
             gamma = 1.0; // 001 Eq. 1; attributed to where the fragment starts
             let src = graph.op_source(log, f.trace, f.first_op);
             per_pos.entry(src).or_insert((0.0, 0)).0 += 1.0;
+            if let Some(n) = f.frequency {
+                by_source
+                    .entry(src)
+                    .or_insert_with(|| (0.0, vec![0; n_classes]))
+                    .0 += n as f64;
+            }
         }
         let cost = f.frequency.map(|n| n as f64 * gamma);
         if let Some(n) = f.frequency {
-            for (class, c) in &counts {
-                *executed.entry(*class).or_insert(0) += n.saturating_mul(u64::from(*c));
-            }
-            for (k, op) in ops.iter().enumerate() {
-                let class = op_class[op.name.0 as usize];
-                let key = source_key(log, graph.op_source(log, f.trace, f.first_op + k));
-                let slot = by_line.entry(key).or_default();
-                slot.0 += n as f64 * cost_of(class);
-                *slot.1.entry(class).or_insert(0) += n;
-            }
-            if matches!(model, CostModel::Cm0) {
-                let key = source_key(log, graph.op_source(log, f.trace, f.first_op));
-                by_line.entry(key).or_default().0 += n as f64;
+            for (class, c) in counts.iter().enumerate() {
+                executed[class] = executed[class].saturating_add(n.saturating_mul(u64::from(*c)));
             }
         }
-        let mut sources: Vec<BytecodeCost> = per_pos
+        // Ranked on ids first: turning every position into strings would dominate the run.
+        let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.into_iter().collect();
+        ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+        ranked.truncate(SOURCES_PER_FRAGMENT);
+        let sources: Vec<BytecodeCost> = ranked
             .into_iter()
             .map(|(src, (g, n))| {
                 let loc = src.and_then(|s| log.sources.get(s));
@@ -328,18 +341,15 @@ pub fn analyze_graph(
                 }
             })
             .collect();
-        sources.sort_by(|a, b| {
-            b.gamma
-                .total_cmp(&a.gamma)
-                .then(a.bytecode_offset.cmp(&b.bytecode_offset))
-        });
         fragments.push(FragmentCost {
             name: f.name(),
             trace: trace.label(),
             frequency: f.frequency,
             ops: counts
                 .iter()
-                .map(|(c, n)| (classes.name(*c).to_string(), *n))
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .map(|(c, n)| (classes.name(ClassId(c)).to_string(), *n))
                 .collect(),
             gamma,
             cost,
@@ -357,6 +367,16 @@ pub fn analyze_graph(
             f.share = f.cost.map(|c| 100.0 * c / total);
         }
     }
+    let mut by_line: HashMap<SourceKey, (f64, Vec<u64>)> = HashMap::new();
+    for (src, (cost, ops)) in by_source {
+        let slot = by_line
+            .entry(source_key(log, src))
+            .or_insert_with(|| (0.0, vec![0; n_classes]));
+        slot.0 += cost;
+        for (a, b) in slot.1.iter_mut().zip(ops) {
+            *a = a.saturating_add(b);
+        }
+    }
     let mut source_lines: Vec<SourceCost> = by_line
         .into_iter()
         .map(|(key, (cost, ops))| SourceCost {
@@ -367,8 +387,9 @@ pub fn analyze_graph(
                 .map_or(0.0, |t| 100.0 * cost / t),
             ops: ops
                 .into_iter()
-                .filter(|(c, _)| *c != classes.debug())
-                .map(|(c, n)| (classes.name(c).to_string(), n))
+                .enumerate()
+                .filter(|(c, n)| *n > 0 && ClassId(*c) != classes.debug())
+                .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
                 .collect(),
         })
         .collect();
@@ -418,7 +439,9 @@ pub fn analyze_graph(
         gamma: gamma_total,
         executed_ops: executed
             .into_iter()
-            .map(|(c, n)| (classes.name(c).to_string(), n))
+            .enumerate()
+            .filter(|(_, n)| *n > 0)
+            .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
             .collect(),
         fragments,
         trace_costs,

@@ -119,8 +119,11 @@ pub fn parse_reader<R: BufRead>(mut reader: R, path: &Path) -> Result<JitLog, Ji
                 break;
             }
         }
-        let text = String::from_utf8_lossy(line);
-        parser.line(&text, complete_line)?;
+        // Validating first is several times faster than the lossy path on clean logs.
+        match std::str::from_utf8(line) {
+            Ok(text) => parser.line(text, complete_line)?,
+            Err(_) => parser.line(&String::from_utf8_lossy(line), complete_line)?,
+        }
     }
     parser.finish()
 }
@@ -368,6 +371,8 @@ impl Parser {
             }
         }
         self.source = None;
+        let mut trace = trace;
+        trace.ops.shrink_to_fit();
         self.log.traces.push(trace);
     }
 

@@ -4,16 +4,68 @@
 //! not with the size of the log.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Serialize;
+
+/// A fast non-cryptographic hasher (the Fx hash of rustc) for interning short names: the
+/// default SipHash costs more than the rest of parsing an operation line.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517cc1b727220a95);
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Index of an operation name in [`OpNames`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct OpNameId(pub u32);
 
-/// Index of a source location in [`SourceTable`].
+/// Index of a source location in [`SourceTable`] (stored plus one, so that an
+/// `Option<SourceId>` takes four bytes in every operation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct SourceId(pub u32);
+pub struct SourceId(std::num::NonZeroU32);
+
+impl SourceId {
+    fn new(index: usize) -> Self {
+        SourceId(std::num::NonZeroU32::MIN.saturating_add(index as u32))
+    }
+
+    pub fn index(self) -> usize {
+        self.0.get() as usize - 1
+    }
+}
 
 /// What an operation means for the trace graph (001 §3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -79,7 +131,7 @@ impl Trace {
 #[derive(Debug, Default, Clone)]
 pub struct OpNames {
     names: Vec<String>,
-    index: HashMap<String, OpNameId>,
+    index: FxMap<String, OpNameId>,
 }
 
 impl OpNames {
@@ -211,7 +263,7 @@ impl SourceLocation {
 #[derive(Debug, Default, Clone)]
 pub struct SourceTable {
     locations: Vec<SourceLocation>,
-    index: HashMap<String, SourceId>,
+    index: FxMap<String, SourceId>,
 }
 
 impl SourceTable {
@@ -219,14 +271,14 @@ impl SourceTable {
         if let Some(&id) = self.index.get(raw) {
             return id;
         }
-        let id = SourceId(self.locations.len() as u32);
+        let id = SourceId::new(self.locations.len());
         self.locations.push(SourceLocation::parse(raw));
         self.index.insert(raw.to_string(), id);
         id
     }
 
     pub fn get(&self, id: SourceId) -> Option<&SourceLocation> {
-        self.locations.get(id.0 as usize)
+        self.locations.get(id.index())
     }
 
     pub fn len(&self) -> usize {
