@@ -2,6 +2,8 @@
 //! The property is that nothing panics and every error is a JitError.
 #![no_main]
 
+use std::sync::OnceLock;
+
 use libfuzzer_sys::fuzz_target;
 use metron_jit::cost::{analyze, CostModel, Weights};
 use metron_jit::log::parse_reader;
@@ -11,12 +13,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(log) = parse_reader(data, std::path::Path::new("fuzz.log")) else {
         return;
     };
-    let classes = OpClassTable::default_table();
+    static CLASSES: OnceLock<OpClassTable> = OnceLock::new();
+    let classes = CLASSES.get_or_init(OpClassTable::default_table);
     for model in [
         CostModel::Cm0,
         CostModel::Cmc,
         CostModel::Cmw(Weights::paper_eq7()),
     ] {
-        let _ = analyze(&log, &classes, &model);
+        let _ = analyze(&log, classes, &model);
     }
 });
