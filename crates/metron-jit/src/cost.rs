@@ -262,6 +262,12 @@ pub fn analyze_graph(
         .map(|(_, name)| classes.class_of(name))
         .collect();
     let op_hash: Vec<u64> = log.op_names.iter().map(|(_, n)| name_hash(n)).collect();
+    // Sources are part of a fragment's shape: two loops with the same operations in
+    // different functions are different fragments. Ids (tokens, guards) are not.
+    let source_hash = |id: Option<SourceId>| {
+        id.and_then(|s| log.sources.get(s))
+            .map_or(0, |l| name_hash(&l.raw).rotate_left(17))
+    };
     let mut unknown_ops = BTreeMap::new();
     for trace in &log.traces {
         for op in &trace.ops {
@@ -355,7 +361,10 @@ pub fn analyze_graph(
             cost,
             share: None,
             sources,
-            shape: shape_hash(ops.iter().map(|o| op_hash[o.name.0 as usize])),
+            shape: shape_hash(
+                ops.iter()
+                    .map(|o| op_hash[o.name.0 as usize] ^ source_hash(o.source)),
+            ),
         });
     }
 

@@ -7,7 +7,9 @@
 //! fragments with the models CM0, CMC and CMW and sums the whole-program cost Γ (001 §4);
 //! [`nnls`] fits CMW's weights to measured times (001 §4.3).
 
+pub mod calibrate;
 pub mod cost;
+pub mod difference;
 pub mod error;
 pub mod fragment;
 pub mod log;

@@ -159,3 +159,45 @@ fn bridge_counter_for_unknown_guard_is_reported() {
         graph.warnings
     );
 }
+
+#[test]
+fn two_run_difference_matches_fragments_across_changed_ids() {
+    // 001 §5.2.2: a "warm-up" run of the same program with smaller counters and, as between
+    // real runs, different loop numbers, target tokens and guard addresses.
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/paper_fig1.log"),
+    )
+    .unwrap();
+    let warm_text = text
+        .replace("4321534064", "5551000")
+        .replace("4321534144", "5552000")
+        .replace("4321534224", "5553000")
+        .replace("0x10196a170", "0xabc")
+        .replace("4321616240", "2748") // 0xabc
+        .replace("# Loop 0 ", "# Loop 7 ")
+        .replace("entry 0:100001", "entry 7:1001")
+        .replace("TargetToken(5551000):100001", "TargetToken(5551000):1001")
+        .replace(
+            "TargetToken(5552000):10000098957",
+            "TargetToken(5552000):100000957",
+        )
+        .replace("bridge 2748:99801", "bridge 2748:801")
+        .replace("TargetToken(5553000):99800", "TargetToken(5553000):800");
+    let classes = OpClassTable::default_table();
+    let full = analyze(&fixture(), &classes, &CostModel::Cmc);
+    let warm = analyze(
+        &metron_jit::log::parse_str(&warm_text, "warm.log").unwrap(),
+        &classes,
+        &CostModel::Cmc,
+    );
+    let task = metron_jit::difference::task_cost(&warm, &full);
+    assert!(task.warnings.is_empty(), "{:?}", task.warnings);
+    // per fragment: (full - warm) frequency × CMC γ, by hand
+    let l1l2 = (100_001 - 1001) as f64 * 2.0;
+    let l2g2 = (99_801 - 801) as f64 * 3.0;
+    let l2j1 = ((10_000_098_957u64 - 99_801) - (100_000_957 - 801)) as f64 * 6.0;
+    let l3j2 = (99_800 - 800) as f64 * 1.0;
+    let b2l3 = (99_801 - 801) as f64 * 3.0;
+    assert_eq!(task.gamma, l1l2 + l2g2 + l2j1 + l3j2 + b2l3);
+    assert_eq!(task.shapes.len(), 5, "every fragment found its partner");
+}

@@ -139,3 +139,37 @@ fn every_corpus_program_parses_cleanly() {
         check_log(&script.display().to_string(), &log);
     }
 }
+
+#[test]
+fn two_run_difference_counts_the_task_iterations() {
+    // 001 §5.2.2 on real logs: the "task" is m2 more outer iterations of nested_loops.py, so
+    // the task runs exactly m2 * n inner iterations, all in compiled code. Fragments are
+    // matched across the runs by shape, since ids differ.
+    if !have_pypy() {
+        return;
+    }
+    let script = examples().join("nested_loops.py");
+    let (m1, m2, n) = (200u64, 300u64, 2000u64);
+    let (_d1, warm) = record(&script, &[&m1.to_string(), &n.to_string()]);
+    let (_d2, full) = record(&script, &[&(m1 + m2).to_string(), &n.to_string()]);
+    check_log("warm", &warm);
+    check_log("full", &full);
+    let classes = OpClassTable::default_table();
+    let wa = analyze(&warm, &classes, &CostModel::Cmc);
+    let fa = analyze(&full, &classes, &CostModel::Cmc);
+    let task = metron_jit::difference::task_cost(&wa, &fa);
+    assert!(task.warnings.is_empty(), "{:?}", task.warnings);
+    // the costliest shape is the inner loop's body, once per inner iteration of the task
+    let body = &task.shapes[0];
+    let want = (m2 * n) as f64;
+    let got = body.task_frequency as f64;
+    assert!((got - want).abs() <= 0.001 * want, "{body:?} vs {want}");
+    eprintln!(
+        "task body fragment {}: {} executions for {} inner iterations",
+        body.name,
+        body.task_frequency,
+        m2 * n
+    );
+    // and the task's Γ is nearly all of it
+    assert!(got * body.gamma >= 0.99 * task.gamma, "{task:?}");
+}
