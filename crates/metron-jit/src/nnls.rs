@@ -348,11 +348,12 @@ mod tests {
                 return None;
             }
             m.swap(c, piv);
-            for r in 0..k {
+            let pivot_row = m[c].clone();
+            for (r, row) in m.iter_mut().enumerate() {
                 if r != c {
-                    let f = m[r][c] / m[c][c];
-                    for q in c..=k {
-                        m[r][q] -= f * m[c][q];
+                    let f = row[c] / pivot_row[c];
+                    for (x, p) in row.iter_mut().zip(&pivot_row).skip(c) {
+                        *x -= f * p;
                     }
                 }
             }
@@ -399,12 +400,12 @@ mod tests {
             let w: Vec<f64> = (0..n)
                 .map(|j| a.iter().zip(&s.residuals).map(|(row, r)| row[j] * r).sum())
                 .collect();
-            for j in 0..n {
-                assert!(s.x[j] >= 0.0, "case {case}");
-                if s.x[j] > 0.0 {
-                    assert!(w[j].abs() < 1e-9, "case {case}: w[{j}] = {}", w[j]);
+            for (j, (x, wj)) in s.x.iter().zip(&w).enumerate() {
+                assert!(*x >= 0.0, "case {case}");
+                if *x > 0.0 {
+                    assert!(wj.abs() < 1e-9, "case {case}: w[{j}] = {wj}");
                 } else {
-                    assert!(w[j] < 1e-9, "case {case}: w[{j}] = {}", w[j]);
+                    assert!(*wj < 1e-9, "case {case}: w[{j}] = {wj}");
                 }
             }
         }
