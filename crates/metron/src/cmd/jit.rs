@@ -32,6 +32,54 @@ pub enum JitCommand {
     Record(RecordArgs),
     /// Print the default operation-class table (edit a copy, pass it with --classes).
     Classes,
+    /// The cost of a task: a warm-up+task log minus a warm-up-only log (001 §5.2.2).
+    Diff(DiffArgs),
+    /// Fit CMW's weights (seconds per op) to measured times by NNLS (001 §4.3).
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ModelArgs {
+    /// Cost model [default: cmw with --weights, else cmc]
+    #[arg(long, value_enum)]
+    pub model: Option<Model>,
+    /// CMW weights, lines of `class weight` (implies --model cmw)
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Operation-class table, lines of `operation class` (see `metron jit classes`)
+    #[arg(long, value_name = "FILE")]
+    pub classes: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// Log of the run with the warm-up alone
+    pub warm: PathBuf,
+    /// Log of the run with warm-up and task
+    pub full: PathBuf,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// How many fragment shapes to list
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CalibrateArgs {
+    /// Directory of PYPYLOGs with counters, one `PROGRAM.log` per program
+    pub logs: PathBuf,
+    /// CSV of `program,seconds`: mean times measured WITHOUT PYPYLOG (counters slow the code)
+    #[arg(long, value_name = "FILE")]
+    pub times: PathBuf,
+    /// Classes to fit, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = metron_jit::calibrate::DEFAULT_FEATURES.map(String::from))]
+    pub features: Vec<String>,
+    /// Operation-class table
+    #[arg(long, value_name = "FILE")]
+    pub classes: Option<PathBuf>,
+    /// Write the weights here (a file `--weights` reads)
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,15 +96,8 @@ pub enum Model {
 pub struct AnalyzeArgs {
     /// A log written with PYPYLOG=jit-log-opt,jit-backend-counts,jit-summary:FILE
     pub log: PathBuf,
-    /// Cost model [default: cmw with --weights, else cmc]
-    #[arg(long, value_enum)]
-    pub model: Option<Model>,
-    /// CMW weights, lines of `class weight` (implies --model cmw)
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
-    /// Operation-class table, lines of `operation class` (see `metron jit classes`)
-    #[arg(long, value_name = "FILE")]
-    pub classes: Option<PathBuf>,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// How many fragments and source lines to list
     #[arg(long, default_value_t = 10)]
     pub top: usize,
@@ -83,7 +124,164 @@ pub fn run(args: JitArgs, global: &GlobalOpts) -> CliResult {
             print!("{}", metron_jit::op_class::DEFAULT_TABLE);
             Ok(())
         }
+        JitCommand::Diff(d) => run_diff(d, global),
+        JitCommand::Calibrate(c) => run_calibrate(c, global),
     }
+}
+
+fn model_and_classes(m: &ModelArgs) -> Result<(CostModel, OpClassTable), CliError> {
+    let model = match (m.model, &m.weights) {
+        (Some(Model::Cm0), Some(_)) | (Some(Model::Cmc), Some(_)) => {
+            return Err(CliError::input(
+                "--weights applies to --model cmw only (CM0 and CMC have no weights)",
+            ))
+        }
+        (Some(Model::Cm0), None) => CostModel::Cm0,
+        (Some(Model::Cmc), None) | (None, None) => CostModel::Cmc,
+        (_, Some(w)) => CostModel::Cmw(Weights::from_file(w).map_err(input)?),
+        (Some(Model::Cmw), None) => CostModel::Cmw(Weights::paper_eq7()),
+    };
+    let classes = match &m.classes {
+        Some(p) => OpClassTable::from_file(p).map_err(input)?,
+        None => OpClassTable::default_table(),
+    };
+    Ok((model, classes))
+}
+
+fn run_diff(args: DiffArgs, global: &GlobalOpts) -> CliResult {
+    let (model, classes) = model_and_classes(&args.model)?;
+    let warm_log = parse_with_progress(&args.warm, global.quiet)?;
+    let full_log = parse_with_progress(&args.full, global.quiet)?;
+    let warm = analyze(&warm_log, &classes, &model);
+    let full = analyze(&full_log, &classes, &model);
+    let task = metron_jit::difference::task_cost(&warm, &full);
+    if global.json {
+        let text = serde_json::to_string_pretty(&task)
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+    } else {
+        println!("model: {}", model.name());
+        println!(
+            "task Γ = {} (full run minus warm-up run)",
+            fmt_cost(task.gamma)
+        );
+        println!(
+            "\n  {:<16} {:>10} {:>16} {:>16} {:>16} {:>11}",
+            "fragment", "γ", "warm-up", "full", "task", "task cost"
+        );
+        for s in task.shapes.iter().take(args.top) {
+            println!(
+                "  {:<16} {:>10} {:>16} {:>16} {:>16} {:>11}",
+                s.name,
+                fmt_cost(s.gamma),
+                fmt_count(s.warm_frequency),
+                fmt_count(s.full_frequency),
+                fmt_count(s.task_frequency),
+                fmt_cost(s.task_frequency as f64 * s.gamma)
+            );
+        }
+    }
+    if !global.quiet {
+        for w in warm
+            .warnings
+            .iter()
+            .chain(&full.warnings)
+            .chain(&task.warnings)
+        {
+            eprintln!("metron: warning: {w}");
+        }
+    }
+    Ok(())
+}
+
+/// Reads `program,seconds` lines (an optional header line is skipped).
+fn read_times(path: &Path) -> Result<Vec<(String, f64)>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || {
+            CliError::input(format!(
+                "{}:{}: expected `program,seconds` (e.g. `06_float_mandel,0.84`), found `{line}`",
+                path.display(),
+                i + 1
+            ))
+        };
+        let (name, secs) = line.split_once(',').ok_or_else(bad)?;
+        match secs.trim().parse::<f64>() {
+            Ok(t) if t.is_finite() && t > 0.0 => out.push((name.trim().to_string(), t)),
+            _ if i == 0 => continue, // header
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
+}
+
+fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
+    let classes = match &args.classes {
+        Some(p) => OpClassTable::from_file(p).map_err(input)?,
+        None => OpClassTable::default_table(),
+    };
+    let times = read_times(&args.times)?;
+    let mut samples = Vec::new();
+    for (program, seconds) in &times {
+        let path = args.logs.join(format!("{program}.log"));
+        let log = parse_with_progress(&path, global.quiet)?;
+        let a = analyze(&log, &classes, &CostModel::Cmc);
+        if !a.has_counters {
+            return Err(CliError::input(format!(
+                "{}: no jit-backend-counts section; record with PYPYLOG={}:FILE",
+                path.display(),
+                pypy::DEFAULT_SECTIONS
+            )));
+        }
+        samples.push(metron_jit::calibrate::Sample {
+            program: program.clone(),
+            seconds: *seconds,
+            executed_ops: a.executed_ops,
+        });
+    }
+    let features: Vec<&str> = args.features.iter().map(String::as_str).collect();
+    let cal = metron_jit::calibrate::calibrate(&samples, &features)
+        .map_err(|e| CliError::input(format!("calibration: {e}")))?;
+    if let Some(out) = &args.output {
+        let header = format!(
+            "CMW weights fitted by `metron jit calibrate` on {} programs ({})",
+            samples.len(),
+            args.times.display()
+        );
+        std::fs::write(out, cal.weights_file(&header))
+            .map_err(|e| CliError::failure(format!("{}: cannot write: {e}", out.display())))?;
+    }
+    if global.json {
+        let text = serde_json::to_string_pretty(&cal)
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+        return Ok(());
+    }
+    println!("weights (seconds per operation), NNLS without intercept (001 §4.3.2)");
+    for (c, w) in &cal.weights {
+        println!("  {c:<10} {w:.4e}");
+    }
+    println!(
+        "R² = {:.4}, leave-one-out RMSE = {:.4} s",
+        cal.r_squared, cal.loo_rmse
+    );
+    println!(
+        "\n  {:<28} {:>10} {:>10} {:>10} {:>10}",
+        "program", "measured", "fitted", "residual", "LOO error"
+    );
+    for p in &cal.programs {
+        println!(
+            "  {:<28} {:>10.4} {:>10.4} {:>10.4} {:>10.4}",
+            p.program, p.seconds, p.predicted, p.residual, p.loo_error
+        );
+    }
+    Ok(())
 }
 
 fn input(e: JitError) -> CliError {
@@ -170,21 +368,7 @@ struct Report<'a> {
 }
 
 fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
-    let model = match (args.model, &args.weights) {
-        (Some(Model::Cm0), Some(_)) | (Some(Model::Cmc), Some(_)) => {
-            return Err(CliError::input(
-                "--weights applies to --model cmw only (CM0 and CMC have no weights)",
-            ))
-        }
-        (Some(Model::Cm0), None) => CostModel::Cm0,
-        (Some(Model::Cmc), None) | (None, None) => CostModel::Cmc,
-        (_, Some(w)) => CostModel::Cmw(Weights::from_file(w).map_err(input)?),
-        (Some(Model::Cmw), None) => CostModel::Cmw(Weights::paper_eq7()),
-    };
-    let classes = match &args.classes {
-        Some(p) => OpClassTable::from_file(p).map_err(input)?,
-        None => OpClassTable::default_table(),
-    };
+    let (model, classes) = model_and_classes(&args.model)?;
     let log = parse_with_progress(&args.log, global.quiet)?;
     let analysis = analyze(&log, &classes, &model);
     let loops = log
