@@ -126,7 +126,16 @@ pub fn build(log: &JitLog) -> TraceGraph {
     for (ti, trace) in log.traces.iter().enumerate() {
         for (oi, op) in trace.ops.iter().enumerate() {
             if let Marker::Guard(g) = op.marker {
-                guard_at.entry(g).or_insert((ti, oi));
+                if let Some(&(first, _)) = guard_at.get(&g) {
+                    warnings.push(format!(
+                        "guard 0x{g:x} appears in {} and again in {}: its bridge's count would \
+                         be used twice",
+                        log.traces[first].label(),
+                        trace.label()
+                    ));
+                } else {
+                    guard_at.insert(g, (ti, oi));
+                }
             }
         }
     }
@@ -307,7 +316,9 @@ fn assign_frequencies(
             fragments[i].frequency = Some(freq);
         }
     }
-    for g in counters.bridges.keys() {
+    let mut bridge_ids: Vec<&u64> = counters.bridges.keys().collect();
+    bridge_ids.sort_unstable();
+    for g in bridge_ids {
         if !guard_at.contains_key(g) {
             warnings.push(format!(
                 "counter `bridge {g}` names guard 0x{g:x}, which no trace in the log contains"
@@ -321,7 +332,9 @@ fn assign_frequencies(
             FragmentStart::Entry => None,
         })
         .collect();
-    for t in counters.labels.keys() {
+    let mut label_ids: Vec<&u64> = counters.labels.keys().collect();
+    label_ids.sort_unstable();
+    for t in label_ids {
         if !labels.contains(t) {
             warnings.push(format!(
                 "counter `TargetToken({t})` names a label that no trace in the log contains"

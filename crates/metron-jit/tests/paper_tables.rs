@@ -201,3 +201,73 @@ fn two_run_difference_matches_fragments_across_changed_ids() {
     assert_eq!(task.gamma, l1l2 + l2g2 + l2j1 + l3j2 + b2l3);
     assert_eq!(task.shapes.len(), 5, "every fragment found its partner");
 }
+
+fn fixture_text() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/paper_fig1.log"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn missing_bridge_counter_leaves_its_fragments_out_of_gamma() {
+    let text = fixture_text().replace("bridge 4321616240:99801\n", "");
+    let log = metron_jit::log::parse_str(&text, "nobridge.log").unwrap();
+    let graph = build(&log);
+    let freq = |name: &str| {
+        graph
+            .fragments
+            .iter()
+            .find(|f| f.name() == name)
+            .unwrap()
+            .frequency
+    };
+    assert_eq!(freq("l2 to g2"), None);
+    assert_eq!(freq("b2 to l3"), None);
+    assert!(graph
+        .warnings
+        .iter()
+        .any(|w| w.contains("no `bridge 4321616240` counter") && w.contains("l2 to g2")));
+    assert!(graph
+        .warnings
+        .iter()
+        .any(|w| w.contains("no counter for b2")));
+    let a = analyze(&log, &OpClassTable::default_table(), &CostModel::Cm0);
+    // CM0: the three fragments with frequencies: l1-l2, l2-j1 (= n_l2, nothing subtracted), l3-j2
+    assert_eq!(a.gamma, Some(100_001.0 + 10_000_098_957.0 + 99_800.0));
+}
+
+#[test]
+fn more_bridge_exits_than_label_visits_is_clamped_and_reported() {
+    let text = fixture_text().replace(
+        "TargetToken(4321534144):10000098957",
+        "TargetToken(4321534144):5",
+    );
+    let log = metron_jit::log::parse_str(&text, "odd.log").unwrap();
+    let graph = build(&log);
+    let f = graph
+        .fragments
+        .iter()
+        .find(|f| f.name() == "l2 to j1")
+        .unwrap();
+    assert_eq!(f.frequency, Some(0));
+    assert!(graph
+        .warnings
+        .iter()
+        .any(|w| w.contains("l2 to j1") && w.contains("set to 0")));
+}
+
+#[test]
+fn duplicate_guard_ids_are_reported() {
+    let text = fixture_text().replace("<Guard0x10196a0a0>", "<Guard0x10196a170>");
+    let log = metron_jit::log::parse_str(&text, "dup.log").unwrap();
+    let graph = build(&log);
+    assert!(
+        graph
+            .warnings
+            .iter()
+            .any(|w| w.contains("guard 0x10196a170 appears in loop 0")),
+        "{:?}",
+        graph.warnings
+    );
+}
