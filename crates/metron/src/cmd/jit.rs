@@ -296,6 +296,11 @@ fn run_record(args: RecordArgs, global: &GlobalOpts) -> CliResult {
         .command
         .split_first()
         .ok_or_else(|| CliError::input("expected a Python script after `--`"))?;
+    if !Path::new(script).is_file() {
+        return Err(CliError::input(format!(
+            "{script}: no such file: expected a Python script after `--`"
+        )));
+    }
     pypy::record(Path::new(script), rest, &args.output, &args.sections).map_err(input)?;
     if !global.quiet {
         eprintln!(
