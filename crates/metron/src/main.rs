@@ -53,6 +53,8 @@ enum Command {
     Profile(cmd::profile::ProfileArgs),
     /// The probe library's own measurements (clock calibration).
     Probe(cmd::probe::ProbeArgs),
+    /// Cost models from tracing-JIT logs (PyPy): fragments, frequencies, CM0/CMC/CMW (001).
+    Jit(cmd::jit::JitArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
 }
@@ -65,6 +67,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Show(a) => cmd::history::show(a, g),
         Command::Profile(a) => cmd::profile::run(a, g),
         Command::Probe(a) => cmd::probe::run(a, g),
+        Command::Jit(a) => cmd::jit::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
     }
 }

@@ -38,6 +38,11 @@ fn demo_runs_and_writes_its_outputs() {
         4,
         "one profile per rank"
     );
+    // The jit step needs pypy3, which scripts/install-deps installs.
+    assert!(
+        stdout.contains("top source lines"),
+        "jit step did not analyse a log (is pypy3 installed?):\n{stdout}"
+    );
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("measure.json")).unwrap()).unwrap();
     // Three sizes, -O0 against -O2 at each.

@@ -13,6 +13,7 @@ use crate::GlobalOpts;
 const TRIAD_C: &str = include_str!("../../../../examples/measure/triad.c");
 const JACOBI_C: &str = include_str!("../../../../examples/c/jacobi.c");
 const PROBE_H: &str = include_str!("../../../../include/metron_probe.h");
+const MANDEL_PY: &str = include_str!("../../../../examples/jit/corpus/06_float_mandel.py");
 
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
@@ -77,6 +78,14 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     );
     if let Some(dir) = probe_step(&out, global)? {
         produced.push(("probe profiles (metron profile show)".into(), dir));
+    }
+
+    step(
+        global,
+        "3. metron jit: a PyPy JIT log of a Mandelbrot loop, costed per fragment and source line",
+    );
+    if let Some(log) = jit_step(&out, global)? {
+        produced.push(("PyPy JIT log (metron jit analyze)".into(), log));
     }
 
     if !global.json {
@@ -201,4 +210,53 @@ fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
     )?;
     println!();
     Ok(Some(profiles))
+}
+
+/// Records a PYPYLOG of a small float loop and analyses it (001): fragments, frequencies,
+/// costs, and the Python lines the cost comes from.
+fn jit_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+    use super::jit::{AnalyzeArgs, JitArgs, JitCommand, ModelArgs, RecordArgs};
+    if let Err(e) = metron_jit::pypy::locate() {
+        println!("skipped: {e}\n");
+        return Ok(None);
+    }
+    let dir = out.join("jit");
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+    let script = dir.join("mandel.py");
+    std::fs::write(&script, MANDEL_PY)
+        .map_err(|e| CliError::input(format!("{}: {e}", script.display())))?;
+    let log = dir.join("mandel.pypylog");
+    let record = RecordArgs {
+        output: log.clone(),
+        sections: metron_jit::pypy::DEFAULT_SECTIONS.to_string(),
+        command: vec![script.display().to_string(), "0.05".into()],
+    };
+    let quiet = GlobalOpts {
+        quiet: true,
+        ..global.clone()
+    };
+    super::jit::run(
+        JitArgs {
+            command: JitCommand::Record(record),
+        },
+        &quiet,
+    )?;
+    let analyze = AnalyzeArgs {
+        log: log.clone(),
+        model: ModelArgs {
+            model: None,
+            weights: None,
+            classes: None,
+        },
+        top: 5,
+    };
+    super::jit::run(
+        JitArgs {
+            command: JitCommand::Analyze(analyze),
+        },
+        global,
+    )?;
+    println!();
+    Ok(Some(log))
 }

@@ -1,0 +1,461 @@
+//! Trace cost models CM0, CMC and CMW (001 §4.1, Eqs. 1-3), the whole-program cost Γ
+//! (001 Eq. 4) summed over fragments, and the breakdown of Γ by Python source line.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::error::JitError;
+use crate::fragment::{self, TraceGraph};
+use crate::log::JitLog;
+use crate::op_class::{ClassId, OpClassTable};
+use crate::trace::{FxMap, SourceId};
+
+/// Weights of CMW per operation class (001 Eq. 3), in the unit of the calibration that
+/// produced them (seconds per operation after `metron jit calibrate`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Weights {
+    pub per_class: BTreeMap<String, f64>,
+    /// Where the weights come from, for reports.
+    pub origin: String,
+}
+
+impl Weights {
+    /// 001 Eq. 7: the paper's fit for Pycket on a 2.0 GHz Xeon (numeric, alloc and guard only;
+    /// object and array came out as zero). A placeholder until calibrated on this machine.
+    pub fn paper_eq7() -> Self {
+        let per_class = [
+            ("numeric", 4.884e-4),
+            ("alloc", 4.797e-3),
+            ("guard", 4.623e-4),
+        ]
+        .into_iter()
+        .map(|(c, w)| (c.to_string(), w))
+        .collect();
+        Weights {
+            per_class,
+            origin: "001 Eq. 7 (Pycket, Xeon 2.0 GHz)".to_string(),
+        }
+    }
+
+    /// Reads `class weight` lines (`#` comments).
+    pub fn from_file(path: &Path) -> Result<Self, JitError> {
+        let text = std::fs::read_to_string(path).map_err(|source| JitError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Self, JitError> {
+        let mut per_class = BTreeMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |what: String| JitError::Table {
+                path: path.to_path_buf(),
+                line: i + 1,
+                what,
+            };
+            let mut words = line.split_whitespace();
+            let (Some(class), Some(w), None) = (words.next(), words.next(), words.next()) else {
+                return Err(err(format!(
+                    "expected `class weight` (e.g. `numeric 4.884e-4`), found `{line}`"
+                )));
+            };
+            let w: f64 = w.parse().map_err(|_| {
+                err(format!(
+                    "expected a number as the weight of `{class}`, found `{w}`"
+                ))
+            })?;
+            if !(w.is_finite() && w >= 0.0) {
+                return Err(err(format!(
+                    "weight of `{class}` must be a finite number >= 0 (001 §4.3.2), found {w}"
+                )));
+            }
+            per_class.insert(class.to_string(), w);
+        }
+        Ok(Weights {
+            per_class,
+            origin: path.display().to_string(),
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "model", rename_all = "lowercase")]
+pub enum CostModel {
+    /// 001 Eq. 1: every trace (here: fragment) costs 1.
+    Cm0,
+    /// 001 Eq. 2: one per non-debug operation; jumps and labels are ignored (001 §3.3).
+    Cmc,
+    /// 001 Eq. 3: a weight per operation class.
+    Cmw(Weights),
+}
+
+impl CostModel {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CostModel::Cm0 => "CM0",
+            CostModel::Cmc => "CMC",
+            CostModel::Cmw(_) => "CMW",
+        }
+    }
+
+    /// The cost of one operation of class `class`; CM0 prices fragments, not operations.
+    fn op_cost(&self, classes: &OpClassTable, class: ClassId) -> f64 {
+        match self {
+            CostModel::Cm0 => 0.0,
+            CostModel::Cmc => {
+                if class == classes.debug() || class == classes.control() {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+            CostModel::Cmw(w) => {
+                if class == classes.debug() {
+                    0.0
+                } else {
+                    w.per_class.get(classes.name(class)).copied().unwrap_or(0.0)
+                }
+            }
+        }
+    }
+}
+
+/// How many bytecode positions a fragment's breakdown lists (the costliest).
+pub const SOURCES_PER_FRAGMENT: usize = 8;
+
+/// A Python source position that cost accrues to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SourceKey {
+    pub file: String,
+    pub function: String,
+    pub line: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceCost {
+    #[serde(flatten)]
+    pub key: SourceKey,
+    /// Σ frequency × γ of the operations at this line (or static γ without counters).
+    pub cost: f64,
+    /// Share of Γ in percent.
+    pub share: f64,
+    /// Executed operations per class at this line.
+    pub ops: BTreeMap<String, u64>,
+}
+
+/// One line of a fragment's breakdown: a bytecode position and what its operations cost.
+#[derive(Debug, Clone, Serialize)]
+pub struct BytecodeCost {
+    pub file: String,
+    pub function: String,
+    pub line: Option<u32>,
+    pub bytecode_offset: Option<u32>,
+    pub opcode: Option<String>,
+    /// γ of the operations at this position, per execution of the fragment.
+    pub gamma: f64,
+    pub ops: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FragmentCost {
+    pub name: String,
+    pub trace: String,
+    pub frequency: Option<u64>,
+    /// Operations per class (static, one execution).
+    pub ops: BTreeMap<String, u32>,
+    /// γ of one execution.
+    pub gamma: f64,
+    /// frequency × γ; `None` when the frequency is unknown.
+    pub cost: Option<f64>,
+    pub share: Option<f64>,
+    /// Where in the Python source the operations come from, costliest first (at most
+    /// [`SOURCES_PER_FRAGMENT`]).
+    pub sources: Vec<BytecodeCost>,
+    /// A structural hash of the operation-name sequence, stable across runs (ids are not).
+    pub shape: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceCost {
+    pub trace: String,
+    pub name: String,
+    pub ops: usize,
+    /// Static γ of the whole trace, one pass through all its operations.
+    pub gamma: f64,
+}
+
+/// The analysis of one log under one cost model.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    pub model: CostModel,
+    pub traces: usize,
+    pub has_counters: bool,
+    /// Γ (001 Eq. 4), summed over fragments with a known frequency; `None` without counters.
+    pub gamma: Option<f64>,
+    /// Executed operations per class, Σ frequency × count: the regression features of 001 §4.3.
+    pub executed_ops: BTreeMap<String, u64>,
+    pub fragments: Vec<FragmentCost>,
+    /// Static costs per trace, the only costs a log without counters allows.
+    pub trace_costs: Vec<TraceCost>,
+    pub source_lines: Vec<SourceCost>,
+    /// Operations missing from the class table (counted as `other`), with static counts.
+    pub unknown_ops: BTreeMap<String, u64>,
+    pub warnings: Vec<String>,
+}
+
+fn source_key(log: &JitLog, id: Option<SourceId>) -> SourceKey {
+    match id.and_then(|s| log.sources.get(s)) {
+        Some(loc) => SourceKey {
+            file: loc.file.clone().unwrap_or_else(|| loc.raw.clone()),
+            function: loc.function.clone().unwrap_or_default(),
+            line: loc.line.or(loc.first_line),
+        },
+        None => SourceKey {
+            file: "<unknown>".to_string(),
+            function: String::new(),
+            line: None,
+        },
+    }
+}
+
+fn shape_hash(names: impl Iterator<Item = u64>) -> String {
+    // FNV-1a over a per-name hash: independent of interning order, so runs compare.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for n in names {
+        h ^= n;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    format!("{h:016x}")
+}
+
+fn name_hash(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// Analyses `log` under `model`: fragments, frequencies, γ per fragment, Γ, source lines.
+pub fn analyze(log: &JitLog, classes: &OpClassTable, model: &CostModel) -> Analysis {
+    let graph = fragment::build(log);
+    analyze_graph(log, &graph, classes, model)
+}
+
+pub fn analyze_graph(
+    log: &JitLog,
+    graph: &TraceGraph,
+    classes: &OpClassTable,
+    model: &CostModel,
+) -> Analysis {
+    let op_class: Vec<ClassId> = log
+        .op_names
+        .iter()
+        .map(|(_, name)| classes.class_of(name))
+        .collect();
+    let op_hash: Vec<u64> = log.op_names.iter().map(|(_, n)| name_hash(n)).collect();
+    // Sources are part of a fragment's shape: two loops with the same operations in
+    // different functions are different fragments. Ids (tokens, guards) are not.
+    let source_hash = |id: Option<SourceId>| {
+        id.and_then(|s| log.sources.get(s))
+            .map_or(0, |l| name_hash(&l.raw).rotate_left(17))
+    };
+    let mut unknown_ops = BTreeMap::new();
+    for trace in &log.traces {
+        for op in &trace.ops {
+            let name = log.op_names.name(op.name);
+            if classes.lookup(name).is_none() {
+                *unknown_ops.entry(name.to_string()).or_insert(0u64) += 1;
+            }
+        }
+    }
+    let cost_of = |class: ClassId| model.op_cost(classes, class);
+
+    let n_classes = classes.classes().len();
+    let mut executed = vec![0u64; n_classes];
+    // Σ over fragments, per source location id: cost and executed ops per class. Keyed by
+    // id while summing; ids that name the same line merge into SourceKeys at the end.
+    let mut by_source: FxMap<Option<SourceId>, (f64, Vec<u64>)> = FxMap::default();
+    let mut fragments = Vec::with_capacity(graph.fragments.len());
+    for f in &graph.fragments {
+        let trace = &log.traces[f.trace];
+        let ops = &trace.ops[f.first_op..f.end_op];
+        let mut counts = vec![0u32; n_classes];
+        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
+        let mut gamma = 0.0;
+        for (k, op) in ops.iter().enumerate() {
+            let class = op_class[op.name.0 as usize];
+            counts[class.0] += 1;
+            let c = cost_of(class);
+            gamma += c;
+            let src = graph.op_source(log, f.trace, f.first_op + k);
+            let slot = per_pos.entry(src).or_insert((0.0, 0));
+            slot.0 += c;
+            if class != classes.debug() {
+                slot.1 += 1;
+            }
+            if let Some(n) = f.frequency {
+                let line = by_source
+                    .entry(src)
+                    .or_insert_with(|| (0.0, vec![0; n_classes]));
+                line.0 += n as f64 * c;
+                line.1[class.0] = line.1[class.0].saturating_add(n);
+            }
+        }
+        if matches!(model, CostModel::Cm0) {
+            gamma = 1.0; // 001 Eq. 1; attributed to where the fragment starts
+            let src = graph.op_source(log, f.trace, f.first_op);
+            per_pos.entry(src).or_insert((0.0, 0)).0 += 1.0;
+            if let Some(n) = f.frequency {
+                by_source
+                    .entry(src)
+                    .or_insert_with(|| (0.0, vec![0; n_classes]))
+                    .0 += n as f64;
+            }
+        }
+        let cost = f.frequency.map(|n| n as f64 * gamma);
+        if let Some(n) = f.frequency {
+            for (class, c) in counts.iter().enumerate() {
+                executed[class] = executed[class].saturating_add(n.saturating_mul(u64::from(*c)));
+            }
+        }
+        // Ranked on ids first: turning every position into strings would dominate the run.
+        let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.into_iter().collect();
+        ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+        ranked.truncate(SOURCES_PER_FRAGMENT);
+        let sources: Vec<BytecodeCost> = ranked
+            .into_iter()
+            .map(|(src, (g, n))| {
+                let loc = src.and_then(|s| log.sources.get(s));
+                let key = source_key(log, src);
+                BytecodeCost {
+                    file: key.file,
+                    function: key.function,
+                    line: key.line,
+                    bytecode_offset: loc.and_then(|l| l.bytecode_offset),
+                    opcode: loc.and_then(|l| l.opcode.clone()),
+                    gamma: g,
+                    ops: n,
+                }
+            })
+            .collect();
+        fragments.push(FragmentCost {
+            name: f.name(),
+            trace: trace.label(),
+            frequency: f.frequency,
+            ops: counts
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n > 0)
+                .map(|(c, n)| (classes.name(ClassId(c)).to_string(), *n))
+                .collect(),
+            gamma,
+            cost,
+            share: None,
+            sources,
+            shape: shape_hash(
+                ops.iter()
+                    .map(|o| op_hash[o.name.0 as usize] ^ source_hash(o.source)),
+            ),
+        });
+    }
+
+    let gamma_total = graph
+        .has_counters
+        .then(|| fragments.iter().filter_map(|f| f.cost).sum::<f64>());
+    if let Some(total) = gamma_total.filter(|t| *t > 0.0) {
+        for f in &mut fragments {
+            f.share = f.cost.map(|c| 100.0 * c / total);
+        }
+    }
+    let mut by_line: HashMap<SourceKey, (f64, Vec<u64>)> = HashMap::new();
+    for (src, (cost, ops)) in by_source {
+        let slot = by_line
+            .entry(source_key(log, src))
+            .or_insert_with(|| (0.0, vec![0; n_classes]));
+        slot.0 += cost;
+        for (a, b) in slot.1.iter_mut().zip(ops) {
+            *a = a.saturating_add(b);
+        }
+    }
+    let mut source_lines: Vec<SourceCost> = by_line
+        .into_iter()
+        .map(|(key, (cost, ops))| SourceCost {
+            key,
+            cost,
+            share: gamma_total
+                .filter(|t| *t > 0.0)
+                .map_or(0.0, |t| 100.0 * cost / t),
+            ops: ops
+                .into_iter()
+                .enumerate()
+                .filter(|(c, n)| *n > 0 && ClassId(*c) != classes.debug())
+                .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
+                .collect(),
+        })
+        .collect();
+    source_lines.sort_by(|a, b| b.cost.total_cmp(&a.cost).then(a.key.cmp(&b.key)));
+
+    let trace_costs = log
+        .traces
+        .iter()
+        .map(|t| TraceCost {
+            trace: t.label(),
+            name: t.name.clone(),
+            ops: t.ops.len(),
+            gamma: match model {
+                CostModel::Cm0 => 1.0,
+                _ => t
+                    .ops
+                    .iter()
+                    .map(|o| cost_of(op_class[o.name.0 as usize]))
+                    .sum(),
+            },
+        })
+        .collect();
+
+    let mut warnings = graph.warnings.clone();
+    if !graph.has_counters {
+        warnings.push(
+            "the log has no jit-backend-counts section, so fragment frequencies and Γ cannot be \
+             computed; only static per-trace costs are shown (record with \
+             PYPYLOG=jit-log-opt,jit-backend-counts,jit-summary:FILE)"
+                .to_string(),
+        );
+    }
+    if !unknown_ops.is_empty() {
+        let list: Vec<_> = unknown_ops
+            .iter()
+            .map(|(n, c)| format!("{n} ({c})"))
+            .collect();
+        warnings.push(format!(
+            "operations missing from the class table, counted as `other`: {}",
+            list.join(", ")
+        ));
+    }
+    Analysis {
+        model: model.clone(),
+        traces: log.traces.len(),
+        has_counters: graph.has_counters,
+        gamma: gamma_total,
+        executed_ops: executed
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| *n > 0)
+            .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
+            .collect(),
+        fragments,
+        trace_costs,
+        source_lines,
+        unknown_ops,
+        warnings,
+    }
+}

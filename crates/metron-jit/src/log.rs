@@ -1,0 +1,788 @@
+//! A streaming reader for PYPYLOG files, as written by
+//! `PYPYLOG=jit-log-opt,jit-backend-counts,jit-summary:FILE pypy3 prog.py`.
+//!
+//! The log is a sequence of sections `[hex-timestamp] {name` ... `[hex-timestamp] name}`.
+//! Read here: `jit-log-opt-loop` and `jit-log-opt-bridge` (optimised traces, 001 §3.2),
+//! `jit-backend-counts` (entry, label and bridge counters) and `jit-summary`. Other sections
+//! are skipped. The reader holds one line at a time; traces are kept in the compact form of
+//! [`crate::trace`].
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::error::JitError;
+use crate::trace::{Marker, Op, OpNames, SourceId, SourceTable, Trace, TraceKind};
+
+/// At most this many warnings keep their text; the rest are only counted.
+const MAX_WARNINGS: usize = 200;
+
+/// Something the reader could not use, with the line it is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+/// The counters of `jit-backend-counts`. Ids are the numbers the traces use: loop numbers,
+/// target tokens, and guard ids (printed in decimal here, in hex in the traces).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Counters {
+    /// `entry N:c`: how often loop N was entered from the interpreter.
+    pub entries: HashMap<u64, u64>,
+    /// `TargetToken(N):c`: how often label N was reached.
+    pub labels: HashMap<u64, u64>,
+    /// `bridge D:c`: how often the bridge of guard D ran.
+    pub bridges: HashMap<u64, u64>,
+    /// False when the log ended inside the section.
+    pub complete: bool,
+}
+
+/// One line of `jit-summary`, e.g. `Tracing: 3 0.005401`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SummaryLine {
+    pub key: String,
+    pub values: Vec<String>,
+}
+
+/// A parsed PYPYLOG.
+#[derive(Debug, Clone, Default)]
+pub struct JitLog {
+    pub path: PathBuf,
+    pub traces: Vec<Trace>,
+    /// `None` when the log has no `jit-backend-counts` section.
+    pub counters: Option<Counters>,
+    pub summary: Vec<SummaryLine>,
+    pub op_names: OpNames,
+    pub sources: SourceTable,
+    pub warnings: Vec<Warning>,
+    /// Warnings beyond [`MAX_WARNINGS`], counted only.
+    pub suppressed_warnings: usize,
+    /// Sections seen, by name.
+    pub sections: BTreeMap<String, usize>,
+    pub bytes: u64,
+    pub lines: usize,
+    /// Set when the log ends inside a section (a crashed or killed program).
+    pub truncated: bool,
+}
+
+impl JitLog {
+    /// The first value of a `jit-summary` line, e.g. `summary_number("Total # of loops")`.
+    pub fn summary_number(&self, key: &str) -> Option<f64> {
+        self.summary
+            .iter()
+            .find(|s| s.key == key)
+            .and_then(|s| s.values.first())
+            .and_then(|v| v.parse().ok())
+    }
+}
+
+/// Parses the PYPYLOG file at `path`.
+pub fn parse_file(path: &Path) -> Result<JitLog, JitError> {
+    let file = File::open(path).map_err(|source| JitError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_reader(BufReader::with_capacity(1 << 16, file), path)
+}
+
+/// Parses a PYPYLOG held in memory; `name` stands for the file in messages.
+pub fn parse_str(text: &str, name: &str) -> Result<JitLog, JitError> {
+    parse_reader(text.as_bytes(), Path::new(name))
+}
+
+/// Parses a PYPYLOG from any reader, one line at a time.
+pub fn parse_reader<R: BufRead>(mut reader: R, path: &Path) -> Result<JitLog, JitError> {
+    let mut parser = Parser::new(path);
+    let mut buf = Vec::with_capacity(256);
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|source| JitError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        if n == 0 {
+            break;
+        }
+        parser.log.bytes += n as u64;
+        let complete_line = buf.last() == Some(&b'\n');
+        let mut line = &buf[..];
+        while let Some((&last, rest)) = line.split_last() {
+            if last == b'\n' || last == b'\r' {
+                line = rest;
+            } else {
+                break;
+            }
+        }
+        // Validating first is several times faster than the lossy path on clean logs.
+        match std::str::from_utf8(line) {
+            Ok(text) => parser.line(text, complete_line)?,
+            Err(_) => parser.line(&String::from_utf8_lossy(line), complete_line)?,
+        }
+    }
+    parser.finish()
+}
+
+struct OpenSection {
+    name: String,
+    line: usize,
+}
+
+struct Parser {
+    log: JitLog,
+    stack: Vec<OpenSection>,
+    trace: Option<Trace>,
+    source: Option<SourceId>,
+    timestamp: u64,
+    counters: Option<Counters>,
+    seen_section: bool,
+    last_line_incomplete: bool,
+}
+
+enum SectionLine<'a> {
+    Start(u64, &'a str),
+    End(u64, &'a str),
+}
+
+fn section_line(text: &str) -> Option<SectionLine<'_>> {
+    let rest = text.strip_prefix('[')?;
+    let (stamp, rest) = rest.split_once("] ")?;
+    if stamp.is_empty() || !stamp.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let stamp = u64::from_str_radix(stamp, 16).ok()?;
+    let is_name = |s: &str| !s.is_empty() && !s.contains(char::is_whitespace);
+    if let Some(name) = rest.strip_prefix('{') {
+        return is_name(name).then_some(SectionLine::Start(stamp, name));
+    }
+    let name = rest.strip_suffix('}')?;
+    is_name(name).then_some(SectionLine::End(stamp, name))
+}
+
+impl Parser {
+    fn new(path: &Path) -> Self {
+        Parser {
+            log: JitLog {
+                path: path.to_path_buf(),
+                ..JitLog::default()
+            },
+            stack: Vec::new(),
+            trace: None,
+            source: None,
+            timestamp: 0,
+            counters: None,
+            seen_section: false,
+            last_line_incomplete: false,
+        }
+    }
+
+    fn warn(&mut self, line: Option<usize>, message: String) {
+        if self.log.warnings.len() < MAX_WARNINGS {
+            self.log.warnings.push(Warning { line, message });
+        } else {
+            self.log.suppressed_warnings += 1;
+        }
+    }
+
+    fn line(&mut self, text: &str, complete: bool) -> Result<(), JitError> {
+        self.log.lines += 1;
+        let lineno = self.log.lines;
+        self.last_line_incomplete = !complete;
+        if !self.seen_section {
+            if text.trim().is_empty() {
+                return Ok(());
+            }
+            match section_line(text) {
+                Some(SectionLine::Start(..)) => self.seen_section = true,
+                _ => {
+                    let found: String = text.chars().take(80).collect();
+                    return Err(JitError::NotPypylog {
+                        path: self.log.path.clone(),
+                        line: lineno,
+                        found: found.escape_debug().to_string(),
+                    });
+                }
+            }
+        }
+        if !complete {
+            // A line cut short by a crash is never trusted; finish() reports it.
+            return Ok(());
+        }
+        match section_line(text) {
+            Some(SectionLine::Start(stamp, name)) => self.start_section(stamp, name, lineno),
+            Some(SectionLine::End(stamp, name)) => self.end_section(stamp, name, lineno),
+            None => self.content(text, lineno),
+        }
+        Ok(())
+    }
+
+    fn start_section(&mut self, stamp: u64, name: &str, lineno: usize) {
+        *self.log.sections.entry(name.to_string()).or_insert(0) += 1;
+        self.timestamp = stamp;
+        if name == "jit-backend-counts" {
+            self.counters.get_or_insert_with(Counters::default).complete = false;
+        }
+        self.stack.push(OpenSection {
+            name: name.to_string(),
+            line: lineno,
+        });
+    }
+
+    fn end_section(&mut self, _stamp: u64, name: &str, lineno: usize) {
+        match self.stack.last() {
+            Some(open) if open.name == name => {}
+            Some(open) => {
+                let msg = format!(
+                    "section end `{name}}}` does not match the open section `{{{}` of line {}",
+                    open.name, open.line
+                );
+                self.warn(Some(lineno), msg);
+                if !self.stack.iter().any(|s| s.name == name) {
+                    return;
+                }
+            }
+            None => {
+                self.warn(
+                    Some(lineno),
+                    format!("section end `{name}}}` without a section start"),
+                );
+                return;
+            }
+        }
+        while let Some(open) = self.stack.pop() {
+            if open.name == name {
+                break;
+            }
+        }
+        match name {
+            "jit-log-opt-loop" | "jit-log-opt-bridge" => self.finish_trace(),
+            "jit-backend-counts" => {
+                if let Some(c) = self.counters.as_mut() {
+                    c.complete = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn content(&mut self, text: &str, lineno: usize) {
+        let Some(section) = self.stack.last() else {
+            if !text.trim().is_empty() {
+                self.warn(
+                    Some(lineno),
+                    "text outside any section, skipped".to_string(),
+                );
+            }
+            return;
+        };
+        match section.name.as_str() {
+            "jit-log-opt-loop" | "jit-log-opt-bridge" => self.trace_line(text, lineno),
+            "jit-backend-counts" => self.counter_line(text, lineno),
+            "jit-summary" => self.summary_line(text),
+            _ => {}
+        }
+    }
+
+    fn trace_line(&mut self, text: &str, lineno: usize) {
+        if let Some(header) = text.strip_prefix("# ") {
+            return self.trace_header(header, lineno);
+        }
+        if text.starts_with('[') || text.trim().is_empty() {
+            return; // the input arguments `[p0, p1]`
+        }
+        let Some(trace) = self.trace.as_mut() else {
+            if text.starts_with('#') {
+                return;
+            }
+            return self.warn(
+                Some(lineno),
+                "operation before any `# Loop` or `# bridge out of Guard` header, skipped"
+                    .to_string(),
+            );
+        };
+        match parse_op(text) {
+            Ok(OpLine::End) => {}
+            Ok(OpLine::Op { name, marker, dmp }) => {
+                if let Some(raw) = dmp {
+                    self.source = Some(self.log.sources.intern(raw));
+                }
+                let name = self.log.op_names.intern(name);
+                trace.ops.push(Op {
+                    name,
+                    marker,
+                    source: self.source,
+                });
+            }
+            Err(expected) => self.warn(
+                Some(lineno),
+                format!("expected {expected}, found `{}`", clip(text)),
+            ),
+        }
+    }
+
+    fn trace_header(&mut self, header: &str, lineno: usize) {
+        let parsed = if let Some(rest) = header.strip_prefix("Loop ") {
+            parse_loop_header(rest)
+        } else if let Some(rest) = header.strip_prefix("bridge out of Guard ") {
+            parse_bridge_header(rest)
+        } else {
+            return; // other comments
+        };
+        let Some((kind, name, header_kind, declared)) = parsed else {
+            let msg = format!(
+                "expected a header `# Loop N (...) : loop with K ops` or \
+                 `# bridge out of Guard 0xH with K ops`, found `# {}`",
+                clip(header)
+            );
+            return self.warn(Some(lineno), msg);
+        };
+        self.finish_trace();
+        // Ops before the first debug_merge_point belong to where the trace starts: the loop's
+        // own location, or for a bridge the location of the guard it leaves from (set later).
+        self.source = (!name.is_empty()).then(|| self.log.sources.intern(&name));
+        self.trace = Some(Trace {
+            kind,
+            name,
+            header_kind,
+            declared_ops: declared,
+            ops: Vec::new(),
+            line: lineno,
+            timestamp: self.timestamp,
+        });
+    }
+
+    fn finish_trace(&mut self) {
+        let Some(trace) = self.trace.take() else {
+            return;
+        };
+        if let Some(declared) = trace.declared_ops {
+            if declared != trace.ops.len() {
+                let msg = format!(
+                    "{} declares {declared} ops but {} were read",
+                    trace.label(),
+                    trace.ops.len()
+                );
+                self.warn(Some(trace.line), msg);
+            }
+        }
+        self.source = None;
+        let mut trace = trace;
+        trace.ops.shrink_to_fit();
+        self.log.traces.push(trace);
+    }
+
+    fn counter_line(&mut self, text: &str, lineno: usize) {
+        let counters = self.counters.get_or_insert_with(Counters::default);
+        match parse_counter(text) {
+            Some((kind, id, count)) => {
+                let map = match kind {
+                    CounterKind::Entry => &mut counters.entries,
+                    CounterKind::Label => &mut counters.labels,
+                    CounterKind::Bridge => &mut counters.bridges,
+                };
+                let slot = map.entry(id).or_insert(0);
+                *slot = slot.saturating_add(count);
+            }
+            None if text.trim().is_empty() => {}
+            None => self.warn(
+                Some(lineno),
+                format!(
+                    "expected a counter `entry N:c`, `TargetToken(N):c` or `bridge D:c`, found `{}`",
+                    clip(text)
+                ),
+            ),
+        }
+    }
+
+    fn summary_line(&mut self, text: &str) {
+        if let Some((key, values)) = text.rsplit_once(':') {
+            self.log.summary.push(SummaryLine {
+                key: key.trim().to_string(),
+                values: values.split_whitespace().map(str::to_string).collect(),
+            });
+        }
+    }
+
+    fn finish(mut self) -> Result<JitLog, JitError> {
+        if !self.seen_section {
+            return Err(JitError::Empty {
+                path: self.log.path.clone(),
+            });
+        }
+        let lines = self.log.lines;
+        if self.last_line_incomplete {
+            self.log.truncated = true;
+            self.warn(
+                Some(lines),
+                format!("log stops in the middle of line {lines}; that line was ignored"),
+            );
+        }
+        if let Some(open) = self.stack.last() {
+            self.log.truncated = true;
+            let lost = match &self.trace {
+                Some(t) => format!(
+                    "; the incomplete {} (line {}) was dropped",
+                    t.label(),
+                    t.line
+                ),
+                None => String::new(),
+            };
+            let msg = format!(
+                "log is truncated: it ends at line {lines} inside section `{{{}` opened at line {}{lost}",
+                open.name, open.line
+            );
+            self.warn(Some(lines), msg);
+            self.trace = None;
+        }
+        self.log.counters = self.counters;
+        Ok(self.log)
+    }
+}
+
+fn clip(text: &str) -> String {
+    let mut s: String = text.chars().take(100).collect();
+    if s.len() < text.len() {
+        s.push_str("...");
+    }
+    s
+}
+
+/// `N (NAME) : KIND with K ops`; NAME may itself hold parentheses and colons.
+fn parse_loop_header(rest: &str) -> Option<(TraceKind, String, String, Option<usize>)> {
+    let (number, rest) = rest.split_once(' ')?;
+    let number = number.parse().ok()?;
+    let (name, tail) = match rest.rsplit_once(") : ") {
+        Some((n, t)) => (n.strip_prefix('(').unwrap_or(n), t),
+        None => ("", rest.strip_prefix(": ").unwrap_or(rest)),
+    };
+    let (kind, declared) = split_with_ops(tail);
+    Some((
+        TraceKind::Loop { number },
+        name.to_string(),
+        kind.to_string(),
+        declared,
+    ))
+}
+
+/// `0xH with K ops`
+fn parse_bridge_header(rest: &str) -> Option<(TraceKind, String, String, Option<usize>)> {
+    let (guard, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+    let guard = parse_guard_number(guard)?;
+    let declared = tail
+        .strip_prefix("with ")
+        .and_then(|t| t.strip_suffix(" ops"))
+        .and_then(|k| k.parse().ok());
+    Some((
+        TraceKind::Bridge { guard },
+        String::new(),
+        "bridge".to_string(),
+        declared,
+    ))
+}
+
+fn split_with_ops(tail: &str) -> (&str, Option<usize>) {
+    match tail.rsplit_once(" with ") {
+        Some((kind, ops)) => (kind, ops.strip_suffix(" ops").and_then(|k| k.parse().ok())),
+        None => (tail, None),
+    }
+}
+
+/// Guard numbers: `0x7fda261deec0` in traces; old logs wrote small decimal numbers.
+fn parse_guard_number(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+enum OpLine<'a> {
+    End,
+    Op {
+        name: &'a str,
+        marker: Marker,
+        dmp: Option<&'a str>,
+    },
+}
+
+/// One operation line: `[+offset: ][result = ]name(args[, descr=...])[ [failargs]]`.
+fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
+    let mut body = text;
+    if let Some(rest) = body.strip_prefix('+') {
+        let (offset, rest) = rest
+            .split_once(": ")
+            .ok_or("an offset `+N: ` before the operation")?;
+        if !offset.bytes().all(|b| b.is_ascii_digit()) {
+            return Err("a decimal offset after `+`");
+        }
+        body = rest;
+    }
+    if body.starts_with("--end of the loop--") {
+        return Ok(OpLine::End);
+    }
+    let paren = body
+        .find('(')
+        .ok_or("an operation `name(args)` or `result = name(args)`")?;
+    let head = &body[..paren];
+    let name = match head.split_once(" = ") {
+        Some((result, name)) => {
+            if !is_ident(result) {
+                return Err("a result variable such as `i5` before ` = `");
+            }
+            name
+        }
+        None => head,
+    };
+    if !is_ident(name) {
+        return Err("an operation name of lower-case letters, digits and `_`");
+    }
+    let args = &body[paren + 1..];
+    let mut dmp = None;
+    let marker = match name {
+        "label" => Marker::Label(target_token(args).ok_or("`label(..., descr=TargetToken(N))`")?),
+        "jump" => Marker::Jump(target_token(args)),
+        "finish" => Marker::Finish,
+        "debug_merge_point" => {
+            dmp = Some(quoted(args).ok_or("`debug_merge_point(0, 0, '...')`")?);
+            Marker::DebugMergePoint
+        }
+        _ if name.starts_with("guard_") || name.starts_with("vec_guard_") => {
+            Marker::Guard(guard_descr(args).ok_or("a guard with `descr=<Guard0xH>`")?)
+        }
+        _ => Marker::Plain,
+    };
+    Ok(OpLine::Op { name, marker, dmp })
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+fn target_token(args: &str) -> Option<u64> {
+    let (_, rest) = args.rsplit_once("descr=TargetToken(")?;
+    let digits = rest.split(')').next()?;
+    parse_signed_as_u64(digits)
+}
+
+fn guard_descr(args: &str) -> Option<u64> {
+    let (_, rest) = args.rsplit_once("descr=<Guard")?;
+    let id = rest.split('>').next()?;
+    parse_guard_number(id)
+}
+
+/// The quoted string of `debug_merge_point(0, 0, '...')`, which may itself hold quotes.
+fn quoted(args: &str) -> Option<&str> {
+    let start = args.find('\'')?;
+    let end = args.rfind('\'')?;
+    (end > start).then(|| &args[start + 1..end])
+}
+
+/// RPython prints ids as signed or unsigned words depending on the version.
+fn parse_signed_as_u64(text: &str) -> Option<u64> {
+    text.parse::<u64>()
+        .ok()
+        .or_else(|| text.parse::<i64>().ok().map(|v| v as u64))
+}
+
+enum CounterKind {
+    Entry,
+    Label,
+    Bridge,
+}
+
+fn parse_counter(text: &str) -> Option<(CounterKind, u64, u64)> {
+    let (key, count) = text.trim().rsplit_once(':')?;
+    let count = count.trim().parse().ok()?;
+    if let Some(n) = key.strip_prefix("entry ") {
+        return Some((CounterKind::Entry, parse_signed_as_u64(n.trim())?, count));
+    }
+    if let Some(n) = key.strip_prefix("bridge ") {
+        return Some((CounterKind::Bridge, parse_signed_as_u64(n.trim())?, count));
+    }
+    let n = key.strip_prefix("TargetToken(")?.strip_suffix(')')?;
+    Some((CounterKind::Label, parse_signed_as_u64(n)?, count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = "\
+[8a6af8093f] {jit-log-opt-loop
+# Loop 1 (inner;/t.py:5-7~#4 LOAD_FAST) : loop with 6 ops
+[p0, p1]
++280: p2 = getfield_gc_r(p0, descr=<FieldP pypy.interpreter.pyframe.PyFrame.inst_pycode 64>)
++335: label(p0, p1, p2, descr=TargetToken(140574919194352))
+debug_merge_point(0, 0, 'inner;/t.py:5-7~#8 COMPARE_OP')
++463: i25 = int_lt(i23, i24)
++466: guard_true(i25, descr=<Guard0x7fda261deec0>) [p0, p2]
++712: jump(p0, p1, p2, descr=TargetToken(140574919194352))
++736: --end of the loop--
+[8a6b04bc5d] jit-log-opt-loop}
+[8a6b4d6fb1] {jit-log-opt-bridge
+# bridge out of Guard 0x7fda261deec0 with 2 ops
+[p0, p1]
+i7 = int_lt(i4, i5)
+finish(p11, descr=<DoneWithThisFrameDescrRef object at 0x7fda2953d6c0>)
+[8a6b4e766f] jit-log-opt-bridge}
+[8a6c8e0c69] {jit-backend-counts
+entry 1:2000
+TargetToken(140574919194352):3996959
+bridge 140574919093952:1800
+[8a6c8e1dfb] jit-backend-counts}
+";
+
+    #[test]
+    fn reads_loops_bridges_and_counters() {
+        let log = parse_str(SMALL, "small.log").unwrap();
+        assert!(log.warnings.is_empty(), "{:?}", log.warnings);
+        assert_eq!(log.traces.len(), 2);
+        let lp = &log.traces[0];
+        assert_eq!(lp.kind, TraceKind::Loop { number: 1 });
+        assert_eq!(lp.name, "inner;/t.py:5-7~#4 LOAD_FAST");
+        assert_eq!(lp.header_kind, "loop");
+        assert_eq!(lp.ops.len(), 6);
+        assert_eq!(lp.ops[1].marker, Marker::Label(140574919194352));
+        assert_eq!(lp.ops[4].marker, Marker::Guard(0x7fda261deec0));
+        assert_eq!(lp.ops[5].marker, Marker::Jump(Some(140574919194352)));
+        assert_eq!(log.op_names.name(lp.ops[3].name), "int_lt");
+        // the guard's id is hex in the trace and decimal in the counters: the same number
+        assert_eq!(0x7fda261deec0_u64, 140574919093952);
+        let br = &log.traces[1];
+        assert_eq!(
+            br.kind,
+            TraceKind::Bridge {
+                guard: 0x7fda261deec0
+            }
+        );
+        assert_eq!(br.ops[1].marker, Marker::Finish);
+        let c = log.counters.as_ref().unwrap();
+        assert!(c.complete);
+        assert_eq!(c.entries[&1], 2000);
+        assert_eq!(c.labels[&140574919194352], 3996959);
+        assert_eq!(c.bridges[&140574919093952], 1800);
+        assert_eq!(log.sections["jit-log-opt-loop"], 1);
+    }
+
+    #[test]
+    fn source_of_ops_follows_debug_merge_points() {
+        let log = parse_str(SMALL, "small.log").unwrap();
+        let lp = &log.traces[0];
+        let first = log.sources.get(lp.ops[0].source.unwrap()).unwrap();
+        assert_eq!(first.line, Some(7)); // from the loop header
+        let cmp = log.sources.get(lp.ops[3].source.unwrap()).unwrap();
+        assert_eq!(cmp.opcode.as_deref(), Some("COMPARE_OP"));
+    }
+
+    #[test]
+    fn rejects_a_file_that_is_not_a_pypylog() {
+        let err = parse_str("hello world\n", "notes.txt").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("notes.txt:1: not a PYPYLOG file"), "{msg}");
+        assert!(msg.contains("hello world"), "{msg}");
+        let err = parse_str("", "empty.log").unwrap_err();
+        assert!(err.to_string().contains("empty file"));
+    }
+
+    #[test]
+    fn truncated_log_keeps_complete_traces_and_says_where_it_stopped() {
+        // cut inside the bridge section, in the middle of a line
+        let cut = SMALL.find("i7 = int_lt(i4").unwrap() + 5;
+        let log = parse_str(&SMALL[..cut], "crash.log").unwrap();
+        assert!(log.truncated);
+        assert_eq!(log.traces.len(), 1, "only the complete loop survives");
+        assert!(log.counters.is_none());
+        let texts: Vec<_> = log.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert!(
+            texts.iter().any(|m| m
+                .contains("inside section `{jit-log-opt-bridge` opened at line 12")
+                && m.contains("bridge 0x7fda261deec0")),
+            "{texts:?}"
+        );
+        assert!(
+            texts.iter().any(|m| m.contains("middle of line 15")),
+            "{texts:?}"
+        );
+    }
+
+    #[test]
+    fn truncated_counters_are_marked_incomplete() {
+        let cut = SMALL.find("bridge 1405").unwrap();
+        let log = parse_str(&SMALL[..cut], "crash.log").unwrap();
+        let c = log.counters.unwrap();
+        assert!(!c.complete);
+        assert_eq!(c.entries[&1], 2000);
+        assert!(c.bridges.is_empty());
+    }
+
+    #[test]
+    fn malformed_lines_become_warnings_with_line_numbers() {
+        let text = SMALL
+            .replace("+463: i25 = int_lt(i23, i24)", "+463 i25 = int_lt")
+            .replace("entry 1:2000", "entry one:2000");
+        let log = parse_str(&text, "bad.log").unwrap();
+        let w: Vec<_> = log
+            .warnings
+            .iter()
+            .map(|w| (w.line, w.message.clone()))
+            .collect();
+        assert!(
+            w.iter()
+                .any(|(l, m)| *l == Some(7) && m.contains("expected an offset")),
+            "{w:?}"
+        );
+        assert!(
+            w.iter()
+                .any(|(l, m)| *l == Some(19) && m.contains("expected a counter")),
+            "{w:?}"
+        );
+        assert!(
+            w.iter()
+                .any(|(_, m)| m.contains("declares 6 ops but 5 were read")),
+            "{w:?}"
+        );
+    }
+
+    #[test]
+    fn op_forms() {
+        let ok = |t: &str| match parse_op(t).unwrap() {
+            OpLine::Op { name, marker, .. } => (name.to_string(), marker),
+            OpLine::End => ("<end>".to_string(), Marker::Plain),
+        };
+        assert_eq!(ok("i5 = int_add(i4, 1)"), ("int_add".into(), Marker::Plain));
+        assert_eq!(
+            ok("+12: setfield_gc(p0, 1, descr=<FieldU x 81>)").0,
+            "setfield_gc"
+        );
+        assert_eq!(
+            ok("guard_value(i5, 3, descr=<Guard0x10>) [p0]").1,
+            Marker::Guard(16)
+        );
+        assert_eq!(
+            ok("guard_true(i1, descr=<Guard5>) [p0]").1,
+            Marker::Guard(5)
+        );
+        assert_eq!(
+            ok("jump(i15, descr=TargetToken(-12))").1,
+            Marker::Jump(Some(-12_i64 as u64))
+        );
+        assert_eq!(ok("jump(p0, descr=<Loop0>)").1, Marker::Jump(None));
+        assert_eq!(ok("+304: --end of the loop--").0, "<end>");
+        assert!(parse_op("label(p0)").is_err());
+        assert!(parse_op("Hello(").is_err());
+        assert!(parse_op("+x: int_add(i1)").is_err());
+        match parse_op("debug_merge_point(0, 0, '<code object f. file 'x'. line 3> #1 X')").unwrap()
+        {
+            OpLine::Op { dmp, .. } => {
+                assert_eq!(dmp, Some("<code object f. file 'x'. line 3> #1 X"))
+            }
+            OpLine::End => panic!(),
+        }
+    }
+}

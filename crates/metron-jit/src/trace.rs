@@ -1,0 +1,326 @@
+//! Traces as the JIT logged them, stored compactly: an operation keeps its interned name, its
+//! source location and, for the operations that shape the trace graph, the label token or guard
+//! id. Arguments and descriptors are dropped, so memory grows with the number of operations,
+//! not with the size of the log.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::Serialize;
+
+/// A fast non-cryptographic hasher (the Fx hash of rustc) for interning short names: the
+/// default SipHash costs more than the rest of parsing an operation line.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517cc1b727220a95);
+    }
+}
+
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// Index of an operation name in [`OpNames`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct OpNameId(pub u32);
+
+/// Index of a source location in [`SourceTable`] (stored plus one, so that an
+/// `Option<SourceId>` takes four bytes in every operation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SourceId(std::num::NonZeroU32);
+
+impl SourceId {
+    fn new(index: usize) -> Self {
+        SourceId(std::num::NonZeroU32::MIN.saturating_add(index as u32))
+    }
+
+    pub fn index(self) -> usize {
+        self.0.get() as usize - 1
+    }
+}
+
+/// What an operation means for the trace graph (001 §3.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Marker {
+    /// An ordinary operation.
+    Plain,
+    /// `label(..., descr=TargetToken(N))`: where counters count and jumps land.
+    Label(u64),
+    /// `jump(..., descr=TargetToken(N))`; `None` when the descr names no target token.
+    Jump(Option<u64>),
+    /// A guard with `descr=<Guard0xH>`; the id is the number H.
+    Guard(u64),
+    /// `finish(...)`: leaves compiled code.
+    Finish,
+    /// `debug_merge_point(...)`: sets the source location of what follows.
+    DebugMergePoint,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Op {
+    pub name: OpNameId,
+    pub marker: Marker,
+    /// The location of the last `debug_merge_point` before this operation.
+    pub source: Option<SourceId>,
+}
+
+/// How control enters a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TraceKind {
+    /// `# Loop N (...) : loop with K ops`; counted by `entry N`.
+    Loop { number: u64 },
+    /// `# bridge out of Guard 0xH with K ops`; counted by `bridge D` with D = H.
+    Bridge { guard: u64 },
+}
+
+#[derive(Debug, Clone)]
+pub struct Trace {
+    pub kind: TraceKind,
+    /// The text in the loop header's parentheses (a source location for PyPy), empty for bridges.
+    pub name: String,
+    /// The kind word of a loop header: `loop`, `entry bridge`, ...
+    pub header_kind: String,
+    /// The op count the header declares; the parser checks it against what it read.
+    pub declared_ops: Option<usize>,
+    pub ops: Vec<Op>,
+    /// Line of the header in the log (1-based).
+    pub line: usize,
+    /// Timestamp of the section that holds the trace.
+    pub timestamp: u64,
+}
+
+impl Trace {
+    pub fn label(&self) -> String {
+        match self.kind {
+            TraceKind::Loop { number } => format!("loop {number}"),
+            TraceKind::Bridge { guard } => format!("bridge 0x{guard:x}"),
+        }
+    }
+}
+
+/// Interned operation names (`int_add`, `guard_true`, ...).
+#[derive(Debug, Default, Clone)]
+pub struct OpNames {
+    names: Vec<String>,
+    index: FxMap<String, OpNameId>,
+}
+
+impl OpNames {
+    pub fn intern(&mut self, name: &str) -> OpNameId {
+        if let Some(&id) = self.index.get(name) {
+            return id;
+        }
+        let id = OpNameId(self.names.len() as u32);
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), id);
+        id
+    }
+
+    pub fn name(&self, id: OpNameId) -> &str {
+        self.names.get(id.0 as usize).map_or("?", String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (OpNameId, &str)> {
+        self.names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (OpNameId(i as u32), n.as_str()))
+    }
+}
+
+/// A Python source position as PyPy writes it in `debug_merge_point`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct SourceLocation {
+    pub function: Option<String>,
+    pub file: Option<String>,
+    /// First line of the function (`co_firstlineno`).
+    pub first_line: Option<u32>,
+    /// The line of the bytecode (PyPy >= 7 writes it; older logs only have `first_line`).
+    pub line: Option<u32>,
+    pub bytecode_offset: Option<u32>,
+    pub opcode: Option<String>,
+    /// The text as logged.
+    pub raw: String,
+}
+
+impl SourceLocation {
+    /// Parses the forms `func;file:first-line~#off OPNAME` (PyPy 7) and
+    /// `<code object f. file 'x.py'. line 3> #19 OPNAME` (older PyPy); anything else (other
+    /// interpreters built with RPython) keeps just `raw`.
+    pub fn parse(raw: &str) -> SourceLocation {
+        let mut loc = SourceLocation {
+            function: None,
+            file: None,
+            first_line: None,
+            line: None,
+            bytecode_offset: None,
+            opcode: None,
+            raw: raw.to_string(),
+        };
+        if let Some(rest) = raw.strip_prefix("<code object ") {
+            loc.parse_old(rest);
+        } else if let Some((func, rest)) = raw.split_once(';') {
+            loc.parse_new(func, rest);
+        }
+        loc
+    }
+
+    fn parse_new(&mut self, func: &str, rest: &str) {
+        let Some((place, bytecode)) = rest.rsplit_once('~') else {
+            return;
+        };
+        let Some((file, lines)) = place.rsplit_once(':') else {
+            return;
+        };
+        let (first, line) = match lines.split_once('-') {
+            Some((a, b)) => (a.parse().ok(), b.parse().ok()),
+            None => (lines.parse().ok(), None),
+        };
+        self.function = Some(func.to_string());
+        self.file = Some(file.to_string());
+        self.first_line = first;
+        self.line = line;
+        self.parse_bytecode(bytecode);
+    }
+
+    fn parse_old(&mut self, rest: &str) {
+        // `f. file '/x.py'. line 3> #19 FOR_ITER` (the logger turns commas into dots)
+        let Some((head, bytecode)) = rest.split_once("> ") else {
+            return;
+        };
+        let Some((func, tail)) = head.split_once(". file '") else {
+            return;
+        };
+        let Some((file, line)) = tail.rsplit_once("'. line ") else {
+            return;
+        };
+        self.function = Some(func.to_string());
+        self.file = Some(file.to_string());
+        self.first_line = line.trim().parse().ok();
+        self.parse_bytecode(bytecode);
+    }
+
+    fn parse_bytecode(&mut self, text: &str) {
+        let text = text.trim();
+        let Some(text) = text.strip_prefix('#') else {
+            return;
+        };
+        let (off, op) = text.split_once(' ').unwrap_or((text, ""));
+        self.bytecode_offset = off.parse().ok();
+        if !op.is_empty() {
+            self.opcode = Some(op.to_string());
+        }
+    }
+
+    /// `file:line` (or the best that is known) for tables.
+    pub fn short(&self) -> String {
+        match (&self.file, self.line.or(self.first_line)) {
+            (Some(f), Some(l)) => format!("{f}:{l}"),
+            (Some(f), None) => f.clone(),
+            _ => self.raw.clone(),
+        }
+    }
+}
+
+/// Interned source locations.
+#[derive(Debug, Default, Clone)]
+pub struct SourceTable {
+    locations: Vec<SourceLocation>,
+    index: FxMap<String, SourceId>,
+}
+
+impl SourceTable {
+    pub fn intern(&mut self, raw: &str) -> SourceId {
+        if let Some(&id) = self.index.get(raw) {
+            return id;
+        }
+        let id = SourceId::new(self.locations.len());
+        self.locations.push(SourceLocation::parse(raw));
+        self.index.insert(raw.to_string(), id);
+        id
+    }
+
+    pub fn get(&self, id: SourceId) -> Option<&SourceLocation> {
+        self.locations.get(id.index())
+    }
+
+    pub fn len(&self) -> usize {
+        self.locations.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.locations.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_pypy7_location() {
+        let l = SourceLocation::parse("inner;/tmp/pj/nested.py:5-8~#18 BINARY_MODULO");
+        assert_eq!(l.function.as_deref(), Some("inner"));
+        assert_eq!(l.file.as_deref(), Some("/tmp/pj/nested.py"));
+        assert_eq!(l.first_line, Some(5));
+        assert_eq!(l.line, Some(8));
+        assert_eq!(l.bytecode_offset, Some(18));
+        assert_eq!(l.opcode.as_deref(), Some("BINARY_MODULO"));
+        assert_eq!(l.short(), "/tmp/pj/nested.py:8");
+    }
+
+    #[test]
+    fn parses_old_pypy_location() {
+        let l = SourceLocation::parse("<code object f. file '/tmp/x.py'. line 3> #19 FOR_ITER");
+        assert_eq!(l.function.as_deref(), Some("f"));
+        assert_eq!(l.file.as_deref(), Some("/tmp/x.py"));
+        assert_eq!(l.first_line, Some(3));
+        assert_eq!(l.line, None);
+        assert_eq!(l.bytecode_offset, Some(19));
+        assert_eq!(l.opcode.as_deref(), Some("FOR_ITER"));
+    }
+
+    #[test]
+    fn keeps_racket_location_raw() {
+        let l = SourceLocation::parse("(+ iter 1)");
+        assert_eq!(l.file, None);
+        assert_eq!(l.short(), "(+ iter 1)");
+    }
+}

@@ -1,0 +1,581 @@
+//! `metron jit`: tracing-JIT logs of PyPy, their fragments and costs (001).
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use clap::{Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use metron_jit::cost::{analyze, Analysis, CostModel, Weights};
+use metron_jit::log::{parse_reader, JitLog};
+use metron_jit::op_class::OpClassTable;
+use metron_jit::trace::TraceKind;
+use metron_jit::{pypy, JitError};
+
+use crate::error::{CliError, CliResult};
+use crate::GlobalOpts;
+
+#[derive(clap::Args, Debug)]
+pub struct JitArgs {
+    #[command(subcommand)]
+    pub command: JitCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum JitCommand {
+    /// Fragments, frequencies, costs and Γ of a PYPYLOG, with the source lines they come from.
+    Analyze(AnalyzeArgs),
+    /// Run a Python script under pypy3 with PYPYLOG set and keep the log.
+    Record(RecordArgs),
+    /// Print the default operation-class table (edit a copy, pass it with --classes).
+    Classes,
+    /// The cost of a task: a warm-up+task log minus a warm-up-only log (001 §5.2.2).
+    Diff(DiffArgs),
+    /// Fit CMW's weights (seconds per op) to measured times by NNLS (001 §4.3).
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ModelArgs {
+    /// Cost model [default: cmw with --weights, else cmc]
+    #[arg(long, value_enum)]
+    pub model: Option<Model>,
+    /// CMW weights, lines of `class weight` (implies --model cmw)
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Operation-class table, lines of `operation class` (see `metron jit classes`)
+    #[arg(long, value_name = "FILE")]
+    pub classes: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// Log of the run with the warm-up alone
+    pub warm: PathBuf,
+    /// Log of the run with warm-up and task
+    pub full: PathBuf,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// How many fragment shapes to list
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CalibrateArgs {
+    /// Directory of PYPYLOGs with counters, one `PROGRAM.log` per program
+    pub logs: PathBuf,
+    /// CSV of `program,seconds`: mean times measured WITHOUT PYPYLOG (counters slow the code)
+    #[arg(long, value_name = "FILE")]
+    pub times: PathBuf,
+    /// Classes to fit, comma-separated
+    #[arg(long, value_delimiter = ',', default_values_t = metron_jit::calibrate::DEFAULT_FEATURES.map(String::from))]
+    pub features: Vec<String>,
+    /// Operation-class table
+    #[arg(long, value_name = "FILE")]
+    pub classes: Option<PathBuf>,
+    /// Write the weights here (a file `--weights` reads)
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    /// 001 Eq. 1: every fragment costs 1
+    Cm0,
+    /// 001 Eq. 2: one per non-debug operation
+    Cmc,
+    /// 001 Eq. 3: a weight per operation class (--weights, default 001 Eq. 7)
+    Cmw,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// A log written with PYPYLOG=jit-log-opt,jit-backend-counts,jit-summary:FILE
+    pub log: PathBuf,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// How many fragments and source lines to list
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RecordArgs {
+    /// Where to write the log
+    #[arg(long, short = 'o', default_value = "pypylog.txt")]
+    pub output: PathBuf,
+    /// PYPYLOG sections
+    #[arg(long, default_value = pypy::DEFAULT_SECTIONS)]
+    pub sections: String,
+    /// The Python script and its arguments
+    #[arg(required = true, last = true)]
+    pub command: Vec<String>,
+}
+
+pub fn run(args: JitArgs, global: &GlobalOpts) -> CliResult {
+    match args.command {
+        JitCommand::Analyze(a) => run_analyze(a, global),
+        JitCommand::Record(r) => run_record(r, global),
+        JitCommand::Classes => {
+            print!("{}", metron_jit::op_class::DEFAULT_TABLE);
+            Ok(())
+        }
+        JitCommand::Diff(d) => run_diff(d, global),
+        JitCommand::Calibrate(c) => run_calibrate(c, global),
+    }
+}
+
+fn model_and_classes(m: &ModelArgs) -> Result<(CostModel, OpClassTable), CliError> {
+    let model = match (m.model, &m.weights) {
+        (Some(Model::Cm0), Some(_)) | (Some(Model::Cmc), Some(_)) => {
+            return Err(CliError::input(
+                "--weights applies to --model cmw only (CM0 and CMC have no weights)",
+            ))
+        }
+        (Some(Model::Cm0), None) => CostModel::Cm0,
+        (Some(Model::Cmc), None) | (None, None) => CostModel::Cmc,
+        (_, Some(w)) => CostModel::Cmw(Weights::from_file(w).map_err(input)?),
+        (Some(Model::Cmw), None) => CostModel::Cmw(Weights::paper_eq7()),
+    };
+    let classes = match &m.classes {
+        Some(p) => OpClassTable::from_file(p).map_err(input)?,
+        None => OpClassTable::default_table(),
+    };
+    Ok((model, classes))
+}
+
+fn run_diff(args: DiffArgs, global: &GlobalOpts) -> CliResult {
+    let (model, classes) = model_and_classes(&args.model)?;
+    let warm_log = parse_with_progress(&args.warm, global.quiet)?;
+    let full_log = parse_with_progress(&args.full, global.quiet)?;
+    let warm = analyze(&warm_log, &classes, &model);
+    let full = analyze(&full_log, &classes, &model);
+    let task = metron_jit::difference::task_cost(&warm, &full);
+    if global.json {
+        let text = serde_json::to_string_pretty(&task)
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+    } else {
+        println!("model: {}", model.name());
+        println!(
+            "task Γ = {} (full run minus warm-up run)",
+            fmt_cost(task.gamma)
+        );
+        println!(
+            "\n  {:<16} {:>10} {:>16} {:>16} {:>16} {:>11}",
+            "fragment", "γ", "warm-up", "full", "task", "task cost"
+        );
+        for s in task.shapes.iter().take(args.top) {
+            println!(
+                "  {:<16} {:>10} {:>16} {:>16} {:>16} {:>11}",
+                s.name,
+                fmt_cost(s.gamma),
+                fmt_count(s.warm_frequency),
+                fmt_count(s.full_frequency),
+                fmt_count(s.task_frequency),
+                fmt_cost(s.task_frequency as f64 * s.gamma)
+            );
+        }
+    }
+    if !global.quiet {
+        for w in warm
+            .warnings
+            .iter()
+            .chain(&full.warnings)
+            .chain(&task.warnings)
+        {
+            eprintln!("metron: warning: {w}");
+        }
+    }
+    Ok(())
+}
+
+/// Reads `program,seconds` lines (an optional header line is skipped).
+fn read_times(path: &Path) -> Result<Vec<(String, f64)>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("{}: cannot read: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || {
+            CliError::input(format!(
+                "{}:{}: expected `program,seconds` (e.g. `06_float_mandel,0.84`), found `{line}`",
+                path.display(),
+                i + 1
+            ))
+        };
+        let (name, secs) = line.split_once(',').ok_or_else(bad)?;
+        match secs.trim().parse::<f64>() {
+            Ok(t) if t.is_finite() && t > 0.0 => out.push((name.trim().to_string(), t)),
+            _ if i == 0 => continue, // header
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
+}
+
+fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
+    let classes = match &args.classes {
+        Some(p) => OpClassTable::from_file(p).map_err(input)?,
+        None => OpClassTable::default_table(),
+    };
+    let times = read_times(&args.times)?;
+    let mut samples = Vec::new();
+    for (program, seconds) in &times {
+        let path = args.logs.join(format!("{program}.log"));
+        let log = parse_with_progress(&path, global.quiet)?;
+        let a = analyze(&log, &classes, &CostModel::Cmc);
+        if !a.has_counters {
+            return Err(CliError::input(format!(
+                "{}: no jit-backend-counts section; record with PYPYLOG={}:FILE",
+                path.display(),
+                pypy::DEFAULT_SECTIONS
+            )));
+        }
+        samples.push(metron_jit::calibrate::Sample {
+            program: program.clone(),
+            seconds: *seconds,
+            executed_ops: a.executed_ops,
+        });
+    }
+    let features: Vec<&str> = args.features.iter().map(String::as_str).collect();
+    let cal = metron_jit::calibrate::calibrate(&samples, &features)
+        .map_err(|e| CliError::input(format!("calibration: {e}")))?;
+    if let Some(out) = &args.output {
+        let header = format!(
+            "CMW weights fitted by `metron jit calibrate` on {} programs ({})",
+            samples.len(),
+            args.times.display()
+        );
+        std::fs::write(out, cal.weights_file(&header))
+            .map_err(|e| CliError::failure(format!("{}: cannot write: {e}", out.display())))?;
+    }
+    if global.json {
+        let text = serde_json::to_string_pretty(&cal)
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+        return Ok(());
+    }
+    println!("weights (seconds per operation), NNLS without intercept (001 §4.3.2)");
+    for (c, w) in &cal.weights {
+        println!("  {c:<10} {w:.4e}");
+    }
+    println!(
+        "R² = {:.4}, leave-one-out RMSE = {:.4} s",
+        cal.r_squared, cal.loo_rmse
+    );
+    println!(
+        "\n  {:<28} {:>10} {:>10} {:>10} {:>10}",
+        "program", "measured", "fitted", "residual", "LOO error"
+    );
+    for p in &cal.programs {
+        println!(
+            "  {:<28} {:>10.4} {:>10.4} {:>10.4} {:>10.4}",
+            p.program, p.seconds, p.predicted, p.residual, p.loo_error
+        );
+    }
+    Ok(())
+}
+
+fn input(e: JitError) -> CliError {
+    match e {
+        JitError::Failed { .. } => CliError::failure(e),
+        _ => CliError::input(e),
+    }
+}
+
+fn run_record(args: RecordArgs, global: &GlobalOpts) -> CliResult {
+    let (script, rest) = args
+        .command
+        .split_first()
+        .ok_or_else(|| CliError::input("expected a Python script after `--`"))?;
+    if !Path::new(script).is_file() {
+        return Err(CliError::input(format!(
+            "{script}: no such file: expected a Python script after `--`"
+        )));
+    }
+    pypy::record(Path::new(script), rest, &args.output, &args.sections).map_err(input)?;
+    if !global.quiet {
+        eprintln!(
+            "metron: log written to {}; analyse it with: metron jit analyze {}",
+            args.output.display(),
+            args.output.display()
+        );
+    }
+    Ok(())
+}
+
+/// Counts bytes read for the progress bar.
+struct Counting<R> {
+    inner: R,
+    bar: ProgressBar,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bar.inc(n as u64);
+        Ok(n)
+    }
+}
+
+fn parse_with_progress(path: &Path, quiet: bool) -> Result<JitLog, CliError> {
+    let file = File::open(path).map_err(|source| {
+        input(JitError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    })?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    // Parsing runs at tens of MB/s or more; below this size it finishes in about a second.
+    let bar = if quiet || size < 32 << 20 {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new(size);
+        if let Ok(style) =
+            ProgressStyle::with_template("parsing {bar:30} {bytes}/{total_bytes} ({eta})")
+        {
+            bar.set_style(style);
+        }
+        bar
+    };
+    let reader = BufReader::with_capacity(
+        1 << 16,
+        Counting {
+            inner: file,
+            bar: bar.clone(),
+        },
+    );
+    let log = parse_reader(reader, path).map_err(input);
+    bar.finish_and_clear();
+    log
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    log: &'a Path,
+    bytes: u64,
+    loops: usize,
+    bridges: usize,
+    truncated: bool,
+    parse_warnings: &'a [metron_jit::log::Warning],
+    suppressed_parse_warnings: usize,
+    weights_origin: Option<&'a str>,
+    #[serde(flatten)]
+    analysis: &'a Analysis,
+}
+
+fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
+    let (model, classes) = model_and_classes(&args.model)?;
+    let log = parse_with_progress(&args.log, global.quiet)?;
+    let analysis = analyze(&log, &classes, &model);
+    let loops = log
+        .traces
+        .iter()
+        .filter(|t| matches!(t.kind, TraceKind::Loop { .. }))
+        .count();
+    let weights_origin = match &model {
+        CostModel::Cmw(w) => Some(w.origin.as_str()),
+        _ => None,
+    };
+    if global.json {
+        let report = Report {
+            log: &args.log,
+            bytes: log.bytes,
+            loops,
+            bridges: log.traces.len() - loops,
+            truncated: log.truncated,
+            parse_warnings: &log.warnings,
+            suppressed_parse_warnings: log.suppressed_warnings,
+            weights_origin,
+            analysis: &analysis,
+        };
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+        return Ok(());
+    }
+    print!("{}", human(&args, &log, &analysis, loops, weights_origin));
+    if !global.quiet {
+        print_warnings(&args.log, &log, &analysis);
+    }
+    Ok(())
+}
+
+fn fmt_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn fmt_cost(x: f64) -> String {
+    if x == 0.0 {
+        "0".to_string()
+    } else if x.abs() >= 1e6 || x.abs() < 1e-2 {
+        format!("{x:.3e}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+fn human(
+    args: &AnalyzeArgs,
+    log: &JitLog,
+    a: &Analysis,
+    loops: usize,
+    weights_origin: Option<&str>,
+) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{}: {} loops, {} bridges, {} fragments ({:.1} MB)",
+        args.log.display(),
+        loops,
+        log.traces.len() - loops,
+        a.fragments.len(),
+        log.bytes as f64 / 1e6
+    );
+    let _ = write!(o, "model: {}", a.model.name());
+    if let Some(origin) = weights_origin {
+        let _ = write!(o, " (weights: {origin})");
+    }
+    let _ = writeln!(o);
+    match a.gamma {
+        Some(g) => {
+            let _ = writeln!(o, "Γ = {} (001 Eq. 4)", fmt_cost(g));
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "Γ: not available, the log has no jit-backend-counts (static per-trace costs below)"
+            );
+        }
+    }
+    if !a.executed_ops.is_empty() {
+        let ops: Vec<String> = a
+            .executed_ops
+            .iter()
+            .filter(|(c, _)| c.as_str() != "debug")
+            .map(|(c, n)| format!("{c} {}", fmt_count(*n)))
+            .collect();
+        let _ = writeln!(o, "executed ops: {}", ops.join(", "));
+    }
+
+    if a.has_counters {
+        let mut frags: Vec<_> = a.fragments.iter().collect();
+        frags.sort_by(|x, y| y.cost.unwrap_or(-1.0).total_cmp(&x.cost.unwrap_or(-1.0)));
+        let _ = writeln!(o, "\ntop fragments");
+        let _ = writeln!(
+            o,
+            "  {:<14} {:<20} {:>5} {:>16} {:>10} {:>11} {:>6}  starts at",
+            "fragment", "trace", "ops", "frequency", "γ", "cost", "share"
+        );
+        for f in frags.iter().take(args.top) {
+            let ops: u32 = f
+                .ops
+                .iter()
+                .filter(|(c, _)| c.as_str() != "debug" && c.as_str() != "control")
+                .map(|(_, n)| *n)
+                .sum();
+            let src = f
+                .sources
+                .first()
+                .map(|s| match s.line {
+                    Some(l) if !s.function.is_empty() => format!("{}:{l}", s.function),
+                    _ => s.file.clone(),
+                })
+                .unwrap_or_default();
+            let _ = writeln!(
+                o,
+                "  {:<14} {:<20} {:>5} {:>16} {:>10} {:>11} {:>5.1}%  {}",
+                f.name,
+                f.trace,
+                ops,
+                f.frequency.map_or("?".into(), fmt_count),
+                fmt_cost(f.gamma),
+                f.cost.map_or("?".into(), fmt_cost),
+                f.share.unwrap_or(0.0),
+                src
+            );
+        }
+        let _ = writeln!(o, "\ntop source lines");
+        let _ = writeln!(
+            o,
+            "  {:>11} {:>6}  {:<40} ops executed",
+            "cost", "share", "line"
+        );
+        for s in a
+            .source_lines
+            .iter()
+            .filter(|s| s.cost > 0.0)
+            .take(args.top)
+        {
+            let place = match s.key.line {
+                Some(l) => format!("{}:{} ({})", s.key.file, l, s.key.function),
+                None => s.key.file.clone(),
+            };
+            let ops: Vec<String> = s
+                .ops
+                .iter()
+                .filter(|(c, _)| c.as_str() != "control")
+                .map(|(c, n)| format!("{c} {}", fmt_count(*n)))
+                .collect();
+            let _ = writeln!(
+                o,
+                "  {:>11} {:>5.1}%  {:<40} {}",
+                fmt_cost(s.cost),
+                s.share,
+                place,
+                ops.join(", ")
+            );
+        }
+    } else {
+        let _ = writeln!(o, "\nstatic per-trace costs (one pass through each trace)");
+        let _ = writeln!(o, "  {:<22} {:>6} {:>10}  name", "trace", "ops", "γ");
+        let mut traces: Vec<_> = a.trace_costs.iter().collect();
+        traces.sort_by(|x, y| y.gamma.total_cmp(&x.gamma));
+        for t in traces.iter().take(args.top) {
+            let _ = writeln!(
+                o,
+                "  {:<22} {:>6} {:>10}  {}",
+                t.trace,
+                t.ops,
+                fmt_cost(t.gamma),
+                t.name
+            );
+        }
+    }
+    o
+}
+
+/// Notes go to stderr so that the tables on stdout stay clean.
+fn print_warnings(path: &Path, log: &JitLog, a: &Analysis) {
+    for w in &log.warnings {
+        match w.line {
+            Some(l) => eprintln!("metron: warning: {}:{l}: {}", path.display(), w.message),
+            None => eprintln!("metron: warning: {}: {}", path.display(), w.message),
+        }
+    }
+    if log.suppressed_warnings > 0 {
+        eprintln!(
+            "metron: warning: ... and {} more parse warnings",
+            log.suppressed_warnings
+        );
+    }
+    for w in &a.warnings {
+        eprintln!("metron: warning: {w}");
+    }
+}
