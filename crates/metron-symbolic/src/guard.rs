@@ -70,6 +70,9 @@ impl Constraint {
                 if let Some(c) = e.as_constant() {
                     return decided(!c.is_negative());
                 }
+                if let Some(unfloored) = without_lone_floor(&e) {
+                    return Self::normalize(unfloored, Relation::NonNegative);
+                }
                 let g = int_rat(&gcd_of(e.terms().values()));
                 let mut out = LinExpr::zero();
                 for (a, c) in e.terms() {
@@ -157,6 +160,45 @@ impl Constraint {
             (Relation::NonNegative, Normalized::Constraint(c)) => Some(c),
             _ => None,
         }
+    }
+}
+
+/// `k*floor(x) + R >= 0` (integer coefficients, `k` dividing those of `R`) without the floor:
+/// with `R = k*S + c`, it is `x + S >= ceil(-c/k)` for `k > 0` and `x - S < floor(c/|k|) + 1`
+/// for `k < 0`, because `S` is integer-valued and `floor(y) >= C <=> y >= C` for integer `C`.
+fn without_lone_floor(e: &LinExpr) -> Option<LinExpr> {
+    let mut floors = e
+        .terms()
+        .iter()
+        .filter(|(a, _)| matches!(a, Atom::Floor(_)));
+    let (Atom::Floor(x), k) = floors.next()? else {
+        return None;
+    };
+    if floors.next().is_some() {
+        return None;
+    }
+    let k = k.clone();
+    let mut s = LinExpr::zero();
+    for (a, c) in e.terms() {
+        if !matches!(a, Atom::Floor(_)) {
+            let q = c / &k;
+            if !q.is_integer() {
+                return None;
+            }
+            s.add_term(a.clone(), q);
+        }
+    }
+    let c = e.constant_term() / &k;
+    if k.is_positive() {
+        // floor(x) + S >= -c  <=>  x + S - ceil(-c) >= 0
+        let bound = (-c).ceil();
+        Some(x.plus(&s).minus(&LinExpr::constant(bound)))
+    } else {
+        // floor(x) + S <= -c  (dividing by k < 0 flips)  <=>  x + S < floor(-c) + 1
+        let limit = (-c).floor() + Rational::one();
+        let strict = LinExpr::constant(limit).minus(x).minus(&s);
+        let (_, d) = strict.integral_multiple();
+        Some(strict.minus(&LinExpr::constant(Rational::new(BigInt::one(), d))))
     }
 }
 
@@ -323,7 +365,24 @@ fn tighten((row, c): Row) -> Option<Row> {
 }
 
 fn fourier_motzkin(mut rows: BTreeSet<Row>, unknowns: usize) -> bool {
-    for x in 0..unknowns {
+    let mut remaining: BTreeSet<usize> = (0..unknowns).collect();
+    while !remaining.is_empty() {
+        // Eliminate the unknown that creates the fewest new rows first.
+        let cost = |x: usize| {
+            let pos = rows
+                .iter()
+                .filter(|(r, _)| r.get(&x).is_some_and(|a| a.is_positive()))
+                .count();
+            let neg = rows
+                .iter()
+                .filter(|(r, _)| r.get(&x).is_some_and(|a| a.is_negative()))
+                .count();
+            pos * neg
+        };
+        let Some(x) = remaining.iter().copied().min_by_key(|x| cost(*x)) else {
+            break;
+        };
+        remaining.remove(&x);
         let (with, without): (Vec<Row>, Vec<Row>) =
             rows.into_iter().partition(|(r, _)| r.contains_key(&x));
         let (pos, neg): (Vec<Row>, Vec<Row>) =

@@ -172,28 +172,38 @@ impl Piecewise {
 }
 
 fn find_complementary_pair(pieces: &[Piece]) -> Option<(usize, usize, Piece)> {
-    for i in 0..pieces.len() {
-        for j in i + 1..pieces.len() {
-            if pieces[i].value != pieces[j].value {
-                continue;
-            }
-            let a = pieces[i].guard.constraints();
-            let b = pieces[j].guard.constraints();
-            if a.len() != b.len() {
-                continue;
-            }
-            let only_a: Vec<_> = a.difference(b).collect();
-            let only_b: Vec<_> = b.difference(a).collect();
-            if only_a.len() == 1
-                && only_b.len() == 1
-                && only_a[0].negated_inequality().as_ref() == Some(only_b[0])
-            {
-                let common: BTreeSet<_> = a.intersection(b).cloned().collect();
-                let guard = Guard::from_set(common).without_redundant();
-                let value = pieces[i].value.clone();
-                return Some((i, j, Piece { guard, value }));
+    // Only pieces with equal values can merge: group them first (values rarely repeat).
+    let mut by_value: BTreeMap<&QuasiPolynomial, Vec<usize>> = BTreeMap::new();
+    for (i, p) in pieces.iter().enumerate() {
+        by_value.entry(&p.value).or_default().push(i);
+    }
+    for group in by_value.values().filter(|g| g.len() > 1) {
+        for (x, &i) in group.iter().enumerate() {
+            for &j in &group[x + 1..] {
+                if let Some(guard) = complementary_union(&pieces[i].guard, &pieces[j].guard) {
+                    let value = pieces[i].value.clone();
+                    return Some((i.min(j), i.max(j), Piece { guard, value }));
+                }
             }
         }
+    }
+    None
+}
+
+/// `G and c` together with `G and not c` is `G`.
+fn complementary_union(a: &Guard, b: &Guard) -> Option<Guard> {
+    let (a, b) = (a.constraints(), b.constraints());
+    if a.len() != b.len() {
+        return None;
+    }
+    let only_a: Vec<_> = a.difference(b).collect();
+    let only_b: Vec<_> = b.difference(a).collect();
+    if only_a.len() == 1
+        && only_b.len() == 1
+        && only_a[0].negated_inequality().as_ref() == Some(only_b[0])
+    {
+        let common: BTreeSet<_> = a.intersection(b).cloned().collect();
+        return Some(Guard::from_set(common).without_redundant());
     }
     None
 }

@@ -52,7 +52,7 @@ pub struct CountOptions {
 /// than producing thousands of pieces.
 const MAX_SPLIT: u32 = 256;
 const MAX_SPLIT_ROUNDS: usize = 16;
-const MAX_CASES: usize = 20_000;
+const MAX_CASES: usize = 1_000;
 
 /// Number of executions of the body of `nest` (004 III.C.2).
 pub fn trip_count(nest: &LoopNest, options: &CountOptions) -> Result<Piecewise, Error> {
@@ -332,6 +332,11 @@ fn eliminate(system: System, var: &str, out: &mut Vec<System>) -> Result<(), Err
         if next.is_empty() {
             return Ok(());
         }
+        if next.len() > MAX_CASES {
+            return Err(Error::TooComplex {
+                message: format!("more than {MAX_CASES} residue cases while summing over `{var}`"),
+            });
+        }
         pending = next;
     }
     Err(Error::TooComplex {
@@ -388,8 +393,8 @@ fn sum_out(s: System, var: &str, out: &mut Vec<System>) -> Result<(), Error> {
             }
         }
     }
-    let lowers: Vec<LinExpr> = lowers.into_iter().collect();
-    let uppers: Vec<LinExpr> = uppers.into_iter().collect();
+    let lowers = without_dominated(lowers.into_iter().collect(), &without, true);
+    let uppers = without_dominated(uppers.into_iter().collect(), &without, false);
     for (side, bounds) in [("lower", &lowers), ("upper", &uppers)] {
         if bounds.is_empty() {
             return Err(Error::Unbounded {
@@ -421,6 +426,39 @@ fn sum_out(s: System, var: &str, out: &mut Vec<System>) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Drops bounds that the outer constraints prove never active: a lower bound below another
+/// lower bound (or an upper bound above another), so that fewer cases are split off.
+fn without_dominated(mut bounds: Vec<LinExpr>, outer: &[Constraint], lower: bool) -> Vec<LinExpr> {
+    let mut i = 0;
+    while i < bounds.len() && bounds.len() > 1 {
+        let dominated = (0..bounds.len()).any(|j| {
+            // bounds[i] is never the active one if bounds[j] is always at least as tight.
+            let tighter = if lower {
+                bounds[j].minus(&bounds[i])
+            } else {
+                bounds[i].minus(&bounds[j])
+            };
+            j != i && implied(outer, tighter)
+        });
+        if dominated {
+            bounds.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    bounds
+}
+
+/// Whether `e >= 0` holds at every integer point of `constraints` (decided conservatively).
+fn implied(constraints: &[Constraint], e: LinExpr) -> bool {
+    let negation = Constraint::non_negative(e.scaled(&rat(-1)).minus(&LinExpr::integer(1)));
+    match negation {
+        Normalized::True => false,
+        Normalized::False => true,
+        Normalized::Constraint(c) => !feasible_set(constraints.iter().chain([&c])),
+    }
 }
 
 /// `coef*var + rest == 0` leaves one point: `var = -rest/coef`, which must be an integer.
