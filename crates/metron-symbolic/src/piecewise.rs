@@ -1,9 +1,9 @@
 //! Piecewise quasi-polynomials: the project's one symbolic-count type.
 //!
 //! The value of a [`Piecewise`] at a parameter point is the SUM of the values of the pieces
-//! whose guards hold there. Counting produces pieces with disjoint guards, but the sum
-//! semantics makes addition (sequencing statements) a plain concatenation and keeps every
-//! operation exact without needing guard complements. This is also how 004 Fig. 5(b) reads:
+//! whose guards hold there; guards may overlap. The sum semantics makes addition (sequencing
+//! statements) a plain concatenation and keeps every operation exact without needing guard
+//! complements. This is also how 004 Fig. 5(b) reads:
 //! each `if guard: local[...] += value` line adds independently.
 
 use std::collections::{BTreeMap, BTreeSet};
