@@ -129,7 +129,12 @@ fn check(nest: &LoopNest, rule: NotEqualRule) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, max_global_rejects: 8, ..ProptestConfig::default() })]
+    // PROPTEST_CASES=2000 runs a longer search (best with --release).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24),
+        max_global_rejects: 8,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn count_equals_enumeration(nest in nest()) {
