@@ -13,7 +13,7 @@ use num_bigint::BigInt;
 
 use crate::error::Error;
 use crate::expr::{rat, Rational};
-use crate::guard::Guard;
+use crate::guard::{feasible_set, Constraint, Guard};
 use crate::poly::{owned_ops, to_integer, QuasiPolynomial};
 use crate::Binding;
 
@@ -180,7 +180,9 @@ fn find_complementary_pair(pieces: &[Piece]) -> Option<(usize, usize, Piece)> {
     for group in by_value.values().filter(|g| g.len() > 1) {
         for (x, &i) in group.iter().enumerate() {
             for &j in &group[x + 1..] {
-                if let Some(guard) = complementary_union(&pieces[i].guard, &pieces[j].guard) {
+                let (a, b) = (&pieces[i].guard, &pieces[j].guard);
+                if let Some(guard) = complementary_union(a, b).or_else(|| complementary_union(b, a))
+                {
                     let value = pieces[i].value.clone();
                     return Some((i.min(j), i.max(j), Piece { guard, value }));
                 }
@@ -190,22 +192,36 @@ fn find_complementary_pair(pieces: &[Piece]) -> Option<(usize, usize, Piece)> {
     None
 }
 
-/// `G and c` together with `G and not c` is `G`.
+/// `(A and c) or (B and not c)` is `B` when `A and c` is equivalent to `B and c`.
 fn complementary_union(a: &Guard, b: &Guard) -> Option<Guard> {
-    let (a, b) = (a.constraints(), b.constraints());
-    if a.len() != b.len() {
-        return None;
-    }
-    let only_a: Vec<_> = a.difference(b).collect();
-    let only_b: Vec<_> = b.difference(a).collect();
-    if only_a.len() == 1
-        && only_b.len() == 1
-        && only_a[0].negated_inequality().as_ref() == Some(only_b[0])
-    {
-        let common: BTreeSet<_> = a.intersection(b).cloned().collect();
-        return Some(Guard::from_set(common).without_redundant());
+    for c in a.constraints() {
+        let Some(not_c) = c.negated_inequality() else {
+            continue;
+        };
+        if !b.constraints().contains(&not_c) {
+            continue;
+        }
+        let rest_a: Vec<&Constraint> = a.constraints().iter().filter(|x| *x != c).collect();
+        let rest_b: Vec<&Constraint> = b.constraints().iter().filter(|x| **x != not_c).collect();
+        if implies_all(&rest_a, c, &rest_b) && implies_all(&rest_b, c, &rest_a) {
+            let kept: BTreeSet<Constraint> = rest_b.into_iter().cloned().collect();
+            return Some(Guard::from_set(kept).without_redundant());
+        }
     }
     None
+}
+
+/// Whether `premises and extra` implies every constraint of `goals`.
+fn implies_all(premises: &[&Constraint], extra: &Constraint, goals: &[&Constraint]) -> bool {
+    goals.iter().all(|g| {
+        if premises.contains(g) || *g == extra {
+            return true;
+        }
+        match g.negated_inequality() {
+            Some(not_g) => !feasible_set(premises.iter().copied().chain([extra, &not_g])),
+            None => false,
+        }
+    })
 }
 
 impl From<QuasiPolynomial> for Piecewise {

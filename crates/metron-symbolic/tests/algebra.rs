@@ -147,3 +147,38 @@ fn bad_python_names_are_refused() {
         Err(Error::InvalidIdentifier { .. })
     ));
 }
+
+#[test]
+fn malformed_json_is_an_error_not_a_panic() {
+    for coefficient in ["1/0", "x", "1.5"] {
+        let bad = format!(
+            r#"{{"pieces":[{{"guard":[],"value":[{{"coefficient":"{coefficient}","factors":[]}}]}}]}}"#
+        );
+        let err = serde_json::from_str::<Piecewise>(&bad)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("rational"), "{coefficient}: {err}");
+    }
+}
+
+#[test]
+fn complementary_pieces_merge() {
+    // n*m where n >= 5, plus n*m where n < 5, is n*m everywhere.
+    let p = count(&LoopNest::new(vec![
+        Loop::exclusive("i", "0", "n", 1).unwrap(),
+        Loop::exclusive("j", "0", "m", 1).unwrap(),
+    ]));
+    let hi = count(
+        &LoopNest::new(vec![Loop::exclusive("i", "0", "n", 1).unwrap()])
+            .with_condition(Condition::parse("n >= 5").unwrap()),
+    );
+    let lo = count(
+        &LoopNest::new(vec![Loop::exclusive("i", "0", "n", 1).unwrap()])
+            .with_condition(Condition::parse("n < 5").unwrap()),
+    );
+    let whole = count(&LoopNest::new(vec![
+        Loop::exclusive("i", "0", "n", 1).unwrap()
+    ]));
+    assert_eq!(&hi + &lo, whole, "{}", &hi + &lo);
+    assert_eq!(p.pieces().len(), 1);
+}
