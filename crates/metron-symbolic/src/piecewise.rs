@@ -12,7 +12,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use num_bigint::BigInt;
 
 use crate::error::Error;
-use crate::expr::{rat, Rational};
+use crate::expr::{rat, LinExpr, Rational};
 use crate::guard::{feasible_set, Constraint, Guard};
 use crate::poly::{owned_ops, to_integer, QuasiPolynomial};
 use crate::Binding;
@@ -103,6 +103,30 @@ impl Piecewise {
                 })
                 .collect(),
         )
+    }
+
+    /// Replaces parameter `name` by a quasi-affine expression in guards and values: binds a
+    /// callee's parameter to the caller's argument expression (004 III.C.5).
+    pub fn substitute(&self, name: &str, value: &LinExpr) -> Piecewise {
+        let mut pieces = Vec::new();
+        'pieces: for p in &self.pieces {
+            let mut guard = Guard::always();
+            for c in p.guard.constraints() {
+                if !guard.push(c.substitute(name, value)) {
+                    continue 'pieces;
+                }
+            }
+            pieces.push(Piece {
+                guard,
+                value: p.value.substitute(name, value),
+            });
+        }
+        Self::from_pieces(pieces)
+    }
+
+    /// Renames a parameter, e.g. `y` to the call-site name `y_16` (004 III.C.5).
+    pub fn rename_parameter(&self, from: &str, to: &str) -> Piecewise {
+        self.substitute(from, &LinExpr::symbol(to))
     }
 
     /// Parameter names used by guards and values.

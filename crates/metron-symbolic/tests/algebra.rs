@@ -182,3 +182,26 @@ fn complementary_pieces_merge() {
     assert_eq!(&hi + &lo, whole, "{}", &hi + &lo);
     assert_eq!(p.pieces().len(), 1);
 }
+
+#[test]
+fn call_sites_rename_and_bind_parameters() {
+    // callee: for (j = 0; j < y; j++) inside for (i = 0; i < 10; i++)  => if y > 0: 10*y
+    let callee = count(&LoopNest::new(vec![
+        Loop::exclusive("i", "0", "10", 1).unwrap(),
+        Loop::exclusive("j", "0", "y", 1).unwrap(),
+    ]));
+    let at_16 = callee.rename_parameter("y", "y_16");
+    assert_eq!(at_16.to_string(), "if y_16 > 0: 10*y_16");
+    // bound to the caller's argument 2*m - 3
+    let arg = LinExpr::symbol("m")
+        .scaled(&Rational::from_integer(2.into()))
+        .minus(&LinExpr::integer(3));
+    let bound = callee.substitute("y", &arg);
+    for m in -3..10i64 {
+        let want = 10 * (2 * m - 3).max(0);
+        assert_eq!(
+            bound.evaluate_integer(&binding([("m", m)])).unwrap(),
+            want.into()
+        );
+    }
+}
