@@ -34,7 +34,7 @@ pub use nest::{unknown_bound_parameter, AffineExpr, Bound, CmpOp, Condition, Loo
 pub use piecewise::{Piece, Piecewise};
 pub use poly::{Monomial, QuasiPolynomial};
 pub use print::check_python_identifier;
-pub use trip_count::{sum_over, trip_count, CountOptions, NotEqualRule};
+pub use trip_count::{indicator, sum_over, trip_count, CountOptions, NotEqualRule};
 
 /// Builds a [`Binding`] from `(name, value)` pairs.
 pub fn binding<'a>(pairs: impl IntoIterator<Item = (&'a str, i64)>) -> Binding {

@@ -59,6 +59,16 @@ pub fn trip_count(nest: &LoopNest, options: &CountOptions) -> Result<Piecewise, 
     sum_over(nest, &QuasiPolynomial::integer(1), options)
 }
 
+/// 1 where all `conditions` hold, 0 elsewhere: a branch guard on parameters outside any loop
+/// as a count (004 III.C.3), e.g. `if n > 0: 1`.
+pub fn indicator(conditions: &[Condition], options: &CountOptions) -> Result<Piecewise, Error> {
+    let nest = LoopNest {
+        loops: Vec::new(),
+        conditions: conditions.to_vec(),
+    };
+    trip_count(&nest, options)
+}
+
 /// `sum of summand(point)` over the integer points of `nest`; the summand may use loop
 /// variables and parameters (e.g. an inner trip count that depends on outer variables).
 pub fn sum_over(

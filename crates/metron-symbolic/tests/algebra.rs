@@ -205,3 +205,23 @@ fn call_sites_rename_and_bind_parameters() {
         );
     }
 }
+
+#[test]
+fn indicators_of_parameter_conditions() {
+    let conds = [
+        Condition::parse("n > 0").unwrap(),
+        Condition::parse("n % 2 != 1").unwrap(),
+        Condition::parse("m != n").unwrap(),
+    ];
+    let opts = CountOptions::default();
+    let p = metron_symbolic::indicator(&conds, &opts).unwrap();
+    for n in -4..10i64 {
+        for m in -4..10i64 {
+            let want = i64::from(n > 0 && n.rem_euclid(2) != 1 && m != n);
+            let got = p.evaluate_integer(&binding([("n", n), ("m", m)])).unwrap();
+            assert_eq!(got, want.into(), "n={n} m={m}\n{p}");
+        }
+    }
+    let simple = metron_symbolic::indicator(&conds[..1], &opts).unwrap();
+    assert_eq!(simple.to_string(), "if n > 0: 1");
+}
