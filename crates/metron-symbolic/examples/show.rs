@@ -39,7 +39,13 @@ fn main() -> Result<(), metron_symbolic::Error> {
     ];
     for (name, nest) in cases {
         for rule in [NotEqualRule::Split, NotEqualRule::Complement] {
-            let p = trip_count(&nest, &CountOptions { not_equal: rule })?;
+            let p = trip_count(
+                &nest,
+                &CountOptions {
+                    not_equal: rule,
+                    ..Default::default()
+                },
+            )?;
             println!("== {name} ({rule:?}, {} pieces)\n{p}\n", p.pieces().len());
         }
     }

@@ -99,6 +99,8 @@ impl Constraint {
                     relation: Relation::Zero,
                 })
             }
+            // Divisibility by 0 is equality with 0.
+            Relation::Divisible(m) if m.is_zero() => Self::normalize(e, Relation::Zero),
             Relation::Divisible(m) => {
                 let m = m.abs() * d;
                 let mut out = LinExpr::zero();
@@ -309,6 +311,14 @@ type Row = Vec<i128>;
 
 const MAX_ROWS: usize = 600;
 
+/// Magnitude beyond which the test gives up (answers feasible); keeps `abs` and `%` far from
+/// `i128::MIN`.
+const MAX_MAGNITUDE: i128 = 1 << 100;
+
+fn small(v: &BigInt) -> Option<i128> {
+    i128::try_from(v).ok().filter(|x| x.abs() < MAX_MAGNITUDE)
+}
+
 pub(crate) fn feasible_set<'a>(constraints: impl Iterator<Item = &'a Constraint>) -> bool {
     let mut floors = BTreeSet::new();
     let mut exprs = Vec::new();
@@ -344,12 +354,12 @@ pub(crate) fn feasible_set<'a>(constraints: impl Iterator<Item = &'a Constraint>
     for e in &integral {
         let mut row = vec![0i128; width];
         for (a, c) in e.terms() {
-            let Ok(v) = i128::try_from(c.numer()) else {
+            let Some(v) = small(c.numer()) else {
                 return true;
             };
             row[unknowns[a]] = v;
         }
-        let Ok(v) = i128::try_from(e.constant_term().numer()) else {
+        let Some(v) = small(e.constant_term().numer()) else {
             return true;
         };
         row[width - 1] = v;
@@ -421,10 +431,10 @@ fn fourier_motzkin(mut rows: Vec<Row>, unknowns: usize) -> bool {
                 let (a, b) = (p[x], -n[x]);
                 let mut row = Vec::with_capacity(p.len());
                 for (u, v) in p.iter().zip(n) {
-                    let Some(c) = u
+                    let c = u
                         .checked_mul(b)
-                        .and_then(|t| v.checked_mul(a)?.checked_add(t))
-                    else {
+                        .and_then(|t| v.checked_mul(a)?.checked_add(t));
+                    let Some(c) = c.filter(|c| c.abs() < MAX_MAGNITUDE) else {
                         return true;
                     };
                     row.push(c);

@@ -43,16 +43,33 @@ pub enum NotEqualRule {
     Complement,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountOptions {
+    #[serde(default)]
     pub not_equal: NotEqualRule,
+    /// Most cases kept while summing out one variable; beyond it counting stops with
+    /// [`Error::TooComplex`] instead of running away (default 1000).
+    #[serde(default = "default_max_cases")]
+    pub max_cases: usize,
+}
+
+fn default_max_cases() -> usize {
+    1_000
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            not_equal: NotEqualRule::default(),
+            max_cases: default_max_cases(),
+        }
+    }
 }
 
 /// Largest modulus of a single residue split; beyond it counting stops with an error rather
 /// than producing thousands of pieces.
 const MAX_SPLIT: u32 = 256;
 const MAX_SPLIT_ROUNDS: usize = 16;
-const MAX_CASES: usize = 1_000;
 
 /// Number of executions of the body of `nest` (004 III.C.2).
 pub fn trip_count(nest: &LoopNest, options: &CountOptions) -> Result<Piecewise, Error> {
@@ -81,10 +98,13 @@ pub fn sum_over(
     for l in nest.loops.iter().rev() {
         let mut next = Vec::new();
         for s in systems {
-            eliminate(s, &l.var, &mut next)?;
-            if next.len() > MAX_CASES {
+            eliminate(s, &l.var, options.max_cases, &mut next)?;
+            if next.len() > options.max_cases {
                 return Err(Error::TooComplex {
-                    message: format!("more than {MAX_CASES} cases while summing over `{}`", l.var),
+                    message: format!(
+                        "more than {} cases while summing over `{}`",
+                        options.max_cases, l.var
+                    ),
                 });
             }
         }
@@ -167,9 +187,12 @@ fn initial_systems(
                 }
             }
         }
-        if next.len() > MAX_CASES {
+        if next.len() > options.max_cases {
             return Err(Error::TooComplex {
-                message: format!("more than {MAX_CASES} cases from max/min bounds and conditions"),
+                message: format!(
+                    "more than {} cases from max/min bounds and conditions",
+                    options.max_cases
+                ),
             });
         }
         systems = next;
@@ -312,7 +335,12 @@ fn condition_alternatives(c: &Condition, options: &CountOptions) -> Vec<Alternat
 }
 
 /// Sums `var` out of one case, appending the resulting cases to `out`.
-fn eliminate(system: System, var: &str, out: &mut Vec<System>) -> Result<(), Error> {
+fn eliminate(
+    system: System,
+    var: &str,
+    max_cases: usize,
+    out: &mut Vec<System>,
+) -> Result<(), Error> {
     let mut pending = vec![system];
     for _ in 0..MAX_SPLIT_ROUNDS {
         let mut next = Vec::new();
@@ -342,9 +370,9 @@ fn eliminate(system: System, var: &str, out: &mut Vec<System>) -> Result<(), Err
         if next.is_empty() {
             return Ok(());
         }
-        if next.len() > MAX_CASES {
+        if next.len() > max_cases {
             return Err(Error::TooComplex {
-                message: format!("more than {MAX_CASES} residue cases while summing over `{var}`"),
+                message: format!("more than {max_cases} residue cases while summing over `{var}`"),
             });
         }
         pending = next;

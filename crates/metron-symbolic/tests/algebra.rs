@@ -51,7 +51,15 @@ fn weighted_sum_over_a_nest_matches_enumeration() {
     let j = QuasiPolynomial::parameter("j");
     let summand = &(&i * &j) + &QuasiPolynomial::parameter("n");
     for rule in [NotEqualRule::Split, NotEqualRule::Complement] {
-        let p = sum_over(&nest, &summand, &CountOptions { not_equal: rule }).unwrap();
+        let p = sum_over(
+            &nest,
+            &summand,
+            &CountOptions {
+                not_equal: rule,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         for n in -2..15i64 {
             let b = binding([("n", n)]);
             let mut want = 0i64;

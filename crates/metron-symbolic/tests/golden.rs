@@ -61,7 +61,10 @@ fn listing4_if_constraint_gives_8() {
 fn listing5_modulo_gives_11_true_and_3_false() {
     // j % 4 == 0 only at j = 4, reachable from i = 1, 2, 3 => 3 false, 14 - 3 = 11 true.
     for rule in [NotEqualRule::Split, NotEqualRule::Complement] {
-        let opts = CountOptions { not_equal: rule };
+        let opts = CountOptions {
+            not_equal: rule,
+            ..Default::default()
+        };
         let t = listing2().with_condition(Condition::parse("j % 4 != 0").unwrap());
         let f = listing2().with_condition(Condition::parse("j % 4 == 0").unwrap());
         let tc = trip_count(&t, &opts).unwrap();

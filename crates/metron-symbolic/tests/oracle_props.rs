@@ -101,7 +101,14 @@ fn nest() -> impl Strategy<Value = LoopNest> {
 }
 
 fn check(nest: &LoopNest, rule: NotEqualRule) -> Result<(), TestCaseError> {
-    let p = match trip_count(nest, &CountOptions { not_equal: rule }) {
+    let p = match trip_count(
+        nest,
+        &CountOptions {
+            not_equal: rule,
+            // Bounds the time of a random case; larger ones are rejected as too complex.
+            max_cases: 300,
+        },
+    ) {
         Ok(p) => p,
         // A documented limit (too many cases), not a wrong answer: reject the input. Proptest
         // fails the test if rejections become too frequent.
@@ -132,7 +139,7 @@ proptest! {
     // PROPTEST_CASES=2000 runs a longer search (best with --release).
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24),
-        max_global_rejects: 8,
+        max_global_rejects: 16,
         ..ProptestConfig::default()
     })]
 
