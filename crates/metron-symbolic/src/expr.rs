@@ -182,9 +182,14 @@ impl LinExpr {
         out
     }
 
-    /// `-floor(-self)`.
+    /// `ceil(self)`, written as `floor(self + (d - 1)/d)` where `d` is the common denominator
+    /// (exact because `d * self` is an integer); this keeps small positive coefficients inside
+    /// the floor, e.g. `ceil((n - 7)/8) = floor(n/8)`.
     pub fn ceil(&self) -> LinExpr {
-        self.scaled(&rat(-1)).floor().scaled(&rat(-1))
+        let (_, d) = self.integral_multiple();
+        let d = int_rat(&d);
+        self.plus(&LinExpr::constant((&d - Rational::one()) / d))
+            .floor()
     }
 
     /// Replaces the symbol `name` by `value` everywhere (floors are re-normalised).

@@ -193,3 +193,16 @@ fn json_round_trip_keeps_the_count() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["text"], p.to_string());
 }
+
+#[test]
+fn tiled_loop_covers_the_range_once() {
+    // for (ii = 0; ii < n; ii += 8) for (i = ii; i < min(ii + 8, n); i++)  => max(n, 0)
+    let nest = LoopNest::new(vec![
+        Loop::exclusive("ii", "0", "n", 8).unwrap(),
+        Loop::exclusive("i", "ii", "min(ii + 8, n)", 1).unwrap(),
+    ]);
+    let p = trip_count(&nest, &CountOptions::default()).unwrap();
+    for n in -3..70i64 {
+        assert_eq!(count_at(&p, &binding([("n", n)])), n.max(0), "n={n}\n{p}");
+    }
+}
