@@ -216,6 +216,15 @@ impl LinExpr {
         (self.scaled(&int_rat(&d)), d)
     }
 
+    /// The expression with the top-level `atom` replaced by the constant `value`.
+    pub(crate) fn replace_atom(&self, atom: &Atom, value: &Rational) -> LinExpr {
+        let mut out = self.clone();
+        if let Some(c) = out.terms.remove(atom) {
+            out.constant += c * value;
+        }
+        out
+    }
+
     /// Every floor atom at any depth, each once.
     pub(crate) fn floors(&self, out: &mut BTreeSet<LinExpr>) {
         for a in self.terms.keys() {

@@ -10,10 +10,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Add, Mul, Neg, Sub};
 
 use num_bigint::BigInt;
+use num_traits::Signed;
 
 use crate::error::Error;
-use crate::expr::{rat, LinExpr, Rational};
-use crate::guard::{feasible_set, Constraint, Guard};
+use crate::expr::{rat, Atom, LinExpr, Rational};
+use crate::guard::{feasible_set, Constraint, Guard, Relation};
 use crate::poly::{owned_ops, to_integer, QuasiPolynomial};
 use crate::Binding;
 
@@ -174,6 +175,9 @@ impl Piecewise {
     pub fn simplify(&mut self) {
         let mut by_guard: BTreeMap<Guard, QuasiPolynomial> = BTreeMap::new();
         for p in std::mem::take(&mut self.pieces) {
+            let Some(p) = resolve_constant_floors(p) else {
+                continue;
+            };
             if p.value.is_zero() || !p.guard.is_feasible() {
                 continue;
             }
@@ -193,6 +197,101 @@ impl Piecewise {
         pieces.sort();
         self.pieces = pieces;
     }
+}
+
+/// Replaces floors that are constant on the piece's guard: if the guard bounds every parameter
+/// of `floor(x)` so that `k <= x < k + 1`, the floor is `k` there (e.g. `floor((n + 7)/8)` is 1
+/// under `0 < n <= 7`). `None` if the guard turns out contradictory.
+fn resolve_constant_floors(mut p: Piece) -> Option<Piece> {
+    loop {
+        let bounds = parameter_box(&p.guard);
+        let mut floors = p.value.floor_atoms();
+        for c in p.guard.constraints() {
+            floors.extend(
+                c.expr()
+                    .terms()
+                    .keys()
+                    .filter(|a| matches!(a, Atom::Floor(_)))
+                    .cloned(),
+            );
+        }
+        let found = floors.into_iter().find_map(|f| match &f {
+            Atom::Floor(arg) => constant_floor(arg, &bounds).map(|k| (f.clone(), k)),
+            Atom::Symbol(_) => None,
+        });
+        let Some((atom, k)) = found else {
+            return Some(p);
+        };
+        let mut guard = Guard::always();
+        for c in p.guard.constraints() {
+            let e = c.expr().replace_atom(&atom, &k);
+            if !guard.push(Constraint::normalize(e, c.relation().clone())) {
+                return None;
+            }
+        }
+        p = Piece {
+            guard,
+            value: p.value.replace_atom(&atom, &k),
+        };
+    }
+}
+
+/// Bounds `lo <= name <= hi` stated directly by single-parameter constraints of a guard.
+fn parameter_box(guard: &Guard) -> BTreeMap<String, (Option<Rational>, Option<Rational>)> {
+    let mut out: BTreeMap<String, (Option<Rational>, Option<Rational>)> = BTreeMap::new();
+    for c in guard.constraints() {
+        let e = c.expr();
+        let mut terms = e.terms().iter();
+        let (Some((Atom::Symbol(name), a)), None) = (terms.next(), terms.next()) else {
+            continue;
+        };
+        let at = -e.constant_term() / a; // a*name + c = 0
+        let entry = out.entry(name.clone()).or_default();
+        let tighten_lo = |lo: &mut Option<Rational>| {
+            if lo.as_ref().is_none_or(|l| *l < at) {
+                *lo = Some(at.clone());
+            }
+        };
+        let tighten_hi = |hi: &mut Option<Rational>| {
+            if hi.as_ref().is_none_or(|h| *h > at) {
+                *hi = Some(at.clone());
+            }
+        };
+        match c.relation() {
+            Relation::NonNegative if a.is_positive() => tighten_lo(&mut entry.0),
+            Relation::NonNegative => tighten_hi(&mut entry.1),
+            Relation::Zero => {
+                tighten_lo(&mut entry.0);
+                tighten_hi(&mut entry.1);
+            }
+            Relation::Divisible(_) => {}
+        }
+    }
+    out
+}
+
+/// `floor(arg)` if it is the same integer over the whole box, by interval arithmetic.
+fn constant_floor(
+    arg: &LinExpr,
+    bounds: &BTreeMap<String, (Option<Rational>, Option<Rational>)>,
+) -> Option<Rational> {
+    let mut lo = arg.constant_term().clone();
+    let mut hi = arg.constant_term().clone();
+    for (a, c) in arg.terms() {
+        let Atom::Symbol(name) = a else {
+            return None;
+        };
+        let (min, max) = bounds.get(name)?;
+        let (min, max) = (min.as_ref()?, max.as_ref()?);
+        if c.is_positive() {
+            lo += c * min;
+            hi += c * max;
+        } else {
+            lo += c * max;
+            hi += c * min;
+        }
+    }
+    (lo.floor() == hi.floor()).then(|| lo.floor())
 }
 
 fn find_complementary_pair(pieces: &[Piece]) -> Option<(usize, usize, Piece)> {
