@@ -1,0 +1,399 @@
+//! Dynamic ground truth: the canonical IR instrumented so that every load, store and memory
+//! intrinsic calls a small runtime that counts it per access site while the analysed
+//! function is active, and optionally records the access stream.
+//!
+//! Stream file format (little endian): the magic `MTRNACC1`, then one 16-byte record per
+//! access: `u64 address`, `u32 site`, `u32 flags` (bit 0: write; bit 1: memory intrinsic,
+//! whose address is the start and whose record stands for `length` bytes). Sites are indexed
+//! as in [`SiteTable`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use metron_measure::runner::{run_once_with_env, OutputPolicy};
+use serde::Serialize;
+
+use crate::access::{access_sites, AccessKind, AccessSite};
+use crate::frontend::CLANG;
+use crate::ir::{split_top, Inst, Module};
+use crate::MemoryError;
+
+/// Every access site of the module, numbered in module order.
+#[derive(Clone, Debug, Serialize)]
+pub struct SiteTable {
+    pub sites: Vec<(String, usize, AccessSite)>,
+}
+
+impl SiteTable {
+    pub fn new(module: &Module) -> SiteTable {
+        let mut sites = Vec::new();
+        for f in &module.functions {
+            for (i, s) in access_sites(f).into_iter().enumerate() {
+                sites.push((f.name.clone(), i, s));
+            }
+        }
+        SiteTable { sites }
+    }
+}
+
+const RUNTIME: &str = r#"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+static unsigned long long counts[METRON_NSITES + 1];
+static unsigned long long entries;
+static int depth;
+static FILE *stream;
+static int opened;
+static void open_stream(void) {
+  opened = 1;
+  const char *p = getenv("METRON_TRACE_STREAM");
+  if (p && *p) {
+    stream = fopen(p, "wb");
+    if (stream) fwrite("MTRNACC1", 1, 8, stream);
+  }
+}
+static void record(uint64_t addr, uint32_t site, uint32_t flags) {
+  if (!opened) open_stream();
+  if (!stream) return;
+  struct { uint64_t a; uint32_t s; uint32_t f; } r = {addr, site, flags};
+  fwrite(&r, sizeof r, 1, stream);
+}
+void __metron_enter(void) { depth++; entries++; }
+void __metron_leave(void) { depth--; }
+void __metron_access(int32_t site, int64_t addr, int32_t write) {
+  if (depth <= 0) return;
+  counts[site]++;
+  record((uint64_t)addr, (uint32_t)site, (uint32_t)write);
+}
+void __metron_memop(int32_t site, int64_t addr, int64_t len, int32_t write) {
+  if (depth <= 0) return;
+  counts[site] += (unsigned long long)len;
+  record((uint64_t)addr, (uint32_t)site, (uint32_t)write | 2u);
+}
+__attribute__((destructor)) static void metron_dump(void) {
+  const char *p = getenv("METRON_TRACE_OUT");
+  if (stream) fclose(stream);
+  if (!p) return;
+  FILE *f = fopen(p, "w");
+  if (!f) return;
+  fprintf(f, "entries %llu\n", entries);
+  for (int i = 0; i < METRON_NSITES; i++)
+    if (counts[i]) fprintf(f, "%d %llu\n", i, counts[i]);
+  fclose(f);
+}
+"#;
+
+/// Rewrites the canonical IR text with calls into the runtime. Only accesses made while
+/// `root` is on the stack are counted.
+pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, MemoryError> {
+    if module.function(root).is_none() {
+        return Err(MemoryError::NoFunction {
+            name: root.into(),
+            available: module
+                .functions
+                .iter()
+                .map(|f| f.name.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    // line number -> lines to insert before it
+    let mut before: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let mut id = 0usize;
+    let mut tmp = 0usize;
+    for f in &module.functions {
+        let is_root = f.name == root;
+        if is_root {
+            if let Some(first) = f.blocks.first().and_then(|b| b.insts.first()) {
+                before
+                    .entry(first.line)
+                    .or_default()
+                    .push("  call void @__metron_enter()".into());
+            }
+        }
+        for b in &f.blocks {
+            for i in &b.insts {
+                let rhs = i
+                    .text
+                    .split_once(" = ")
+                    .map(|(_, r)| r)
+                    .unwrap_or(&i.text)
+                    .trim();
+                match &i.kind {
+                    Inst::Load { .. } | Inst::Store { .. } => {
+                        let op = rhs.split_once(' ').map(|(_, r)| r).unwrap_or("");
+                        let op = op
+                            .trim_start_matches("volatile ")
+                            .trim_start_matches("atomic ");
+                        let parts = split_top(op);
+                        let ptr = parts.get(1).ok_or_else(|| MemoryError::Parse {
+                            file: "canonical IR".into(),
+                            line: i.line,
+                            message: "expected a pointer operand".into(),
+                        })?;
+                        let write = matches!(i.kind, Inst::Store { .. }) as i32;
+                        let lines = before.entry(i.line).or_default();
+                        lines.push(format!("  %__metron{tmp} = ptrtoint {ptr} to i64"));
+                        lines.push(format!("  call void @__metron_access(i32 {id}, i64 %__metron{tmp}, i32 {write})"));
+                        tmp += 1;
+                        id += 1;
+                    }
+                    Inst::Call {
+                        callee: Some(c), ..
+                    } if ["llvm.memcpy", "llvm.memmove", "llvm.memset"]
+                        .iter()
+                        .any(|m| c.starts_with(m)) =>
+                    {
+                        let open = rhs
+                            .find(&format!("@{c}("))
+                            .map(|p| p + c.len() + 2)
+                            .unwrap_or(0);
+                        let inner = &rhs[open..rhs.rfind(')').unwrap_or(rhs.len())];
+                        let parts = split_top(inner);
+                        let len = parts.get(2).cloned().unwrap_or_default();
+                        let lines = before.entry(i.line).or_default();
+                        let len_val = format!("%__metron{tmp}");
+                        lines.push(format!("  {len_val} = zext {len} to i64"));
+                        tmp += 1;
+                        let mut ops: Vec<(usize, i32)> = vec![(0, 1)];
+                        if !c.starts_with("llvm.memset") {
+                            ops.push((1, 0));
+                        }
+                        for (k, write) in ops {
+                            let ptr = parts.get(k).cloned().unwrap_or_default();
+                            let ptr = strip_param_attrs(&ptr);
+                            lines.push(format!("  %__metron{tmp} = ptrtoint {ptr} to i64"));
+                            lines.push(format!(
+                                "  call void @__metron_memop(i32 {id}, i64 %__metron{tmp}, i64 {len_val}, i32 {write})"
+                            ));
+                            tmp += 1;
+                            id += 1;
+                        }
+                    }
+                    Inst::Ret if is_root => {
+                        before
+                            .entry(i.line)
+                            .or_default()
+                            .push("  call void @__metron_leave()".into());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut out = String::with_capacity(ir.len() * 2);
+    for (n, line) in ir.lines().enumerate() {
+        if let Some(ins) = before.get(&(n + 1)) {
+            for l in ins {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("\ndeclare void @__metron_enter()\ndeclare void @__metron_leave()\ndeclare void @__metron_access(i32, i64, i32)\ndeclare void @__metron_memop(i32, i64, i64, i32)\n");
+    Ok(out)
+}
+
+/// `i8* noundef align 8 %p` -> `i8* %p` (parameter attributes are not allowed in `ptrtoint`).
+fn strip_param_attrs(op: &str) -> String {
+    let words: Vec<&str> = op.split_whitespace().collect();
+    match (words.first(), words.last()) {
+        (Some(t), Some(v)) if words.len() > 2 => format!("{t} {v}"),
+        _ => op.to_string(),
+    }
+}
+
+/// Counts observed in one run, per site.
+#[derive(Clone, Debug, Serialize)]
+pub struct DynamicCounts {
+    /// How often the analysed function was entered.
+    pub entries: u64,
+    pub per_site: BTreeMap<usize, u64>,
+    pub stream: Option<PathBuf>,
+    pub exit_code: i32,
+}
+
+/// Builds the instrumented program from canonical IR into `workdir` and runs it with `args`.
+pub fn run_traced(
+    canonical_ir: &str,
+    module: &Module,
+    root: &str,
+    args: &[String],
+    workdir: &Path,
+    record_stream: bool,
+) -> Result<DynamicCounts, MemoryError> {
+    let table = SiteTable::new(module);
+    let text = instrument(canonical_ir, module, root)?;
+    let ll = workdir.join("instrumented.ll");
+    let rt = workdir.join("metron_trace_rt.c");
+    let exe = workdir.join("traced");
+    let io = |p: &Path, e: std::io::Error| MemoryError::Io {
+        file: p.display().to_string(),
+        message: e.to_string(),
+    };
+    std::fs::write(&ll, text).map_err(|e| io(&ll, e))?;
+    std::fs::write(&rt, RUNTIME).map_err(|e| io(&rt, e))?;
+    CLANG
+        .run(
+            [
+                "-O0".to_string(),
+                "-w".into(),
+                format!("-DMETRON_NSITES={}", table.sites.len().max(1)),
+                ll.display().to_string(),
+                rt.display().to_string(),
+                "-lm".into(),
+                "-o".into(),
+                exe.display().to_string(),
+            ],
+            None,
+        )
+        .map_err(|e| MemoryError::Compile {
+            file: ll.display().to_string(),
+            message: format!("building the instrumented program failed: {e}"),
+        })?;
+    let out = workdir.join("counts.txt");
+    let stream = workdir.join("accesses.bin");
+    let mut env = vec![("METRON_TRACE_OUT".to_string(), out.display().to_string())];
+    if record_stream {
+        env.push(("METRON_TRACE_STREAM".into(), stream.display().to_string()));
+    }
+    let mut argv = vec![exe.display().to_string()];
+    argv.extend(args.iter().cloned());
+    let outcome = run_once_with_env(
+        &argv,
+        &env,
+        OutputPolicy::Discard,
+        &metron_measure::counters::CounterSet::none(),
+    )
+    .map_err(|e| MemoryError::Run(e.to_string()))?;
+    let text = std::fs::read_to_string(&out).map_err(|e| {
+        MemoryError::Run(format!(
+            "the instrumented program (exit {}) wrote no counts to {}: {e}",
+            outcome.exit.status(),
+            out.display()
+        ))
+    })?;
+    let mut counts = DynamicCounts {
+        entries: 0,
+        per_site: BTreeMap::new(),
+        stream: record_stream.then_some(stream),
+        exit_code: outcome.exit.status(),
+    };
+    for line in text.lines() {
+        let mut w = line.split_whitespace();
+        match (w.next(), w.next().and_then(|v| v.parse::<u64>().ok())) {
+            (Some("entries"), Some(v)) => counts.entries = v,
+            (Some(id), Some(v)) => {
+                if let Ok(id) = id.parse::<usize>() {
+                    counts.per_site.insert(id, v);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(counts)
+}
+
+/// One recorded access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamRecord {
+    pub address: u64,
+    pub site: u32,
+    pub write: bool,
+    pub intrinsic: bool,
+}
+
+/// Reads a stream file written by the runtime.
+pub fn read_stream(path: &Path) -> Result<Vec<StreamRecord>, MemoryError> {
+    let bytes = std::fs::read(path).map_err(|e| MemoryError::Io {
+        file: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    if bytes.len() < 8 || &bytes[..8] != b"MTRNACC1" {
+        return Err(MemoryError::Parse {
+            file: path.display().to_string(),
+            line: 0,
+            message: "expected an access stream starting with MTRNACC1".into(),
+        });
+    }
+    let body = &bytes[8..];
+    if body.len() % 16 != 0 {
+        return Err(MemoryError::Parse {
+            file: path.display().to_string(),
+            line: 0,
+            message: format!(
+                "truncated stream: {} bytes after the header is not a multiple of 16",
+                body.len()
+            ),
+        });
+    }
+    Ok(body
+        .chunks_exact(16)
+        .map(|c| {
+            let a = u64::from_le_bytes(c[0..8].try_into().unwrap_or([0; 8]));
+            let s = u32::from_le_bytes(c[8..12].try_into().unwrap_or([0; 4]));
+            let f = u32::from_le_bytes(c[12..16].try_into().unwrap_or([0; 4]));
+            StreamRecord {
+                address: a,
+                site: s,
+                write: f & 1 != 0,
+                intrinsic: f & 2 != 0,
+            }
+        })
+        .collect())
+}
+
+/// Static against dynamic counts for one (function, variable, read/write).
+#[derive(Clone, Debug, Serialize)]
+pub struct ValidationRow {
+    pub function: String,
+    pub variable: String,
+    pub kind: AccessKind,
+    pub static_count: String,
+    pub dynamic_count: u64,
+    pub equal: bool,
+}
+
+/// Compares the static per-site counts of `counts` (evaluated under `binding`) with a run.
+pub fn compare(
+    table: &SiteTable,
+    counts: &crate::FunctionCounts,
+    binding: &metron_symbolic::Binding,
+    dynamic: &DynamicCounts,
+) -> Result<Vec<ValidationRow>, MemoryError> {
+    let mut rows: BTreeMap<(String, String, AccessKind), (num_rational::BigRational, u64)> =
+        BTreeMap::new();
+    for (gid, (f, idx, site)) in table.sites.iter().enumerate() {
+        let stat = match counts.per_site.get(&(f.clone(), *idx)) {
+            Some(p) => p.evaluate(binding)?,
+            None => num_rational::BigRational::from_integer(0.into()),
+        };
+        let dynv = dynamic.per_site.get(&gid).copied().unwrap_or(0);
+        if !counts.per_site.contains_key(&(f.clone(), *idx)) && dynv == 0 {
+            continue;
+        }
+        let e = rows
+            .entry((f.clone(), site.variable.name.clone(), site.kind))
+            .or_insert((num_rational::BigRational::from_integer(0.into()), 0));
+        e.0 += stat;
+        e.1 += dynv;
+    }
+    Ok(rows
+        .into_iter()
+        .map(|((function, variable, kind), (s, d))| ValidationRow {
+            function,
+            variable,
+            kind,
+            equal: s == num_rational::BigRational::from_integer(d.into()),
+            static_count: if s.is_integer() {
+                s.to_integer().to_string()
+            } else {
+                s.to_string()
+            },
+            dynamic_count: d,
+        })
+        .collect())
+}
