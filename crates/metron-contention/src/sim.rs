@@ -114,90 +114,134 @@ pub struct CoreResult {
     pub stall_cycles: u64,
 }
 
+/// Address-to-bank function with the divisions replaced by shifts for powers of two (the
+/// common case; a 64-bit division per access would dominate the simulator's time).
+#[derive(Clone, Copy)]
+struct BankMap {
+    mapping: Mapping,
+    banks: u64,
+    shift: Option<u32>,
+    mask: Option<u64>,
+}
+
+impl BankMap {
+    fn new(mapping: Mapping, banks: u32) -> BankMap {
+        let unit = match mapping {
+            Mapping::Interleaved { unit } => unit.max(1),
+            Mapping::Blocked { size } => size.max(1),
+        };
+        let banks = banks as u64;
+        BankMap {
+            mapping,
+            banks,
+            shift: unit.is_power_of_two().then(|| unit.trailing_zeros()),
+            mask: banks.is_power_of_two().then(|| banks - 1),
+        }
+    }
+    #[inline(always)]
+    fn bank(&self, addr: u64) -> usize {
+        match (self.shift, self.mask) {
+            (Some(s), Some(m)) => ((addr >> s) & m) as usize,
+            _ => self.mapping.bank(addr, self.banks as u32) as usize,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Core {
+    /// When the current request reaches its bank; `u64::MAX` once the stream is done.
+    arrival: u64,
+    bank: usize,
+    next: usize,
+}
+
 /// Runs all streams together; returns per core (finish time, conflicts, stall cycles).
 pub fn run_parallel(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
     let c = streams.len();
     let lat = config.latency as u64;
-    let mut idx = vec![0usize; c];
-    let mut arrival = vec![0u64; c];
-    let mut bank = vec![0u32; c];
-    let mut active = vec![false; c];
+    let map = BankMap::new(config.mapping, config.banks);
+    let mut cores: Vec<Core> = Vec::with_capacity(c);
     let mut finish = vec![0u64; c];
     let mut conflicts = vec![0u64; c];
     let mut stall = vec![0u64; c];
     let mut busy = vec![0u64; config.banks as usize];
     let mut last = vec![usize::MAX; config.banks as usize];
     let mut live = 0;
-    for k in 0..c {
-        if let Some(a) = streams[k].accesses.first() {
-            arrival[k] = a.gap as u64;
-            bank[k] = config.mapping.bank(a.addr, config.banks);
-            active[k] = true;
-            live += 1;
-        } else {
-            finish[k] = streams[k].tail;
+    for (k, s) in streams.iter().enumerate() {
+        match s.accesses.first() {
+            Some(a) => {
+                cores.push(Core {
+                    arrival: a.gap as u64,
+                    bank: map.bank(a.addr),
+                    next: 1,
+                });
+                live += 1;
+            }
+            None => {
+                cores.push(Core {
+                    arrival: u64::MAX,
+                    bank: 0,
+                    next: 0,
+                });
+                finish[k] = s.tail;
+            }
         }
     }
+    let fifo = config.arbitration == Arbitration::Fifo;
+    let fixed = config.arbitration == Arbitration::FixedPriority;
     while live > 0 {
         // The next grant: the earliest time any waiting request can be served.
         let mut g = u64::MAX;
-        let mut b = 0u32;
-        for k in 0..c {
-            if active[k] {
-                let t = arrival[k].max(busy[bank[k] as usize]);
+        let mut bi = 0usize;
+        for core in &cores {
+            if core.arrival != u64::MAX {
+                let t = core.arrival.max(busy[core.bank]);
                 if t < g {
                     g = t;
-                    b = bank[k];
+                    bi = core.bank;
                 }
             }
         }
-        let bi = b as usize;
         let mut waiting = 0;
         let mut w = usize::MAX;
-        let start = if last[bi] == usize::MAX {
-            0
-        } else {
-            last[bi] + 1
-        };
+        let start = if fixed || last[bi] == usize::MAX { 0 } else { last[bi] + 1 };
         for off in 0..c {
-            let k = match config.arbitration {
-                Arbitration::FixedPriority => off,
-                _ => (start + off) % c,
-            };
-            if !(active[k] && bank[k] == b && arrival[k] <= g) {
+            let mut k = start + off;
+            if k >= c {
+                k -= c;
+            }
+            let core = &cores[k];
+            if core.bank != bi || core.arrival > g {
                 continue;
             }
             waiting += 1;
-            let better = w == usize::MAX
-                || (config.arbitration == Arbitration::Fifo && arrival[k] < arrival[w]);
-            if better {
+            if w == usize::MAX || (fifo && core.arrival < cores[w].arrival) {
                 w = k;
             }
         }
         last[bi] = w;
-        let waited = g > arrival[w];
-        stall[w] += g - arrival[w];
-        if waited || waiting > 1 {
+        let core = &mut cores[w];
+        let waited = g - core.arrival;
+        stall[w] += waited;
+        if waited > 0 || waiting > 1 {
             conflicts[w] += 1;
         }
         let done = g + lat;
         busy[bi] = done;
-        idx[w] += 1;
-        match streams[w].accesses.get(idx[w]) {
+        match streams[w].accesses.get(core.next) {
             Some(a) => {
-                arrival[w] = done + a.gap as u64;
-                bank[w] = config.mapping.bank(a.addr, config.banks);
+                core.arrival = done + a.gap as u64;
+                core.bank = map.bank(a.addr);
+                core.next += 1;
             }
             None => {
-                active[w] = false;
+                core.arrival = u64::MAX;
                 finish[w] = done + streams[w].tail;
                 live -= 1;
             }
         }
     }
-    (0..c)
-        .map(|k| (finish[k], conflicts[k], stall[k]))
-        .collect()
+    (0..c).map(|k| (finish[k], conflicts[k], stall[k])).collect()
 }
 
 /// t_seq (each stream alone) and t_par (all together), with conflicts and stalls per core.
