@@ -225,6 +225,12 @@ pub fn run_traced(
     workdir: &Path,
     record_stream: bool,
 ) -> Result<DynamicCounts, MemoryError> {
+    let exe = build_traced(canonical_ir, module, root, workdir)?;
+    run_built(&exe, args, workdir, record_stream)
+}
+
+/// Compiles the instrumented IR and the runtime into `workdir/traced`.
+pub fn build_traced(canonical_ir: &str, module: &Module, root: &str, workdir: &Path) -> Result<PathBuf, MemoryError> {
     let table = SiteTable::new(module);
     let text = instrument(canonical_ir, module, root)?;
     let ll = workdir.join("instrumented.ll");
@@ -254,21 +260,22 @@ pub fn run_traced(
             file: ll.display().to_string(),
             message: format!("building the instrumented program failed: {e}"),
         })?;
+    Ok(exe)
+}
+
+/// Runs a program built by [`build_traced`]; counts (and the stream) go to `workdir`.
+pub fn run_built(exe: &Path, args: &[String], workdir: &Path, record_stream: bool) -> Result<DynamicCounts, MemoryError> {
     let out = workdir.join("counts.txt");
     let stream = workdir.join("accesses.bin");
+    let _ = std::fs::remove_file(&out);
     let mut env = vec![("METRON_TRACE_OUT".to_string(), out.display().to_string())];
     if record_stream {
         env.push(("METRON_TRACE_STREAM".into(), stream.display().to_string()));
     }
     let mut argv = vec![exe.display().to_string()];
     argv.extend(args.iter().cloned());
-    let outcome = run_once_with_env(
-        &argv,
-        &env,
-        OutputPolicy::Discard,
-        &metron_measure::counters::CounterSet::none(),
-    )
-    .map_err(|e| MemoryError::Run(e.to_string()))?;
+    let outcome = run_once_with_env(&argv, &env, OutputPolicy::Discard, &metron_measure::counters::CounterSet::none())
+        .map_err(|e| MemoryError::Run(e.to_string()))?;
     let text = std::fs::read_to_string(&out).map_err(|e| {
         MemoryError::Run(format!(
             "the instrumented program (exit {}) wrote no counts to {}: {e}",

@@ -1,8 +1,10 @@
 //! One module per subcommand; each exposes its clap arguments and a `run` function.
 
+pub mod contention;
 pub mod demo;
 pub mod history;
 pub mod measure;
+pub mod memory;
 pub mod probe;
 pub mod profile;
 
