@@ -204,7 +204,11 @@ pub fn run_parallel(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)>
         }
         let mut waiting = 0;
         let mut w = usize::MAX;
-        let start = if fixed || last[bi] == usize::MAX { 0 } else { last[bi] + 1 };
+        let start = if fixed || last[bi] == usize::MAX {
+            0
+        } else {
+            last[bi] + 1
+        };
         for off in 0..c {
             let mut k = start + off;
             if k >= c {
@@ -241,7 +245,9 @@ pub fn run_parallel(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)>
             }
         }
     }
-    (0..c).map(|k| (finish[k], conflicts[k], stall[k])).collect()
+    (0..c)
+        .map(|k| (finish[k], conflicts[k], stall[k]))
+        .collect()
 }
 
 /// t_seq (each stream alone) and t_par (all together), with conflicts and stalls per core.

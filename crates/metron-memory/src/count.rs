@@ -574,7 +574,7 @@ pub fn weights(
                 }
             }
             let mut order: Vec<(String, usize)> = ifs.into_iter().collect();
-            order.sort_by(|a, b| b.1.cmp(&a.1));
+            order.sort_by_key(|x| std::cmp::Reverse(x.1));
             let mut chosen: BTreeMap<String, usize> = BTreeMap::new();
             for (key, depth) in order {
                 let mut per_arm: BTreeMap<usize, f64> = BTreeMap::new();

@@ -157,10 +157,8 @@ fn strip_metadata(line: &str) -> &str {
         match b {
             b'(' | b'[' | b'{' | b'<' => depth += 1,
             b')' | b']' | b'}' | b'>' => depth -= 1,
-            b',' if depth == 0 => {
-                if s[i + 1..].trim_start().starts_with('!') {
-                    return s[..i].trim_end();
-                }
+            b',' if depth == 0 && s[i + 1..].trim_start().starts_with('!') => {
+                return s[..i].trim_end();
             }
             _ => {}
         }

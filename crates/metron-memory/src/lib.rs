@@ -9,6 +9,7 @@
 
 pub mod access;
 pub mod count;
+pub mod experiment;
 pub mod frontend;
 pub mod ir;
 pub mod scev;

@@ -154,7 +154,12 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
                         let len = parts.get(2).cloned().unwrap_or_default();
                         let lines = before.entry(i.line).or_default();
                         let len_val = format!("%__metron{tmp}");
-                        lines.push(format!("  {len_val} = zext {len} to i64"));
+                        let len = strip_param_attrs(&len);
+                        if len.starts_with("i64 ") {
+                            lines.push(format!("  {len_val} = add {len}, 0"));
+                        } else {
+                            lines.push(format!("  {len_val} = zext {len} to i64"));
+                        }
                         tmp += 1;
                         let mut ops: Vec<(usize, i32)> = vec![(0, 1)];
                         if !c.starts_with("llvm.memset") {
@@ -197,13 +202,40 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
     Ok(out)
 }
 
-/// `i8* noundef align 8 %p` -> `i8* %p` (parameter attributes are not allowed in `ptrtoint`).
+/// `i8* noundef align 8 %p` -> `i8* %p` (parameter attributes are not allowed in `ptrtoint`);
+/// a constant-expression value (`bitcast (... @buf to i8*)`) is kept whole.
 fn strip_param_attrs(op: &str) -> String {
-    let words: Vec<&str> = op.split_whitespace().collect();
-    match (words.first(), words.last()) {
-        (Some(t), Some(v)) if words.len() > 2 => format!("{t} {v}"),
-        _ => op.to_string(),
+    let op = op.trim();
+    let Some((ty, mut rest)) = op.split_once(' ') else {
+        return op.to_string();
+    };
+    const FLAGS: &[&str] = &[
+        "noundef",
+        "nonnull",
+        "nocapture",
+        "readonly",
+        "writeonly",
+        "immarg",
+        "noalias",
+        "returned",
+    ];
+    loop {
+        rest = rest.trim_start();
+        let word = rest.split_whitespace().next().unwrap_or("");
+        if FLAGS.contains(&word)
+            || word.starts_with("dereferenceable")
+            || word.starts_with("align(")
+        {
+            rest = &rest[word.len()..];
+        } else if word == "align" {
+            rest = rest[5..].trim_start();
+            let num = rest.split_whitespace().next().unwrap_or("");
+            rest = &rest[num.len()..];
+        } else {
+            break;
+        }
     }
+    format!("{ty} {}", rest.trim())
 }
 
 /// Counts observed in one run, per site.
@@ -230,7 +262,12 @@ pub fn run_traced(
 }
 
 /// Compiles the instrumented IR and the runtime into `workdir/traced`.
-pub fn build_traced(canonical_ir: &str, module: &Module, root: &str, workdir: &Path) -> Result<PathBuf, MemoryError> {
+pub fn build_traced(
+    canonical_ir: &str,
+    module: &Module,
+    root: &str,
+    workdir: &Path,
+) -> Result<PathBuf, MemoryError> {
     let table = SiteTable::new(module);
     let text = instrument(canonical_ir, module, root)?;
     let ll = workdir.join("instrumented.ll");
@@ -264,7 +301,12 @@ pub fn build_traced(canonical_ir: &str, module: &Module, root: &str, workdir: &P
 }
 
 /// Runs a program built by [`build_traced`]; counts (and the stream) go to `workdir`.
-pub fn run_built(exe: &Path, args: &[String], workdir: &Path, record_stream: bool) -> Result<DynamicCounts, MemoryError> {
+pub fn run_built(
+    exe: &Path,
+    args: &[String],
+    workdir: &Path,
+    record_stream: bool,
+) -> Result<DynamicCounts, MemoryError> {
     let out = workdir.join("counts.txt");
     let stream = workdir.join("accesses.bin");
     let _ = std::fs::remove_file(&out);
@@ -274,8 +316,13 @@ pub fn run_built(exe: &Path, args: &[String], workdir: &Path, record_stream: boo
     }
     let mut argv = vec![exe.display().to_string()];
     argv.extend(args.iter().cloned());
-    let outcome = run_once_with_env(&argv, &env, OutputPolicy::Discard, &metron_measure::counters::CounterSet::none())
-        .map_err(|e| MemoryError::Run(e.to_string()))?;
+    let outcome = run_once_with_env(
+        &argv,
+        &env,
+        OutputPolicy::Discard,
+        &metron_measure::counters::CounterSet::none(),
+    )
+    .map_err(|e| MemoryError::Run(e.to_string()))?;
     let text = std::fs::read_to_string(&out).map_err(|e| {
         MemoryError::Run(format!(
             "the instrumented program (exit {}) wrote no counts to {}: {e}",

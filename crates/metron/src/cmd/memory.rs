@@ -139,10 +139,18 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
             "params": binding,
             "functions": reports,
         });
-        println!("{}", serde_json::to_string_pretty(&v).map_err(CliError::failure)?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(CliError::failure)?
+        );
         return Ok(());
     }
-    println!("{}  (passes: {}, branch policy: {})", a.common.file.display(), analysis.prepared.pipeline, a.common.branch_policy);
+    println!(
+        "{}  (passes: {}, branch policy: {})",
+        a.common.file.display(),
+        analysis.prepared.pipeline,
+        a.common.branch_policy
+    );
     for r in &reports {
         let c = &r.counts;
         println!();
@@ -159,11 +167,15 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
                 "  loop %{} (depth {}): trip count {}  [{}]",
                 l.header,
                 l.depth,
-                l.backedge_taken.add(&metron_memory::scev::Affine::constant(1)),
+                l.backedge_taken
+                    .add(&metron_memory::scev::Affine::constant(1)),
                 l.source
             );
         }
-        println!("  {:<12} {:<20} {:<10} {:>14} {:>14}", "function", "variable", "class", "reads", "writes");
+        println!(
+            "  {:<12} {:<20} {:<10} {:>14} {:>14}",
+            "function", "variable", "class", "reads", "writes"
+        );
         for v in &c.variables {
             let class = format!("{:?}", v.variable.class).to_lowercase();
             println!(
@@ -173,11 +185,18 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
                 class,
                 show(&v.reads_value, &v.reads),
                 show(&v.writes_value, &v.writes),
-                if v.intrinsic { "  (memcpy/memset/memmove bytes)" } else { "" }
+                if v.intrinsic {
+                    "  (memcpy/memset/memmove bytes)"
+                } else {
+                    ""
+                }
             );
         }
         if a.tree {
-            println!("  tree: {}", serde_json::to_string(&r.tree).map_err(CliError::failure)?);
+            println!(
+                "  tree: {}",
+                serde_json::to_string(&r.tree).map_err(CliError::failure)?
+            );
         }
         if !global.quiet {
             for n in &c.notes {
@@ -204,14 +223,20 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
     )
     .map_err(input)?;
     if let (Some(dst), Some(src)) = (&a.stream, &dynamic.stream) {
-        std::fs::copy(src, dst).map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
+        std::fs::copy(src, dst)
+            .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
     }
     let table = SiteTable::new(&analysis.module);
     if !validate {
         let mut per: std::collections::BTreeMap<(String, String, String), u64> = Default::default();
         for (gid, n) in &dynamic.per_site {
             if let Some((f, _, s)) = table.sites.get(*gid) {
-                *per.entry((f.clone(), s.variable.name.clone(), format!("{:?}", s.kind).to_lowercase())).or_default() += n;
+                *per.entry((
+                    f.clone(),
+                    s.variable.name.clone(),
+                    format!("{:?}", s.kind).to_lowercase(),
+                ))
+                .or_default() += n;
             }
         }
         if global.json {
@@ -220,24 +245,41 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
                 .map(|((f, v, k), n)| serde_json::json!({"function": f, "variable": v, "kind": k, "count": n}))
                 .collect();
             let v = serde_json::json!({"function": a.function, "entries": dynamic.entries, "exit_code": dynamic.exit_code, "counts": rows, "stream": a.stream});
-            println!("{}", serde_json::to_string_pretty(&v).map_err(CliError::failure)?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&v).map_err(CliError::failure)?
+            );
         } else {
-            println!("{} entered {} time(s); program exit {}", a.function, dynamic.entries, dynamic.exit_code);
-            println!("{:<14} {:<20} {:<6} {:>14}", "function", "variable", "kind", "count");
+            println!(
+                "{} entered {} time(s); program exit {}",
+                a.function, dynamic.entries, dynamic.exit_code
+            );
+            println!(
+                "{:<14} {:<20} {:<6} {:>14}",
+                "function", "variable", "kind", "count"
+            );
             for ((f, v, k), n) in &per {
                 println!("{f:<14} {v:<20} {k:<6} {n:>14}");
             }
         }
         return Ok(());
     }
-    let counts = analysis.count(&a.function, &policy, &binding).map_err(input)?;
+    let counts = analysis
+        .count(&a.function, &policy, &binding)
+        .map_err(input)?;
     let rows = compare(&table, &counts, &binding, &dynamic).map_err(input)?;
     let all_equal = rows.iter().all(|r| r.equal);
     if global.json {
         let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "rows": rows});
-        println!("{}", serde_json::to_string_pretty(&v).map_err(CliError::failure)?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(CliError::failure)?
+        );
     } else {
-        println!("{:<14} {:<20} {:<6} {:>14} {:>14}  ", "function", "variable", "kind", "static", "dynamic");
+        println!(
+            "{:<14} {:<20} {:<6} {:>14} {:>14}  ",
+            "function", "variable", "kind", "static", "dynamic"
+        );
         for r in &rows {
             println!(
                 "{:<14} {:<20} {:<6} {:>14} {:>14}  {}",

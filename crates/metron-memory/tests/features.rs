@@ -1,0 +1,173 @@
+//! Memory intrinsics, recursion, ambiguous bases and bad input, on small C programs.
+
+use std::path::Path;
+
+use metron_memory::access::VariableClass;
+use metron_memory::trace::{compare, run_traced, SiteTable};
+use metron_memory::{frontend, Analysis, BranchPolicy};
+use metron_symbolic::binding;
+
+fn tools_present() -> bool {
+    for t in [frontend::CLANG, frontend::OPT] {
+        if let Err(e) = t.locate() {
+            eprintln!("skipped: {e}");
+            return false;
+        }
+    }
+    true
+}
+
+fn load(dir: &Path, name: &str, src: &str) -> Analysis {
+    let p = dir.join(name);
+    std::fs::write(&p, src).unwrap();
+    Analysis::load(&p, frontend::DEFAULT_PIPELINE).unwrap()
+}
+
+const COPY: &str = r#"
+#include <string.h>
+#include <stdlib.h>
+double buf[256];
+void copy(int n, double *dst) {
+  memcpy(dst, buf, sizeof(double) * (size_t)n);
+  memset(buf, 0, sizeof(double) * (size_t)n);
+}
+int main(int argc, char **argv) {
+  int n = atoi(argv[1]);
+  double *d = malloc(sizeof(double) * 256);
+  copy(n, d);
+  return (int)d[0];
+}
+"#;
+
+#[test]
+fn memory_intrinsics_count_their_bytes_and_match_the_trace() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = load(dir.path(), "copy.c", COPY);
+    let b = binding([("n", 40)]);
+    let c = a.count("copy", &BranchPolicy::Max, &b).unwrap();
+    // memcpy reads 320 bytes of buf and writes 320 of dst; memset writes 320 of buf.
+    assert_eq!(c.n_k_value.as_deref(), Some("960"));
+    assert!(c.variables.iter().all(|v| v.intrinsic));
+    let d = run_traced(
+        &a.prepared.ir,
+        &a.module,
+        "copy",
+        &["40".into()],
+        dir.path(),
+        false,
+    )
+    .unwrap();
+    let rows = compare(&SiteTable::new(&a.module), &c, &b, &d).unwrap();
+    assert!(rows.iter().all(|r| r.equal), "{rows:?}");
+}
+
+const RECURSIVE: &str = r#"
+int fib(int n, int *memo) { if (n < 2) return n; memo[n] = fib(n - 1, memo) + fib(n - 2, memo); return memo[n]; }
+"#;
+
+#[test]
+fn recursion_is_reported() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = load(dir.path(), "fib.c", RECURSIVE);
+    assert!(a.model.recursive.contains("fib"));
+    let c = a
+        .count("fib", &BranchPolicy::Max, &binding([("n", 5)]))
+        .unwrap();
+    assert!(
+        c.notes.iter().any(|n| n.contains("recursion")),
+        "{:?}",
+        c.notes
+    );
+}
+
+const AMBIGUOUS: &str = r#"
+double A[8], B[8];
+void pick(int c, int i) { double *p = c ? A : B; p[i] = 1.0; }
+"#;
+
+#[test]
+fn select_of_two_globals_is_ambiguous() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = load(dir.path(), "pick.c", AMBIGUOUS);
+    let f = &a.model.functions["pick"];
+    assert_eq!(f.sites.len(), 1);
+    assert_eq!(f.sites[0].variable.class, VariableClass::Ambiguous);
+    assert_eq!(f.sites[0].variable.name, "A|B");
+}
+
+#[test]
+fn bad_input_is_named() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("broken.ll");
+    std::fs::write(&p, "define void @f( {\n").unwrap();
+    let e = Analysis::load(&p, frontend::DEFAULT_PIPELINE)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("broken.ll") && e.contains("unsupported LLVM version"),
+        "{e}"
+    );
+    let e = Analysis::load(&dir.path().join("missing.c"), frontend::DEFAULT_PIPELINE)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("missing.c") && e.contains("no such file"), "{e}");
+    let p = dir.path().join("bad.c");
+    std::fs::write(&p, "int f( {").unwrap();
+    let e = Analysis::load(&p, frontend::DEFAULT_PIPELINE)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("bad.c"), "{e}");
+}
+
+#[test]
+fn bitcode_input_gives_the_same_counts() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/memory/kernels.c");
+    let bc = dir.path().join("k.bc");
+    frontend::CLANG
+        .run(
+            [
+                "-O1",
+                "-Xclang",
+                "-disable-llvm-passes",
+                "-fno-discard-value-names",
+                "-emit-llvm",
+                "-c",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([
+                src.display().to_string(),
+                "-o".into(),
+                bc.display().to_string(),
+            ]),
+            None,
+        )
+        .unwrap();
+    let a = Analysis::load(&bc, frontend::DEFAULT_PIPELINE).unwrap();
+    let c = a
+        .count("matmul", &BranchPolicy::Max, &binding([("n", 6)]))
+        .unwrap();
+    assert_eq!(
+        c.n_k_value.as_deref(),
+        Some((2 * 216 + 36).to_string().as_str())
+    );
+}
