@@ -14,13 +14,24 @@ use serde::Serialize;
 use crate::trace::{build_traced, read_stream, run_built, SiteTable};
 use crate::{Analysis, BranchPolicy, MemoryError};
 
-/// Compute cycles before each access: `gen` runs a random-number generator per element,
-/// `mul` one multiply-add per pair of loads.
-pub const GEN_GAP: u32 = 6;
-pub const MUL_GAP: u32 = 2;
+/// Cycles per IR instruction between two accesses: the recorded instruction index is the
+/// thread's clock (one instruction per cycle, the access itself takes the bank latency).
+pub const CYCLES_PER_INSTRUCTION: u32 = 1;
 /// Threads' copies of the data are this far apart (not a multiple of the bank stride, so
 /// that with interleaved banks the threads do not start on the same bank).
 pub const THREAD_OFFSET: u64 = (1 << 24) + 24;
+
+/// The recorded accesses with the recorded instruction gaps as compute cycles.
+fn timed_stream(records: &[&crate::trace::StreamRecord], offset: u64) -> Stream {
+    let mut prev = records.first().map(|r| r.instruction).unwrap_or(0);
+    let mut s = recorded_stream(records.iter().map(|r| (r.address + offset, r.write)), 0);
+    for (a, r) in s.accesses.iter_mut().zip(records) {
+        let gap = r.instruction.saturating_sub(prev).min(u32::MAX as u64) as u32;
+        a.gap = gap.saturating_mul(CYCLES_PER_INSTRUCTION);
+        prev = r.instruction;
+    }
+    s
+}
 
 /// Perfectly periodic identical threads never collide once out of phase (or always do);
 /// real cores are not that regular. Each gap is varied deterministically by up to ±gap/2
@@ -135,7 +146,7 @@ pub fn run(
             .as_ref()
             .ok_or_else(|| MemoryError::Run("no access stream".into()))?;
         let recs = read_stream(path)?;
-        for (function, gap) in [("gen", GEN_GAP), ("mul", MUL_GAP)] {
+        for function in ["gen", "mul"] {
             let n_k = analysis
                 .count(function, &BranchPolicy::Max, &b)?
                 .n_k
@@ -143,10 +154,9 @@ pub fn run(
                 .to_string()
                 .parse::<f64>()
                 .unwrap_or(f64::NAN);
-            let mine: Vec<(u64, bool)> = recs
+            let mine: Vec<&crate::trace::StreamRecord> = recs
                 .iter()
                 .filter(|r| site_fn.get(r.site as usize) == Some(&function))
-                .map(|r| (r.address, r.write))
                 .collect();
             if mine.len() as f64 != n_k {
                 return Err(MemoryError::Run(format!(
@@ -158,10 +168,7 @@ pub fn run(
                 for threads in [2usize, 3, 4] {
                     let streams: Vec<Stream> = (0..threads as u64)
                         .map(|t| {
-                            let mut s = recorded_stream(
-                                mine.iter().map(|&(a, w)| (a + t * THREAD_OFFSET, w)),
-                                gap,
-                            );
+                            let mut s = timed_stream(&mine, t * THREAD_OFFSET);
                             jitter(&mut s, t);
                             s
                         })

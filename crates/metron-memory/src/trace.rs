@@ -2,10 +2,11 @@
 //! intrinsic calls a small runtime that counts it per access site while the analysed
 //! function is active, and optionally records the access stream.
 //!
-//! Stream file format (little endian): the magic `MTRNACC1`, then one 16-byte record per
-//! access: `u64 address`, `u32 site`, `u32 flags` (bit 0: write; bit 1: memory intrinsic,
-//! whose address is the start and whose record stands for `length` bytes). Sites are indexed
-//! as in [`SiteTable`].
+//! Stream file format (little endian): the magic `MTRNACC2`, then one 24-byte record per
+//! access: `u64 address`, `u64 instruction index` (IR instructions executed in the analysed
+//! function and its callees before the access: the program's own clock), `u32 site`,
+//! `u32 flags` (bit 0: write; bit 1: memory intrinsic, whose address is the start and whose
+//! record stands for `length` bytes). Sites are indexed as in [`SiteTable`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,6 +43,7 @@ const RUNTIME: &str = r#"
 #include <stdlib.h>
 static unsigned long long counts[METRON_NSITES + 1];
 static unsigned long long entries;
+static unsigned long long instructions;
 static int depth;
 static FILE *stream;
 static int opened;
@@ -50,17 +52,20 @@ static void open_stream(void) {
   const char *p = getenv("METRON_TRACE_STREAM");
   if (p && *p) {
     stream = fopen(p, "wb");
-    if (stream) fwrite("MTRNACC1", 1, 8, stream);
+    if (stream) fwrite("MTRNACC2", 1, 8, stream);
   }
 }
 static void record(uint64_t addr, uint32_t site, uint32_t flags) {
   if (!opened) open_stream();
   if (!stream) return;
-  struct { uint64_t a; uint32_t s; uint32_t f; } r = {addr, site, flags};
+  struct { uint64_t a; uint64_t i; uint32_t s; uint32_t f; } r = {addr, instructions, site, flags};
   fwrite(&r, sizeof r, 1, stream);
 }
 void __metron_enter(void) { depth++; entries++; }
 void __metron_leave(void) { depth--; }
+void __metron_block(int64_t n) {
+  if (depth > 0) instructions += (unsigned long long)n;
+}
 void __metron_access(int32_t site, int64_t addr, int32_t write) {
   if (depth <= 0) return;
   counts[site]++;
@@ -113,6 +118,19 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
             }
         }
         for b in &f.blocks {
+            // Counted before the block runs: its instructions other than phis.
+            let body: Vec<_> = b
+                .insts
+                .iter()
+                .filter(|i| !i.text.contains(" = phi ") && !i.text.contains("@llvm.dbg."))
+                .collect();
+            if let Some(first) = body.first() {
+                let n = body.len();
+                before
+                    .entry(first.line)
+                    .or_default()
+                    .push(format!("  call void @__metron_block(i64 {n})"));
+            }
             for i in &b.insts {
                 let rhs = i
                     .text
@@ -198,7 +216,7 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
         out.push_str(line);
         out.push('\n');
     }
-    out.push_str("\ndeclare void @__metron_enter()\ndeclare void @__metron_leave()\ndeclare void @__metron_access(i32, i64, i32)\ndeclare void @__metron_memop(i32, i64, i64, i32)\n");
+    out.push_str("\ndeclare void @__metron_enter()\ndeclare void @__metron_leave()\ndeclare void @__metron_access(i32, i64, i32)\ndeclare void @__metron_memop(i32, i64, i64, i32)\ndeclare void @__metron_block(i64)\n");
     Ok(out)
 }
 
@@ -355,6 +373,8 @@ pub fn run_built(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamRecord {
     pub address: u64,
+    /// IR instructions executed before this access (the stream's clock).
+    pub instruction: u64,
     pub site: u32,
     pub write: bool,
     pub intrinsic: bool,
@@ -366,32 +386,34 @@ pub fn read_stream(path: &Path) -> Result<Vec<StreamRecord>, MemoryError> {
         file: path.display().to_string(),
         message: e.to_string(),
     })?;
-    if bytes.len() < 8 || &bytes[..8] != b"MTRNACC1" {
+    if bytes.len() < 8 || &bytes[..8] != b"MTRNACC2" {
         return Err(MemoryError::Parse {
             file: path.display().to_string(),
             line: 0,
-            message: "expected an access stream starting with MTRNACC1".into(),
+            message: "expected an access stream starting with MTRNACC2".into(),
         });
     }
     let body = &bytes[8..];
-    if body.len() % 16 != 0 {
+    if body.len() % 24 != 0 {
         return Err(MemoryError::Parse {
             file: path.display().to_string(),
             line: 0,
             message: format!(
-                "truncated stream: {} bytes after the header is not a multiple of 16",
+                "truncated stream: {} bytes after the header is not a multiple of 24",
                 body.len()
             ),
         });
     }
     Ok(body
-        .chunks_exact(16)
+        .chunks_exact(24)
         .map(|c| {
             let a = u64::from_le_bytes(c[0..8].try_into().unwrap_or([0; 8]));
-            let s = u32::from_le_bytes(c[8..12].try_into().unwrap_or([0; 4]));
-            let f = u32::from_le_bytes(c[12..16].try_into().unwrap_or([0; 4]));
+            let i = u64::from_le_bytes(c[8..16].try_into().unwrap_or([0; 8]));
+            let s = u32::from_le_bytes(c[16..20].try_into().unwrap_or([0; 4]));
+            let f = u32::from_le_bytes(c[20..24].try_into().unwrap_or([0; 4]));
             StreamRecord {
                 address: a,
+                instruction: i,
                 site: s,
                 write: f & 1 != 0,
                 intrinsic: f & 2 != 0,
@@ -450,4 +472,66 @@ pub fn compare(
             dynamic_count: d,
         })
         .collect())
+}
+
+/// How accesses are spread over time (003 Ch. 6's open question), in IR instructions.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Burstiness {
+    pub accesses: usize,
+    pub instructions: u64,
+    /// Accesses per instruction over the whole run (model 3's N/t).
+    pub rate: f64,
+    pub mean_gap: f64,
+    /// Coefficient of variation of the gaps between accesses: 0 for a metronome, 1 for a
+    /// Poisson stream, above 1 for bursts.
+    pub gap_cv: f64,
+    pub window: u64,
+    /// Variance / mean of the access count per window: about 1 for Poisson traffic
+    /// (below for regular), far above 1 when accesses come in bursts.
+    pub fano: f64,
+    /// Share of accesses in windows with more than twice the mean density.
+    pub in_bursts: f64,
+}
+
+/// Burstiness of a recorded stream, with windows of `window` instructions.
+pub fn burstiness(records: &[StreamRecord], window: u64) -> Option<Burstiness> {
+    if records.len() < 2 {
+        return None;
+    }
+    let window = window.max(1);
+    let first = records[0].instruction;
+    let last = records[records.len() - 1].instruction;
+    let span = (last - first).max(1);
+    let gaps: Vec<f64> = records
+        .windows(2)
+        .map(|w| w[1].instruction.saturating_sub(w[0].instruction) as f64)
+        .collect();
+    let mean_gap = gaps.iter().sum::<f64>() / gaps.len() as f64;
+    let var_gap = gaps.iter().map(|g| (g - mean_gap).powi(2)).sum::<f64>() / gaps.len() as f64;
+    let bins = (span / window + 1) as usize;
+    let mut counts = vec![0u64; bins];
+    for r in records {
+        counts[((r.instruction - first) / window) as usize] += 1;
+    }
+    let mean = records.len() as f64 / bins as f64;
+    let var = counts
+        .iter()
+        .map(|&c| (c as f64 - mean).powi(2))
+        .sum::<f64>()
+        / bins as f64;
+    let dense: u64 = counts.iter().filter(|&&c| c as f64 > 2.0 * mean).sum();
+    Some(Burstiness {
+        accesses: records.len(),
+        instructions: span,
+        rate: records.len() as f64 / span as f64,
+        mean_gap,
+        gap_cv: if mean_gap > 0.0 {
+            var_gap.sqrt() / mean_gap
+        } else {
+            0.0
+        },
+        window,
+        fano: if mean > 0.0 { var / mean } else { 0.0 },
+        in_bursts: dense as f64 / records.len() as f64,
+    })
 }

@@ -171,3 +171,57 @@ fn bitcode_input_gives_the_same_counts() {
         Some((2 * 216 + 36).to_string().as_str())
     );
 }
+
+const PHASES: &str = r#"
+#include <stdlib.h>
+double A[4096];
+double s;
+/* 1000 stores in a tight loop, then a long compute-only loop, then 1000 more stores. */
+void phases(int n) {
+  for (int i = 0; i < n; i++) A[i] = i;
+  double x = 0;
+  for (int i = 0; i < 50 * n; i++) x = x * 0.5 + i;
+  for (int i = 0; i < n; i++) A[n + i] = x;
+}
+void steady(int n) {
+  double x = 0;
+  for (int i = 0; i < n; i++) { x = x * 0.5 + i; x = x * 0.25 + i; A[i] = x; }
+}
+int main(int argc, char **argv) { int n = atoi(argv[2]); if (argv[1][0] == 'p') phases(n); else steady(n); return 0; }
+"#;
+
+#[test]
+fn bursts_separate_phased_from_steady_access() {
+    if !tools_present() {
+        return;
+    }
+    use metron_memory::trace::{burstiness, read_stream};
+    let dir = tempfile::tempdir().unwrap();
+    let a = load(dir.path(), "phases.c", PHASES);
+    let run = |f: &str| {
+        let d = run_traced(
+            &a.prepared.ir,
+            &a.module,
+            f,
+            &[f.into(), "1000".into()],
+            dir.path(),
+            true,
+        )
+        .unwrap();
+        let recs = read_stream(d.stream.as_ref().unwrap()).unwrap();
+        assert_eq!(recs.len(), if f == "phases" { 2000 } else { 1000 });
+        assert!(recs
+            .windows(2)
+            .all(|w| w[0].instruction <= w[1].instruction));
+        burstiness(&recs, 500).unwrap()
+    };
+    let p = run("phases");
+    let s = run("steady");
+    // A steady loop is a metronome: every gap equal, every window alike.
+    assert!(s.gap_cv < 0.05, "{s:?}");
+    assert!(s.fano < 0.5, "{s:?}");
+    // Two dense phases separated by a long silence: heavy-tailed gaps, clustered windows.
+    assert!(p.gap_cv > 3.0, "{p:?}");
+    assert!(p.fano > 10.0, "{p:?}");
+    assert!(p.in_bursts > 0.9, "{p:?}");
+}

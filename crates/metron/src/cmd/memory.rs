@@ -70,6 +70,12 @@ pub struct TraceArgs {
     /// Also write the access stream (address, site, read/write) to this file.
     #[arg(long, value_name = "FILE")]
     pub stream: Option<PathBuf>,
+    /// Report how the accesses are spread over time (needs the stream; windows of
+    /// --window IR instructions).
+    #[arg(long)]
+    pub bursts: bool,
+    #[arg(long, default_value_t = 1000)]
+    pub window: u64,
     /// Arguments of the program.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -219,10 +225,18 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         &a.function,
         &a.args,
         dir.path(),
-        a.stream.is_some(),
+        a.stream.is_some() || a.bursts,
     )
     .map_err(input)?;
+    let bursts = match (&dynamic.stream, a.bursts) {
+        (Some(p), true) => {
+            let recs = metron_memory::trace::read_stream(p).map_err(input)?;
+            metron_memory::trace::burstiness(&recs, a.window)
+        }
+        _ => None,
+    };
     if let (Some(dst), Some(src)) = (&a.stream, &dynamic.stream) {
+        // (also when only --bursts asked for the stream: then --stream is None)
         std::fs::copy(src, dst)
             .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
     }
@@ -244,7 +258,7 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
                 .iter()
                 .map(|((f, v, k), n)| serde_json::json!({"function": f, "variable": v, "kind": k, "count": n}))
                 .collect();
-            let v = serde_json::json!({"function": a.function, "entries": dynamic.entries, "exit_code": dynamic.exit_code, "counts": rows, "stream": a.stream});
+            let v = serde_json::json!({"function": a.function, "entries": dynamic.entries, "exit_code": dynamic.exit_code, "counts": rows, "stream": a.stream, "bursts": bursts});
             println!(
                 "{}",
                 serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -260,6 +274,13 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
             );
             for ((f, v, k), n) in &per {
                 println!("{f:<14} {v:<20} {k:<6} {n:>14}");
+            }
+            if let Some(b) = &bursts {
+                println!(
+                    "bursts: {} accesses over {} IR instructions (rate {:.4}); gap mean {:.2}, CV {:.2}; \
+                     per {}-instruction window: Fano factor {:.2}, {:.1}% of accesses in windows above twice the mean",
+                    b.accesses, b.instructions, b.rate, b.mean_gap, b.gap_cv, b.window, b.fano, 100.0 * b.in_bursts
+                );
             }
         }
         return Ok(());
