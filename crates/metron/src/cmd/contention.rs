@@ -119,6 +119,12 @@ pub struct FitArgs {
     /// Thread count of the training set.
     #[arg(long, default_value_t = 3)]
     pub train: usize,
+    /// Only rows of this function (the `function` column).
+    #[arg(long)]
+    pub function: Option<String>,
+    /// Only rows with this bank count (the `banks` column).
+    #[arg(long)]
+    pub banks: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -228,7 +234,11 @@ fn run_simulate(a: SimulateArgs, global: &GlobalOpts) -> CliResult {
 fn run_fit(a: FitArgs, global: &GlobalOpts) -> CliResult {
     let text = std::fs::read_to_string(&a.data)
         .map_err(|e| CliError::input(format!("{}: {e}", a.data.display())))?;
-    let samples = parse_samples(&text, &a.data.display().to_string()).map_err(CliError::input)?;
+    let mut samples =
+        parse_samples(&text, &a.data.display().to_string()).map_err(CliError::input)?;
+    samples.retain(|s| {
+        a.function.as_ref().is_none_or(|f| &s.label == f) && a.banks.is_none_or(|b| s.banks == b)
+    });
     let training = match a.training.as_str() {
         "median" => Training::Median,
         "lsq" => Training::LeastSquares,
