@@ -80,8 +80,8 @@ pub struct LoopReport {
 #[derive(Clone, Debug, Default)]
 pub struct Context {
     pub loops: Vec<usize>,
-    /// (if id, arm index, number of arms, first block of the arm)
-    pub arms: Vec<(usize, usize, usize, String)>,
+    /// (if id, arm index, number of arms, first block of every arm)
+    pub arms: Vec<(usize, usize, usize, Vec<String>)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -321,13 +321,18 @@ fn assign_contexts(
             }
             TreeNode::IfElse { id, arms, .. } => {
                 let guard = is_loop_guard(arms);
+                let firsts: Vec<String> = arms
+                    .iter()
+                    .map(|a| {
+                        first_block(a)
+                            .map(|b| labels[b].clone())
+                            .unwrap_or_default()
+                    })
+                    .collect();
                 for (ai, arm) in arms.iter().enumerate() {
                     let mut c = ctx.clone();
                     if !guard {
-                        let first = first_block(arm)
-                            .map(|b| labels[b].clone())
-                            .unwrap_or_default();
-                        c.arms.push((*id, ai, arms.len(), first));
+                        c.arms.push((*id, ai, arms.len(), firsts.clone()));
                     }
                     assign_contexts(arm, &c, labels, out);
                 }
@@ -375,7 +380,7 @@ pub struct ExpandedSite {
     pub function: String,
     pub site: usize,
     pub nest: Vec<(String, Affine)>,
-    pub arms: Vec<(String, usize, usize, String)>,
+    pub arms: Vec<(String, usize, usize, Vec<String>)>,
     pub length: Option<Affine>,
 }
 
@@ -418,7 +423,7 @@ fn expand_into(
     prefix: &str,
     subst: &BTreeMap<String, Affine>,
     outer: &[(String, Affine)],
-    outer_arms: &[(String, usize, usize, String)],
+    outer_arms: &[(String, usize, usize, Vec<String>)],
     stack: &mut Vec<String>,
     out: &mut Vec<ExpandedSite>,
     notes: &mut Vec<String>,
@@ -443,7 +448,7 @@ fn expand_into(
         }
         n
     };
-    let arms_of = |ctx: &Context| -> Vec<(String, usize, usize, String)> {
+    let arms_of = |ctx: &Context| -> Vec<(String, usize, usize, Vec<String>)> {
         let mut a = outer_arms.to_vec();
         for (id, arm, n, first) in &ctx.arms {
             a.push((format!("{prefix}{fname}#{id}"), *arm, *n, first.clone()));
@@ -551,10 +556,13 @@ pub fn weights(
         BranchPolicy::Probabilities(p) => Ok(sites
             .iter()
             .map(|s| {
-                s.arms.iter().fold(one.clone(), |w, (_, _, n, first)| {
-                    let q = match p.get(first) {
+                s.arms.iter().fold(one.clone(), |w, (_, arm, _, firsts)| {
+                    // Named arms take their probability; the others share the rest.
+                    let named: f64 = firsts.iter().filter_map(|f| p.get(f)).sum();
+                    let unnamed = firsts.iter().filter(|f| !p.contains_key(*f)).count();
+                    let q = match p.get(&firsts[*arm]) {
                         Some(q) => *q,
-                        None => 1.0 / *n as f64,
+                        None => (1.0 - named).max(0.0) / unnamed.max(1) as f64,
                     };
                     w * Rational::from_float(q)
                         .unwrap_or_else(|| Rational::from_integer(BigInt::zero()))

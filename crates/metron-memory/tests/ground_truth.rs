@@ -148,3 +148,29 @@ fn access_stream_has_one_record_per_access() {
     assert_eq!(w.len(), 16);
     assert!(w.windows(2).all(|p| p[1] - p[0] == 8));
 }
+
+/// Per-arm probabilities (from annotations or a profile): `if (x[i] > 0.5)` taken with
+/// probability 1/4 costs n (condition) + n/4 * 4 + 3n/4 * 2 = 3.5 n accesses (hand count);
+/// `mean` is the same with 1/2: n + 2n + n = 4n.
+#[test]
+fn branch_probabilities_weight_the_arms() {
+    if !tools_present() {
+        return;
+    }
+    let a = kernels();
+    let b = binding([("n", 40)]);
+    let p: BranchPolicy = "if.then=0.25".parse().unwrap();
+    assert_eq!(
+        a.count("branchy", &p, &b).unwrap().n_k_value.as_deref(),
+        Some("140")
+    );
+    assert_eq!(
+        a.count("branchy", &BranchPolicy::Mean, &b)
+            .unwrap()
+            .n_k_value
+            .as_deref(),
+        Some("160")
+    );
+    assert!("if.then=1.5".parse::<BranchPolicy>().is_err());
+    assert!("often".parse::<BranchPolicy>().is_err());
+}
