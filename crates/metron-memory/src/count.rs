@@ -69,8 +69,10 @@ pub struct LoopReport {
     pub depth: usize,
     /// Iteration symbol `k_<header>` used by inner trip counts.
     pub variable: String,
-    /// Backedge-taken count: the body runs this + 1 times per entry.
+    /// Backedge-taken count times `stride`: the body runs floor(this / stride) + 1 times.
     pub backedge_taken: Affine,
+    /// 1, or c for a count `(X /u c)` of a loop stepping by c.
+    pub stride: i64,
     /// Where the count came from: `scev`, or `unknown` (a fresh parameter `trip_<header>`).
     pub source: String,
     pub scev: Option<String>,
@@ -158,21 +160,24 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             p = cfg.loops[q].parent;
         }
         let text = scev.backedge_taken.get(&header).cloned();
-        let (btc, source) = match text.as_deref().map(|t| to_affine(t, &symbol_of)) {
-            Some(Ok(a)) => (a, "scev"),
+        let (btc, stride, source) = match text
+            .as_deref()
+            .map(|t| crate::scev::backedge_count(t, &symbol_of))
+        {
+            Some(Ok((a, c))) => (a, c, "scev"),
             Some(Err(e)) => {
                 notes.push(format!(
                     "loop %{header}: {e}; its trip count is the parameter trip_{}",
                     crate::scev::sanitize(&header)
                 ));
-                (unknown_trip(&header), "unknown")
+                (unknown_trip(&header), 1, "unknown")
             }
             None => {
                 notes.push(format!(
                     "loop %{header}: no scalar-evolution count; its trip count is the parameter trip_{}",
                     crate::scev::sanitize(&header)
                 ));
-                (unknown_trip(&header), "unknown")
+                (unknown_trip(&header), 1, "unknown")
             }
         };
         let _ = li;
@@ -181,6 +186,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             depth,
             variable: loop_symbol(&header),
             backedge_taken: btc,
+            stride,
             source: source.into(),
             scev: text,
         });
@@ -379,7 +385,8 @@ fn recursive_functions(functions: &BTreeMap<String, FunctionModel>) -> BTreeSet<
 pub struct ExpandedSite {
     pub function: String,
     pub site: usize,
-    pub nest: Vec<(String, Affine)>,
+    /// (variable, upper bound, stride) from outer to inner; the variable runs 0..=bound.
+    pub nest: Vec<(String, Affine, i64)>,
     pub arms: Vec<(String, usize, usize, Vec<String>)>,
     pub length: Option<Affine>,
 }
@@ -422,7 +429,7 @@ fn expand_into(
     fname: &str,
     prefix: &str,
     subst: &BTreeMap<String, Affine>,
-    outer: &[(String, Affine)],
+    outer: &[(String, Affine, i64)],
     outer_arms: &[(String, usize, usize, Vec<String>)],
     stack: &mut Vec<String>,
     out: &mut Vec<ExpandedSite>,
@@ -437,13 +444,36 @@ fn expand_into(
             Affine::symbol(&format!("{prefix}{}", l.variable)),
         );
     }
-    let nest_of = |ctx: &Context| -> Vec<(String, Affine)> {
+    // A strided loop's nest variable counts in steps of its stride (0, c, 2c, ...), so
+    // forms written in its iteration number k are rewritten with k = var / c.
+    let strided: BTreeMap<String, i64> = f
+        .loops
+        .iter()
+        .filter(|l| l.stride != 1)
+        .map(|l| (l.variable.clone(), l.stride))
+        .collect();
+    let mut stride_notes = Vec::new();
+    let unstride = |a: &Affine, notes: &mut Vec<String>| -> Affine {
+        let mut r = a.clone();
+        for (name, c) in r.terms.iter_mut() {
+            if let Some(s) = strided.get(name) {
+                if *c % s == 0 {
+                    *c /= s;
+                } else {
+                    notes.push(format!("{fname}: `{a}` uses the iteration of a loop stepping by {s}; its count is approximate"));
+                }
+            }
+        }
+        r
+    };
+    let nest_of = |ctx: &Context, notes: &mut Vec<String>| -> Vec<(String, Affine, i64)> {
         let mut n = outer.to_vec();
         for &li in &ctx.loops {
             let l = &f.loops[li];
             n.push((
                 format!("{prefix}{}", l.variable),
-                l.backedge_taken.substitute(&map),
+                unstride(&l.backedge_taken, notes).substitute(&map),
+                l.stride,
             ));
         }
         n
@@ -459,7 +489,7 @@ fn expand_into(
         out.push(ExpandedSite {
             function: fname.to_string(),
             site: i,
-            nest: nest_of(ctx),
+            nest: nest_of(ctx, &mut stride_notes),
             arms: arms_of(ctx),
             length: f.site_length[i].as_ref().map(|l| l.substitute(&map)),
         });
@@ -478,7 +508,7 @@ fn expand_into(
         let mut gsubst = BTreeMap::new();
         for (pi, p) in g.params.iter().enumerate() {
             if let Some(Some(a)) = call.args.get(pi) {
-                gsubst.insert(p.clone(), a.substitute(&map));
+                gsubst.insert(p.clone(), unstride(a, &mut stride_notes).substitute(&map));
             }
         }
         let ctx = &f.call_context[ci];
@@ -489,13 +519,18 @@ fn expand_into(
             &call.callee,
             &prefix2,
             &gsubst,
-            &nest_of(ctx),
+            &nest_of(ctx, &mut stride_notes),
             &arms_of(ctx),
             stack,
             out,
             notes,
         );
         stack.pop();
+    }
+    for n in stride_notes {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
     }
 }
 
@@ -511,12 +546,12 @@ pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
     let loops = s
         .nest
         .iter()
-        .map(|(v, btc)| Loop {
+        .map(|(v, btc, stride)| Loop {
             var: v.clone(),
             start: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
             end: metron_symbolic::Bound::single(btc.to_symbolic()),
             end_inclusive: true,
-            stride: 1,
+            stride: *stride,
         })
         .collect();
     let mut p =

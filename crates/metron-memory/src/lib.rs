@@ -132,7 +132,12 @@ pub fn tree_json(f: &count::FunctionModel, nodes: &[tree::TreeNode]) -> serde_js
             }
             tree::TreeNode::Loop { loop_index, body } => {
                 let l = &f.loops[*loop_index];
-                json!({"node": "loop", "header": l.header, "trip_count": format!("{} + 1", l.backedge_taken), "body": tree_json(f, body)})
+                let trip = if l.stride == 1 {
+                    format!("{} + 1", l.backedge_taken)
+                } else {
+                    format!("floor(({}) / {}) + 1", l.backedge_taken, l.stride)
+                };
+                json!({"node": "loop", "header": l.header, "trip_count": trip, "body": tree_json(f, body)})
             }
             tree::TreeNode::IfElse { block, arms, .. } => json!({
                 "node": "if_else",

@@ -175,6 +175,37 @@ pub fn parse_output(text: &str) -> BTreeMap<String, FunctionScev> {
     out
 }
 
+/// A backedge-taken count: an affine form, or `(X /u c)` for a loop stepping by `c`, returned
+/// as `(X, c)` (the body then runs floor(X / c) + 1 times).
+pub fn backedge_count(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Affine, i64), MemoryError> {
+    let t = text.trim();
+    if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        let mut depth = 0i32;
+        for (i, ch) in inner.char_indices() {
+            match ch {
+                '(' | '{' | '<' => depth += 1,
+                ')' | '}' | '>' => depth -= 1,
+                '/' if depth == 0 && inner[i..].starts_with("/u ") => {
+                    let divisor = inner[i + 3..].trim().parse::<i64>();
+                    if let Ok(c) =
+                        divisor
+                            .map_err(|_| ())
+                            .and_then(|c| if c > 0 { Ok(c) } else { Err(()) })
+                    {
+                        return Ok((to_affine(inner[..i].trim(), symbol_of)?, c));
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok((to_affine(t, symbol_of)?, 1))
+}
+
 /// Parses one SCEV expression into an affine form. `symbol_of` maps an SSA name (`%n`) to
 /// the symbol it stands for (arguments), or `None` when the value is not a parameter.
 pub fn to_affine(
@@ -369,6 +400,12 @@ impl Parser<'_> {
                         }
                     };
                 }
+                // `(1 smax X)`: a rotated loop runs at least once when entered; its guard
+                // ensures X >= 1 then, and when the guard fails the counted nest is empty.
+                Some("smax" | "umax") if acc.as_constant().is_some_and(|c| c <= 1) => {
+                    self.pos += 1;
+                    acc = self.expr()?;
+                }
                 Some(op @ ("/u" | "smax" | "umax" | "smin" | "umin")) => {
                     let op = op.to_string();
                     return Err(MemoryError::NotAffine {
@@ -407,6 +444,21 @@ mod tests {
         assert_eq!(e.terms["m"], 2);
         assert_eq!(e.terms["k_l"], 2);
         assert_eq!(e.constant, 3);
+    }
+
+    #[test]
+    fn strided_counts() {
+        // From opt-14 on `for (i = 0; i < n; i += 2)`.
+        let (x, c) = backedge_count("((-1 + (sext i32 %n to i64))<nsw> /u 2)", &args).unwrap();
+        assert_eq!((x.to_string().as_str(), c), ("n - 1", 2));
+        let (x, c) = backedge_count("(-1 + %n)", &args).unwrap();
+        assert_eq!((x.to_string().as_str(), c), ("n - 1", 1));
+        assert!(backedge_count("((-1 + %n) /u %m)", &args).is_err());
+        // `for (i = 0; i <= n; i++)` after rotation and widening (opt-14).
+        let a = to_affine("(-1 + (zext i32 (1 smax (1 + %n)) to i64))<nsw>", &args).unwrap();
+        assert_eq!(a.to_string(), "n");
+        assert!(to_affine("(%m smax %n)", &args).is_err());
+        assert!(to_affine("(5 smax %n)", &args).is_err());
     }
 
     #[test]

@@ -225,3 +225,54 @@ fn bursts_separate_phased_from_steady_access() {
     assert!(p.fano > 10.0, "{p:?}");
     assert!(p.in_bursts > 0.9, "{p:?}");
 }
+
+const SHAPES: &str = r#"
+#include <stdlib.h>
+double A[4096];
+double t;
+void shapes(int n) {
+  for (int i = 0; i < n; i += 2) A[i] = 1.0;            /* (X /u 2) count */
+  for (int i = n; i > 0; i--) A[i] += 2.0;              /* down-counting */
+  for (int i = 0; i <= n; i++) t += A[i];               /* inclusive bound */
+  for (int i = 0; i < n; i += 3)                        /* triangle under a strided loop */
+    for (int j = 0; j < i; j++) A[j] = t;
+}
+int main(int argc, char **argv) { shapes(atoi(argv[1])); return 0; }
+"#;
+
+#[test]
+fn strided_down_counting_and_inclusive_loops_match_the_trace() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = load(dir.path(), "shapes.c", SHAPES);
+    for n in [0i64, 1, 2, 5, 10, 31] {
+        let b = binding([("n", n)]);
+        let c = a.count("shapes", &BranchPolicy::Max, &b).unwrap();
+        let d = run_traced(
+            &a.prepared.ir,
+            &a.module,
+            "shapes",
+            &[n.to_string()],
+            dir.path(),
+            false,
+        )
+        .unwrap();
+        let rows = compare(&SiteTable::new(&a.module), &c, &b, &d).unwrap();
+        assert!(
+            rows.iter().all(|r| r.equal),
+            "n={n}: {rows:?} notes {:?}",
+            c.notes
+        );
+        // Hand count: ceil(n/2) writes; 2n (read+write); n+1 reads of A and of t, n+1 writes
+        // of t; sum over i = 0, 3, 6, ... < n of i writes (plus one read of t each).
+        let tri: i64 = (0..n).step_by(3).sum();
+        let expect = (n + 1) / 2 + 2 * n + 3 * (n + 1) + 2 * tri;
+        assert_eq!(
+            c.n_k_value.as_deref(),
+            Some(expect.to_string().as_str()),
+            "n={n}"
+        );
+    }
+}
