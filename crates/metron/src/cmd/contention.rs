@@ -74,7 +74,7 @@ impl SimArch {
             arbitration: self
                 .arbitration
                 .parse::<Arbitration>()
-                .map_err(CliError::input)?,
+                .map_err(|e| CliError::input(format!("--arbitration: {e}")))?,
         };
         c.validate().map_err(CliError::input)?;
         Ok(c)
