@@ -290,8 +290,13 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         .map_err(input)?;
     let rows = compare(&table, &counts, &binding, &dynamic).map_err(input)?;
     let all_equal = rows.iter().all(|r| r.equal);
+    let static_total = counts
+        .n_k_value
+        .clone()
+        .unwrap_or_else(|| counts.n_k.to_string());
+    let dynamic_total: u64 = rows.iter().map(|r| r.dynamic_count).sum();
     if global.json {
-        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "rows": rows});
+        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows});
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -312,6 +317,7 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
                 if r.equal { "=" } else { "DIFFERENT" }
             );
         }
+        println!("{:<41} {:>14} {:>14}", "N_k", static_total, dynamic_total);
     }
     if all_equal {
         Ok(())
