@@ -55,6 +55,10 @@ enum Command {
     Probe(cmd::probe::ProbeArgs),
     /// Cost models from tracing-JIT logs (PyPy): fragments, frequencies, CM0/CMC/CMW (001).
     Jit(cmd::jit::JitArgs),
+    /// Static memory-access counts on LLVM IR, with traced ground truth (003).
+    Memory(cmd::memory::MemoryArgs),
+    /// Access-conflict models and the memory-bank contention simulator (003).
+    Contention(cmd::contention::ContentionArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
 }
@@ -68,6 +72,8 @@ fn run(cli: Cli) -> CliResult {
         Command::Profile(a) => cmd::profile::run(a, g),
         Command::Probe(a) => cmd::probe::run(a, g),
         Command::Jit(a) => cmd::jit::run(a, g),
+        Command::Memory(a) => cmd::memory::run(a, g),
+        Command::Contention(a) => cmd::contention::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
     }
 }

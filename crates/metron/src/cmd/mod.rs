@@ -1,9 +1,11 @@
 //! One module per subcommand; each exposes its clap arguments and a `run` function.
 
+pub mod contention;
 pub mod demo;
 pub mod history;
 pub mod jit;
 pub mod measure;
+pub mod memory;
 pub mod probe;
 pub mod profile;
 

@@ -1,0 +1,794 @@
+//! Execution counts (003 §4.1.2) and their combination with the access sites (003 §4.1.3):
+//! every access site gets a context (enclosing loops with their SCEV trip counts, and the
+//! if-else arms it lies in); its count is the number of integer points of the loop nest,
+//! counted exactly by `metron-symbolic`, times the branch policy's weight. Calls are
+//! expanded through the call graph with the callee's integer parameters replaced by the
+//! call's arguments, so a helper called in a loop is summed over that loop.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use metron_symbolic::{
+    Binding, CountOptions, Loop, LoopNest, Piecewise, QuasiPolynomial, Rational,
+};
+use num_bigint::BigInt;
+use num_traits::{ToPrimitive, Zero};
+use serde::Serialize;
+
+use crate::access::{access_sites, AccessKind, AccessSite, Variable};
+use crate::ir::{Function, Inst, Module};
+use crate::scev::{arg_symbol, loop_symbol, to_affine, Affine, FunctionScev};
+use crate::tree::{build_tree, Cfg, TreeNode};
+use crate::MemoryError;
+
+/// How an if-else node combines its arms (003 §4.1.2 proposes `max`; it implemented none).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BranchPolicy {
+    /// The arm with the most accesses (the thesis's worst case).
+    Max,
+    /// Each of n arms weighted 1/n.
+    Mean,
+    /// All arms counted: an upper bound even when arms differ per iteration.
+    Sum,
+    /// Probability of entering the arm that starts at the named block; arms not named share
+    /// the rest equally.
+    Probabilities(BTreeMap<String, f64>),
+}
+
+impl std::str::FromStr for BranchPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "max" => Ok(BranchPolicy::Max),
+            "mean" => Ok(BranchPolicy::Mean),
+            "sum" => Ok(BranchPolicy::Sum),
+            other => {
+                let mut m = BTreeMap::new();
+                for part in other.split(',') {
+                    let (b, p) = part.split_once('=').ok_or_else(|| {
+                        format!("expected max, mean, sum or BLOCK=PROB[,BLOCK=PROB...], found `{other}`")
+                    })?;
+                    let p: f64 = p.trim().parse().map_err(|_| {
+                        format!("probability `{p}` for block `{b}` is not a number")
+                    })?;
+                    if !(0.0..=1.0).contains(&p) {
+                        return Err(format!("probability {p} for block `{b}` is outside [0, 1]"));
+                    }
+                    m.insert(b.trim().trim_start_matches('%').to_string(), p);
+                }
+                Ok(BranchPolicy::Probabilities(m))
+            }
+        }
+    }
+}
+
+/// A loop of a function with its trip count.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoopReport {
+    pub header: String,
+    pub depth: usize,
+    /// Iteration symbol `k_<header>` used by inner trip counts.
+    pub variable: String,
+    /// Backedge-taken count times `stride`: the body runs floor(this / stride) + 1 times.
+    pub backedge_taken: Affine,
+    /// 1, or c for a count `(X /u c)` of a loop stepping by c.
+    pub stride: i64,
+    /// Where the count came from: `scev`, or `unknown` (a fresh parameter `trip_<header>`).
+    pub source: String,
+    pub scev: Option<String>,
+}
+
+/// Position of a site in the access tree: enclosing loops (outer first) and if-else arms.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    pub loops: Vec<usize>,
+    /// (if id, arm index, number of arms, first block of every arm)
+    pub arms: Vec<(usize, usize, usize, Vec<String>)>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CallSite {
+    pub block: String,
+    pub callee: String,
+    pub line: usize,
+    /// Affine value of each integer argument, when scalar evolution gives one.
+    #[serde(skip)]
+    pub args: Vec<Option<Affine>>,
+}
+
+/// Everything known about one function before counting.
+#[derive(Clone, Debug)]
+pub struct FunctionModel {
+    pub name: String,
+    /// Symbols of the arguments, in order (`n`, `A`, ...).
+    pub params: Vec<String>,
+    pub sites: Vec<AccessSite>,
+    pub site_context: Vec<Context>,
+    pub site_length: Vec<Option<Affine>>,
+    pub calls: Vec<CallSite>,
+    pub call_context: Vec<Context>,
+    pub loops: Vec<LoopReport>,
+    pub loop_parent: Vec<Option<usize>>,
+    pub tree: Vec<TreeNode>,
+    pub block_names: Vec<String>,
+    pub structured: bool,
+    pub notes: Vec<String>,
+}
+
+pub struct ModuleModel {
+    pub functions: BTreeMap<String, FunctionModel>,
+    /// Functions that are part of a call-graph cycle (their calls are not expanded).
+    pub recursive: BTreeSet<String>,
+}
+
+impl ModuleModel {
+    pub fn build(
+        module: &Module,
+        scev: &BTreeMap<String, FunctionScev>,
+    ) -> Result<Self, MemoryError> {
+        let empty = FunctionScev::default();
+        let mut functions = BTreeMap::new();
+        for f in &module.functions {
+            let s = scev.get(&f.name).unwrap_or(&empty);
+            functions.insert(f.name.clone(), model_function(f, s)?);
+        }
+        let recursive = recursive_functions(&functions);
+        Ok(ModuleModel {
+            functions,
+            recursive,
+        })
+    }
+}
+
+fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, MemoryError> {
+    let cfg = Cfg::new(f);
+    let (tree, structured) = build_tree(&cfg);
+    let arg_names: BTreeMap<String, String> = f
+        .args
+        .iter()
+        .map(|(_, n)| (n.clone(), arg_symbol(n)))
+        .collect();
+    let symbol_of = |n: &str| arg_names.get(n).cloned();
+    let mut notes = Vec::new();
+    let mut loops = Vec::new();
+    for (li, l) in cfg.loops.iter().enumerate() {
+        let header = f.blocks[l.header].label.clone();
+        let mut depth = 0;
+        let mut p = l.parent;
+        while let Some(q) = p {
+            depth += 1;
+            p = cfg.loops[q].parent;
+        }
+        let text = scev.backedge_taken.get(&header).cloned();
+        let (btc, stride, source) = match text
+            .as_deref()
+            .map(|t| crate::scev::backedge_count(t, &symbol_of))
+        {
+            Some(Ok((a, c))) => (a, c, "scev"),
+            Some(Err(e)) => {
+                notes.push(format!(
+                    "loop %{header}: {e}; its trip count is the parameter trip_{}",
+                    crate::scev::sanitize(&header)
+                ));
+                (unknown_trip(&header), 1, "unknown")
+            }
+            None => {
+                notes.push(format!(
+                    "loop %{header}: no scalar-evolution count; its trip count is the parameter trip_{}",
+                    crate::scev::sanitize(&header)
+                ));
+                (unknown_trip(&header), 1, "unknown")
+            }
+        };
+        let _ = li;
+        loops.push(LoopReport {
+            header: header.clone(),
+            depth,
+            variable: loop_symbol(&header),
+            backedge_taken: btc,
+            stride,
+            source: source.into(),
+            scev: text,
+        });
+    }
+    let sites = access_sites(f);
+    let mut block_ctx: BTreeMap<usize, Context> = BTreeMap::new();
+    assign_contexts(
+        &tree,
+        &Context::default(),
+        &f.blocks.iter().map(|b| b.label.clone()).collect::<Vec<_>>(),
+        &mut block_ctx,
+    );
+    let index = f.block_index();
+    let ctx_of = |label: &str| index.get(label).and_then(|i| block_ctx.get(i)).cloned();
+    let mut site_context = Vec::new();
+    let mut site_length = Vec::new();
+    for s in &sites {
+        site_context.push(ctx_of(&s.block).unwrap_or_default());
+        site_length.push(
+            s.length
+                .as_ref()
+                .map(|l| value_affine(l, &arg_names, scev))
+                .and_then(|r| r.ok()),
+        );
+        if s.intrinsic.is_some() && site_length.last().is_some_and(|l| l.is_none()) {
+            notes.push(format!(
+                "line {}: length of {} is not affine; counted as 1",
+                s.line,
+                s.intrinsic.as_deref().unwrap_or("")
+            ));
+        }
+    }
+    let mut calls = Vec::new();
+    let mut call_context = Vec::new();
+    for b in &f.blocks {
+        for i in &b.insts {
+            if let Inst::Call {
+                callee: Some(c),
+                args,
+            } = &i.kind
+            {
+                if c.starts_with("llvm.") {
+                    continue;
+                }
+                calls.push(CallSite {
+                    block: b.label.clone(),
+                    callee: c.clone(),
+                    line: i.line,
+                    args: args
+                        .iter()
+                        .map(|a| value_affine(a, &arg_names, scev).ok())
+                        .collect(),
+                });
+                call_context.push(ctx_of(&b.label).unwrap_or_default());
+            }
+        }
+    }
+    if !structured {
+        notes.push("control flow is not fully structured (early exit?); counts of branches are approximate".into());
+    }
+    Ok(FunctionModel {
+        name: f.name.clone(),
+        params: f.args.iter().map(|(_, n)| arg_symbol(n)).collect(),
+        sites,
+        site_context,
+        site_length,
+        calls,
+        call_context,
+        loops,
+        loop_parent: cfg.loops.iter().map(|l| l.parent).collect(),
+        tree,
+        block_names: f.blocks.iter().map(|b| b.label.clone()).collect(),
+        structured,
+        notes,
+    })
+}
+
+fn unknown_trip(header: &str) -> Affine {
+    Affine::symbol(&format!("trip_{}", crate::scev::sanitize(header))).add(&Affine::constant(-1))
+}
+
+/// An integer SSA value as an affine form: a literal, an argument, or its SCEV.
+fn value_affine(
+    v: &str,
+    args: &BTreeMap<String, String>,
+    scev: &FunctionScev,
+) -> Result<Affine, MemoryError> {
+    let Some(v) = v.strip_prefix('%') else {
+        return v
+            .parse::<i64>()
+            .map(Affine::constant)
+            .map_err(|_| MemoryError::NotAffine {
+                expr: v.to_string(),
+                reason: "not an integer".into(),
+            });
+    };
+    let v = v.trim_matches('"');
+    if let Some(s) = args.get(v) {
+        return Ok(Affine::symbol(s));
+    }
+    match scev.values.get(v) {
+        Some(t) => to_affine(t, &|n: &str| args.get(n).cloned()),
+        None => Err(MemoryError::NotAffine {
+            expr: v.to_string(),
+            reason: "no scalar evolution".into(),
+        }),
+    }
+}
+
+/// A rotated loop is entered through a guard (`if (n > 0)`) whose failing side is empty and
+/// which tests the same condition as the trip count; the counted nest is already empty then,
+/// so the guard is not a branch for the policy.
+fn is_loop_guard(arms: &[Vec<TreeNode>]) -> bool {
+    if arms.len() != 2 {
+        return false;
+    }
+    let has_loop = |a: &Vec<TreeNode>| a.iter().any(|n| matches!(n, TreeNode::Loop { .. }));
+    let trivial = |a: &Vec<TreeNode>| a.iter().all(|n| matches!(n, TreeNode::Leaf { .. }));
+    (has_loop(&arms[0]) && trivial(&arms[1]) && arms[1].len() <= 1)
+        || (has_loop(&arms[1]) && trivial(&arms[0]) && arms[0].len() <= 1)
+}
+
+fn assign_contexts(
+    nodes: &[TreeNode],
+    ctx: &Context,
+    labels: &[String],
+    out: &mut BTreeMap<usize, Context>,
+) {
+    for n in nodes {
+        match n {
+            TreeNode::Leaf { block } => {
+                out.insert(*block, ctx.clone());
+            }
+            TreeNode::Loop { loop_index, body } => {
+                let mut c = ctx.clone();
+                c.loops.push(*loop_index);
+                assign_contexts(body, &c, labels, out);
+            }
+            TreeNode::IfElse { id, arms, .. } => {
+                let guard = is_loop_guard(arms);
+                let firsts: Vec<String> = arms
+                    .iter()
+                    .map(|a| {
+                        first_block(a)
+                            .map(|b| labels[b].clone())
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                for (ai, arm) in arms.iter().enumerate() {
+                    let mut c = ctx.clone();
+                    if !guard {
+                        c.arms.push((*id, ai, arms.len(), firsts.clone()));
+                    }
+                    assign_contexts(arm, &c, labels, out);
+                }
+            }
+        }
+    }
+}
+
+fn first_block(arm: &[TreeNode]) -> Option<usize> {
+    match arm.first()? {
+        TreeNode::Leaf { block } => Some(*block),
+        TreeNode::Loop { body, .. } => first_block(body),
+        TreeNode::IfElse { block, .. } => Some(*block),
+    }
+}
+
+fn recursive_functions(functions: &BTreeMap<String, FunctionModel>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for name in functions.keys() {
+        // Reachable from its own callees?
+        let mut seen = BTreeSet::new();
+        let mut work: Vec<&str> = functions[name]
+            .calls
+            .iter()
+            .map(|c| c.callee.as_str())
+            .collect();
+        while let Some(g) = work.pop() {
+            if g == name {
+                out.insert(name.clone());
+                break;
+            }
+            if seen.insert(g.to_string()) {
+                if let Some(gm) = functions.get(g) {
+                    work.extend(gm.calls.iter().map(|c| c.callee.as_str()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One access site reached from the analysed function, with its full context.
+#[derive(Clone, Debug)]
+pub struct ExpandedSite {
+    pub function: String,
+    pub site: usize,
+    /// (variable, upper bound, stride) from outer to inner; the variable runs 0..=bound.
+    pub nest: Vec<(String, Affine, i64)>,
+    pub arms: Vec<(String, usize, usize, Vec<String>)>,
+    pub length: Option<Affine>,
+}
+
+/// Expands the sites of `root` and, through calls, of everything it calls.
+pub fn expand(
+    model: &ModuleModel,
+    root: &str,
+    notes: &mut Vec<String>,
+) -> Result<Vec<ExpandedSite>, MemoryError> {
+    let Some(_) = model.functions.get(root) else {
+        return Err(MemoryError::NoFunction {
+            name: root.into(),
+            available: model
+                .functions
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    };
+    let mut out = Vec::new();
+    expand_into(
+        model,
+        root,
+        "",
+        &BTreeMap::new(),
+        &[],
+        &[],
+        &mut vec![root.to_string()],
+        &mut out,
+        notes,
+    );
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn expand_into(
+    model: &ModuleModel,
+    fname: &str,
+    prefix: &str,
+    subst: &BTreeMap<String, Affine>,
+    outer: &[(String, Affine, i64)],
+    outer_arms: &[(String, usize, usize, Vec<String>)],
+    stack: &mut Vec<String>,
+    out: &mut Vec<ExpandedSite>,
+    notes: &mut Vec<String>,
+) {
+    let f = &model.functions[fname];
+    // Loop symbols are renamed per call instance; arguments are replaced by the call's values.
+    let mut map = subst.clone();
+    for l in &f.loops {
+        map.insert(
+            l.variable.clone(),
+            Affine::symbol(&format!("{prefix}{}", l.variable)),
+        );
+    }
+    // A strided loop's nest variable counts in steps of its stride (0, c, 2c, ...), so
+    // forms written in its iteration number k are rewritten with k = var / c.
+    let strided: BTreeMap<String, i64> = f
+        .loops
+        .iter()
+        .filter(|l| l.stride != 1)
+        .map(|l| (l.variable.clone(), l.stride))
+        .collect();
+    let mut stride_notes = Vec::new();
+    let unstride = |a: &Affine, notes: &mut Vec<String>| -> Affine {
+        let mut r = a.clone();
+        for (name, c) in r.terms.iter_mut() {
+            if let Some(s) = strided.get(name) {
+                if *c % s == 0 {
+                    *c /= s;
+                } else {
+                    notes.push(format!("{fname}: `{a}` uses the iteration of a loop stepping by {s}; its count is approximate"));
+                }
+            }
+        }
+        r
+    };
+    let nest_of = |ctx: &Context, notes: &mut Vec<String>| -> Vec<(String, Affine, i64)> {
+        let mut n = outer.to_vec();
+        for &li in &ctx.loops {
+            let l = &f.loops[li];
+            n.push((
+                format!("{prefix}{}", l.variable),
+                unstride(&l.backedge_taken, notes).substitute(&map),
+                l.stride,
+            ));
+        }
+        n
+    };
+    let arms_of = |ctx: &Context| -> Vec<(String, usize, usize, Vec<String>)> {
+        let mut a = outer_arms.to_vec();
+        for (id, arm, n, first) in &ctx.arms {
+            a.push((format!("{prefix}{fname}#{id}"), *arm, *n, first.clone()));
+        }
+        a
+    };
+    for (i, ctx) in f.site_context.iter().enumerate() {
+        out.push(ExpandedSite {
+            function: fname.to_string(),
+            site: i,
+            nest: nest_of(ctx, &mut stride_notes),
+            arms: arms_of(ctx),
+            length: f.site_length[i].as_ref().map(|l| l.substitute(&map)),
+        });
+    }
+    for (ci, call) in f.calls.iter().enumerate() {
+        let Some(g) = model.functions.get(&call.callee) else {
+            continue;
+        };
+        if stack.contains(&call.callee) {
+            notes.push(format!(
+                "recursion: {} calls {} (line {}); the recursive call is not counted",
+                fname, call.callee, call.line
+            ));
+            continue;
+        }
+        let mut gsubst = BTreeMap::new();
+        for (pi, p) in g.params.iter().enumerate() {
+            if let Some(Some(a)) = call.args.get(pi) {
+                gsubst.insert(p.clone(), unstride(a, &mut stride_notes).substitute(&map));
+            }
+        }
+        let ctx = &f.call_context[ci];
+        let prefix2 = format!("{prefix}c{ci}_");
+        stack.push(call.callee.clone());
+        expand_into(
+            model,
+            &call.callee,
+            &prefix2,
+            &gsubst,
+            &nest_of(ctx, &mut stride_notes),
+            &arms_of(ctx),
+            stack,
+            out,
+            notes,
+        );
+        stack.pop();
+    }
+    for n in stride_notes {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+}
+
+/// Count of one expanded site, before branch weights.
+pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
+    let summand = match &s.length {
+        Some(l) => QuasiPolynomial::from(&lin(l)),
+        None => QuasiPolynomial::integer(1),
+    };
+    if s.nest.is_empty() {
+        return Ok(Piecewise::from(summand));
+    }
+    let loops = s
+        .nest
+        .iter()
+        .map(|(v, btc, stride)| Loop {
+            var: v.clone(),
+            start: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
+            end: metron_symbolic::Bound::single(btc.to_symbolic()),
+            end_inclusive: true,
+            stride: *stride,
+        })
+        .collect();
+    let mut p =
+        metron_symbolic::sum_over(&LoopNest::new(loops), &summand, &CountOptions::default())?;
+    p.simplify();
+    Ok(p)
+}
+
+fn lin(a: &Affine) -> metron_symbolic::LinExpr {
+    let mut e = metron_symbolic::LinExpr::integer(a.constant);
+    for (n, c) in &a.terms {
+        e = e.plus(
+            &metron_symbolic::LinExpr::symbol(n).scaled(&Rational::from_integer(BigInt::from(*c))),
+        );
+    }
+    e
+}
+
+/// Weight of each expanded site under the branch policy. `binding` decides `max`.
+pub fn weights(
+    sites: &[ExpandedSite],
+    counts: &[Piecewise],
+    policy: &BranchPolicy,
+    binding: &Binding,
+) -> Result<Vec<Rational>, MemoryError> {
+    let one = Rational::from_integer(BigInt::from(1));
+    match policy {
+        BranchPolicy::Sum => Ok(vec![one; sites.len()]),
+        BranchPolicy::Mean => Ok(sites
+            .iter()
+            .map(|s| {
+                s.arms.iter().fold(one.clone(), |w, (_, _, n, _)| {
+                    w / Rational::from_integer(BigInt::from(*n as i64))
+                })
+            })
+            .collect()),
+        BranchPolicy::Probabilities(p) => Ok(sites
+            .iter()
+            .map(|s| {
+                s.arms.iter().fold(one.clone(), |w, (_, arm, _, firsts)| {
+                    // Named arms take their probability; the others share the rest.
+                    let named: f64 = firsts.iter().filter_map(|f| p.get(f)).sum();
+                    let unnamed = firsts.iter().filter(|f| !p.contains_key(*f)).count();
+                    let q = match p.get(&firsts[*arm]) {
+                        Some(q) => *q,
+                        None => (1.0 - named).max(0.0) / unnamed.max(1) as f64,
+                    };
+                    w * Rational::from_float(q)
+                        .unwrap_or_else(|| Rational::from_integer(BigInt::zero()))
+                })
+            })
+            .collect()),
+        BranchPolicy::Max => {
+            let values: Vec<f64> = counts
+                .iter()
+                .map(|c| c.evaluate(binding).map(|r| r.to_f64().unwrap_or(0.0)))
+                .collect::<Result<_, _>>()?;
+            // Deepest if-else first, so that an outer choice sees its arms' inner choices.
+            let mut ifs: BTreeMap<String, usize> = BTreeMap::new();
+            for s in sites {
+                for (d, (key, _, _, _)) in s.arms.iter().enumerate() {
+                    ifs.insert(key.clone(), d);
+                }
+            }
+            let mut order: Vec<(String, usize)> = ifs.into_iter().collect();
+            order.sort_by_key(|x| std::cmp::Reverse(x.1));
+            let mut chosen: BTreeMap<String, usize> = BTreeMap::new();
+            for (key, depth) in order {
+                let mut per_arm: BTreeMap<usize, f64> = BTreeMap::new();
+                for (s, v) in sites.iter().zip(&values) {
+                    if let Some((_, arm, _, _)) = s.arms.get(depth).filter(|a| a.0 == key) {
+                        let inner_ok = s.arms[depth + 1..]
+                            .iter()
+                            .all(|(k, a, _, _)| chosen.get(k).is_none_or(|c| c == a));
+                        if inner_ok {
+                            *per_arm.entry(*arm).or_insert(0.0) += v;
+                        }
+                    }
+                }
+                let best = per_arm
+                    .iter()
+                    .max_by(|a, b| a.1.total_cmp(b.1))
+                    .map(|(a, _)| *a)
+                    .unwrap_or(0);
+                chosen.insert(key, best);
+            }
+            Ok(sites
+                .iter()
+                .map(|s| {
+                    let all = s.arms.iter().all(|(k, a, _, _)| chosen.get(k) == Some(a));
+                    if all {
+                        one.clone()
+                    } else {
+                        Rational::from_integer(BigInt::zero())
+                    }
+                })
+                .collect())
+        }
+    }
+}
+
+/// Reads and writes of one variable of one function.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariableCount {
+    pub function: String,
+    pub variable: Variable,
+    pub reads: Piecewise,
+    pub writes: Piecewise,
+    pub reads_value: Option<String>,
+    pub writes_value: Option<String>,
+    pub intrinsic: bool,
+}
+
+/// The result for one analysed function: N_k (own sites plus callees').
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionCounts {
+    pub function: String,
+    pub params: Vec<String>,
+    pub policy: BranchPolicy,
+    pub n_k: Piecewise,
+    pub n_k_value: Option<String>,
+    pub reads: Piecewise,
+    pub writes: Piecewise,
+    pub variables: Vec<VariableCount>,
+    pub notes: Vec<String>,
+    /// Count of each site of each function reached, for validation.
+    #[serde(skip)]
+    pub per_site: BTreeMap<(String, usize), Piecewise>,
+}
+
+/// N_k of `root` under `policy` (003 Eq. 3.1's N_k), evaluated where `binding` covers it.
+pub fn count_function(
+    model: &ModuleModel,
+    root: &str,
+    policy: &BranchPolicy,
+    binding: &Binding,
+) -> Result<FunctionCounts, MemoryError> {
+    let mut notes = model
+        .functions
+        .get(root)
+        .map(|f| f.notes.clone())
+        .unwrap_or_default();
+    let sites = expand(model, root, &mut notes)?;
+    let counts: Vec<Piecewise> = sites.iter().map(site_count).collect::<Result<_, _>>()?;
+    let mut decide = binding.clone();
+    if *policy == BranchPolicy::Max {
+        let mut missing = BTreeSet::new();
+        for c in &counts {
+            for p in c.parameters() {
+                if !decide.contains_key(&p) {
+                    missing.insert(p);
+                }
+            }
+        }
+        if !missing.is_empty() {
+            let m: Vec<_> = missing.into_iter().collect();
+            notes.push(format!(
+                "branch policy max: arms compared with {} = 100 (give --param to choose for your sizes)",
+                m.join(", ")
+            ));
+            for p in m {
+                decide.insert(p, 100);
+            }
+        }
+    }
+    let w = weights(&sites, &counts, policy, &decide)?;
+    let mut per_site: BTreeMap<(String, usize), Piecewise> = BTreeMap::new();
+    let mut per_var: BTreeMap<(String, Variable), (Piecewise, Piecewise, bool)> = BTreeMap::new();
+    let mut reads = Piecewise::zero();
+    let mut writes = Piecewise::zero();
+    for ((s, c), w) in sites.iter().zip(&counts).zip(&w) {
+        let c = c.scaled(w);
+        let site = &model.functions[&s.function].sites[s.site];
+        let e = per_site
+            .entry((s.function.clone(), s.site))
+            .or_insert_with(Piecewise::zero);
+        *e = &*e + &c;
+        let v = per_var
+            .entry((s.function.clone(), site.variable.clone()))
+            .or_insert_with(|| (Piecewise::zero(), Piecewise::zero(), false));
+        v.2 |= site.intrinsic.is_some();
+        match site.kind {
+            AccessKind::Read => {
+                v.0 = &v.0 + &c;
+                reads = &reads + &c;
+            }
+            AccessKind::Write => {
+                v.1 = &v.1 + &c;
+                writes = &writes + &c;
+            }
+        }
+    }
+    for v in per_site.values_mut() {
+        v.simplify();
+    }
+    let value = |p: &Piecewise| evaluate_text(p, binding);
+    let variables = per_var
+        .into_iter()
+        .map(|((function, variable), (mut r, mut w, intrinsic))| {
+            r.simplify();
+            w.simplify();
+            VariableCount {
+                function,
+                variable,
+                reads_value: value(&r),
+                writes_value: value(&w),
+                reads: r,
+                writes: w,
+                intrinsic,
+            }
+        })
+        .collect();
+    let mut n_k = &reads + &writes;
+    n_k.simplify();
+    reads.simplify();
+    writes.simplify();
+    Ok(FunctionCounts {
+        function: root.to_string(),
+        params: model.functions[root].params.clone(),
+        policy: policy.clone(),
+        n_k_value: value(&n_k),
+        n_k,
+        reads,
+        writes,
+        variables,
+        notes,
+        per_site,
+    })
+}
+
+/// The exact value as text when every parameter is bound.
+pub fn evaluate_text(p: &Piecewise, binding: &Binding) -> Option<String> {
+    p.evaluate(binding).ok().map(|r| {
+        if r.is_integer() {
+            r.to_integer().to_string()
+        } else {
+            format!("{:.3}", r.to_f64().unwrap_or(f64::NAN))
+        }
+    })
+}

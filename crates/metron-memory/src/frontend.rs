@@ -1,0 +1,141 @@
+//! Front end: C source (or `.ll`/`.bc`) to canonical IR and its scalar-evolution report.
+//! The canonical pass pipeline decides what the loads and stores are (without `mem2reg`
+//! every local is a memory access), so it is configurable and recorded in every result.
+
+use std::path::{Path, PathBuf};
+
+use metron_measure::tool::Tool;
+use serde::Serialize;
+
+use crate::MemoryError;
+
+pub const CLANG: Tool = Tool {
+    program: "clang-14",
+    debian_package: "clang-14",
+    purpose: "compiling C to LLVM IR for memory-access analysis",
+};
+pub const OPT: Tool = Tool {
+    program: "opt-14",
+    debian_package: "llvm-14",
+    purpose: "canonicalising LLVM IR and scalar evolution (loop trip counts)",
+};
+
+/// 003 §4.1.2: scalar evolution needs rotated loops with simplified induction variables.
+pub const DEFAULT_PIPELINE: &str = "mem2reg,loop-simplify,loop-rotate,indvars";
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Prepared {
+    pub source: PathBuf,
+    /// The canonical IR that was analysed (kept in the work directory).
+    pub canonical_ll: PathBuf,
+    pub ir: String,
+    pub scev: String,
+    pub pipeline: String,
+    pub clang_flags: Vec<String>,
+}
+
+pub fn clang_flags() -> Vec<String> {
+    [
+        "-g",
+        "-O1",
+        "-Xclang",
+        "-disable-llvm-passes",
+        "-fno-discard-value-names",
+        "-emit-llvm",
+        "-S",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn tool_error(e: metron_measure::tool::ToolError, file: &Path) -> MemoryError {
+    match e {
+        metron_measure::tool::ToolError::Missing { .. } => MemoryError::Tool(e.to_string()),
+        other => MemoryError::Compile {
+            file: file.display().to_string(),
+            message: other.to_string(),
+        },
+    }
+}
+
+/// Compiles/canonicalises `source` into `workdir` and runs scalar evolution on the result.
+pub fn prepare(source: &Path, pipeline: &str, workdir: &Path) -> Result<Prepared, MemoryError> {
+    if !source.exists() {
+        return Err(MemoryError::Io {
+            file: source.display().to_string(),
+            message: "no such file".into(),
+        });
+    }
+    let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let raw = match ext {
+        "c" | "i" | "cc" | "cpp" | "cxx" => {
+            let out = workdir.join("raw.ll");
+            let mut args = clang_flags();
+            args.push(source.display().to_string());
+            args.push("-o".into());
+            args.push(out.display().to_string());
+            CLANG.run(&args, None).map_err(|e| tool_error(e, source))?;
+            out
+        }
+        "ll" | "bc" => source.to_path_buf(),
+        _ => {
+            return Err(MemoryError::Io {
+                file: source.display().to_string(),
+                message: "expected a .c, .ll or .bc file".into(),
+            })
+        }
+    };
+    let canonical = workdir.join("canonical.ll");
+    let passes = if pipeline.trim().is_empty() || pipeline == "none" {
+        "verify".to_string()
+    } else {
+        pipeline.to_string()
+    };
+    OPT.run(
+        [
+            "-S".to_string(),
+            format!("-passes={passes}"),
+            raw.display().to_string(),
+            "-o".into(),
+            canonical.display().to_string(),
+        ],
+        None,
+    )
+    .map_err(|e| match e {
+        metron_measure::tool::ToolError::Failed { stderr, .. } => MemoryError::Compile {
+            file: source.display().to_string(),
+            message: format!(
+                "opt-14 could not read or transform it (IR from an unsupported LLVM version, or a bad pass pipeline `{pipeline}`?): {stderr}"
+            ),
+        },
+        other => tool_error(other, source),
+    })?;
+    let scev_out = OPT
+        .run(
+            [
+                "-disable-output".to_string(),
+                "-passes=print<scalar-evolution>".into(),
+                canonical.display().to_string(),
+            ],
+            None,
+        )
+        .map_err(|e| tool_error(e, source))?;
+    let ir = std::fs::read_to_string(&canonical).map_err(|e| MemoryError::Io {
+        file: canonical.display().to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(Prepared {
+        source: source.to_path_buf(),
+        canonical_ll: canonical,
+        ir,
+        scev: String::from_utf8_lossy(&scev_out.stderr).into_owned()
+            + &String::from_utf8_lossy(&scev_out.stdout),
+        pipeline: pipeline.to_string(),
+        clang_flags: if ext == "c" {
+            clang_flags()
+        } else {
+            Vec::new()
+        },
+    })
+}

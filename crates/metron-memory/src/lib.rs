@@ -1,0 +1,150 @@
+//! `metron-memory`: how often each function reads and writes each variable, without running
+//! the program (003 Ch. 4), and the dynamic ground truth the thesis lacked.
+//!
+//! Pipeline: [`frontend::prepare`] (clang, canonical `opt` passes, scalar evolution) ->
+//! [`ir::parse_module`] -> [`access`] (loads/stores and their base variables) ->
+//! [`tree`] (natural loops, access tree) -> [`count`] (trip counts as `metron-symbolic`
+//! piecewise polynomials, branch policy, calls) -> [`Analysis`]. [`trace`] instruments the
+//! same canonical IR to count accesses at run time.
+
+pub mod access;
+pub mod count;
+pub mod experiment;
+pub mod frontend;
+pub mod ir;
+pub mod scev;
+pub mod trace;
+pub mod tree;
+
+use std::path::Path;
+
+use metron_symbolic::Binding;
+use serde::Serialize;
+
+pub use count::{BranchPolicy, FunctionCounts};
+
+#[derive(Debug, thiserror::Error)]
+pub enum MemoryError {
+    #[error("{file}:{line}: {message}")]
+    Parse {
+        file: String,
+        line: usize,
+        message: String,
+    },
+    #[error("{file}: {message}")]
+    Io { file: String, message: String },
+    #[error("{file}: {message}")]
+    Compile { file: String, message: String },
+    #[error("{0}")]
+    Tool(String),
+    #[error("scalar-evolution expression `{expr}`: {message}")]
+    Scev { expr: String, message: String },
+    #[error("`{expr}` is not an affine count: {reason}")]
+    NotAffine { expr: String, reason: String },
+    #[error("no function `{name}` in the module (functions: {available})")]
+    NoFunction { name: String, available: String },
+    #[error("counting: {0}")]
+    Symbolic(#[from] metron_symbolic::Error),
+    #[error("{0}")]
+    Run(String),
+}
+
+/// A module prepared for analysis: canonical IR, parsed, with its loop and access model.
+pub struct Analysis {
+    pub prepared: frontend::Prepared,
+    pub module: ir::Module,
+    pub model: count::ModuleModel,
+    _workdir: Option<tempfile::TempDir>,
+}
+
+impl Analysis {
+    /// Compiles and models `source` (.c, .ll or .bc) with the pass `pipeline`.
+    pub fn load(source: &Path, pipeline: &str) -> Result<Analysis, MemoryError> {
+        let dir = tempfile::tempdir().map_err(|e| MemoryError::Io {
+            file: "temporary directory".into(),
+            message: e.to_string(),
+        })?;
+        let prepared = frontend::prepare(source, pipeline, dir.path())?;
+        let module = ir::parse_module(&prepared.ir, &prepared.canonical_ll.display().to_string())?;
+        let scev = scev::parse_output(&prepared.scev);
+        let model = count::ModuleModel::build(&module, &scev)?;
+        Ok(Analysis {
+            prepared,
+            module,
+            model,
+            _workdir: Some(dir),
+        })
+    }
+
+    /// Names of the functions defined in the module.
+    pub fn functions(&self) -> Vec<String> {
+        self.model.functions.keys().cloned().collect()
+    }
+
+    pub fn count(
+        &self,
+        function: &str,
+        policy: &BranchPolicy,
+        binding: &Binding,
+    ) -> Result<FunctionCounts, MemoryError> {
+        count::count_function(&self.model, function, policy, binding)
+    }
+
+    /// The report of one function: counts, loops and the tree, ready for JSON.
+    pub fn report(
+        &self,
+        function: &str,
+        policy: &BranchPolicy,
+        binding: &Binding,
+    ) -> Result<FunctionReport, MemoryError> {
+        let counts = self.count(function, policy, binding)?;
+        let f = &self.model.functions[function];
+        Ok(FunctionReport {
+            loops: f.loops.clone(),
+            tree: tree_json(f, &f.tree),
+            recursive: self.model.recursive.contains(function),
+            calls: f.calls.clone(),
+            counts,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionReport {
+    pub counts: FunctionCounts,
+    pub loops: Vec<count::LoopReport>,
+    pub calls: Vec<count::CallSite>,
+    pub recursive: bool,
+    pub tree: serde_json::Value,
+}
+
+/// The access tree with block names and per-block access counts (003 Fig. 4.1).
+pub fn tree_json(f: &count::FunctionModel, nodes: &[tree::TreeNode]) -> serde_json::Value {
+    use serde_json::json;
+    let children: Vec<serde_json::Value> = nodes
+        .iter()
+        .map(|n| match n {
+            tree::TreeNode::Leaf { block } => {
+                let label = &f.block_names[*block];
+                let reads = f.sites.iter().filter(|s| &s.block == label && s.kind == access::AccessKind::Read).count();
+                let writes = f.sites.iter().filter(|s| &s.block == label && s.kind == access::AccessKind::Write).count();
+                json!({"node": "leaf", "block": label, "reads": reads, "writes": writes})
+            }
+            tree::TreeNode::Loop { loop_index, body } => {
+                let l = &f.loops[*loop_index];
+                let trip = if l.stride == 1 {
+                    format!("{} + 1", l.backedge_taken)
+                } else {
+                    format!("floor(({}) / {}) + 1", l.backedge_taken, l.stride)
+                };
+                json!({"node": "loop", "header": l.header, "trip_count": trip, "body": tree_json(f, body)})
+            }
+            tree::TreeNode::IfElse { block, arms, .. } => json!({
+                "node": "if_else",
+                "block": f.block_names[*block],
+                "arms": arms.iter().map(|a| tree_json(f, a)).collect::<Vec<_>>(),
+            }),
+        })
+        .collect();
+    json!({"node": "sequence", "children": children})
+}

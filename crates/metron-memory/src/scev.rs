@@ -1,0 +1,481 @@
+//! Trip counts from LLVM's scalar evolution (003 §4.1.2): parses the output of
+//! `opt -passes='print<scalar-evolution>'` and turns SCEV expressions into affine forms over
+//! function arguments and loop iteration numbers.
+//!
+//! An add recurrence `{a,+,b}<%L>` is `a + b * k_L`, where `k_L` counts the completed
+//! iterations of loop `L` (0 on entry). Casts (`zext`, `sext`, `trunc`) are taken as the
+//! identity: the counted programs use non-negative sizes that fit their types.
+
+use std::collections::BTreeMap;
+
+use crate::MemoryError;
+
+/// `constant + sum(coefficient * name)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Affine {
+    pub terms: BTreeMap<String, i64>,
+    pub constant: i64,
+}
+
+/// A symbol in an affine form: an argument of the function, or the iteration number of the
+/// loop whose header is named.
+pub fn loop_symbol(header: &str) -> String {
+    format!("k_{}", sanitize(header))
+}
+
+pub fn arg_symbol(arg: &str) -> String {
+    let s = sanitize(arg);
+    if s.starts_with("k_") {
+        format!("a_{s}")
+    } else {
+        s
+    }
+}
+
+pub fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.chars().next().is_none_or(|c| c.is_ascii_digit()) {
+        s.insert(0, 'v');
+    }
+    s
+}
+
+impl Affine {
+    pub fn constant(c: i64) -> Self {
+        Affine {
+            terms: BTreeMap::new(),
+            constant: c,
+        }
+    }
+    pub fn symbol(name: &str) -> Self {
+        let mut a = Affine::constant(0);
+        a.terms.insert(name.to_string(), 1);
+        a
+    }
+    pub fn add(&self, o: &Affine) -> Affine {
+        let mut r = self.clone();
+        r.constant += o.constant;
+        for (n, c) in &o.terms {
+            *r.terms.entry(n.clone()).or_insert(0) += c;
+        }
+        r.terms.retain(|_, c| *c != 0);
+        r
+    }
+    pub fn scale(&self, k: i64) -> Affine {
+        let mut r = self.clone();
+        r.constant *= k;
+        for c in r.terms.values_mut() {
+            *c *= k;
+        }
+        r.terms.retain(|_, c| *c != 0);
+        r
+    }
+    pub fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+    /// Replaces symbols by affine forms (call-site arguments, renamed loop variables).
+    pub fn substitute(&self, map: &BTreeMap<String, Affine>) -> Affine {
+        let mut r = Affine::constant(self.constant);
+        for (n, c) in &self.terms {
+            match map.get(n) {
+                Some(v) => r = r.add(&v.scale(*c)),
+                None => r = r.add(&Affine::symbol(n).scale(*c)),
+            }
+        }
+        r
+    }
+    pub fn to_symbolic(&self) -> metron_symbolic::AffineExpr {
+        metron_symbolic::AffineExpr {
+            terms: self.terms.clone(),
+            constant: self.constant,
+        }
+    }
+}
+
+impl serde::Serialize for Affine {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl std::fmt::Display for Affine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_symbolic())
+    }
+}
+
+/// What scalar evolution says about one function.
+#[derive(Clone, Debug, Default)]
+pub struct FunctionScev {
+    /// Loop header -> backedge-taken count, as SCEV text (`***COULDNOTCOMPUTE***` included).
+    pub backedge_taken: BTreeMap<String, String>,
+    /// SSA value -> its SCEV text.
+    pub values: BTreeMap<String, String>,
+}
+
+/// Parses the whole `print<scalar-evolution>` output into per-function records.
+pub fn parse_output(text: &str) -> BTreeMap<String, FunctionScev> {
+    let mut out: BTreeMap<String, FunctionScev> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    let mut last_value: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line
+            .strip_prefix("Classifying expressions for: @")
+            .or_else(|| line.strip_prefix("Determining loop execution counts for: @"))
+        {
+            let name = rest.trim().trim_matches('"').to_string();
+            out.entry(name.clone()).or_default();
+            current = Some(name);
+            last_value = None;
+            continue;
+        }
+        let Some(f) = current.as_ref().and_then(|c| out.get_mut(c)) else {
+            continue;
+        };
+        if let Some(rest) = line.strip_prefix("Loop %") {
+            if let Some((header, count)) = rest.split_once(": backedge-taken count is ") {
+                f.backedge_taken.insert(
+                    header.trim_matches('"').to_string(),
+                    count.trim().to_string(),
+                );
+            } else if let Some((header, _)) =
+                rest.split_once(": Unpredictable backedge-taken count")
+            {
+                f.backedge_taken.insert(
+                    header.trim_matches('"').to_string(),
+                    "***COULDNOTCOMPUTE***".into(),
+                );
+            }
+            continue;
+        }
+        let t = line.trim_start();
+        if let Some(expr) = t.strip_prefix("-->") {
+            if let Some(v) = last_value.take() {
+                // The expression ends before the range annotations ` U: ` / `\t\tExits:`.
+                let e = expr.trim();
+                let e = e.split(" U: ").next().unwrap_or(e);
+                let e = e.split("\t\t").next().unwrap_or(e);
+                f.values.insert(v, e.trim().to_string());
+            }
+        } else if t.starts_with('%') {
+            if let Some((lhs, _)) = t.split_once(" = ") {
+                last_value = Some(lhs.trim_start_matches('%').trim_matches('"').to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A backedge-taken count: an affine form, or `(X /u c)` for a loop stepping by `c`, returned
+/// as `(X, c)` (the body then runs floor(X / c) + 1 times).
+pub fn backedge_count(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Affine, i64), MemoryError> {
+    let t = text.trim();
+    if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        let mut depth = 0i32;
+        for (i, ch) in inner.char_indices() {
+            match ch {
+                '(' | '{' | '<' => depth += 1,
+                ')' | '}' | '>' => depth -= 1,
+                '/' if depth == 0 && inner[i..].starts_with("/u ") => {
+                    let divisor = inner[i + 3..].trim().parse::<i64>();
+                    if let Ok(c) =
+                        divisor
+                            .map_err(|_| ())
+                            .and_then(|c| if c > 0 { Ok(c) } else { Err(()) })
+                    {
+                        return Ok((to_affine(inner[..i].trim(), symbol_of)?, c));
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok((to_affine(t, symbol_of)?, 1))
+}
+
+/// Parses one SCEV expression into an affine form. `symbol_of` maps an SSA name (`%n`) to
+/// the symbol it stands for (arguments), or `None` when the value is not a parameter.
+pub fn to_affine(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+) -> Result<Affine, MemoryError> {
+    let toks = tokenize(text);
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        text,
+        symbol_of,
+    };
+    let e = p.expr()?;
+    if p.pos != p.toks.len() {
+        return Err(p.err("end of expression"));
+    }
+    Ok(e)
+}
+
+fn tokenize(text: &str) -> Vec<String> {
+    let mut toks = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if "(){},+*".contains(c) {
+            toks.push(c.to_string());
+            i += 1;
+        } else if c == '<' {
+            // `<nuw><nsw>` flags and `<%loop>` names.
+            let end = chars[i..]
+                .iter()
+                .position(|&x| x == '>')
+                .map(|p| i + p)
+                .unwrap_or(chars.len() - 1);
+            toks.push(chars[i..=end].iter().collect());
+            i = end + 1;
+        } else {
+            let start = i;
+            while i < chars.len() && !chars[i].is_whitespace() && !"(){},+*<".contains(chars[i]) {
+                i += 1;
+            }
+            toks.push(chars[start..i].iter().collect());
+        }
+    }
+    toks
+}
+
+struct Parser<'a> {
+    toks: Vec<String>,
+    pos: usize,
+    text: &'a str,
+    symbol_of: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Parser<'_> {
+    fn err(&self, expected: &str) -> MemoryError {
+        MemoryError::Scev {
+            expr: self.text.to_string(),
+            message: format!(
+                "expected {expected} at `{}`",
+                self.toks.get(self.pos).map(String::as_str).unwrap_or("end")
+            ),
+        }
+    }
+    fn peek(&self) -> Option<&str> {
+        self.toks.get(self.pos).map(String::as_str)
+    }
+    fn eat(&mut self, t: &str) -> bool {
+        if self.peek() == Some(t) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn skip_flags(&mut self) {
+        while self
+            .peek()
+            .is_some_and(|t| t.starts_with('<') && !t.starts_with("<%"))
+        {
+            self.pos += 1;
+        }
+    }
+    fn expr(&mut self) -> Result<Affine, MemoryError> {
+        let a = self.atom()?;
+        self.skip_flags();
+        Ok(a)
+    }
+    fn atom(&mut self) -> Result<Affine, MemoryError> {
+        let Some(t) = self.peek().map(str::to_string) else {
+            return Err(self.err("an expression"));
+        };
+        self.pos += 1;
+        if t == "(" {
+            return self.paren();
+        }
+        if t == "{" {
+            let start = self.expr()?;
+            if !self.eat(",") || !self.eat("+") || !self.eat(",") {
+                return Err(self.err("`,+,` in an add recurrence"));
+            }
+            let step = self.expr()?;
+            if !self.eat("}") {
+                return Err(self.err("`}`"));
+            }
+            self.skip_flags();
+            let lp = self
+                .peek()
+                .filter(|t| t.starts_with("<%"))
+                .map(str::to_string);
+            let Some(lp) = lp else {
+                return Err(self.err("`<%loop>` after an add recurrence"));
+            };
+            self.pos += 1;
+            let header = lp
+                .trim_start_matches("<%")
+                .trim_end_matches('>')
+                .trim_matches('"');
+            let Some(stride) = step.as_constant() else {
+                return Err(MemoryError::NotAffine {
+                    expr: self.text.to_string(),
+                    reason: "the recurrence step is not constant".into(),
+                });
+            };
+            return Ok(start.add(&Affine::symbol(&loop_symbol(header)).scale(stride)));
+        }
+        if t == "***COULDNOTCOMPUTE***" {
+            return Err(MemoryError::NotAffine {
+                expr: self.text.to_string(),
+                reason: "scalar evolution could not compute it".into(),
+            });
+        }
+        if let Ok(v) = t.parse::<i64>() {
+            return Ok(Affine::constant(v));
+        }
+        if let Some(name) = t.strip_prefix('%') {
+            let name = name.trim_matches('"');
+            return match (self.symbol_of)(name) {
+                Some(s) => Ok(Affine::symbol(&s)),
+                None => Err(MemoryError::NotAffine {
+                    expr: self.text.to_string(),
+                    reason: format!("`%{name}` is not a function argument"),
+                }),
+            };
+        }
+        Err(self.err("a number, `%value`, `(` or `{`"))
+    }
+    /// `(a + b + ...)`, `(a * b)`, `(zext T x to U)`, `(x /u c)`, `(a smax b)`.
+    fn paren(&mut self) -> Result<Affine, MemoryError> {
+        if matches!(self.peek(), Some("zext" | "sext" | "trunc")) {
+            self.pos += 1;
+            // type, value, `to`, type
+            self.pos += 1;
+            let v = self.expr()?;
+            if !self.eat("to") {
+                return Err(self.err("`to` in a cast"));
+            }
+            self.pos += 1;
+            if !self.eat(")") {
+                return Err(self.err("`)` after a cast"));
+            }
+            return Ok(v);
+        }
+        let first = self.expr()?;
+        let mut acc = first;
+        loop {
+            match self.peek() {
+                Some(")") => {
+                    self.pos += 1;
+                    return Ok(acc);
+                }
+                Some("+") => {
+                    self.pos += 1;
+                    let b = self.expr()?;
+                    acc = acc.add(&b);
+                }
+                Some("*") => {
+                    self.pos += 1;
+                    let b = self.expr()?;
+                    acc = match (acc.as_constant(), b.as_constant()) {
+                        (Some(k), _) => b.scale(k),
+                        (_, Some(k)) => acc.scale(k),
+                        _ => {
+                            return Err(MemoryError::NotAffine {
+                                expr: self.text.to_string(),
+                                reason: "a product of two non-constants".into(),
+                            })
+                        }
+                    };
+                }
+                // `(1 smax X)`: a rotated loop runs at least once when entered; its guard
+                // ensures X >= 1 then, and when the guard fails the counted nest is empty.
+                Some("smax" | "umax") if acc.as_constant().is_some_and(|c| c <= 1) => {
+                    self.pos += 1;
+                    acc = self.expr()?;
+                }
+                Some(op @ ("/u" | "smax" | "umax" | "smin" | "umin")) => {
+                    let op = op.to_string();
+                    return Err(MemoryError::NotAffine {
+                        expr: self.text.to_string(),
+                        reason: format!("`{op}` is not affine"),
+                    });
+                }
+                _ => return Err(self.err("`+`, `*` or `)`")),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(n: &str) -> Option<String> {
+        matches!(n, "n" | "m").then(|| n.to_string())
+    }
+
+    #[test]
+    fn expressions_from_llvm14() {
+        // Strings copied from `opt-14 -passes='print<scalar-evolution>'` on examples/memory.
+        let a = to_affine("(-1 + (zext i32 %n to i64))<nsw>", &args).unwrap();
+        assert_eq!(a.to_string(), "n - 1");
+        let b = to_affine("{-1,+,1}<nw><%for.body>", &args).unwrap();
+        assert_eq!(b, Affine::symbol("k_for_body").add(&Affine::constant(-1)));
+        let c = to_affine("{0,+,1}<nuw><nsw><%for.body>", &args).unwrap();
+        assert_eq!(c, Affine::symbol("k_for_body"));
+        let d = to_affine("(-2 + (-1 * {0,+,1}<nuw><%for.body>) + %n)", &args).unwrap();
+        assert_eq!(d.constant, -2);
+        assert_eq!(d.terms["k_for_body"], -1);
+        assert_eq!(d.terms["n"], 1);
+        let e = to_affine("((2 * %m) + {3,+,2}<%l>)", &args).unwrap();
+        assert_eq!(e.terms["m"], 2);
+        assert_eq!(e.terms["k_l"], 2);
+        assert_eq!(e.constant, 3);
+    }
+
+    #[test]
+    fn strided_counts() {
+        // From opt-14 on `for (i = 0; i < n; i += 2)`.
+        let (x, c) = backedge_count("((-1 + (sext i32 %n to i64))<nsw> /u 2)", &args).unwrap();
+        assert_eq!((x.to_string().as_str(), c), ("n - 1", 2));
+        let (x, c) = backedge_count("(-1 + %n)", &args).unwrap();
+        assert_eq!((x.to_string().as_str(), c), ("n - 1", 1));
+        assert!(backedge_count("((-1 + %n) /u %m)", &args).is_err());
+        // `for (i = 0; i <= n; i++)` after rotation and widening (opt-14).
+        let a = to_affine("(-1 + (zext i32 (1 smax (1 + %n)) to i64))<nsw>", &args).unwrap();
+        assert_eq!(a.to_string(), "n");
+        assert!(to_affine("(%m smax %n)", &args).is_err());
+        assert!(to_affine("(5 smax %n)", &args).is_err());
+    }
+
+    #[test]
+    fn rejects_what_is_not_affine() {
+        assert!(to_affine("***COULDNOTCOMPUTE***", &args).is_err());
+        assert!(to_affine("(%n * %m)", &args).is_err());
+        assert!(to_affine("((-1 + %n) /u 2)", &args).is_err());
+        assert!(to_affine("%x", &args).is_err());
+        assert!(to_affine("(1 + ", &args).is_err());
+    }
+
+    #[test]
+    fn output_records() {
+        let out = "Classifying expressions for: @calls\n  %i.03 = phi i32 [ 0, %for.body.lr.ph ], [ %inc, %for.inc ]\n  -->  {0,+,1}<nuw><nsw><%for.body> U: [0,2147483647) S: [0,2147483647)\t\tExits: (-1 + %n)\n\
+Determining loop execution counts for: @calls\nLoop %for.body: backedge-taken count is (-1 + %n)\nLoop %for.body: max backedge-taken count is 2147483646\n";
+        let m = parse_output(out);
+        assert_eq!(m["calls"].backedge_taken["for.body"], "(-1 + %n)");
+        assert_eq!(m["calls"].values["i.03"], "{0,+,1}<nuw><nsw><%for.body>");
+    }
+}
