@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use crate::ast::{Expr, ExprKind, Program, StmtKind};
 use crate::classification::Classification;
-use crate::instruction_tree::{chain_string, Context, InstructionTree};
+use crate::instruction_tree::{chain_string, ChainItem, Context, InstructionTree};
 use crate::passes::{finish, Note, Options, PassError, PassOutput};
 use crate::resolve::Names;
 use crate::rewrite::{line_indent, Overlap, Rewriter};
@@ -61,9 +61,11 @@ pub fn run(program: &Program, options: &Options) -> Result<Result<PassOutput, Ov
             // The model decides: compare the chains before and after (000 §5.2 "Application").
             let before = InstructionTree::minimal(rhs, &program.source, &cx).chain(&cx);
             let after = chain_after(&rhs_text, &names, &slices, &taken, &cx);
+            // Copies only move to their own statements; what matters is whether instruction
+            // blocks merge (000 §5.2: "creation of new instruction blocks by merging").
             let changed = after
                 .as_ref()
-                .is_some_and(|a| chain_string(a) != chain_string(&before));
+                .is_some_and(|a| chain_string(&blocks(a)) != chain_string(&blocks(&before)));
             if changed || options.force {
                 rw.insert(s.span.start, hoisted);
                 rw.replace(rhs.span, rhs_text);
@@ -104,7 +106,7 @@ fn chain_after(
     _slices: &[&Expr],
     taken: &BTreeSet<String>,
     cx: &Context,
-) -> Option<Vec<crate::instruction_tree::ChainItem>> {
+) -> Option<Vec<ChainItem>> {
     let source = format!("__r = {rhs_text};\n");
     let program = crate::parse(&source, std::path::Path::new("<repack>")).ok()?;
     let mut vars = names.variables.clone();
@@ -119,6 +121,14 @@ fn chain_after(
         return None;
     };
     Some(InstructionTree::minimal(rhs, &program.source, &cx2).chain(&cx2))
+}
+
+fn blocks(chain: &[ChainItem]) -> Vec<ChainItem> {
+    chain
+        .iter()
+        .filter(|c| matches!(c, ChainItem::Block { .. }))
+        .cloned()
+        .collect()
 }
 
 fn fresh(base: &str, taken: &mut BTreeSet<String>) -> String {
@@ -143,7 +153,16 @@ fn collect<'e>(e: &'e Expr, names: &Names, out: &mut Vec<&'e Expr>) {
     match &e.kind {
         ExprKind::Apply { name, args } => {
             if names.is_variable(name) {
-                out.push(e);
+                // Only array slices (a range or `:` in the index) copy data; `x(i)` does not.
+                let mut slicing = false;
+                for a in args {
+                    a.walk(&mut |x| {
+                        slicing |= matches!(x.kind, ExprKind::Range { .. } | ExprKind::Colon)
+                    });
+                }
+                if slicing {
+                    out.push(e);
+                }
             } else {
                 args.iter().for_each(|a| collect(a, names, out));
             }
