@@ -45,7 +45,10 @@ fn spans_point_at_the_statement_text() {
     let p = metron_matlab::parse(src, Path::new("t.m")).unwrap();
     assert_eq!(p.statements.len(), 2);
     assert_eq!(p.text(p.statements[1].span), "y = x + 2");
-    assert_eq!((p.statements[1].span.line, p.statements[1].span.column), (3, 1));
+    assert_eq!(
+        (p.statements[1].span.line, p.statements[1].span.column),
+        (3, 1)
+    );
 }
 
 #[test]
@@ -103,13 +106,16 @@ fn syntax_errors_name_file_line_column_and_text() {
 
 #[test]
 fn minimal_edits_keep_comments_blank_lines_and_layout() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/matlab/script_commands.m");
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/matlab/script_commands.m");
     let src = std::fs::read_to_string(&file).unwrap();
     let out = run_passes(&src, &file, &["range".to_string()], &Options::default()).unwrap();
     let new = &out[0].source;
     let (old_lines, new_lines): (Vec<_>, Vec<_>) = (src.lines().collect(), new.lines().collect());
     assert_eq!(old_lines.len(), new_lines.len());
-    let changed: Vec<usize> = (0..old_lines.len()).filter(|&i| old_lines[i] != new_lines[i]).collect();
+    let changed: Vec<usize> = (0..old_lines.len())
+        .filter(|&i| old_lines[i] != new_lines[i])
+        .collect();
     // Only the last line, `odd = w(2*(1:25)-1);`, is rewritten (000 §5.3: 1:2:49).
     assert_eq!(changed, vec![old_lines.len() - 1]);
     assert_eq!(new_lines[changed[0]], "odd = w(1:2:49);");

@@ -16,7 +16,9 @@ fn octave_or_skip() -> bool {
 }
 
 fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/matlab").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/matlab")
+        .join(name)
 }
 
 fn transform(file: &Path, passes: &[&str], dir: &Path, options: &Options) -> PathBuf {
@@ -37,7 +39,10 @@ fn range_simplification_preserves_results_and_changes_the_code() {
     let orig = example("ranges.m");
     let new = transform(&orig, &["range"], dir.path(), &Options::default());
     let new_text = std::fs::read_to_string(&new).unwrap();
-    assert!(new_text.contains("A(1:N)") && new_text.contains("A(1:2:(2*N-1))"), "{new_text}");
+    assert!(
+        new_text.contains("A(1:N)") && new_text.contains("A(1:2:(2*N-1))"),
+        "{new_text}"
+    );
     let opts = CheckOptions {
         entry: Some("ranges(40)".into()),
         ..CheckOptions::default()
@@ -62,7 +67,10 @@ fn forced_repacking_of_listing_5_3_preserves_results() {
     let text = std::fs::read_to_string(&new).unwrap();
     // 000 Listing 5.3: four tmp_* slices, then the expression on references.
     assert_eq!(text.matches(" = B(1:(N-1));").count(), 1, "{text}");
-    assert!(text.contains("X(1:(N-1)) = (tmp_b - tmp_c .* tmp_x) ./ tmp_d;"), "{text}");
+    assert!(
+        text.contains("X(1:(N-1)) = (tmp_b - tmp_c .* tmp_x) ./ tmp_d;"),
+        "{text}"
+    );
     let opts = CheckOptions {
         entry: Some("repack_crni3(50)".into()),
         ..CheckOptions::default()

@@ -12,7 +12,12 @@ fn simplify(src: &str) -> (String, Vec<Note>) {
 
 fn rhs(src: &str) -> String {
     let (out, _) = simplify(&format!("N = 10;\nA = zeros(1, 100);\nB = {src};\n"));
-    out.lines().nth(2).unwrap().trim_start_matches("B = ").trim_end_matches(';').to_string()
+    out.lines()
+        .nth(2)
+        .unwrap()
+        .trim_start_matches("B = ")
+        .trim_end_matches(';')
+        .to_string()
 }
 
 #[test]

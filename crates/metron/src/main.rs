@@ -55,6 +55,9 @@ enum Command {
     Probe(cmd::probe::ProbeArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
+    /// MATLAB/Octave: execution model, source-to-source passes, proof on Octave.
+    #[command(subcommand)]
+    Matlab(cmd::matlab::MatlabCommand),
 }
 
 fn run(cli: Cli) -> CliResult {
@@ -66,6 +69,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Profile(a) => cmd::profile::run(a, g),
         Command::Probe(a) => cmd::probe::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
+        Command::Matlab(a) => cmd::matlab::run(a, g),
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod demo;
 pub mod history;
+pub mod matlab;
 pub mod measure;
 pub mod probe;
 pub mod profile;
