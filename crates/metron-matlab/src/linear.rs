@@ -133,17 +133,17 @@ pub fn is_integer(x: f64) -> bool {
 /// The affine form of `e`, when `e` is built from numbers, scalar atoms, `+`, `-`, unary `-`
 /// and multiplication or division by a number. `atom` decides which leaves are scalar atoms
 /// (returns their name) and rejects everything else.
-pub fn linear_form(e: &Expr, src: &str, atom: &dyn Fn(&Expr) -> Option<String>) -> Option<Linear> {
+pub fn linear_form(e: &Expr, _src: &str, atom: &dyn Fn(&Expr) -> Option<String>) -> Option<Linear> {
     match &e.kind {
         ExprKind::Number(x) => Some(Linear::constant(*x)),
-        ExprKind::Paren(inner) => linear_form(inner, src, atom),
+        ExprKind::Paren(inner) => linear_form(inner, _src, atom),
         ExprKind::Unary { op, operand } if op == "-" => {
-            Some(linear_form(operand, src, atom)?.scale(-1.0))
+            Some(linear_form(operand, _src, atom)?.scale(-1.0))
         }
-        ExprKind::Unary { op, operand } if op == "+" => linear_form(operand, src, atom),
+        ExprKind::Unary { op, operand } if op == "+" => linear_form(operand, _src, atom),
         ExprKind::Binary { op, lhs, rhs } => {
-            let l = linear_form(lhs, src, atom)?;
-            let r = linear_form(rhs, src, atom)?;
+            let l = linear_form(lhs, _src, atom)?;
+            let r = linear_form(rhs, _src, atom)?;
             match op.as_str() {
                 "+" => Some(l.add(&r)),
                 "-" => Some(l.sub(&r)),

@@ -40,6 +40,10 @@ impl Rewriter {
         });
     }
 
+    pub fn edits(&self) -> &[Edit] {
+        &self.edits
+    }
+
     pub fn is_empty(&self) -> bool {
         self.edits.is_empty()
     }

@@ -126,3 +126,60 @@ fn scripts_compare_their_whole_workspace_and_timing_gives_a_ci() {
     let ci = t.speedup_ci.unwrap();
     assert!(ci.lo <= ci.hi && t.speedup > 0.0);
 }
+
+/// Every pass (and the full pipeline) on every corpus program, checked in Octave at a small,
+/// odd size (off-by-one errors in ranges show up).
+#[test]
+fn every_pass_preserves_results_on_every_corpus_program() {
+    if !octave_or_skip() {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/matlab");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "m"))
+        .collect();
+    files.sort();
+    let pipelines: [&[&str]; 4] = [
+        &["range"],
+        &["repack"],
+        &["vectorize"],
+        &["vectorize", "range", "repack"],
+    ];
+    let force = Options {
+        force: true,
+        ..Options::default()
+    };
+    let mut changed = 0;
+    for file in &files {
+        let src = std::fs::read_to_string(file).unwrap();
+        let program = metron_matlab::parse(&src, file).unwrap();
+        let entry = program.functions.first().map(|f| format!("{}(37)", f.name));
+        for passes in pipelines {
+            let out_dir = tempfile::tempdir().unwrap();
+            let new = transform(file, passes, out_dir.path(), &force);
+            if std::fs::read_to_string(&new).unwrap() == src {
+                continue;
+            }
+            changed += 1;
+            let opts = CheckOptions {
+                entry: entry.clone(),
+                ..CheckOptions::default()
+            };
+            let report = check(file, &new, &opts)
+                .unwrap_or_else(|e| panic!("{} {passes:?}: {e}", file.display()));
+            assert!(
+                report.equal,
+                "{} {passes:?}: {:?}",
+                file.display(),
+                report.variables
+            );
+            assert!(!report.variables.is_empty());
+        }
+    }
+    assert!(
+        changed >= 15,
+        "only {changed} transformed programs were checked"
+    );
+}

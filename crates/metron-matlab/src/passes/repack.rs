@@ -68,6 +68,20 @@ pub fn run(program: &Program, options: &Options) -> Result<Result<PassOutput, Ov
                 .is_some_and(|a| chain_string(&blocks(a)) != chain_string(&blocks(&before)));
             if changed || options.force {
                 rw.insert(s.span.start, hoisted);
+                if scope.function.is_none() {
+                    // A script's workspace is its output: the temporaries must not leak.
+                    let tmps: Vec<String> = slices_tmp_names(&new_rhs);
+                    let eol = program.source[s.span.end..]
+                        .find('\n')
+                        .map(|i| s.span.end + i + 1)
+                        .unwrap_or(program.source.len());
+                    let nl = if eol == program.source.len() && !program.source.ends_with('\n') {
+                        "\n"
+                    } else {
+                        ""
+                    };
+                    rw.insert(eol, format!("{nl}{indent}clear {};\n", tmps.join(" ")));
+                }
                 rw.replace(rhs.span, rhs_text);
                 notes.push(Note {
                     line: s.span.line,
@@ -121,6 +135,10 @@ fn chain_after(
         return None;
     };
     Some(InstructionTree::minimal(rhs, &program.source, &cx2).chain(&cx2))
+}
+
+fn slices_tmp_names(rw: &Rewriter) -> Vec<String> {
+    rw.edits().iter().map(|e| e.text.clone()).collect()
 }
 
 fn blocks(chain: &[ChainItem]) -> Vec<ChainItem> {

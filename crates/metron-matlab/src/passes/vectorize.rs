@@ -234,7 +234,7 @@ impl LoopContext<'_> {
             None => Ok((out, note)),
             Some(p) => {
                 let trips = format!("numel({})", self.text(iter));
-                let vector = out.replace('\n', &format!("\n  "));
+                let vector = out.replace('\n', "\n  ");
                 let original = self.program.text(s.span).replace('\n', "\n  ");
                 Ok((
                     format!(
