@@ -389,3 +389,77 @@ fn time_version(
         .filter_map(|l| l.trim().parse::<f64>().ok())
         .collect())
 }
+
+/// One size of a profile-guided sweep (000 §5.4).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfilePoint {
+    pub size: u64,
+    pub loop_median_s: f64,
+    pub vector_median_s: f64,
+    pub speedup: f64,
+    pub speedup_ci: Option<Interval>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Profile {
+    pub points: Vec<ProfilePoint>,
+    /// Smallest profiled size from which on the vector version is faster beyond noise
+    /// (the CI's lower end above 1 at it and at every larger size); `None`: never (∅ of
+    /// 000 Table 5.2).
+    pub threshold: Option<u64>,
+}
+
+/// Times the loop version (`original`) against its vectorised form over `sizes`, calling
+/// `function(size)` in Octave; both versions' outputs are compared at every size too.
+pub fn profile(
+    original: &Path,
+    vectorised: &Path,
+    function: &str,
+    sizes: &[u64],
+    repetitions: usize,
+    mut progress: impl FnMut(u64),
+) -> Result<Profile, CheckError> {
+    let mut points = Vec::new();
+    for &size in sizes {
+        progress(size);
+        let options = CheckOptions {
+            entry: Some(format!("{function}({size})")),
+            repetitions,
+            warmup: 2,
+            ..CheckOptions::default()
+        };
+        let report = check(original, vectorised, &options)?;
+        if !report.equal {
+            return Err(CheckError::Input {
+                file: vectorised.display().to_string(),
+                message: format!("results differ from the loop version at size {size}"),
+            });
+        }
+        if let Some(t) = report.timing {
+            points.push(ProfilePoint {
+                size,
+                loop_median_s: t.original_median_s,
+                vector_median_s: t.transformed_median_s,
+                speedup: t.speedup,
+                speedup_ci: t.speedup_ci,
+            });
+        }
+    }
+    Ok(Profile {
+        threshold: threshold(&points),
+        points,
+    })
+}
+
+/// The smallest size from which on every point is profitable beyond noise.
+pub fn threshold(points: &[ProfilePoint]) -> Option<u64> {
+    let mut best = None;
+    for p in points.iter().rev() {
+        if p.speedup_ci.is_some_and(|ci| ci.lo > 1.0) {
+            best = Some(p.size);
+        } else {
+            break;
+        }
+    }
+    best
+}

@@ -172,3 +172,26 @@ fn kosaraju_and_pi_graph_order() {
         [false, false, true, false]
     );
 }
+
+#[test]
+fn profile_threshold_is_the_start_of_the_profitable_suffix() {
+    use metron_matlab::octave::{threshold, ProfilePoint};
+    use metron_measure::stats::Interval;
+    let point = |size, lo, hi| ProfilePoint {
+        size,
+        loop_median_s: 1.0,
+        vector_median_s: 1.0,
+        speedup: (lo + hi) / 2.0,
+        speedup_ci: Some(Interval { lo, hi }),
+    };
+    // Profitable at 64 but not at 128 (noise): only 256 and beyond count.
+    let pts = [
+        point(16, 0.5, 0.7),
+        point(64, 1.1, 1.3),
+        point(128, 0.9, 1.2),
+        point(256, 1.2, 1.5),
+        point(1024, 2.0, 3.0),
+    ];
+    assert_eq!(threshold(&pts), Some(256));
+    assert_eq!(threshold(&pts[..3]), None);
+}

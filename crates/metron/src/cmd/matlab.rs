@@ -21,6 +21,28 @@ pub enum MatlabCommand {
     Transform(TransformArgs),
     /// Run two versions in octave-cli, compare every output and time both.
     Check(CheckArgs),
+    /// Profile-guided vectorisation: time loop and vector versions over sizes, find p.
+    Profile(ProfileArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ProfileArgs {
+    /// A function file whose first function takes the problem size, e.g. triad.m.
+    pub input: PathBuf,
+    /// Sizes to profile (comma-separated).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "16,64,256,1024,4096,16384"
+    )]
+    pub sizes: Vec<u64>,
+    #[arg(long, default_value_t = 15)]
+    pub repetitions: usize,
+    /// Write the versioned program (`if trips >= p`) here.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    #[arg(long)]
+    pub assume_orientation: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -80,6 +102,7 @@ pub fn run(cmd: MatlabCommand, global: &GlobalOpts) -> CliResult {
         MatlabCommand::Model(a) => model(a, global),
         MatlabCommand::Transform(a) => transform(a, global),
         MatlabCommand::Check(a) => check_cmd(a, global),
+        MatlabCommand::Profile(a) => profile_cmd(a, global),
     }
 }
 
@@ -124,19 +147,105 @@ fn model(a: ModelArgs, global: &GlobalOpts) -> CliResult {
     Ok(())
 }
 
+fn orientation(flag: Option<&str>) -> Result<Option<Dim>, CliError> {
+    match flag {
+        None => Ok(None),
+        Some("row") => Ok(Some(Dim::Row)),
+        Some("column") => Ok(Some(Dim::Column)),
+        Some(other) => Err(CliError::input(format!(
+            "--assume-orientation: expected `row` or `column`, got `{other}`"
+        ))),
+    }
+}
+
+fn profile_cmd(a: ProfileArgs, global: &GlobalOpts) -> CliResult {
+    let src = std::fs::read_to_string(&a.input)
+        .map_err(|e| CliError::input(format!("{}: {e}", a.input.display())))?;
+    let program = metron_matlab::parse(&src, &a.input).map_err(CliError::input)?;
+    let function = program
+        .functions
+        .first()
+        .map(|f| f.name.clone())
+        .ok_or_else(|| {
+            CliError::input(format!("{}: expected a function file", a.input.display()))
+        })?;
+    let mut options = Options {
+        assume: orientation(a.assume_orientation.as_deref())?,
+        ..Options::default()
+    };
+    let vectorised = run_passes(&src, &a.input, &["vectorize".to_string()], &options)
+        .map_err(CliError::input)?;
+    let vector_src = vectorised
+        .last()
+        .map(|o| o.source.clone())
+        .unwrap_or_default();
+    if vector_src == src {
+        return Err(CliError::failure(format!(
+            "{}: no loop could be vectorised (see `metron matlab transform --passes vectorize --explain`)",
+            a.input.display()
+        )));
+    }
+    let dir = std::env::temp_dir().join(format!("metron-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(CliError::failure)?;
+    let vector_path = dir.join(a.input.file_name().unwrap_or_default());
+    std::fs::write(&vector_path, &vector_src).map_err(CliError::failure)?;
+    let bar = crate::progress::bar(a.sizes.len() as u64, global.quiet);
+    let result = metron_matlab::octave::profile(
+        &a.input,
+        &vector_path,
+        &function,
+        &a.sizes,
+        a.repetitions,
+        |size| {
+            bar.set_message(format!("size {size}"));
+            bar.inc(1);
+        },
+    );
+    bar.finish_and_clear();
+    let _ = std::fs::remove_dir_all(&dir);
+    let profile = result.map_err(|e| match e {
+        CheckError::Input { .. } | CheckError::Tool(_) => CliError::input(e),
+        _ => CliError::failure(e),
+    })?;
+    if let (Some(p), Some(out)) = (profile.threshold, &a.output) {
+        options.version_threshold = Some(p);
+        let versioned = run_passes(&src, &a.input, &["vectorize".to_string()], &options)
+            .map_err(CliError::input)?;
+        let text = versioned
+            .last()
+            .map(|o| o.source.clone())
+            .unwrap_or_default();
+        std::fs::write(out, text)
+            .map_err(|e| CliError::input(format!("{}: {e}", out.display())))?;
+    }
+    if global.json {
+        return json_out(&profile);
+    }
+    println!(
+        "{:>10} {:>12} {:>12} {:>9}  95% CI",
+        "size", "loop (s)", "vector (s)", "speedup"
+    );
+    for p in &profile.points {
+        let ci = p
+            .speedup_ci
+            .map(|c| format!("{:.2} to {:.2}", c.lo, c.hi))
+            .unwrap_or_default();
+        println!(
+            "{:>10} {:>12.3e} {:>12.3e} {:>9.2}  {ci}",
+            p.size, p.loop_median_s, p.vector_median_s, p.speedup
+        );
+    }
+    match profile.threshold {
+        Some(p) => println!("profitable from size {p} on (p = {p})"),
+        None => println!("never profitable beyond noise in the profiled sizes (∅)"),
+    }
+    Ok(())
+}
+
 fn transform(a: TransformArgs, global: &GlobalOpts) -> CliResult {
     let src = std::fs::read_to_string(&a.input)
         .map_err(|e| CliError::input(format!("{}: {e}", a.input.display())))?;
-    let assume = match a.assume_orientation.as_deref() {
-        None => None,
-        Some("row") => Some(Dim::Row),
-        Some("column") => Some(Dim::Column),
-        Some(other) => {
-            return Err(CliError::input(format!(
-                "--assume-orientation: expected `row` or `column`, got `{other}`"
-            )))
-        }
-    };
+    let assume = orientation(a.assume_orientation.as_deref())?;
     let options = Options {
         runtime: a.runtime.clone(),
         force: a.force,
