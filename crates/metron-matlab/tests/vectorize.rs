@@ -83,7 +83,7 @@ fn profile_guided_versioning_keeps_the_loop_for_small_sizes() {
     };
     let (src, out, _) = vectorize("triad.m", &options);
     assert!(
-        out.contains("if numel(1:n) >= 300\n  a(1:n) = b(1:n) + s.*c(1:n);\nelse\n  for i = 1:n"),
+        out.contains("if n >= 300\n  a(1:n) = b(1:n) + s.*c(1:n);\nelse\n  for i = 1:n"),
         "{out}"
     );
     // The original loop survives verbatim inside the else branch (indented).

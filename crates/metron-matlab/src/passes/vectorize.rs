@@ -233,7 +233,21 @@ impl LoopContext<'_> {
         match self.options.version_threshold {
             None => Ok((out, note)),
             Some(p) => {
-                let trips = format!("numel({})", self.text(iter));
+                // Trip count floor((U-L)/s)+1 as plain arithmetic: a call such as
+                // numel(L:s:U) costs more than a small loop in an interpreter.
+                let trips = if range.step == 1 {
+                    range
+                        .upper
+                        .sub(&range.lower)
+                        .add(&Linear::constant(1.0))
+                        .render()
+                } else {
+                    format!(
+                        "floor(({})/{})+1",
+                        range.upper.sub(&range.lower).render(),
+                        range.step
+                    )
+                };
                 let vector = out.replace('\n', "\n  ");
                 let original = self.program.text(s.span).replace('\n', "\n  ");
                 Ok((
