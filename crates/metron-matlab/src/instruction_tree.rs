@@ -431,7 +431,12 @@ pub fn model_expression(
     user_functions: &[String],
 ) -> Result<(InstructionTree, Vec<ChainItem>), crate::SyntaxError> {
     let source = format!("__metron_expr = {expression};\n");
-    let program = crate::parse(&source, std::path::Path::new("<expression>"))?;
+    const WRAPPER: usize = "__metron_expr = ".len();
+    let program =
+        crate::parse(&source, std::path::Path::new("<expression>")).map_err(|mut e| {
+            e.column = e.column.saturating_sub(WRAPPER).max(1);
+            e
+        })?;
     let cx = Context {
         classification,
         names: None,

@@ -144,3 +144,10 @@ fn scalar_mode_is_flagged() {
         .collect();
     assert_eq!(scalar, vec![false, true, false, false]);
 }
+
+#[test]
+fn expression_syntax_errors_point_into_the_expression() {
+    let c = Classification::builtin("r2018b").unwrap();
+    let err = model_expression("A +* B", &c, &[]).unwrap_err();
+    assert_eq!((err.line, err.column), (1, 3), "{err}");
+}

@@ -141,24 +141,31 @@ fn every_pass_preserves_results_on_every_corpus_program() {
         .filter(|p| p.extension().is_some_and(|e| e == "m"))
         .collect();
     files.sort();
-    let pipelines: [&[&str]; 4] = [
-        &["range"],
-        &["repack"],
-        &["vectorize"],
-        &["vectorize", "range", "repack"],
-    ];
     let force = Options {
         force: true,
         ..Options::default()
     };
+    // Versioned at p = 10 the vector branch runs at size 37; at p = 1000 the loop branch.
+    let versioned = |p| Options {
+        version_threshold: Some(p),
+        ..Options::default()
+    };
+    let pipelines: Vec<(&[&str], Options)> = vec![
+        (&["range"], force.clone()),
+        (&["repack"], force.clone()),
+        (&["vectorize"], force.clone()),
+        (&["vectorize", "range", "repack"], force.clone()),
+        (&["vectorize"], versioned(10)),
+        (&["vectorize"], versioned(1000)),
+    ];
     let mut changed = 0;
     for file in &files {
         let src = std::fs::read_to_string(file).unwrap();
         let program = metron_matlab::parse(&src, file).unwrap();
         let entry = program.functions.first().map(|f| format!("{}(37)", f.name));
-        for passes in pipelines {
+        for (passes, options) in &pipelines {
             let out_dir = tempfile::tempdir().unwrap();
-            let new = transform(file, passes, out_dir.path(), &force);
+            let new = transform(file, passes, out_dir.path(), options);
             if std::fs::read_to_string(&new).unwrap() == src {
                 continue;
             }
@@ -179,7 +186,7 @@ fn every_pass_preserves_results_on_every_corpus_program() {
         }
     }
     assert!(
-        changed >= 15,
+        changed >= 25,
         "only {changed} transformed programs were checked"
     );
 }
