@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod classification;
+pub mod dataflow;
 pub mod dependence;
 pub mod dimensionality;
 pub mod instruction_tree;

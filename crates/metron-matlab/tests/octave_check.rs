@@ -151,10 +151,11 @@ fn every_pass_preserves_results_on_every_corpus_program() {
         ..Options::default()
     };
     let pipelines: Vec<(&[&str], Options)> = vec![
+        (&["inline"], force.clone()),
         (&["range"], force.clone()),
         (&["repack"], force.clone()),
         (&["vectorize"], force.clone()),
-        (&["vectorize", "range", "repack"], force.clone()),
+        (&["vectorize", "inline", "range", "repack"], force.clone()),
         (&["vectorize"], versioned(10)),
         (&["vectorize"], versioned(1000)),
     ];

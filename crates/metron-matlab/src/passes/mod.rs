@@ -1,6 +1,7 @@
 //! Source-to-source passes (000 Ch. 5, §6.4). Each pass reads a parsed program, records
 //! minimal edits and explains what it did and did not do, with the line.
 
+pub mod inline;
 pub mod range;
 pub mod repack;
 pub mod vectorize;
@@ -32,7 +33,7 @@ impl PassOutput {
 
 #[derive(Debug, thiserror::Error)]
 pub enum PassError {
-    #[error("unknown pass `{0}`; expected one of: range, repack, vectorize")]
+    #[error("unknown pass `{0}`; expected one of: inline, range, repack, vectorize")]
     Unknown(String),
     #[error(transparent)]
     Syntax(#[from] crate::SyntaxError),
@@ -77,6 +78,7 @@ pub fn run_passes(
         let program = crate::parse(&current, file)?;
         let out = match pass.as_str() {
             "range" => range::run(&program),
+            "inline" => inline::run(&program),
             "repack" => repack::run(&program, options)?,
             "vectorize" => vectorize::run(&program, options),
             other => return Err(PassError::Unknown(other.to_string())),
