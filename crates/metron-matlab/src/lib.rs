@@ -2,6 +2,7 @@
 //! transformations of 000 Chapters 4-6 (the thesis's HU!M compiler), proven on GNU Octave.
 
 pub mod ast;
+pub mod bench;
 pub mod classification;
 pub mod dataflow;
 pub mod dependence;

@@ -23,6 +23,18 @@ pub enum MatlabCommand {
     Check(CheckArgs),
     /// Profile-guided vectorisation: time loop and vector versions over sizes, find p.
     Profile(ProfileArgs),
+    /// Menchi-style experiments (000 App. C): versions from `%! pragma` regions, sizes,
+    /// modes measure|warmup|threads|validate; long CSV.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Spec file (.json or .toml); file paths in it are relative to it.
+    pub spec: PathBuf,
+    /// Write the long CSV (App. C Listing C.2) here; default: stdout.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -103,6 +115,7 @@ pub fn run(cmd: MatlabCommand, global: &GlobalOpts) -> CliResult {
         MatlabCommand::Transform(a) => transform(a, global),
         MatlabCommand::Check(a) => check_cmd(a, global),
         MatlabCommand::Profile(a) => profile_cmd(a, global),
+        MatlabCommand::Bench(a) => bench_cmd(a, global),
     }
 }
 
@@ -156,6 +169,72 @@ fn orientation(flag: Option<&str>) -> Result<Option<Dim>, CliError> {
             "--assume-orientation: expected `row` or `column`, got `{other}`"
         ))),
     }
+}
+
+fn bench_cmd(a: BenchArgs, global: &GlobalOpts) -> CliResult {
+    let text = std::fs::read_to_string(&a.spec)
+        .map_err(|e| CliError::input(format!("{}: {e}", a.spec.display())))?;
+    let is_toml = a.spec.extension().is_some_and(|e| e == "toml");
+    let spec: metron_matlab::bench::Spec = if is_toml {
+        toml_spec(&text).map_err(|e| CliError::input(format!("{}: {e}", a.spec.display())))?
+    } else {
+        serde_json::from_str(&text).map_err(|e| {
+            CliError::input(format!(
+                "{}:{}:{}: {e}",
+                a.spec.display(),
+                e.line(),
+                e.column()
+            ))
+        })?
+    };
+    let base = a.spec.parent().unwrap_or(Path::new("."));
+    let bar = crate::progress::bar(0, global.quiet);
+    let result = metron_matlab::bench::run(&spec, base, |step| bar.set_message(step.to_string()));
+    bar.finish_and_clear();
+    let result = result.map_err(|e| match e {
+        metron_matlab::bench::BenchError::Check(_)
+        | metron_matlab::bench::BenchError::Measure(_) => CliError::failure(e),
+        _ => CliError::input(e),
+    })?;
+    let mut csv = String::from(metron_matlab::bench::CSV_HEADER);
+    csv.push('\n');
+    for r in &result.rows {
+        csv.push_str(&r.csv());
+        csv.push('\n');
+    }
+    match &a.csv {
+        Some(p) => {
+            std::fs::write(p, &csv).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?
+        }
+        None if !global.json => print!("{csv}"),
+        None => {}
+    }
+    if global.json {
+        json_out(&result)?;
+    } else if !global.quiet {
+        for v in &result.validations {
+            eprintln!(
+                "validate {} {} vs {} N={}: {} (max rel. error {:.2e})",
+                v.benchmark,
+                v.version,
+                v.reference,
+                v.n,
+                if v.equal { "equal" } else { "DIFFERENT" },
+                v.max_rel_error
+            );
+        }
+    }
+    if result.validations.iter().all(|v| v.equal) {
+        Ok(())
+    } else {
+        Err(CliError::failure(
+            "some versions disagree (see validate lines)",
+        ))
+    }
+}
+
+fn toml_spec(text: &str) -> Result<metron_matlab::bench::Spec, String> {
+    metron_matlab::bench::Spec::from_toml(text)
 }
 
 fn profile_cmd(a: ProfileArgs, global: &GlobalOpts) -> CliResult {
