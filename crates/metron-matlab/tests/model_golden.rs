@@ -151,3 +151,23 @@ fn expression_syntax_errors_point_into_the_expression() {
     let err = model_expression("A +* B", &c, &[]).unwrap_err();
     assert_eq!((err.line, err.column), (1, 3), "{err}");
 }
+
+#[test]
+fn reorder_pass_reproduces_fig_7_4() {
+    use metron_matlab::passes::{reorder, Options};
+    let src = "function R = f(N)\nA = rand(1, N); B = rand(1, N); C = rand(1, N);\nR = log(A) + B + C(1:N);\nend\n";
+    let p = metron_matlab::parse(src, std::path::Path::new("f.m")).unwrap();
+    let out = reorder::run(&p, &Options::default()).unwrap().unwrap();
+    assert!(
+        out.source.contains("R = log(A) + C(1:N) + B;"),
+        "{}",
+        out.source
+    );
+    // On Octave nothing merges, so no order is better and nothing changes.
+    let octave = Options {
+        runtime: "octave".into(),
+        ..Options::default()
+    };
+    let out = reorder::run(&p, &octave).unwrap().unwrap();
+    assert_eq!(out.source, src);
+}

@@ -156,6 +156,7 @@ fn every_pass_preserves_results_on_every_corpus_program() {
         (&["repack"], force.clone()),
         (&["vectorize"], force.clone()),
         (&["vectorize", "inline", "range", "repack"], force.clone()),
+        (&["reorder"], force.clone()),
         (&["vectorize"], versioned(10)),
         (&["vectorize"], versioned(1000)),
     ];

@@ -3,6 +3,7 @@
 
 pub mod inline;
 pub mod range;
+pub mod reorder;
 pub mod repack;
 pub mod vectorize;
 
@@ -33,7 +34,7 @@ impl PassOutput {
 
 #[derive(Debug, thiserror::Error)]
 pub enum PassError {
-    #[error("unknown pass `{0}`; expected one of: inline, range, repack, vectorize")]
+    #[error("unknown pass `{0}`; expected one of: inline, range, reorder, repack, vectorize")]
     Unknown(String),
     #[error(transparent)]
     Syntax(#[from] crate::SyntaxError),
@@ -80,6 +81,7 @@ pub fn run_passes(
             "range" => range::run(&program),
             "inline" => inline::run(&program),
             "repack" => repack::run(&program, options)?,
+            "reorder" => reorder::run(&program, options)?,
             "vectorize" => vectorize::run(&program, options),
             other => return Err(PassError::Unknown(other.to_string())),
         }
