@@ -157,6 +157,7 @@ fn every_pass_preserves_results_on_every_corpus_program() {
         (&["vectorize"], force.clone()),
         (&["vectorize", "inline", "range", "repack"], force.clone()),
         (&["reorder"], force.clone()),
+        (&["dslice"], force.clone()),
         (&["vectorize"], versioned(10)),
         (&["vectorize"], versioned(1000)),
     ];

@@ -63,3 +63,27 @@ fn unsafe_cases_are_left_alone_with_a_reason() {
     let src = "N = 10;\nx = 2*(1:N) + 1;\n";
     assert_eq!(simplify(src).0, "N = 10;\nx = 3:2:(2*N+1);\n");
 }
+
+#[test]
+fn dynamic_slicing_rewrites_vector_slices_and_appends_the_helper_once() {
+    use metron_matlab::passes::dslice;
+    let src = "function y = f(n)\nx = rand(1, n);\nM = rand(n, n);\ny = x(2:end) + x(1:end-1);\nz = M(1:n);\nend\n";
+    let p = metron_matlab::parse(src, Path::new("f.m")).unwrap();
+    let out = dslice::run(&p).unwrap();
+    assert!(
+        out.source
+            .contains("y = d_slice(x, 2, 1, numel(x)) + d_slice(x, 1, 1, (numel(x)-1));"),
+        "{}",
+        out.source
+    );
+    // M is a matrix: a linear slice of it is a column, d_slice would return the matrix.
+    assert!(out.source.contains("z = M(1:n);"));
+    assert_eq!(out.source.matches("function result = d_slice").count(), 1);
+    // Applying it again finds the helper and stops.
+    let again = metron_matlab::parse(&out.source, Path::new("f.m")).unwrap();
+    assert_eq!(dslice::run(&again).unwrap().source, out.source);
+    // Scripts are left alone.
+    let script = "x = rand(1, 5);\ny = x(1:3);\n";
+    let p = metron_matlab::parse(script, Path::new("s.m")).unwrap();
+    assert_eq!(dslice::run(&p).unwrap().source, script);
+}

@@ -1,6 +1,7 @@
 //! Source-to-source passes (000 Ch. 5, §6.4). Each pass reads a parsed program, records
 //! minimal edits and explains what it did and did not do, with the line.
 
+pub mod dslice;
 pub mod inline;
 pub mod range;
 pub mod reorder;
@@ -34,7 +35,9 @@ impl PassOutput {
 
 #[derive(Debug, thiserror::Error)]
 pub enum PassError {
-    #[error("unknown pass `{0}`; expected one of: inline, range, reorder, repack, vectorize")]
+    #[error(
+        "unknown pass `{0}`; expected one of: dslice, inline, range, reorder, repack, vectorize"
+    )]
     Unknown(String),
     #[error(transparent)]
     Syntax(#[from] crate::SyntaxError),
@@ -80,6 +83,7 @@ pub fn run_passes(
         let out = match pass.as_str() {
             "range" => range::run(&program),
             "inline" => inline::run(&program),
+            "dslice" => dslice::run(&program),
             "repack" => repack::run(&program, options)?,
             "reorder" => reorder::run(&program, options)?,
             "vectorize" => vectorize::run(&program, options),

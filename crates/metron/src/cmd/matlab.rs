@@ -17,7 +17,7 @@ use crate::GlobalOpts;
 pub enum MatlabCommand {
     /// Print the minimal instruction tree and the instruction chain (000 §4.5).
     Model(ModelArgs),
-    /// Rewrite a .m file with passes (inline, range, reorder, repack, vectorize).
+    /// Rewrite a .m file with passes (dslice, inline, range, reorder, repack, vectorize).
     Transform(TransformArgs),
     /// Run two versions in octave-cli, compare every output and time both.
     Check(CheckArgs),
@@ -72,7 +72,7 @@ pub struct ModelArgs {
 #[derive(Args, Debug)]
 pub struct TransformArgs {
     pub input: PathBuf,
-    /// Passes in order, comma-separated: inline, range, reorder, repack, vectorize.
+    /// Passes in order, comma-separated: dslice, inline, range, reorder, repack, vectorize.
     #[arg(long, value_delimiter = ',', required = true)]
     pub passes: Vec<String>,
     #[arg(short, long)]
