@@ -59,6 +59,9 @@ enum Command {
     Memory(cmd::memory::MemoryArgs),
     /// Access-conflict models and the memory-bank contention simulator (003).
     Contention(cmd::contention::ContentionArgs),
+    /// MATLAB/Octave: execution model, source-to-source passes, proof on Octave.
+    #[command(subcommand)]
+    Matlab(cmd::matlab::MatlabCommand),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
 }
@@ -74,6 +77,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Jit(a) => cmd::jit::run(a, g),
         Command::Memory(a) => cmd::memory::run(a, g),
         Command::Contention(a) => cmd::contention::run(a, g),
+        Command::Matlab(a) => cmd::matlab::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
     }
 }

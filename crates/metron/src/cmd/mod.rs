@@ -4,6 +4,7 @@ pub mod contention;
 pub mod demo;
 pub mod history;
 pub mod jit;
+pub mod matlab;
 pub mod measure;
 pub mod memory;
 pub mod probe;

@@ -1,0 +1,465 @@
+//! Proof on GNU Octave: run the original and the transformed program, compare every output
+//! variable (shape, values within a reported tolerance) and time both through metron-measure.
+
+use std::path::{Path, PathBuf};
+
+use metron_measure::counters::CounterSet;
+use metron_measure::runner::{run_once, OutputPolicy};
+use metron_measure::stats::{median, Bootstrap, Interval};
+use metron_measure::tool::{Tool, ToolError};
+use serde::Serialize;
+
+pub const OCTAVE: Tool = Tool {
+    program: "octave-cli",
+    debian_package: "octave",
+    purpose: "running MATLAB code to check and time transformations",
+};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+    #[error("{file}: {message}")]
+    Input { file: String, message: String },
+    #[error(transparent)]
+    Syntax(#[from] crate::SyntaxError),
+    #[error("I/O error on {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("octave run failed for {which}: {stderr}")]
+    Octave { which: String, stderr: String },
+    #[error("could not read octave's result file {0}")]
+    Result(String),
+    #[error(transparent)]
+    Measure(#[from] metron_measure::MeasureError),
+}
+
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// `f(1000)`; `None` runs a script file and compares its workspace.
+    pub entry: Option<String>,
+    pub rtol: f64,
+    pub atol: f64,
+    /// In-process timed repetitions per version (0: no timing).
+    pub repetitions: usize,
+    pub warmup: usize,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            entry: None,
+            rtol: 1e-9,
+            atol: 1e-12,
+            repetitions: 0,
+            warmup: 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VariableComparison {
+    pub name: String,
+    pub shape_original: String,
+    pub shape_transformed: String,
+    pub max_abs_error: f64,
+    pub max_rel_error: f64,
+    pub equal: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Timing {
+    pub original_median_s: f64,
+    pub transformed_median_s: f64,
+    pub speedup: f64,
+    pub speedup_ci: Option<Interval>,
+    pub repetitions: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    pub entry: String,
+    pub rtol: f64,
+    pub atol: f64,
+    pub variables: Vec<VariableComparison>,
+    pub equal: bool,
+    pub timing: Option<Timing>,
+}
+
+struct Staged {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    original: PathBuf,
+    transformed: PathBuf,
+    call: String,
+    outputs: Vec<String>,
+    script: Option<String>,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckError + '_ {
+    move |source| CheckError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', "''"))
+}
+
+/// Copies both versions into their own directories under the name Octave needs (a function
+/// file must be named after its first function).
+fn stage(
+    original: &Path,
+    transformed: &Path,
+    options: &CheckOptions,
+) -> Result<Staged, CheckError> {
+    let dir = tempfile::tempdir().map_err(io(Path::new("temporary directory")))?;
+    let root = dir.path().to_path_buf();
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(io(p));
+    let (a, b) = (read(original)?, read(transformed)?);
+    let pa = crate::parse(&a, original)?;
+    crate::parse(&b, transformed)?;
+    let (file_name, call, outputs, script) = match (&options.entry, pa.functions.first()) {
+        (Some(entry), Some(first)) => {
+            let fname = entry.split('(').next().unwrap_or("").trim().to_string();
+            let f = pa.function(&fname).ok_or_else(|| CheckError::Input {
+                file: original.display().to_string(),
+                message: format!(
+                    "entry `{entry}` calls `{fname}`, which this file does not define"
+                ),
+            })?;
+            let outputs: Vec<String> = f.outputs.clone();
+            (format!("{}.m", first.name), entry.clone(), outputs, None)
+        }
+        (None, None) => {
+            let stem = original
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_else(|| "script".into());
+            let stem = format!("m_{}", stem.replace(|c: char| !c.is_alphanumeric(), "_"));
+            (format!("{stem}.m"), String::new(), Vec::new(), Some(stem))
+        }
+        (None, Some(_)) => {
+            return Err(CheckError::Input {
+                file: original.display().to_string(),
+                message: "a function file needs --entry, e.g. --entry 'f(1000)'".into(),
+            })
+        }
+        (Some(_), None) => {
+            return Err(CheckError::Input {
+                file: original.display().to_string(),
+                message: "a script file takes no --entry".into(),
+            })
+        }
+    };
+    let (da, db) = (root.join("original"), root.join("transformed"));
+    for (d, text) in [(&da, &a), (&db, &b)] {
+        std::fs::create_dir_all(d).map_err(io(d))?;
+        let p = d.join(&file_name);
+        std::fs::write(&p, text).map_err(io(&p))?;
+    }
+    Ok(Staged {
+        _dir: dir,
+        original: root.join("original"),
+        transformed: root.join("transformed"),
+        root,
+        call,
+        outputs,
+        script,
+    })
+}
+
+const CAPTURE: &str = r#"function metron__S = metron_capture_script(metron__name)
+  metron__S = struct();
+  eval([metron__name ';']);
+  metron__vars = who();
+  for metron__k = 1:numel(metron__vars)
+    metron__v = metron__vars{metron__k};
+    if ~strncmp(metron__v, 'metron__', 8)
+      metron__S.(metron__v) = eval(metron__v);
+    end
+  end
+end
+"#;
+
+impl Staged {
+    /// Octave code that leaves the results of one version in cell `out` with names `names`.
+    fn run_code(&self, dir: &Path, out: &str) -> String {
+        let seed = "rand('state', 42); randn('state', 42);";
+        match &self.script {
+            Some(name) => format!(
+                "addpath({d}); clear functions; {seed} S__ = metron_capture_script('{name}'); \
+                 {out}_names = fieldnames(S__)'; {out} = struct2cell(S__)'; rmpath({d});\n",
+                d = quote(dir)
+            ),
+            None => {
+                let k = self.outputs.len();
+                let names: Vec<String> = self.outputs.iter().map(|n| format!("'{n}'")).collect();
+                format!(
+                    "addpath({d}); clear functions; {seed} {out} = cell(1, {k}); \
+                     [{out}{{:}}] = {call}; {out}_names = {{{names}}}; rmpath({d});\n",
+                    d = quote(dir),
+                    call = self.call,
+                    names = names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// Compares the two versions' outputs in Octave.
+pub fn compare(
+    original: &Path,
+    transformed: &Path,
+    options: &CheckOptions,
+) -> Result<CheckReport, CheckError> {
+    OCTAVE.locate()?;
+    let staged = stage(original, transformed, options)?;
+    let capture = staged.root.join("metron_capture_script.m");
+    std::fs::write(&capture, CAPTURE).map_err(io(&capture))?;
+    let result = staged.root.join("result.txt");
+    let mut code = format!("addpath({});\n", quote(&staged.root));
+    code.push_str(&staged.run_code(&staged.original, "o1"));
+    code.push_str(&staged.run_code(&staged.transformed, "o2"));
+    code.push_str(&format!(
+        r#"fid = fopen({res}, 'w');
+names = union(o1_names, o2_names);
+for k = 1:numel(names)
+  i1 = find(strcmp(o1_names, names{{k}})); i2 = find(strcmp(o2_names, names{{k}}));
+  if isempty(i1) || isempty(i2)
+    fprintf(fid, '%s\tmissing\tmissing\tInf\tInf\n', names{{k}}); continue;
+  end
+  a = o1{{i1}}; b = o2{{i2}};
+  sa = sprintf('%dx', size(a)); sb = sprintf('%dx', size(b));
+  if ~isequal(size(a), size(b)) || ~(isnumeric(a) || islogical(a)) || ~(isnumeric(b) || islogical(b))
+    if isequal(a, b) e = 0; else e = Inf; end
+    fprintf(fid, '%s\t%s\t%s\t%.17g\t%.17g\n', names{{k}}, sa(1:end-1), sb(1:end-1), e, e); continue;
+  end
+  a = double(a(:)); b = double(b(:));
+  both_nan = isnan(a) & isnan(b);
+  d = abs(a - b); d(both_nan) = 0; d(isnan(d)) = Inf;
+  m = max([0; d]); s = max([0; abs(a(~isnan(a)))]);
+  if s > 0 r = m / s; else r = m; end
+  fprintf(fid, '%s\t%s\t%s\t%.17g\t%.17g\n', names{{k}}, sa(1:end-1), sb(1:end-1), m, r);
+end
+fclose(fid);
+"#,
+        res = quote(&result)
+    ));
+    run_octave(&staged.root, &code, "the comparison")?;
+    let text = std::fs::read_to_string(&result)
+        .map_err(|_| CheckError::Result(result.display().to_string()))?;
+    let mut variables = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 5 {
+            return Err(CheckError::Result(result.display().to_string()));
+        }
+        let parse = |s: &str| s.parse::<f64>().unwrap_or(f64::INFINITY);
+        let (abs_err, rel_err) = (parse(f[3]), parse(f[4]));
+        // Normwise: |a-b|_max <= atol + rtol * |a|_max, i.e. rel_err <= rtol (or abs <= atol).
+        let equal = f[1] == f[2] && (abs_err <= options.atol || rel_err <= options.rtol);
+        variables.push(VariableComparison {
+            name: f[0].to_string(),
+            shape_original: f[1].to_string(),
+            shape_transformed: f[2].to_string(),
+            max_abs_error: abs_err,
+            max_rel_error: rel_err,
+            equal,
+        });
+    }
+    let equal = variables.iter().all(|v| v.equal);
+    Ok(CheckReport {
+        entry: if staged.call.is_empty() {
+            staged.script.clone().unwrap_or_default()
+        } else {
+            staged.call.clone()
+        },
+        rtol: options.rtol,
+        atol: options.atol,
+        variables,
+        equal,
+        timing: None,
+    })
+}
+
+fn run_octave(root: &Path, code: &str, which: &str) -> Result<(), CheckError> {
+    let driver = root.join("metron_driver.m");
+    std::fs::write(&driver, format!("1;\n{code}")).map_err(io(&driver))?;
+    match OCTAVE.run(
+        [
+            "--no-gui",
+            "--quiet",
+            "--norc",
+            "--no-history",
+            driver.to_str().unwrap_or(""),
+        ],
+        Some(root),
+    ) {
+        Ok(_) => Ok(()),
+        Err(ToolError::Failed { stderr, .. }) => Err(CheckError::Octave {
+            which: which.to_string(),
+            stderr,
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Compares and, with `repetitions > 0`, times both versions in-process (warm-up, then
+/// tic/toc per call) inside an octave-cli started by metron-measure's runner.
+pub fn check(
+    original: &Path,
+    transformed: &Path,
+    options: &CheckOptions,
+) -> Result<CheckReport, CheckError> {
+    let mut report = compare(original, transformed, options)?;
+    if options.repetitions > 0 {
+        let staged = stage(original, transformed, options)?;
+        let capture = staged.root.join("metron_capture_script.m");
+        std::fs::write(&capture, CAPTURE).map_err(io(&capture))?;
+        let a = time_version(&staged, &staged.original, options, "original")?;
+        let b = time_version(&staged, &staged.transformed, options, "transformed")?;
+        let (ma, mb) = (
+            median(&a).unwrap_or(f64::NAN),
+            median(&b).unwrap_or(f64::NAN),
+        );
+        let ci = Bootstrap::default().ratio_interval(&a, &b, |x| median(x).unwrap_or(f64::NAN));
+        report.timing = Some(Timing {
+            original_median_s: ma,
+            transformed_median_s: mb,
+            speedup: ma / mb,
+            speedup_ci: ci,
+            repetitions: options.repetitions,
+        });
+    }
+    Ok(report)
+}
+
+fn time_version(
+    staged: &Staged,
+    dir: &Path,
+    options: &CheckOptions,
+    which: &str,
+) -> Result<Vec<f64>, CheckError> {
+    let times = staged.root.join(format!("times_{which}.txt"));
+    let body = match &staged.script {
+        Some(name) => format!("metron_capture_script('{name}');"),
+        None => format!(
+            "out__ = cell(1, {}); [out__{{:}}] = {};",
+            staged.outputs.len(),
+            staged.call
+        ),
+    };
+    let code = format!(
+        "1;\naddpath({root}); addpath({d}); rand('state', 42); randn('state', 42);\n\
+         for w__ = 1:{warm}\n {body}\nend\n\
+         t__ = zeros(1, {reps});\nfor r__ = 1:{reps}\n tic; {body} t__(r__) = toc;\nend\n\
+         fid = fopen({out}, 'w'); fprintf(fid, '%.9g\\n', t__); fclose(fid);\n",
+        root = quote(&staged.root),
+        d = quote(dir),
+        warm = options.warmup,
+        reps = options.repetitions,
+        out = quote(&times)
+    );
+    let driver = staged.root.join(format!("metron_time_{which}.m"));
+    std::fs::write(&driver, code).map_err(io(&driver))?;
+    let program = OCTAVE.locate()?;
+    let argv: Vec<String> = vec![
+        program.display().to_string(),
+        "--no-gui".into(),
+        "--quiet".into(),
+        "--norc".into(),
+        "--no-history".into(),
+        driver.display().to_string(),
+    ];
+    let outcome = run_once(&argv, OutputPolicy::Discard, &CounterSet::open(&[]))?;
+    if !outcome.exit.success() {
+        return Err(CheckError::Octave {
+            which: format!("timing the {which} version"),
+            stderr: format!("exit status {}", outcome.exit.status()),
+        });
+    }
+    let text = std::fs::read_to_string(&times)
+        .map_err(|_| CheckError::Result(times.display().to_string()))?;
+    Ok(text
+        .lines()
+        .filter_map(|l| l.trim().parse::<f64>().ok())
+        .collect())
+}
+
+/// One size of a profile-guided sweep (000 §5.4).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfilePoint {
+    pub size: u64,
+    pub loop_median_s: f64,
+    pub vector_median_s: f64,
+    pub speedup: f64,
+    pub speedup_ci: Option<Interval>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Profile {
+    pub points: Vec<ProfilePoint>,
+    /// Smallest profiled size from which on the vector version is faster beyond noise
+    /// (the CI's lower end above 1 at it and at every larger size); `None`: never (∅ of
+    /// 000 Table 5.2).
+    pub threshold: Option<u64>,
+}
+
+/// Times the loop version (`original`) against its vectorised form over `sizes`, calling
+/// `function(size)` in Octave; both versions' outputs are compared at every size too.
+pub fn profile(
+    original: &Path,
+    vectorised: &Path,
+    function: &str,
+    sizes: &[u64],
+    repetitions: usize,
+    mut progress: impl FnMut(u64),
+) -> Result<Profile, CheckError> {
+    let mut points = Vec::new();
+    for &size in sizes {
+        progress(size);
+        let options = CheckOptions {
+            entry: Some(format!("{function}({size})")),
+            repetitions,
+            warmup: 2,
+            ..CheckOptions::default()
+        };
+        let report = check(original, vectorised, &options)?;
+        if !report.equal {
+            return Err(CheckError::Input {
+                file: vectorised.display().to_string(),
+                message: format!("results differ from the loop version at size {size}"),
+            });
+        }
+        if let Some(t) = report.timing {
+            points.push(ProfilePoint {
+                size,
+                loop_median_s: t.original_median_s,
+                vector_median_s: t.transformed_median_s,
+                speedup: t.speedup,
+                speedup_ci: t.speedup_ci,
+            });
+        }
+    }
+    Ok(Profile {
+        threshold: threshold(&points),
+        points,
+    })
+}
+
+/// The smallest size from which on every point is profitable beyond noise.
+pub fn threshold(points: &[ProfilePoint]) -> Option<u64> {
+    let mut best = None;
+    for p in points.iter().rev() {
+        if p.speedup_ci.is_some_and(|ci| ci.lo > 1.0) {
+            best = Some(p.size);
+        } else {
+            break;
+        }
+    }
+    best
+}

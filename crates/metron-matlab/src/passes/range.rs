@@ -1,0 +1,216 @@
+//! Range simplification (000 §5.3): `α*(a:s:b)+β` becomes `(α*a+β):(α*s):(α*b+β)`.
+//!
+//! Safe only when (checked here): α is a non-zero integer literal (so the element count
+//! floor((b-a)/s) and every element stay exact); β is scalar and free of side effects
+//! (it is evaluated twice afterwards); outside an index β must be an integer constant
+//! (inside an index non-integers fail in both versions alike). A negative α flips the step's
+//! sign, which keeps the count and the order of elements.
+
+use crate::ast::{Expr, ExprKind, Program, StmtKind};
+use crate::dimensionality::{Dim, Dimensions};
+use crate::linear::{format_number, is_integer, linear_form, Linear};
+use crate::passes::{finish, Note, PassOutput};
+use crate::rewrite::{Overlap, Rewriter};
+
+/// `α*(range)+β` found in an expression.
+struct Affine<'e> {
+    alpha: f64,
+    beta: Linear,
+    start: &'e Expr,
+    step: Option<&'e Expr>,
+    stop: &'e Expr,
+}
+
+pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
+    let mut rw = Rewriter::default();
+    let mut notes = Vec::new();
+    for scope in program.scopes() {
+        let dims = Dimensions::of_scope(&scope);
+        crate::ast::walk_stmts(scope.body, &mut |s| {
+            let exprs: Vec<&Expr> = match &s.kind {
+                StmtKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
+                StmtKind::For { .. } => Vec::new(), // a loop's range is not an array operation
+                _ => s.exprs(),
+            };
+            for e in exprs {
+                visit(program, &dims, e, false, &mut rw, &mut notes);
+            }
+        });
+    }
+    finish("range", program, &rw, notes)
+}
+
+fn visit(
+    program: &Program,
+    dims: &Dimensions,
+    e: &Expr,
+    in_index: bool,
+    rw: &mut Rewriter,
+    notes: &mut Vec<Note>,
+) {
+    if let Some(affine) = match_affine(program, dims, e) {
+        match check(&affine, in_index) {
+            Ok(()) => {
+                let text = render(&affine, program);
+                notes.push(Note {
+                    line: e.span.line,
+                    applied: true,
+                    message: format!("range simplified: {} -> {}", program.text(e.span), text),
+                });
+                rw.replace(e.span, text);
+            }
+            Err(why) => notes.push(Note {
+                line: e.span.line,
+                applied: false,
+                message: format!("range not simplified: {}: {why}", program.text(e.span)),
+            }),
+        }
+        return;
+    }
+    match &e.kind {
+        ExprKind::Apply { name, args } => {
+            let index = dims.of.contains_key(name);
+            for a in args {
+                visit(program, dims, a, index, rw, notes);
+            }
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            visit(program, dims, lhs, in_index, rw, notes);
+            visit(program, dims, rhs, in_index, rw, notes);
+        }
+        ExprKind::Unary { operand, .. } | ExprKind::Postfix { operand, .. } => {
+            visit(program, dims, operand, in_index, rw, notes)
+        }
+        ExprKind::Paren(x) => visit(program, dims, x, in_index, rw, notes),
+        ExprKind::Matrix(rows) => {
+            for x in rows.iter().flatten() {
+                visit(program, dims, x, false, rw, notes);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// An operand that is a scalar without side effects: numbers, scalar variables, `end`,
+/// `numel(x)`/`length(x)`/`size(x,k)`.
+fn scalar_atom(program: &Program, dims: &Dimensions, e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Ident(n) if dims.get(n) == Dim::Scalar => Some(n.clone()),
+        ExprKind::End => Some("end".into()),
+        ExprKind::Apply { name, args }
+            if matches!(name.as_str(), "numel" | "length" | "size")
+                && !dims.of.contains_key(name)
+                && args.iter().all(|a| {
+                    matches!(a.unparen().kind, ExprKind::Ident(_) | ExprKind::Number(_))
+                }) =>
+        {
+            Some(program.text(e.span).to_string())
+        }
+        _ => None,
+    }
+}
+
+fn match_affine<'e>(program: &Program, dims: &Dimensions, e: &'e Expr) -> Option<Affine<'e>> {
+    let found = affine_rec(program, dims, e)?;
+    // A bare range (or one in parentheses) is already simple.
+    let bare = matches!(e.unparen().kind, ExprKind::Range { .. });
+    (!bare).then_some(found)
+}
+
+fn scalar(program: &Program, dims: &Dimensions, e: &Expr) -> Option<Linear> {
+    linear_form(e, &program.source, &|x| scalar_atom(program, dims, x))
+}
+
+fn affine_rec<'e>(program: &Program, dims: &Dimensions, e: &'e Expr) -> Option<Affine<'e>> {
+    match &e.kind {
+        ExprKind::Paren(x) => affine_rec(program, dims, x),
+        ExprKind::Range { start, step, stop } => Some(Affine {
+            alpha: 1.0,
+            beta: Linear::constant(0.0),
+            start,
+            step: step.as_deref(),
+            stop,
+        }),
+        ExprKind::Unary { op, operand } if op == "-" => {
+            let a = affine_rec(program, dims, operand)?;
+            Some(Affine {
+                alpha: -a.alpha,
+                beta: a.beta.scale(-1.0),
+                ..a
+            })
+        }
+        ExprKind::Binary { op, lhs, rhs } => match op.as_str() {
+            "+" | "-" => {
+                let sign = if op == "-" { -1.0 } else { 1.0 };
+                if let Some(a) = affine_rec(program, dims, lhs) {
+                    let b = scalar(program, dims, rhs)?;
+                    Some(Affine {
+                        beta: a.beta.add(&b.scale(sign)),
+                        ..a
+                    })
+                } else {
+                    let a = affine_rec(program, dims, rhs)?;
+                    let b = scalar(program, dims, lhs)?;
+                    Some(Affine {
+                        alpha: a.alpha * sign,
+                        beta: b.add(&a.beta.scale(sign)),
+                        ..a
+                    })
+                }
+            }
+            "*" | ".*" => {
+                let (range_side, factor) = match affine_rec(program, dims, lhs) {
+                    Some(a) => (a, scalar(program, dims, rhs)?),
+                    None => (affine_rec(program, dims, rhs)?, scalar(program, dims, lhs)?),
+                };
+                let c = factor.as_constant()?;
+                Some(Affine {
+                    alpha: range_side.alpha * c,
+                    beta: range_side.beta.scale(c),
+                    ..range_side
+                })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn check(a: &Affine, in_index: bool) -> Result<(), String> {
+    if a.alpha == 0.0 {
+        return Err("α = 0 would turn the range into an empty one".into());
+    }
+    if !is_integer(a.alpha) {
+        return Err(format!(
+            "α = {} is not an integer, so the element count and values may change in floating point",
+            format_number(a.alpha)
+        ));
+    }
+    if !in_index && !a.beta.as_constant().is_some_and(is_integer) {
+        return Err("β is not an integer constant outside an index".into());
+    }
+    Ok(())
+}
+
+fn render(a: &Affine, program: &Program) -> String {
+    let part = |e: &Expr| -> Linear {
+        linear_form(e, &program.source, &|x| match &x.kind {
+            ExprKind::Ident(n) => Some(n.clone()),
+            ExprKind::End => Some("end".into()),
+            _ => Some(format!("({})", program.text(x.span))),
+        })
+        .unwrap_or_else(|| Linear::atom(&format!("({})", program.text(e.span))))
+    };
+    let map = |e: &Expr| part(e).scale(a.alpha).add(&a.beta);
+    let start = map(a.start).render_operand();
+    let stop = map(a.stop).render_operand();
+    let step = match a.step {
+        Some(s) => Some(part(s).scale(a.alpha)),
+        None if a.alpha != 1.0 => Some(Linear::constant(a.alpha)),
+        None => None,
+    };
+    match step {
+        Some(s) => format!("{start}:{}:{stop}", s.render_operand()),
+        None => format!("{start}:{stop}"),
+    }
+}

@@ -1,0 +1,648 @@
+//! Loop vectorisation (000 §5.4, §6.4.1): Allen-Kennedy on innermost `for` loops whose
+//! bodies are assignments with affine one-dimensional subscripts. Dependence graph, SCCs
+//! (Kosaraju), π-graph in topological order; acyclic single statements become array
+//! statements (with `.'` where rows and columns mix, Listing 6.4), reductions `s = s + e`
+//! become `s = s + sum(E)`, cyclic π-nodes stay in a loop. Optional profile-guided
+//! versioning keeps the original loop for small trip counts (§5.4).
+
+use std::collections::BTreeSet;
+
+use crate::ast::{walk_stmts, Expr, ExprKind, Program, Scope, Stmt, StmtKind};
+use crate::classification::Classification;
+use crate::dependence::{test, Bounds, Direction, Graph, PiNode, Subscript};
+use crate::dimensionality::{Dim, Dimensions};
+use crate::linear::{is_integer, linear_form, Linear};
+use crate::passes::{finish, Note, Options, PassOutput};
+use crate::resolve::{assigned_names, Names};
+use crate::rewrite::{line_indent, Overlap, Rewriter};
+
+pub fn run(program: &Program, options: &Options) -> Result<PassOutput, Overlap> {
+    let mut rw = Rewriter::default();
+    let mut notes = Vec::new();
+    for scope in program.scopes() {
+        let cx = LoopContext {
+            program,
+            names: Names::of_scope(&scope),
+            dims: Dimensions::of_scope(&scope),
+            options,
+            scope,
+        };
+        walk_stmts(scope.body, &mut |s| {
+            if let StmtKind::For { var, iter, body } = &s.kind {
+                if body
+                    .iter()
+                    .all(|b| matches!(b.kind, StmtKind::Assign { .. }))
+                {
+                    match cx.vectorize(s, var, iter, body) {
+                        Ok((text, note)) => {
+                            rw.replace(s.span, text);
+                            notes.push(Note {
+                                line: s.span.line,
+                                applied: true,
+                                message: note,
+                            });
+                        }
+                        Err(why) => notes.push(Note {
+                            line: s.span.line,
+                            applied: false,
+                            message: format!("loop over {var} not vectorised: {why}"),
+                        }),
+                    }
+                }
+            }
+        });
+    }
+    finish("vectorize", program, &rw, notes)
+}
+
+struct LoopContext<'a> {
+    program: &'a Program,
+    names: Names,
+    dims: Dimensions,
+    options: &'a Options,
+    scope: Scope<'a>,
+}
+
+/// One array or scalar access in the loop body.
+#[derive(Debug, Clone)]
+struct Access {
+    array: String,
+    /// `None`: not affine in the loop variable (or multi-dimensional): assume anything.
+    subscript: Option<Subscript>,
+    write: bool,
+    stmt: usize,
+}
+
+enum Shape {
+    /// `s = s + e` or `s = s - e`.
+    Reduction {
+        var: String,
+        op: String,
+        term: Expr,
+    },
+    Element,
+}
+
+struct LoopRange {
+    lower: Linear,
+    step: i64,
+    upper: Linear,
+}
+
+impl LoopRange {
+    fn bounds(&self) -> Bounds {
+        let as_int = |l: &Linear| l.as_constant().filter(|c| is_integer(*c)).map(|c| c as i64);
+        Bounds {
+            lower: as_int(&self.lower),
+            upper: as_int(&self.upper),
+            step: self.step,
+        }
+    }
+
+    /// The values `c*i+d` takes over the loop, as a simple range (000 §5.3 form).
+    fn image(&self, s: &Subscript) -> String {
+        let c = s.coeff as f64;
+        let start = self.lower.scale(c).add(&s.offset);
+        let stop = self.upper.scale(c).add(&s.offset);
+        let step = s.coeff * self.step;
+        if step == 1 {
+            format!("{}:{}", start.render_operand(), stop.render_operand())
+        } else {
+            format!(
+                "{}:{}:{}",
+                start.render_operand(),
+                Linear::constant(step as f64).render_operand(),
+                stop.render_operand()
+            )
+        }
+    }
+}
+
+impl LoopContext<'_> {
+    fn text(&self, e: &Expr) -> &str {
+        self.program.text(e.span)
+    }
+
+    fn linear(&self, e: &Expr) -> Linear {
+        linear_form(e, &self.program.source, &|x| match &x.kind {
+            ExprKind::Ident(n) => Some(n.clone()),
+            _ => Some(format!("({})", self.text(x))),
+        })
+        .unwrap_or_else(|| Linear::atom(&format!("({})", self.text(e))))
+    }
+
+    fn loop_range(&self, iter: &Expr) -> Result<LoopRange, String> {
+        let ExprKind::Range { start, step, stop } = &iter.unparen().kind else {
+            return Err("the loop does not iterate over a range".into());
+        };
+        let step = match step {
+            None => 1,
+            Some(s) => match self.linear(s).as_constant() {
+                Some(c) if is_integer(c) && c != 0.0 => c as i64,
+                _ => return Err("the loop step is not a non-zero integer constant".into()),
+            },
+        };
+        Ok(LoopRange {
+            lower: self.linear(start),
+            step,
+            upper: self.linear(stop),
+        })
+    }
+
+    fn subscript(&self, e: &Expr, var: &str) -> Option<Subscript> {
+        let form = linear_form(e, &self.program.source, &|x| match &x.kind {
+            ExprKind::Ident(n) if n == var || self.dims.get(n) == Dim::Scalar => Some(n.clone()),
+            _ => None,
+        })?;
+        let c = form.coefficient(var);
+        is_integer(c).then(|| Subscript {
+            coeff: c as i64,
+            offset: form.without(var),
+        })
+    }
+
+    fn vectorize(
+        &self,
+        s: &Stmt,
+        var: &str,
+        iter: &Expr,
+        body: &[Stmt],
+    ) -> Result<(String, String), String> {
+        let range = self.loop_range(iter)?;
+        let written = assigned_names(body);
+        for atom in range.lower.terms.iter().chain(&range.upper.terms) {
+            if written.contains(&atom.0) || atom.0.contains(var) {
+                return Err(format!("the bound {} changes inside the loop", atom.0));
+            }
+        }
+        if written.contains(var) {
+            return Err(format!("the loop variable {var} is assigned in the body"));
+        }
+        if self.scope.function.is_none() {
+            return Err(format!(
+                "in a script the loop variable {var} stays in the workspace with its last value"
+            ));
+        }
+        if self.used_outside_loops(var) {
+            return Err(format!(
+                "{var} is read after the loop, which keeps its last value"
+            ));
+        }
+        let indent = line_indent(&self.program.source, s.span.start)
+            .ok_or("the loop does not start its line")?
+            .to_string();
+        let shapes: Vec<Shape> = body.iter().map(|b| self.shape(b, body)).collect();
+        let mut accesses = Vec::new();
+        for (k, stmt) in body.iter().enumerate() {
+            self.collect_accesses(k, stmt, &shapes[k], var, &written, &mut accesses)?;
+        }
+        let graph = self.graph(body.len(), &accesses, range.bounds());
+        let pi = graph.pi_nodes();
+        if pi.iter().all(|p| p.cyclic) {
+            return Err(format!(
+                "every statement lies on a dependence cycle (π-nodes: {})",
+                describe(&pi)
+            ));
+        }
+        let mut out = String::new();
+        let mut first = true;
+        for node in &pi {
+            let lead = if first { String::new() } else { indent.clone() };
+            first = false;
+            if node.cyclic {
+                out.push_str(&format!("{lead}for {var} = {}\n", self.text(iter)));
+                for &k in &node.statements {
+                    out.push_str(&format!(
+                        "{indent}  {};\n",
+                        self.program.text(body[k].span).trim_end_matches(';')
+                    ));
+                }
+                out.push_str(&format!("{indent}end\n"));
+            } else {
+                let k = node.statements[0];
+                let text = self.vector_statement(&body[k], &shapes[k], var, &range)?;
+                out.push_str(&format!("{lead}{text};\n"));
+            }
+        }
+        let out = out.trim_end_matches('\n').to_string();
+        let note = format!(
+            "vectorised (π-nodes in order: {}; accesses tested: {})",
+            describe(&pi),
+            accesses.len()
+        );
+        match self.options.version_threshold {
+            None => Ok((out, note)),
+            Some(p) => {
+                // Trip count floor((U-L)/s)+1 as plain arithmetic: a call such as
+                // numel(L:s:U) costs more than a small loop in an interpreter.
+                let trips = if range.step == 1 {
+                    range
+                        .upper
+                        .sub(&range.lower)
+                        .add(&Linear::constant(1.0))
+                        .render()
+                } else {
+                    format!(
+                        "floor(({})/{})+1",
+                        range.upper.sub(&range.lower).render(),
+                        range.step
+                    )
+                };
+                let vector = out.replace('\n', "\n  ");
+                let original = self.program.text(s.span).replace('\n', "\n  ");
+                Ok((
+                    format!(
+                        "if {trips} >= {p}\n{indent}  {vector}\n{indent}else\n{indent}  {original}\n{indent}end"
+                    ),
+                    format!("{note}; versioned at p = {p} (000 §5.4)"),
+                ))
+            }
+        }
+    }
+
+    fn used_outside_loops(&self, var: &str) -> bool {
+        fn visit(body: &[Stmt], var: &str) -> bool {
+            body.iter().any(|s| match &s.kind {
+                StmtKind::For { var: v, iter, body } => {
+                    mentions(iter, var) || (v != var && visit(body, var))
+                }
+                _ => {
+                    s.exprs().iter().any(|e| mentions(e, var))
+                        || s.bodies().iter().any(|b| visit(b, var))
+                }
+            })
+        }
+        visit(self.scope.body, var)
+    }
+
+    fn shape(&self, s: &Stmt, body: &[Stmt]) -> Shape {
+        let StmtKind::Assign { lhs, rhs, .. } = &s.kind else {
+            return Shape::Element;
+        };
+        let ExprKind::Ident(v) = &lhs.unparen().kind else {
+            return Shape::Element;
+        };
+        let ExprKind::Binary { op, lhs: a, rhs: b } = &rhs.unparen().kind else {
+            return Shape::Element;
+        };
+        let is_v = |e: &Expr| matches!(&e.unparen().kind, ExprKind::Ident(n) if n == v);
+        let term = match op.as_str() {
+            "+" if is_v(a) => b,
+            "+" if is_v(b) => a,
+            "-" if is_v(a) => b,
+            _ => return Shape::Element,
+        };
+        let only_here = body
+            .iter()
+            .filter(|o| !std::ptr::eq(*o, s))
+            .all(|o| o.exprs().iter().all(|e| !mentions(e, v)));
+        if mentions(term, v) || !only_here {
+            return Shape::Element;
+        }
+        Shape::Reduction {
+            var: v.clone(),
+            op: op.clone(),
+            term: (**term).clone(),
+        }
+    }
+
+    fn collect_accesses(
+        &self,
+        k: usize,
+        stmt: &Stmt,
+        shape: &Shape,
+        var: &str,
+        written: &BTreeSet<String>,
+        out: &mut Vec<Access>,
+    ) -> Result<(), String> {
+        let StmtKind::Assign { lhs, rhs, multi } = &stmt.kind else {
+            return Err("a statement is not an assignment".into());
+        };
+        if !multi.is_empty() {
+            return Err("multiple assignment in the body".into());
+        }
+        let reads = match shape {
+            Shape::Reduction { term, .. } => term,
+            Shape::Element => {
+                match &lhs.unparen().kind {
+                    ExprKind::Apply { name, args } => out.push(Access {
+                        array: name.clone(),
+                        subscript: (args.len() == 1)
+                            .then(|| self.subscript(&args[0], var))
+                            .flatten(),
+                        write: true,
+                        stmt: k,
+                    }),
+                    ExprKind::Ident(name) => out.push(Access {
+                        array: name.clone(),
+                        subscript: Some(Subscript {
+                            coeff: 0,
+                            offset: Linear::constant(0.0),
+                        }),
+                        write: true,
+                        stmt: k,
+                    }),
+                    _ => return Err("unsupported assignment target".into()),
+                }
+                if let ExprKind::Apply { args, .. } = &lhs.unparen().kind {
+                    for a in args {
+                        self.collect_reads(k, a, var, written, out)?;
+                    }
+                }
+                rhs
+            }
+        };
+        self.collect_reads(k, reads, var, written, out)
+    }
+
+    fn collect_reads(
+        &self,
+        k: usize,
+        e: &Expr,
+        var: &str,
+        written: &BTreeSet<String>,
+        out: &mut Vec<Access>,
+    ) -> Result<(), String> {
+        let classification = Classification::builtin("r2018b").map_err(|e| e.to_string())?;
+        let mut problem = None;
+        e.walk(&mut |x| match &x.kind {
+            ExprKind::Apply { name, args } if self.names.is_variable(name) => out.push(Access {
+                array: name.clone(),
+                subscript: (args.len() == 1)
+                    .then(|| self.subscript(&args[0], var))
+                    .flatten(),
+                write: false,
+                stmt: k,
+            }),
+            ExprKind::Apply { name, .. } => {
+                let elementwise = classification.mode(name, false)
+                    == crate::classification::CompilationMode::Combinable
+                    || matches!(
+                        name.as_str(),
+                        "sqrt" | "log" | "log10" | "log2" | "acos" | "asin"
+                    );
+                if !elementwise {
+                    problem = Some(format!("`{name}` is not an element-wise built-in"));
+                }
+            }
+            ExprKind::Ident(name) if name != var && self.names.is_variable(name) => {
+                if written.contains(name) {
+                    out.push(Access {
+                        array: name.clone(),
+                        subscript: Some(Subscript {
+                            coeff: 0,
+                            offset: Linear::constant(0.0),
+                        }),
+                        write: false,
+                        stmt: k,
+                    });
+                } else if self.dims.get(name) != Dim::Scalar {
+                    problem = Some(format!(
+                        "{name} is used whole but is not known to be a scalar"
+                    ));
+                }
+            }
+            ExprKind::Matrix(_) | ExprKind::Other(_) | ExprKind::Range { .. } | ExprKind::Colon => {
+                problem = Some(format!("unsupported expression `{}`", self.text(x)));
+            }
+            _ => {}
+        });
+        match problem {
+            Some(p) => Err(p),
+            None => Ok(()),
+        }
+    }
+
+    // Dependence graph (000 §6.4.1): carried dependences order iterations, loop-independent
+    // ones order statements in the text; a read and a write of one statement in the same
+    // iteration is no cycle (the right side is evaluated first).
+    fn graph(&self, n: usize, accesses: &[Access], bounds: Bounds) -> Graph {
+        let mut g = Graph::new(n);
+        for (x, a) in accesses.iter().enumerate() {
+            for b in &accesses[x..] {
+                if a.array != b.array || !(a.write || b.write) {
+                    continue;
+                }
+                let directions: BTreeSet<Direction> = match (&a.subscript, &b.subscript) {
+                    (Some(sa), Some(sb)) => test(sa, sb, bounds).directions,
+                    _ => [Direction::Before, Direction::Same, Direction::After]
+                        .into_iter()
+                        .collect(),
+                };
+                for d in directions {
+                    let (from, to) = match d {
+                        Direction::Before => (a.stmt, b.stmt),
+                        Direction::After => (b.stmt, a.stmt),
+                        Direction::Same => {
+                            if a.stmt == b.stmt {
+                                continue;
+                            }
+                            (a.stmt.min(b.stmt), a.stmt.max(b.stmt))
+                        }
+                    };
+                    if from == to {
+                        g.self_carried.insert(from);
+                    } else {
+                        g.add(from, to);
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    fn orientation(&self, array: &str) -> Dim {
+        match (self.dims.get(array), self.options.assume) {
+            (Dim::Row, _) => Dim::Row,
+            (Dim::Column, _) => Dim::Column,
+            (_, Some(a)) => a,
+            (d, None) => d,
+        }
+    }
+
+    fn vector_statement(
+        &self,
+        s: &Stmt,
+        shape: &Shape,
+        var: &str,
+        range: &LoopRange,
+    ) -> Result<String, String> {
+        let StmtKind::Assign { lhs, rhs, .. } = &s.kind else {
+            return Err("not an assignment".into());
+        };
+        match shape {
+            Shape::Reduction { var: acc, op, term } => {
+                let target = self.first_orientation(term, var).unwrap_or(Dim::Row);
+                let e = self.vector_expr(term, var, range, target)?;
+                Ok(format!("{acc} = {acc} {op} sum({e})"))
+            }
+            Shape::Element => {
+                let ExprKind::Apply { name, args } = &lhs.unparen().kind else {
+                    return Err("unsupported assignment target".into());
+                };
+                let target = self.orientation(name);
+                if target == Dim::Unknown {
+                    return Err(format!(
+                        "the orientation of {name} is unknown (use --assume-orientation row|column)"
+                    ));
+                }
+                let sub = args
+                    .first()
+                    .and_then(|a| self.subscript(a, var))
+                    .ok_or("the written subscript is not affine")?;
+                let left = format!("{name}({})", range.image(&sub));
+                let right = self.vector_expr(rhs, var, range, target)?;
+                Ok(format!("{left} = {right}"))
+            }
+        }
+    }
+
+    fn first_orientation(&self, e: &Expr, var: &str) -> Option<Dim> {
+        let mut found = None;
+        e.walk(&mut |x| {
+            if let ExprKind::Apply { name, args } = &x.kind {
+                if found.is_none()
+                    && self.names.is_variable(name)
+                    && args.len() == 1
+                    && self.subscript(&args[0], var).is_some_and(|s| s.coeff != 0)
+                {
+                    found = Some(self.orientation(name));
+                }
+            }
+        });
+        found.filter(|d| *d != Dim::Unknown)
+    }
+
+    /// The right-hand side over the whole iteration space: subscripts become ranges, the
+    /// loop variable a row range, `*`/`/`/`^` their element-wise forms.
+    fn vector_expr(
+        &self,
+        e: &Expr,
+        var: &str,
+        range: &LoopRange,
+        target: Dim,
+    ) -> Result<String, String> {
+        let mut rw = Rewriter::default();
+        let base = e.span.start;
+        let mut problem = None;
+        let local = |span: crate::ast::Span| crate::ast::Span {
+            start: span.start - base,
+            end: span.end - base,
+            ..span
+        };
+        self.rewrite_expr(e, var, range, target, &mut rw, &local, &mut problem);
+        if let Some(p) = problem {
+            return Err(p);
+        }
+        rw.apply(self.text(e)).map_err(|o| o.to_string())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rewrite_expr(
+        &self,
+        e: &Expr,
+        var: &str,
+        range: &LoopRange,
+        target: Dim,
+        rw: &mut Rewriter,
+        local: &dyn Fn(crate::ast::Span) -> crate::ast::Span,
+        problem: &mut Option<String>,
+    ) {
+        let transpose = |d: Dim| {
+            if d != target && d != Dim::Unknown {
+                ".'"
+            } else {
+                ""
+            }
+        };
+        match &e.kind {
+            ExprKind::Apply { name, args } if self.names.is_variable(name) => {
+                match args.first().and_then(|a| self.subscript(a, var)) {
+                    Some(sub) if sub.coeff != 0 => {
+                        let d = self.orientation(name);
+                        if d == Dim::Unknown {
+                            *problem = Some(format!(
+                                "the orientation of {name} is unknown (use --assume-orientation row|column)"
+                            ));
+                        }
+                        rw.replace(
+                            local(e.span),
+                            format!("{name}({}){}", range.image(&sub), transpose(d)),
+                        );
+                    }
+                    Some(_) => {} // invariant element: a scalar
+                    None => *problem = Some(format!("subscript of {name} is not affine in {var}")),
+                }
+            }
+            ExprKind::Ident(n) if n == var => {
+                let whole = LoopRange {
+                    lower: range.lower.clone(),
+                    step: range.step,
+                    upper: range.upper.clone(),
+                };
+                let sub = Subscript {
+                    coeff: 1,
+                    offset: Linear::constant(0.0),
+                };
+                rw.replace(
+                    local(e.span),
+                    format!("({}){}", whole.image(&sub), transpose(Dim::Row)),
+                );
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let elementwise = match op.as_str() {
+                    "*" => Some(".*"),
+                    "/" => Some("./"),
+                    "^" => Some(".^"),
+                    "\\" => Some(".\\"),
+                    _ => None,
+                };
+                if let Some(new_op) = elementwise {
+                    let gap = crate::ast::Span {
+                        start: lhs.span.end,
+                        end: rhs.span.start,
+                        ..e.span
+                    };
+                    let between = &self.program.source[gap.start..gap.end];
+                    rw.replace(local(gap), between.replacen(op.as_str(), new_op, 1));
+                }
+                self.rewrite_expr(lhs, var, range, target, rw, local, problem);
+                self.rewrite_expr(rhs, var, range, target, rw, local, problem);
+            }
+            ExprKind::Unary { operand, .. } | ExprKind::Paren(operand) => {
+                self.rewrite_expr(operand, var, range, target, rw, local, problem)
+            }
+            ExprKind::Apply { args, .. } => {
+                for a in args {
+                    self.rewrite_expr(a, var, range, target, rw, local, problem);
+                }
+            }
+            ExprKind::Postfix { .. } => *problem = Some("transpose inside the loop body".into()),
+            _ => {}
+        }
+    }
+}
+
+fn mentions(e: &Expr, var: &str) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| {
+        if matches!(&x.kind, ExprKind::Ident(n) | ExprKind::Apply { name: n, .. } if n == var) {
+            found = true;
+        }
+    });
+    found
+}
+
+fn describe(pi: &[PiNode]) -> String {
+    pi.iter()
+        .map(|p| {
+            let s: Vec<String> = p.statements.iter().map(|k| format!("S{}", k + 1)).collect();
+            if p.cyclic {
+                format!("cycle{{{}}}", s.join(","))
+            } else {
+                s.join(",")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" -> ")
+}
