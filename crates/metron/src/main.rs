@@ -14,7 +14,7 @@ use error::CliResult;
 /// Measure, model, predict and tune the performance of programs.
 #[derive(Parser, Debug)]
 #[command(name = "metron", version, about, propagate_version = true)]
-struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     global: GlobalOpts,
     #[command(subcommand)]
@@ -66,7 +66,7 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
 }
 
-fn run(cli: Cli) -> CliResult {
+pub(crate) fn run(cli: Cli) -> CliResult {
     let g = &cli.global;
     match cli.command {
         Command::Measure(a) => cmd::measure::run(a, g),

@@ -43,6 +43,20 @@ fn demo_runs_and_writes_its_outputs() {
         stdout.contains("top source lines"),
         "jit step did not analyse a log (is pypy3 installed?):\n{stdout}"
     );
+    for (step, needle) in [
+        ("memory", "N_k"),
+        ("contention", "stall/c"),
+        (
+            "matlab model",
+            "chain: copy, copy, {.*}, {cos, ./}, {compute}, {+}",
+        ),
+        ("matlab check", "equal"),
+    ] {
+        assert!(
+            stdout.contains(needle),
+            "{step} step missing `{needle}`:\n{stdout}"
+        );
+    }
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("measure.json")).unwrap()).unwrap();
     // Three sizes, -O0 against -O2 at each.

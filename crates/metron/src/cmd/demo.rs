@@ -14,6 +14,8 @@ const TRIAD_C: &str = include_str!("../../../../examples/measure/triad.c");
 const JACOBI_C: &str = include_str!("../../../../examples/c/jacobi.c");
 const PROBE_H: &str = include_str!("../../../../include/metron_probe.h");
 const MANDEL_PY: &str = include_str!("../../../../examples/jit/corpus/06_float_mandel.py");
+const KERNELS_C: &str = include_str!("../../../../examples/memory/kernels.c");
+const TRIAD_M: &str = include_str!("../../../../examples/matlab/triad.m");
 
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
@@ -86,6 +88,43 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     );
     if let Some(log) = jit_step(&out, global)? {
         produced.push(("PyPy JIT log (metron jit analyze)".into(), log));
+    }
+
+    step(
+        global,
+        "4. metron memory: static access counts on LLVM IR, checked against a traced run",
+    );
+    if let Some(dir) = memory_step(&out, global)? {
+        produced.push(("memory analysis inputs".into(), dir));
+    }
+
+    step(
+        global,
+        "5. metron contention: simulated bank contention and the models that predict it",
+    );
+    invoke(
+        &[
+            "contention",
+            "simulate",
+            "--cores",
+            "4",
+            "--banks",
+            "1",
+            "--p",
+            "0.05",
+        ],
+        global,
+    )?;
+    if !args.quick {
+        invoke(&["contention", "experiment", "--small"], global)?;
+    }
+
+    step(
+        global,
+        "6. metron matlab: the execution model, a vectorising transformation, proven on Octave",
+    );
+    if let Some(dir) = matlab_step(&out, args.quick, global)? {
+        produced.push(("MATLAB original and transformed".into(), dir));
     }
 
     if !global.json {
@@ -259,4 +298,138 @@ fn jit_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
     )?;
     println!();
     Ok(Some(log))
+}
+
+/// Runs a metron command line exactly as a user would type it, printing it first, so that the
+/// demo doubles as a list of commands to copy.
+fn invoke(args: &[&str], global: &GlobalOpts) -> CliResult {
+    use clap::Parser;
+    if !global.quiet && !global.json {
+        println!("$ metron {}", shell_quote(args));
+    }
+    let mut argv = vec!["metron".to_string()];
+    if global.quiet {
+        argv.push("--quiet".into());
+    }
+    argv.extend(args.iter().map(|a| a.to_string()));
+    let cli =
+        crate::Cli::try_parse_from(&argv).map_err(|e| CliError::failure(format!("demo: {e}")))?;
+    crate::run(cli)?;
+    println!();
+    Ok(())
+}
+
+fn shell_quote(args: &[&str]) -> String {
+    args.iter()
+        .map(|a| {
+            if a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
+            {
+                a.to_string()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes a bundled example into the demo's output directory.
+fn write_example(dir: &Path, name: &str, text: &str) -> CliResult<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+    let p = dir.join(name);
+    std::fs::write(&p, text).map_err(|e| CliError::input(format!("{}: {e}", p.display())))?;
+    Ok(p)
+}
+
+/// A tool a step needs; `None` (after saying so) when it is missing.
+fn need(program: &str, package: &str) -> Option<()> {
+    if tool::find_on_path(program).is_some() {
+        return Some(());
+    }
+    println!("skipped: `{program}` is not installed; apt-get install -y {package}\n");
+    None
+}
+
+fn memory_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+    if need("clang-14", "clang-14").is_none() || need("opt-14", "llvm-14").is_none() {
+        return Ok(None);
+    }
+    let dir = out.join("memory");
+    let file = write_example(&dir, "kernels.c", KERNELS_C)?;
+    let file = file.display().to_string();
+    invoke(
+        &[
+            "memory", "analyze", &file, "-f", "matmul", "-f", "calls", "--param", "n=64",
+        ],
+        global,
+    )?;
+    invoke(
+        &[
+            "memory",
+            "validate",
+            &file,
+            "-f",
+            "triangular",
+            "--param",
+            "n=40",
+            "--",
+            "triangular",
+            "40",
+        ],
+        global,
+    )?;
+    Ok(Some(dir))
+}
+
+fn matlab_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+    invoke(
+        &[
+            "matlab",
+            "model",
+            "A(1:N) + compute(B.*C(1:N), cos(D./E))",
+            "--functions",
+            "compute",
+        ],
+        global,
+    )?;
+    if need("octave-cli", "octave").is_none() {
+        return Ok(None);
+    }
+    let dir = out.join("matlab");
+    let orig = write_example(&dir, "triad.m", TRIAD_M)?
+        .display()
+        .to_string();
+    let new_dir = dir.join("transformed");
+    std::fs::create_dir_all(&new_dir)
+        .map_err(|e| CliError::input(format!("{}: {e}", new_dir.display())))?;
+    let new = new_dir.join("triad.m").display().to_string();
+    invoke(
+        &[
+            "matlab",
+            "transform",
+            &orig,
+            "--passes",
+            "vectorize,range",
+            "--explain",
+            "-o",
+            &new,
+        ],
+        global,
+    )?;
+    let reps = if quick { "3" } else { "10" };
+    invoke(
+        &[
+            "matlab",
+            "check",
+            &orig,
+            &new,
+            "--entry",
+            "triad(20000)",
+            "--repetitions",
+            reps,
+        ],
+        global,
+    )?;
+    Ok(Some(dir))
 }
