@@ -169,9 +169,11 @@ fn build_triad(out: &Path) -> CliResult<(PathBuf, PathBuf)> {
 /// imbalance column has something to show), and shows the merged profile.
 fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
     let exe = std::env::current_exe().map_err(CliError::failure)?;
-    let Some(lib) = exe
-        .parent()
-        .map(|d| d.join("libmetron_probe.a"))
+    // METRON_PROBE_LIB names the library when it was built elsewhere (the tests do that).
+    let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
+    let Some(lib) = std::env::var_os("METRON_PROBE_LIB")
+        .map(PathBuf::from)
+        .or(beside_exe)
         .filter(|l| l.is_file())
     else {
         println!(
