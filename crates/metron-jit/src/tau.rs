@@ -16,6 +16,7 @@ use metron_measure::counters::CounterSet;
 use metron_measure::runner::{self, OutputPolicy};
 use metron_measure::stats::{Bootstrap, Summary};
 
+use crate::calibration::{Clock, RunTime};
 use crate::cost::{analyze, CostModel, Weights};
 use crate::difference::task_cost;
 use crate::error::JitError;
@@ -191,6 +192,7 @@ pub fn models(weights: &Weights) -> Vec<CostModel> {
 /// How a τ point is measured.
 #[derive(Debug, Clone)]
 pub struct TauOptions {
+    pub clock: Clock,
     /// Timed repetitions of the task inside one process (after its warm-up).
     pub repeat: u32,
     /// Processes for timing, each running the warm-up and `repeat` tasks.
@@ -207,8 +209,11 @@ pub struct TauOptions {
 #[derive(Debug, Clone, Serialize)]
 pub struct TauPoint {
     pub tau: u64,
-    /// Task times in seconds, every repetition of every timing process.
+    pub clock: Clock,
+    /// Task times in seconds on `clock`, every repetition of every timing process.
     pub times: Vec<f64>,
+    /// Wall and CPU time of every repetition.
+    pub runs: Vec<RunTime>,
     pub time: Summary,
     /// Task Γ by two-run differencing, per model name (CM0, CMC, CMW).
     pub gamma: BTreeMap<String, f64>,
@@ -255,15 +260,16 @@ pub fn measure_point(
         }
         gamma.insert(model.name().to_string(), task.gamma);
     }
-    let mut times = Vec::new();
+    let mut runs = Vec::new();
     for p in 0..opts.processes.max(1) {
         on_step(&format!(
             "timing, process {} of {}",
             p + 1,
             opts.processes.max(1)
         ));
-        times.extend(time_task(spec, tau, opts, p)?);
+        runs.extend(time_task(spec, tau, opts, p)?);
     }
+    let times: Vec<f64> = runs.iter().map(|r| r.on(opts.clock)).collect();
     let time = Summary::of(&times, &Bootstrap::default()).ok_or_else(|| {
         JitError::Measure(format!(
             "{}: the timing runs reported no task times",
@@ -273,7 +279,9 @@ pub fn measure_point(
     let k = ratios(time.median, &gamma);
     Ok(TauPoint {
         tau,
+        clock: opts.clock,
         times,
+        runs,
         time,
         gamma,
         k,
@@ -297,7 +305,7 @@ fn time_task(
     tau: u64,
     opts: &TauOptions,
     process: u32,
-) -> Result<Vec<f64>, JitError> {
+) -> Result<Vec<RunTime>, JitError> {
     let pypy = pypy::locate()?;
     let file = opts
         .workdir
@@ -330,18 +338,25 @@ fn time_task(
     parse_times(&text, &file)
 }
 
-/// Lines of seconds, as `_taskcli.py` writes them.
-pub fn parse_times(text: &str, path: &Path) -> Result<Vec<f64>, JitError> {
+/// Lines of `WALL CPU` seconds, as `_taskcli.py` writes them.
+pub fn parse_times(text: &str, path: &Path) -> Result<Vec<RunTime>, JitError> {
+    let seconds = |s: &str| s.parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0);
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| match l.trim().parse::<f64>() {
-            Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
-            _ => Err(JitError::Table {
-                path: path.to_path_buf(),
-                line: i + 1,
-                what: format!("expected a task time in seconds, found `{}`", l.trim()),
-            }),
+        .map(|(i, l)| {
+            let mut fields = l.split_whitespace();
+            match (fields.next().and_then(seconds), fields.next().and_then(seconds), fields.next()) {
+                (Some(wall), Some(cpu), None) => Ok(RunTime { wall, cpu }),
+                _ => Err(JitError::Table {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    what: format!(
+                        "expected a task's wall and CPU time in seconds (`0.0123 0.0121`), found `{}`",
+                        l.trim()
+                    ),
+                }),
+            }
         })
         .collect()
 }
@@ -716,11 +731,15 @@ mod tests {
         assert!(e.to_string().starts_with("t.py:3:"), "{e}");
         let e = TaskSpec::parse("print(1)\n", p).unwrap_err();
         assert!(e.to_string().contains("no `SKELETON"), "{e}");
-        let e = parse_times("0.5\nfast\n", p).unwrap_err();
+        let e = parse_times("0.5 0.4\nfast 1\n", p).unwrap_err();
         assert!(
-            e.to_string().starts_with("t.py:2: expected a task time"),
+            e.to_string()
+                .starts_with("t.py:2: expected a task's wall and CPU"),
             "{e}"
         );
-        assert_eq!(parse_times("0.5\n\n1e-3\n", p).unwrap(), vec![0.5, 1e-3]);
+        assert!(parse_times("0.5\n", p).is_err());
+        let t = parse_times("0.5 0.4\n\n1e-3 9e-4\n", p).unwrap();
+        assert_eq!(t.len(), 2);
+        assert_eq!((t[1].wall, t[1].on(Clock::Cpu)), (1e-3, 9e-4));
     }
 }

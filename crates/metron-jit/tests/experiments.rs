@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use metron_jit::calibration::{
-    corpus_programs, fit_models, measure_program, startup_seconds, CorpusOptions,
+    corpus_programs, fit_models, measure_program, startup_seconds, Clock, CorpusOptions,
 };
 use metron_jit::cost::{analyze, CostModel, Weights};
 use metron_jit::difference::task_cost;
@@ -46,6 +46,7 @@ fn corpus_calibration_on_three_programs() {
     std::fs::write(corpus.path().join("_helper.py"), "X = 1\n").unwrap();
     let work = tempfile::tempdir().unwrap();
     let opts = CorpusOptions {
+        clock: Clock::Cpu,
         scale: 0.01,
         warmup: 0,
         runs: 2,
@@ -63,7 +64,8 @@ fn corpus_calibration_on_three_programs() {
         let mut runs = 0;
         let m = measure_program(p, &opts, startup.mean, &classes, &mut || runs += 1).unwrap();
         // two timed runs, then one counting run
-        assert_eq!((runs, m.walls.len()), (3, 2));
+        assert_eq!((runs, m.runs.len()), (3, 2));
+        assert_eq!(m.time.n, 2);
         assert!(m.seconds >= 0.0);
         assert!(work.path().join(format!("{}.log", m.program)).is_file());
         // CMC's Γ is the executed operations outside debug and control, counted independently
@@ -123,6 +125,7 @@ fn tau_points_difference_the_task_and_divide_time_by_cost() {
     let spec = TaskSpec::from_file(&examples().join("tasks/matmul_chunked.py")).unwrap();
     let work = tempfile::tempdir().unwrap();
     let opts = TauOptions {
+        clock: Clock::Cpu,
         repeat: 2,
         processes: 1,
         budget_seconds: 1.0,
@@ -136,6 +139,7 @@ fn tau_points_difference_the_task_and_divide_time_by_cost() {
         let p = measure_point(&spec, tau, &opts, |s| steps.push(s.to_string())).unwrap();
         assert_eq!(steps.len(), 3, "{steps:?}");
         assert_eq!(p.times.len(), 2);
+        assert_eq!(p.times[0], p.runs[0].cpu);
         assert_eq!(p.time.n, 2);
         assert_eq!(
             p.gamma.keys().map(String::as_str).collect::<Vec<_>>(),

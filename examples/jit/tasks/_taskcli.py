@@ -10,10 +10,12 @@ task itself runs compiled code. Each module declares SKELETON, COST_DERIVATIVE (
 chunking, "1/x" for striding, 001 §5.1) and TAUS, the tuning-parameter values of the
 experiment.
 
-Task times are taken inside the process (time.perf_counter around the task call alone): the
-smallest tasks last microseconds, far below the start-up of pypy3 itself, so a process's wall
-time cannot resolve them. With METRON_TASK_TIMES=FILE in the environment the times (seconds,
-one per line) are appended to FILE; otherwise they go to stderr as `task_seconds T`.
+Task times are taken inside the process around the task call alone: the smallest tasks last
+microseconds, far below the start-up of pypy3 itself, so a process's wall time cannot resolve
+them. Each repetition gives its wall time (time.perf_counter) and its CPU time
+(time.thread_time), which waiting for a core on a shared machine does not inflate. With
+METRON_TASK_TIMES=FILE in the environment the lines `WALL CPU` (seconds) are appended to FILE;
+otherwise they go to stderr as `task_seconds WALL CPU`.
 --repeat stops early once --budget seconds of task time have been spent (after at least 3).
 """
 import argparse
@@ -37,10 +39,12 @@ def main(task, warmup, default_taus):
     spent = 0.0
     result = None
     for i in range(max(1, args.repeat)):
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         result = task(args.tau)
         t1 = time.perf_counter()
-        times.append(t1 - t0)
+        c1 = time.thread_time()
+        times.append((t1 - t0, c1 - c0))
         spent += t1 - t0
         if i >= 2 and spent >= args.budget:
             break
@@ -49,8 +53,8 @@ def main(task, warmup, default_taus):
     path = os.environ.get("METRON_TASK_TIMES")
     if path:
         with open(path, "a") as f:
-            for t in times:
-                f.write("%.9f\n" % t)
+            for wall, cpu in times:
+                f.write("%.9f %.9f\n" % (wall, cpu))
     else:
-        for t in times:
-            sys.stderr.write("task_seconds %.9f\n" % t)
+        for wall, cpu in times:
+            sys.stderr.write("task_seconds %.9f %.9f\n" % (wall, cpu))

@@ -92,6 +92,9 @@ pub struct CalibrateArgs {
     /// Timed runs per corpus program
     #[arg(long, default_value_t = 10)]
     pub runs: u32,
+    /// Which time the counts must explain: CPU (user + system, robust on a shared machine) or wall
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub clock: ClockArg,
     /// Folds of the k-fold cross-validation (leave-one-out is reported too)
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
@@ -135,8 +138,28 @@ pub struct TauArgs {
     pub classes: Option<PathBuf>,
 }
 
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockArg {
+    /// user + system CPU time (waiting for a core on a shared machine does not count)
+    Cpu,
+    /// elapsed time
+    Wall,
+}
+
+impl ClockArg {
+    pub fn clock(self) -> metron_jit::calibration::Clock {
+        match self {
+            ClockArg::Cpu => metron_jit::calibration::Clock::Cpu,
+            ClockArg::Wall => metron_jit::calibration::Clock::Wall,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct TimingArgs {
+    /// Which task time k uses: the task's CPU time (thread time) or its wall time
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub clock: ClockArg,
     /// Timed repetitions of the task per timing process (the median is used)
     #[arg(long, default_value_t = 10)]
     pub repeat: u32,

@@ -119,6 +119,7 @@ pub(super) fn run_corpus_calibration(
     }
     let workdir = Workdir::new(args.keep_logs.as_deref(), "calibrate");
     let opts = CorpusOptions {
+        clock: args.clock.clock(),
         scale: args.scale,
         warmup: args.warmup,
         runs: args.runs.max(1),
@@ -185,13 +186,14 @@ fn corpus_markdown(
     let _ = writeln!(o, "Machine: {}", machine(env));
     let _ = writeln!(
         o,
-        "Corpus: {} ({} programs, scale {}), {} warm-up + {} timed runs each without PYPYLOG, \
-         counters from one separate run with PYPYLOG; pypy3 start-up {} subtracted.\n",
+        "Corpus: {} ({} programs, scale {}), {} warm-up + {} timed runs each without PYPYLOG \
+         ({}), counters from one separate run with PYPYLOG; pypy3 start-up {} subtracted.\n",
         corpus.display(),
         cal.programs.len(),
         opts.scale,
         opts.warmup,
         opts.runs,
+        opts.clock.name(),
         fmt_seconds(cal.startup_seconds)
     );
     let _ = writeln!(
@@ -216,11 +218,13 @@ fn corpus_markdown(
         };
         let _ = writeln!(
             o,
-            "| {} | {} | {:.4} | {} | {} |",
+            "| {} | {} | {:.3} | {:.3} | {} | {:.0} % | {} |",
             f.model,
             coef,
             f.fit.r_squared,
+            f.r_squared_uncentered,
             fmt_seconds(f.fit.loo_rmse),
+            f.loo_median_relative_error * 100.0,
             fmt_seconds(f.kfold_rmse)
         );
     }
@@ -278,6 +282,7 @@ fn tau_options(
         )));
     }
     Ok(TauOptions {
+        clock: timing.clock.clock(),
         repeat: timing.repeat.max(1),
         processes: timing.processes.max(1),
         budget_seconds: timing.budget,
@@ -359,10 +364,11 @@ fn tau_text(exp: &TauExperiment, weights: &Weights) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{} ({}, cost derivative {}); CMW weights: {}",
+        "{} ({}, cost derivative {}); task time: {}; CMW weights: {}",
         exp.benchmark,
         exp.skeleton,
         exp.derivative.as_str(),
+        exp.points.first().map_or("", |p| p.clock.name()),
         weights.origin
     );
     let _ = writeln!(
