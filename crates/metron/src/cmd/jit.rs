@@ -95,6 +95,10 @@ pub struct CalibrateArgs {
     /// Which time the counts must explain: CPU (user + system, robust on a shared machine) or wall
     #[arg(long, value_enum, default_value = "cpu")]
     pub clock: ClockArg,
+    /// Corpus programs to leave out, by name (`25_sort_keys`), comma-separated: e.g. programs
+    /// that spend their time in the runtime's builtins, which no trace shows (001 §4.3.2's trav2)
+    #[arg(long, value_delimiter = ',')]
+    pub exclude: Vec<String>,
     /// Folds of the k-fold cross-validation (leave-one-out is reported too)
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
@@ -163,7 +167,7 @@ pub struct TimingArgs {
     /// Timed repetitions of the task per timing process (the median is used)
     #[arg(long, default_value_t = 10)]
     pub repeat: u32,
-    /// Timing processes per τ
+    /// Timing processes per τ, run in rounds over all τ (load bursts spread over the τ values)
     #[arg(long, default_value_t = 1)]
     pub processes: u32,
     /// Stop repeating once this many seconds of task time are spent (after 3 repetitions)

@@ -14,7 +14,8 @@ use metron_jit::calibration::{
 use metron_jit::cost::Weights;
 use metron_jit::op_class::OpClassTable;
 use metron_jit::tau::{
-    measure_point, predict_tau, tune_result, TaskSpec, TauExperiment, TauOptions, TauPoint,
+    measure_point, measure_sweep, predict_tau, tune_result, TaskSpec, TauExperiment, TauOptions,
+    TauPoint,
 };
 use metron_measure::environment::Environment;
 
@@ -110,7 +111,21 @@ pub(super) fn run_corpus_calibration(
             args.scale
         )));
     }
-    let programs = corpus_programs(corpus).map_err(input)?;
+    let mut programs = corpus_programs(corpus).map_err(input)?;
+    let stem = |p: &PathBuf| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    for name in &args.exclude {
+        if !programs.iter().any(|p| &stem(p) == name) {
+            return Err(CliError::input(format!(
+                "--exclude {name}: no program {name}.py in {}",
+                corpus.display()
+            )));
+        }
+    }
+    programs.retain(|p| !args.exclude.contains(&stem(p)));
     if programs.len() < 2 {
         return Err(CliError::input(format!(
             "{}: one program cannot calibrate anything: expected at least 2",
@@ -159,7 +174,7 @@ pub(super) fn run_corpus_calibration(
         );
         write_file(out, &cmw.fit.weights_file(&header))?;
     }
-    let text = corpus_markdown(&cal, corpus, &opts, &env);
+    let text = corpus_markdown(&cal, &args.exclude, corpus, &opts, &env);
     if let Some(report) = &args.report {
         write_file(report, &text)?;
     }
@@ -178,6 +193,7 @@ pub(super) fn run_corpus_calibration(
 /// The corpus calibration as Markdown: what `--report` writes and the terminal shows.
 fn corpus_markdown(
     cal: &CorpusCalibration,
+    excluded: &[String],
     corpus: &Path,
     opts: &CorpusOptions,
     env: &Environment,
@@ -186,10 +202,15 @@ fn corpus_markdown(
     let _ = writeln!(o, "Machine: {}", machine(env));
     let _ = writeln!(
         o,
-        "Corpus: {} ({} programs, scale {}), {} warm-up + {} timed runs each without PYPYLOG \
+        "Corpus: {} ({} programs{}, scale {}), {} warm-up + {} timed runs each without PYPYLOG \
          ({}), counters from one separate run with PYPYLOG; pypy3 start-up {} subtracted.\n",
         corpus.display(),
         cal.programs.len(),
+        if excluded.is_empty() {
+            String::new()
+        } else {
+            format!("; left out: {}", excluded.join(", "))
+        },
         opts.scale,
         opts.warmup,
         opts.runs,
@@ -198,10 +219,11 @@ fn corpus_markdown(
     );
     let _ = writeln!(
         o,
-        "| model | coefficient | R² | leave-one-out RMSE | {}-fold RMSE |",
+        "| model | coefficient | R² (centred) | R² (through origin) | leave-one-out RMSE | \
+         median leave-one-out error | {}-fold RMSE |",
         cal.fits.first().map_or(0, |f| f.k_folds)
     );
-    let _ = writeln!(o, "|---|---|---|---|---|");
+    let _ = writeln!(o, "|---|---|---|---|---|---|---|");
     for f in &cal.fits {
         let coef = if f.model == "CMW" {
             "per class (below)".to_string()
@@ -309,7 +331,7 @@ fn point(
     pb: &ProgressBar,
 ) -> Result<TauPoint, CliError> {
     let p = measure_point(spec, tau, opts, |step| {
-        pb.set_message(format!("{} τ={tau}: {step}", spec.name));
+        pb.set_message(format!("{}: {step}", spec.name));
         pb.inc(1);
     })
     .map_err(input)?;
@@ -339,10 +361,11 @@ pub(super) fn run_tau(args: TauArgs, global: &GlobalOpts) -> CliResult {
         taus.len() as u64 * (2 + u64::from(opts.processes)),
         global.quiet,
     );
-    let mut points = Vec::new();
-    for &tau in &taus {
-        points.push(point(&spec, tau, &opts, &pb)?);
-    }
+    let points = measure_sweep(&spec, &taus, &opts, |step| {
+        pb.set_message(format!("{}: {step}", spec.name));
+        pb.inc(1);
+    })
+    .map_err(input)?;
     pb.finish_and_clear();
     let exp = TauExperiment::new(&spec, points, args.tolerance);
     if let Some(csv) = &args.csv {
