@@ -426,13 +426,15 @@ pub struct StableK {
     pub below_smallest: bool,
     /// The τ values on the plateau.
     pub plateau_taus: Vec<u64>,
+    /// Coarser τ values whose k is off the reference, skipped before the plateau.
+    pub coarse_outliers: Vec<u64>,
 }
 
 /// 001 Table 5 from (τ, task seconds, k) points. The paper reads its stable k off the graphs;
 /// here it is defined: points sorted by task time, the reference is the median k of the
 /// coarser half of the tasks (at least three), and the plateau is the longest run of points
-/// from the coarsest down whose k is within `tolerance` (relative) of the reference. Stable k
-/// is the plateau's median.
+/// from the coarsest down whose k is within `tolerance` (relative) of the reference, after
+/// skipping coarse points that are off it. Stable k is the plateau's median.
 pub fn table5_row(model: &str, points: &[(u64, f64, f64)], tolerance: f64) -> Option<StableK> {
     let mut pts: Vec<(u64, f64, f64)> = points
         .iter()
@@ -445,17 +447,22 @@ pub fn table5_row(model: &str, points: &[(u64, f64, f64)], tolerance: f64) -> Op
     pts.sort_by(|a, b| b.1.total_cmp(&a.1)); // coarsest first
     let coarse = pts.len().div_ceil(2).max(3);
     let reference = median(pts.iter().take(coarse).map(|p| p.2).collect());
+    let within = |p: &(u64, f64, f64)| (p.2 / reference - 1.0).abs() <= tolerance;
+    // Coarse tasks off the reference are noise (a burst of load), not a loss of stability:
+    // they are skipped and reported, and the plateau starts at the first point within.
+    let coarse_outliers: Vec<u64> = pts.iter().take_while(|p| !within(p)).map(|p| p.0).collect();
     let plateau: Vec<(u64, f64, f64)> = pts
         .iter()
+        .skip(coarse_outliers.len())
         .copied()
-        .take_while(|p| (p.2 / reference - 1.0).abs() <= tolerance)
+        .take_while(within)
         .collect();
-    // The reference is a median of the coarser points, so the coarsest point is usually on
-    // the plateau; if even it is not, the plateau is that point alone.
-    let plateau = if plateau.is_empty() {
-        vec![pts[0]]
+    // Only when no point at all is within (tolerance below the scatter) is the plateau the
+    // coarsest point alone.
+    let (plateau, coarse_outliers) = if plateau.is_empty() {
+        (vec![pts[0]], Vec::new())
     } else {
-        plateau
+        (plateau, coarse_outliers)
     };
     let k_min = pts.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
     let k_max = pts.iter().map(|p| p.2).fold(f64::NEG_INFINITY, f64::max);
@@ -467,8 +474,9 @@ pub fn table5_row(model: &str, points: &[(u64, f64, f64)], tolerance: f64) -> Op
         k_max,
         range: k_max - k_min,
         min_granularity_seconds: last.1,
-        below_smallest: plateau.len() == pts.len(),
+        below_smallest: plateau.last() == pts.last(),
         plateau_taus: plateau.iter().map(|p| p.0).collect(),
+        coarse_outliers,
     })
 }
 
@@ -714,9 +722,16 @@ mod tests {
         let row = table5_row("CMW", &pts, 0.1).unwrap();
         assert_eq!(row.plateau_taus, vec![64, 32, 16, 8]);
         assert_eq!(row.min_granularity_seconds, 8e-5);
-        // 5 %: 0.4845..0.5355 excludes the coarsest (0.48): the plateau is that point alone
+        // 5 %: 0.4845..0.5355 excludes the coarsest (0.48), an outlier; the plateau is 32, 16
         let row = table5_row("CMW", &pts, 0.05).unwrap();
+        assert_eq!(row.coarse_outliers, vec![64]);
+        assert_eq!(row.plateau_taus, vec![32, 16]);
+        assert_eq!(row.min_granularity_seconds, 1.6e-4);
+        assert!((row.stable_k - 0.51).abs() < 1e-12);
+        // 1 %: nothing within 0.5049..0.5151; the plateau falls back to the coarsest point
+        let row = table5_row("CMW", &pts, 0.01).unwrap();
         assert_eq!(row.plateau_taus, vec![64]);
+        assert!(row.coarse_outliers.is_empty());
     }
 
     #[test]

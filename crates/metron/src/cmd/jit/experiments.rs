@@ -297,7 +297,7 @@ fn tau_options(
         Some(p) => OpClassTable::from_file(p).map_err(input)?,
         None => OpClassTable::default_table(),
     };
-    if !(timing.budget > 0.0) {
+    if timing.budget.is_nan() || timing.budget <= 0.0 {
         return Err(CliError::input(format!(
             "--budget {}: expected a positive number of seconds",
             timing.budget
@@ -436,6 +436,15 @@ fn tau_text(exp: &TauExperiment, weights: &Weights) -> String {
             o,
             "| {} | {} | {:.4e} | {:.4e} | {} |",
             exp.benchmark, r.model, r.stable_k, r.range, g
+        );
+    }
+    for r in exp.table5.iter().filter(|r| !r.coarse_outliers.is_empty()) {
+        let taus: Vec<String> = r.coarse_outliers.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            o,
+            "note: {}: k at the coarse τ {} is off the reference; skipped before the plateau",
+            r.model,
+            taus.join(", ")
         );
     }
     o
