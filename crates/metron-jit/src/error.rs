@@ -33,6 +33,12 @@ pub enum JitError {
     /// A missing or unstartable external tool; the message carries the install line.
     #[error("{0}")]
     Tool(String),
+    /// metron-measure could not run or time a program.
+    #[error("{0}")]
+    Measure(String),
+    /// A task or corpus description that cannot be used, naming the file and what was expected.
+    #[error("{}: {what}", path.display())]
+    Spec { path: PathBuf, what: String },
     #[error("{what} failed: {status}")]
     Failed { what: String, status: String },
 }

@@ -5,9 +5,12 @@
 //! [`fragment`] turns them into the trace graph's fragments with their execution frequencies
 //! (001 §3.1-3.2); [`op_class`] sorts operations into classes (001 §3.3); [`cost`] prices
 //! fragments with the models CM0, CMC and CMW and sums the whole-program cost Γ (001 §4);
-//! [`nnls`] fits CMW's weights to measured times (001 §4.3).
+//! [`nnls`] fits CMW's weights to measured times (001 §4.3), [`calibration`] runs the whole
+//! calibration on a corpus, and [`tau`] measures k = t/Γ across a task's tuning parameter and
+//! closes the tuning loop (001 §5).
 
 pub mod calibrate;
+pub mod calibration;
 pub mod cost;
 pub mod difference;
 pub mod error;
@@ -16,6 +19,7 @@ pub mod log;
 pub mod nnls;
 pub mod op_class;
 pub mod pypy;
+pub mod tau;
 pub mod trace;
 
 pub use error::JitError;

@@ -222,6 +222,17 @@ pub fn r_squared(observed: &[f64], predicted: &[f64]) -> f64 {
     1.0 - ss_res / ss_tot
 }
 
+/// 1 − SS_res / Σ observed²: the R² of a regression through the origin (no intercept), as R's
+/// `lm(y ~ 0 + x)` reports it. It measures proportionality, which is what 001 Eq. 5 claims;
+/// the centred [`r_squared`] instead compares with predicting the mean, a model with an
+/// intercept, and goes negative when times vary little around a large mean.
+pub fn uncentered_r_squared(observed: &[f64], predicted: &[f64]) -> f64 {
+    let n = observed.len().min(predicted.len());
+    let ss: f64 = observed[..n].iter().map(|y| y * y).sum();
+    let ss_res: f64 = (0..n).map(|i| (observed[i] - predicted[i]).powi(2)).sum();
+    1.0 - ss_res / ss
+}
+
 /// Held-out predictions of k-fold cross-validation: row i is in fold i mod k; each fold is
 /// predicted from an NNLS fit on the other folds. `k = rows` is leave-one-out.
 #[derive(Debug, Clone, Serialize)]

@@ -16,6 +16,9 @@ use metron_jit::trace::TraceKind;
 use metron_jit::{pypy, JitError};
 
 use crate::error::{CliError, CliResult};
+
+// calibrate --corpus, tau and tune: the experiments that run programs (001 §4.3, §5)
+mod experiments;
 use crate::GlobalOpts;
 
 #[derive(clap::Args, Debug)]
@@ -36,6 +39,10 @@ pub enum JitCommand {
     Diff(DiffArgs),
     /// Fit CMW's weights (seconds per op) to measured times by NNLS (001 §4.3).
     Calibrate(CalibrateArgs),
+    /// k = t/Γ of a task function across its tuning parameter τ, and 001 Table 5 (001 §5).
+    Tau(TauArgs),
+    /// Pick τ1 for a target task time from (τ0, t0, γ0), then measure it (001 §5.1).
+    Tune(TuneArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -66,11 +73,41 @@ pub struct DiffArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct CalibrateArgs {
-    /// Directory of PYPYLOGs with counters, one `PROGRAM.log` per program
-    pub logs: PathBuf,
+    /// Directory of PYPYLOGs with counters, one `PROGRAM.log` per program (with --times)
+    #[arg(required_unless_present = "corpus", conflicts_with = "corpus")]
+    pub logs: Option<PathBuf>,
     /// CSV of `program,seconds`: mean times measured WITHOUT PYPYLOG (counters slow the code)
+    #[arg(long, value_name = "FILE", required_unless_present = "corpus")]
+    pub times: Option<PathBuf>,
+    /// Do the whole job on a directory of Python programs: time each with metron-measure
+    /// (no PYPYLOG), record its counters in a separate run, fit CMW, CMC and CM0
+    #[arg(long, value_name = "DIR", conflicts_with = "times")]
+    pub corpus: Option<PathBuf>,
+    /// Size factor passed to every corpus program as its first argument
+    #[arg(long, default_value_t = 0.25)]
+    pub scale: f64,
+    /// Warm-up runs per corpus program
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+    /// Timed runs per corpus program
+    #[arg(long, default_value_t = 10)]
+    pub runs: u32,
+    /// Which time the counts must explain: CPU (user + system, robust on a shared machine) or wall
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub clock: ClockArg,
+    /// Corpus programs to leave out, by name (`25_sort_keys`), comma-separated: e.g. programs
+    /// that spend their time in the runtime's builtins, which no trace shows (001 §4.3.2's trav2)
+    #[arg(long, value_delimiter = ',')]
+    pub exclude: Vec<String>,
+    /// Folds of the k-fold cross-validation (leave-one-out is reported too)
+    #[arg(long, default_value_t = 5)]
+    pub folds: usize,
+    /// Keep the corpus's counter logs here (default: a temporary directory)
+    #[arg(long, value_name = "DIR")]
+    pub keep_logs: Option<PathBuf>,
+    /// Write a Markdown report of a corpus calibration (machine, weights, fits, per program)
     #[arg(long, value_name = "FILE")]
-    pub times: PathBuf,
+    pub report: Option<PathBuf>,
     /// Classes to fit, comma-separated
     #[arg(long, value_delimiter = ',', default_values_t = metron_jit::calibrate::DEFAULT_FEATURES.map(String::from))]
     pub features: Vec<String>,
@@ -80,6 +117,88 @@ pub struct CalibrateArgs {
     /// Write the weights here (a file `--weights` reads)
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TauArgs {
+    /// A task function (examples/jit/tasks/*.py) declaring SKELETON, COST_DERIVATIVE and TAUS
+    pub task: PathBuf,
+    /// τ values, comma-separated [default: the script's TAUS]
+    #[arg(long, value_delimiter = ',')]
+    pub tau: Vec<u64>,
+    #[command(flatten)]
+    pub timing: TimingArgs,
+    /// Relative distance from the coarsest tasks' k within which k counts as stable
+    #[arg(long, default_value_t = 0.25)]
+    pub tolerance: f64,
+    /// Write the plot data (long-format CSV: τ, model, time, Γ, k) here
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// CMW weights, lines of `class weight` [default: 001 Eq. 7]
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Operation-class table
+    #[arg(long, value_name = "FILE")]
+    pub classes: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockArg {
+    /// user + system CPU time (waiting for a core on a shared machine does not count)
+    Cpu,
+    /// elapsed time
+    Wall,
+}
+
+impl ClockArg {
+    pub fn clock(self) -> metron_jit::calibration::Clock {
+        match self {
+            ClockArg::Cpu => metron_jit::calibration::Clock::Cpu,
+            ClockArg::Wall => metron_jit::calibration::Clock::Wall,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TimingArgs {
+    /// Which task time k uses: the task's CPU time (thread time) or its wall time
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub clock: ClockArg,
+    /// Timed repetitions of the task per timing process (the median is used)
+    #[arg(long, default_value_t = 10)]
+    pub repeat: u32,
+    /// Timing processes per τ, run in rounds over all τ (load bursts spread over the τ values)
+    #[arg(long, default_value_t = 1)]
+    pub processes: u32,
+    /// Stop repeating once this many seconds of task time are spent (after 3 repetitions)
+    #[arg(long, default_value_t = 2.0)]
+    pub budget: f64,
+    /// Keep the logs and time files here (default: a temporary directory)
+    #[arg(long, value_name = "DIR")]
+    pub keep_logs: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// A task function (examples/jit/tasks/*.py)
+    pub task: PathBuf,
+    /// The observed tuning parameter τ0
+    #[arg(long)]
+    pub tau0: u64,
+    /// The target task time t1 in seconds (001 §5.1 aims at 0.01-0.1)
+    #[arg(long)]
+    pub target: f64,
+    /// The model whose γ0 gives k = t0/γ0
+    #[arg(long, value_enum, default_value = "cmw")]
+    pub model: Model,
+    #[command(flatten)]
+    pub timing: TimingArgs,
+    /// CMW weights [default: 001 Eq. 7]
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Operation-class table
+    #[arg(long, value_name = "FILE")]
+    pub classes: Option<PathBuf>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,10 +245,12 @@ pub fn run(args: JitArgs, global: &GlobalOpts) -> CliResult {
         }
         JitCommand::Diff(d) => run_diff(d, global),
         JitCommand::Calibrate(c) => run_calibrate(c, global),
+        JitCommand::Tau(t) => experiments::run_tau(t, global),
+        JitCommand::Tune(t) => experiments::run_tune(t, global),
     }
 }
 
-fn model_and_classes(m: &ModelArgs) -> Result<(CostModel, OpClassTable), CliError> {
+pub(crate) fn model_and_classes(m: &ModelArgs) -> Result<(CostModel, OpClassTable), CliError> {
     let model = match (m.model, &m.weights) {
         (Some(Model::Cm0), Some(_)) | (Some(Model::Cmc), Some(_)) => {
             return Err(CliError::input(
@@ -226,10 +347,18 @@ fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
         Some(p) => OpClassTable::from_file(p).map_err(input)?,
         None => OpClassTable::default_table(),
     };
-    let times = read_times(&args.times)?;
+    if let Some(corpus) = &args.corpus {
+        return experiments::run_corpus_calibration(&args, corpus, &classes, global);
+    }
+    let (Some(logs), Some(times_path)) = (&args.logs, &args.times) else {
+        return Err(CliError::input(
+            "expected LOGDIR with --times FILE, or --corpus DIR",
+        ));
+    };
+    let times = read_times(times_path)?;
     let mut samples = Vec::new();
     for (program, seconds) in &times {
-        let path = args.logs.join(format!("{program}.log"));
+        let path = logs.join(format!("{program}.log"));
         let log = parse_with_progress(&path, global.quiet)?;
         let a = analyze(&log, &classes, &CostModel::Cmc);
         if !a.has_counters {
@@ -252,7 +381,7 @@ fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
         let header = format!(
             "CMW weights fitted by `metron jit calibrate` on {} programs ({})",
             samples.len(),
-            args.times.display()
+            times_path.display()
         );
         std::fs::write(out, cal.weights_file(&header))
             .map_err(|e| CliError::failure(format!("{}: cannot write: {e}", out.display())))?;
@@ -284,7 +413,7 @@ fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
     Ok(())
 }
 
-fn input(e: JitError) -> CliError {
+pub(crate) fn input(e: JitError) -> CliError {
     match e {
         JitError::Failed { .. } => CliError::failure(e),
         _ => CliError::input(e),
@@ -421,7 +550,7 @@ fn fmt_count(n: u64) -> String {
     out
 }
 
-fn fmt_cost(x: f64) -> String {
+pub(crate) fn fmt_cost(x: f64) -> String {
     if x == 0.0 {
         "0".to_string()
     } else if x.abs() >= 1e6 || x.abs() < 1e-2 {
