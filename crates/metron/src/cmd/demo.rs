@@ -14,6 +14,10 @@ const TRIAD_C: &str = include_str!("../../../../examples/measure/triad.c");
 const JACOBI_C: &str = include_str!("../../../../examples/c/jacobi.c");
 const PROBE_H: &str = include_str!("../../../../include/metron_probe.h");
 const MANDEL_PY: &str = include_str!("../../../../examples/jit/corpus/06_float_mandel.py");
+const MATMUL_TASK_PY: &str = include_str!("../../../../examples/jit/tasks/matmul_chunked.py");
+const TASKCLI_PY: &str = include_str!("../../../../examples/jit/tasks/_taskcli.py");
+const JIT_WEIGHTS: &str =
+    include_str!("../../../../examples/jit/calibration/weights-amd-epyc-2cpu.txt");
 const KERNELS_C: &str = include_str!("../../../../examples/memory/kernels.c");
 const TRIAD_M: &str = include_str!("../../../../examples/matlab/triad.m");
 
@@ -88,6 +92,9 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     );
     if let Some(log) = jit_step(&out, global)? {
         produced.push(("PyPy JIT log (metron jit analyze)".into(), log));
+        if !args.quick {
+            jit_tau_step(&out, global)?;
+        }
     }
 
     step(
@@ -434,4 +441,26 @@ fn matlab_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option
         global,
     )?;
     Ok(Some(dir))
+}
+
+/// k(τ) of a chunked matrix multiplication with the bundled calibrated weights (001 §5).
+fn jit_tau_step(out: &Path, global: &GlobalOpts) -> CliResult {
+    let dir = out.join("jit");
+    write_example(&dir, "_taskcli.py", TASKCLI_PY)?;
+    let task = write_example(&dir, "matmul_chunked.py", MATMUL_TASK_PY)?;
+    let weights = write_example(&dir, "weights.txt", JIT_WEIGHTS)?;
+    invoke(
+        &[
+            "jit",
+            "tau",
+            &task.display().to_string(),
+            "--tau",
+            "1,4,16",
+            "--repeat",
+            "3",
+            "--weights",
+            &weights.display().to_string(),
+        ],
+        global,
+    )
 }
