@@ -1,0 +1,315 @@
+//! Quasi-affine expressions: rational linear combinations of atoms, where an atom is a named
+//! integer symbol (a parameter or a loop variable) or the floor of another quasi-affine
+//! expression. Floors are how non-unit strides and modulo conditions enter the counts
+//! (004 III.C.2-3: the "holes" of Fig. 4(c) become periodic terms).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use crate::error::Error;
+use crate::Binding;
+
+/// Exact rational number used throughout the algebra (no floats, no overflow).
+pub type Rational = BigRational;
+
+/// An integer-valued building block of expressions.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Atom {
+    /// A named integer: a parameter of the model, or a loop variable while counting.
+    Symbol(String),
+    /// `floor(arg)`, kept in the canonical form produced by [`LinExpr::floor`]: every
+    /// coefficient and the constant of `arg` lie in `[0, 1)`.
+    Floor(Box<LinExpr>),
+}
+
+/// A quasi-affine expression `constant + sum(coefficient * atom)` with rational coefficients.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LinExpr {
+    terms: BTreeMap<Atom, Rational>,
+    constant: Rational,
+}
+
+impl Default for LinExpr {
+    fn default() -> Self {
+        Self::zero()
+    }
+}
+
+pub(crate) fn rat(n: i64) -> Rational {
+    Rational::from_integer(BigInt::from(n))
+}
+
+pub(crate) fn int_rat(n: &BigInt) -> Rational {
+    Rational::from_integer(n.clone())
+}
+
+/// Least common multiple of the denominators of `values` (1 if empty).
+pub(crate) fn common_denominator<'a>(values: impl IntoIterator<Item = &'a Rational>) -> BigInt {
+    values
+        .into_iter()
+        .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
+}
+
+impl LinExpr {
+    pub fn zero() -> Self {
+        LinExpr {
+            terms: BTreeMap::new(),
+            constant: Rational::zero(),
+        }
+    }
+
+    pub fn constant(c: Rational) -> Self {
+        LinExpr {
+            terms: BTreeMap::new(),
+            constant: c,
+        }
+    }
+
+    pub fn integer(c: i64) -> Self {
+        Self::constant(rat(c))
+    }
+
+    pub fn symbol(name: &str) -> Self {
+        Self::atom(Atom::Symbol(name.to_string()))
+    }
+
+    pub fn atom(atom: Atom) -> Self {
+        let mut e = Self::zero();
+        e.add_term(atom, Rational::one());
+        e
+    }
+
+    pub fn terms(&self) -> &BTreeMap<Atom, Rational> {
+        &self.terms
+    }
+
+    pub fn constant_term(&self) -> &Rational {
+        &self.constant
+    }
+
+    /// The value if the expression has no atoms.
+    pub fn as_constant(&self) -> Option<&Rational> {
+        self.terms.is_empty().then_some(&self.constant)
+    }
+
+    pub fn add_term(&mut self, atom: Atom, coefficient: Rational) {
+        let entry = self.terms.entry(atom).or_insert_with(Rational::zero);
+        *entry += coefficient;
+        if entry.is_zero() {
+            self.terms.retain(|_, c| !c.is_zero());
+        }
+    }
+
+    pub fn add_constant(&mut self, c: &Rational) {
+        self.constant += c;
+    }
+
+    pub fn plus(&self, other: &LinExpr) -> LinExpr {
+        let mut out = self.clone();
+        for (a, c) in &other.terms {
+            out.add_term(a.clone(), c.clone());
+        }
+        out.constant += &other.constant;
+        out
+    }
+
+    pub fn minus(&self, other: &LinExpr) -> LinExpr {
+        self.plus(&other.scaled(&rat(-1)))
+    }
+
+    pub fn scaled(&self, k: &Rational) -> LinExpr {
+        if k.is_zero() {
+            return LinExpr::zero();
+        }
+        LinExpr {
+            terms: self.terms.iter().map(|(a, c)| (a.clone(), c * k)).collect(),
+            constant: &self.constant * k,
+        }
+    }
+
+    /// Coefficient of the symbol `name` at the top level (not inside floors).
+    pub fn coefficient_of(&self, name: &str) -> Rational {
+        self.terms
+            .get(&Atom::Symbol(name.to_string()))
+            .cloned()
+            .unwrap_or_else(Rational::zero)
+    }
+
+    /// The expression without the top-level term of `name`.
+    pub fn without_symbol(&self, name: &str) -> LinExpr {
+        let mut out = self.clone();
+        out.terms.remove(&Atom::Symbol(name.to_string()));
+        out
+    }
+
+    /// Whether `name` occurs anywhere, including inside floors.
+    pub fn contains_symbol(&self, name: &str) -> bool {
+        self.terms.keys().any(|a| a.contains_symbol(name))
+    }
+
+    /// All symbol names, including those inside floors.
+    pub fn symbols(&self, out: &mut BTreeSet<String>) {
+        for a in self.terms.keys() {
+            a.symbols(out);
+        }
+    }
+
+    /// `floor(self)` in canonical form: integer parts of the coefficients are pulled out
+    /// (atoms are integers), so `floor(n/2 + 3*i/2)` becomes `i + floor(n/2 + i/2)`.
+    pub fn floor(&self) -> LinExpr {
+        let mut out = LinExpr::zero();
+        let mut rest = LinExpr::zero();
+        for (a, c) in &self.terms {
+            let whole = c.floor();
+            let frac = c - &whole;
+            if !whole.is_zero() {
+                out.add_term(a.clone(), whole);
+            }
+            if !frac.is_zero() {
+                rest.add_term(a.clone(), frac);
+            }
+        }
+        let whole = self.constant.floor();
+        rest.constant = &self.constant - &whole;
+        out.constant = whole;
+        if !rest.terms.is_empty() {
+            out.add_term(Atom::Floor(Box::new(rest)), Rational::one());
+        }
+        out
+    }
+
+    /// `-floor(-self)`.
+    pub fn ceil(&self) -> LinExpr {
+        self.scaled(&rat(-1)).floor().scaled(&rat(-1))
+    }
+
+    /// Replaces the symbol `name` by `value` everywhere (floors are re-normalised).
+    pub fn substitute(&self, name: &str, value: &LinExpr) -> LinExpr {
+        let mut out = LinExpr::constant(self.constant.clone());
+        for (a, c) in &self.terms {
+            out = out.plus(&a.substitute(name, value).scaled(c));
+        }
+        out
+    }
+
+    pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
+        let mut v = self.constant.clone();
+        for (a, c) in &self.terms {
+            v += a.evaluate(binding)? * c;
+        }
+        Ok(v)
+    }
+
+    /// Multiplies by the least positive integer that makes every coefficient and the constant
+    /// integral.
+    pub(crate) fn integral_multiple(&self) -> (LinExpr, BigInt) {
+        let d = common_denominator(self.terms.values().chain(std::iter::once(&self.constant)));
+        (self.scaled(&int_rat(&d)), d)
+    }
+
+    /// Every floor atom at any depth, each once.
+    pub(crate) fn floors(&self, out: &mut BTreeSet<LinExpr>) {
+        for a in self.terms.keys() {
+            if let Atom::Floor(arg) = a {
+                arg.floors(out);
+                out.insert((**arg).clone());
+            }
+        }
+    }
+
+    /// For every floor argument (at any depth) with a direct term in `name`, the denominator of
+    /// that coefficient: the modulus that a residue split of `name` must use to free the floor.
+    pub(crate) fn floor_denominators_of(&self, name: &str, out: &mut BigInt) {
+        for a in self.terms.keys() {
+            if let Atom::Floor(arg) = a {
+                let c = arg.coefficient_of(name);
+                if !c.is_zero() {
+                    *out = out.lcm(c.denom());
+                }
+                arg.floor_denominators_of(name, out);
+            }
+        }
+    }
+}
+
+impl Atom {
+    pub fn contains_symbol(&self, name: &str) -> bool {
+        match self {
+            Atom::Symbol(s) => s == name,
+            Atom::Floor(arg) => arg.contains_symbol(name),
+        }
+    }
+
+    fn symbols(&self, out: &mut BTreeSet<String>) {
+        match self {
+            Atom::Symbol(s) => {
+                out.insert(s.clone());
+            }
+            Atom::Floor(arg) => arg.symbols(out),
+        }
+    }
+
+    /// The atom with `name := value`, as an expression (a floor may simplify away).
+    pub fn substitute(&self, name: &str, value: &LinExpr) -> LinExpr {
+        match self {
+            Atom::Symbol(s) if s == name => value.clone(),
+            Atom::Floor(arg) if arg.contains_symbol(name) => arg.substitute(name, value).floor(),
+            other => LinExpr::atom(other.clone()),
+        }
+    }
+
+    pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
+        match self {
+            Atom::Symbol(s) => binding
+                .get(s)
+                .map(|v| rat(*v))
+                .ok_or_else(|| Error::MissingParameter { name: s.clone() }),
+            Atom::Floor(arg) => Ok(arg.evaluate(binding)?.floor()),
+        }
+    }
+}
+
+/// Greatest common divisor of the numerators of integral rationals (0 if empty).
+pub(crate) fn gcd_of<'a>(values: impl IntoIterator<Item = &'a Rational>) -> BigInt {
+    values
+        .into_iter()
+        .fold(BigInt::zero(), |acc, v| acc.gcd(v.numer()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_pulls_integer_parts_out() {
+        // floor(3i/2 + n/2 + 7/4) = i + 1 + floor(i/2 + n/2 + 3/4)
+        let mut e = LinExpr::constant(Rational::new(7.into(), 4.into()));
+        e.add_term(Atom::Symbol("i".into()), Rational::new(3.into(), 2.into()));
+        e.add_term(Atom::Symbol("n".into()), Rational::new(1.into(), 2.into()));
+        let f = e.floor();
+        assert_eq!(f.coefficient_of("i"), rat(1));
+        assert_eq!(f.constant_term(), &rat(1));
+        let b: Binding = [("i".to_string(), 5), ("n".to_string(), -4)].into();
+        // direct: floor(15/2 - 2 + 7/4) = floor(7.25) = 7
+        assert_eq!(f.evaluate(&b).unwrap(), rat(7));
+        assert_eq!(e.evaluate(&b).unwrap().floor(), rat(7));
+    }
+
+    #[test]
+    fn substituting_a_residue_frees_the_floor() {
+        // floor((j + 1)/3) with j := 3t + 2 is t + 1.
+        let mut arg = LinExpr::symbol("j");
+        arg.add_constant(&rat(1));
+        let f = arg.scaled(&Rational::new(1.into(), 3.into())).floor();
+        let mut v = LinExpr::symbol("t").scaled(&rat(3));
+        v.add_constant(&rat(2));
+        let g = f.substitute("j", &v);
+        let mut want = LinExpr::symbol("t");
+        want.add_constant(&rat(1));
+        assert_eq!(g, want);
+    }
+}

@@ -1,0 +1,42 @@
+//! `metron-symbolic`: piecewise quasi-polynomials in named parameters, and exact counting of
+//! the integer points of affine loop nests (004 III.C.1-5; 003 4.1.2).
+//!
+//! * [`Piecewise`] is the one symbolic-count type of metron: a sum of guarded
+//!   [`QuasiPolynomial`]s, e.g. `if y > 0: 10*y` (004 Fig. 5(b)). It adds, multiplies,
+//!   evaluates exactly under a [`Binding`], prints, serialises to JSON and emits Python.
+//! * [`trip_count`] counts the executions of the body of a [`LoopNest`] (rectangular,
+//!   triangular, strided, `min`/`max` bounds, affine `if`s, modulo conditions) as a
+//!   [`Piecewise`]; [`oracle::enumerate`] is the brute-force check.
+//!
+//! See `docs/symbolic.md` for the algorithm and its limits.
+
+pub mod error;
+pub mod expr;
+pub mod guard;
+pub mod nest;
+pub mod oracle;
+mod parse;
+pub mod piecewise;
+pub mod poly;
+mod print;
+pub mod trip_count;
+mod wire;
+
+use std::collections::BTreeMap;
+
+/// Integer values of named parameters (and loop variables, inside the crate).
+pub type Binding = BTreeMap<String, i64>;
+
+pub use error::Error;
+pub use expr::{Atom, LinExpr, Rational};
+pub use guard::{Constraint, Guard, Relation};
+pub use nest::{unknown_bound_parameter, AffineExpr, Bound, CmpOp, Condition, Loop, LoopNest};
+pub use piecewise::{Piece, Piecewise};
+pub use poly::{Monomial, QuasiPolynomial};
+pub use print::check_python_identifier;
+pub use trip_count::{sum_over, trip_count, CountOptions, NotEqualRule};
+
+/// Builds a [`Binding`] from `(name, value)` pairs.
+pub fn binding<'a>(pairs: impl IntoIterator<Item = (&'a str, i64)>) -> Binding {
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+}
