@@ -1,0 +1,10 @@
+//! `metron-static`: static, parametric instruction-count models from a binary plus its
+//! source (Mira, 004), validated against callgrind's per-instruction counts.
+
+pub mod binary;
+pub mod callgrind;
+pub mod category;
+pub mod cfg;
+pub mod error;
+
+pub use error::{Result, StaticError};
