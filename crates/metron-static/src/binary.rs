@@ -44,6 +44,21 @@ pub struct Instruction {
     /// Memory operands read / written (iced's operand access info, not the mnemonic).
     pub loads: u32,
     pub stores: u32,
+    /// `add reg, imm` / `sub reg, imm` / `inc` / `dec`: (full register, signed step) — a
+    /// candidate induction-variable update.
+    #[serde(skip)]
+    pub step: Option<(iced_x86::Register, i64)>,
+    /// Full general-purpose registers this instruction writes.
+    #[serde(skip)]
+    pub writes: Vec<iced_x86::Register>,
+    /// Full registers compared by `cmp`/`test`.
+    #[serde(skip)]
+    pub compared: Vec<iced_x86::Register>,
+    /// Registers used to address memory, with their scale (base registers have scale 1).
+    #[serde(skip)]
+    pub addressing: Vec<(iced_x86::Register, u32)>,
+    /// Widest SIMD register operand in bytes (16 xmm, 32 ymm, 64 zmm), 0 if none.
+    pub simd_bytes: u32,
     /// Inline frames, innermost first; empty when DWARF has nothing for this address.
     pub frames: Vec<Frame>,
 }
@@ -286,7 +301,22 @@ fn disassemble(
             continue;
         }
         let (mut loads, mut stores) = (0, 0);
-        for m in info.info(&instr).used_memory() {
+        let used = info.info(&instr);
+        let writes: Vec<iced_x86::Register> = used
+            .used_registers()
+            .iter()
+            .filter(|u| {
+                matches!(
+                    u.access(),
+                    OpAccess::Write
+                        | OpAccess::ReadWrite
+                        | OpAccess::CondWrite
+                        | OpAccess::ReadCondWrite
+                ) && u.register().is_gpr()
+            })
+            .map(|u| u.register().full_register())
+            .collect();
+        for m in used.used_memory() {
             match m.access() {
                 OpAccess::Read | OpAccess::CondRead => loads += 1,
                 OpAccess::Write | OpAccess::CondWrite => stores += 1,
@@ -303,8 +333,21 @@ fn disassemble(
             }
             _ => None,
         };
+        let simd_bytes = (0..instr.op_count())
+            .filter(|&k| instr.op_kind(k) == OpKind::Register)
+            .map(|k| instr.op_register(k))
+            .filter(|r| r.is_xmm() || r.is_ymm() || r.is_zmm())
+            .map(|r| r.size() as u32)
+            .max()
+            .unwrap_or(0);
+        let (step, compared, addressing) = register_roles(&instr);
         out.push(Instruction {
             address: instr.ip(),
+            step,
+            writes,
+            compared,
+            addressing,
+            simd_bytes,
             length: instr.len() as u32,
             mnemonic: format!("{:?}", instr.mnemonic()).to_lowercase(),
             flow: instr.flow_control(),
@@ -315,6 +358,56 @@ fn disassemble(
         });
     }
     out
+}
+
+type Roles = (
+    Option<(iced_x86::Register, i64)>,
+    Vec<iced_x86::Register>,
+    Vec<(iced_x86::Register, u32)>,
+);
+
+fn register_roles(instr: &iced_x86::Instruction) -> Roles {
+    use iced_x86::{Mnemonic, Register};
+    let reg0 = (instr.op_count() > 0 && instr.op0_kind() == OpKind::Register)
+        .then(|| instr.op0_register().full_register());
+    let imm = (instr.op_count() > 1)
+        .then(|| match instr.op1_kind() {
+            OpKind::Immediate8
+            | OpKind::Immediate8to32
+            | OpKind::Immediate8to64
+            | OpKind::Immediate32
+            | OpKind::Immediate32to64 => Some(instr.immediate(1) as i64),
+            _ => None,
+        })
+        .flatten();
+    let step = match (instr.mnemonic(), reg0, imm) {
+        (Mnemonic::Add, Some(r), Some(i)) => Some((r, i)),
+        (Mnemonic::Sub, Some(r), Some(i)) => Some((r, -i)),
+        (Mnemonic::Inc, Some(r), _) => Some((r, 1)),
+        (Mnemonic::Dec, Some(r), _) => Some((r, -1)),
+        _ => None,
+    };
+    let compared = if matches!(instr.mnemonic(), Mnemonic::Cmp | Mnemonic::Test) {
+        (0..instr.op_count())
+            .filter(|&k| instr.op_kind(k) == OpKind::Register)
+            .map(|k| instr.op_register(k).full_register())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut addressing = Vec::new();
+    if (0..instr.op_count()).any(|k| instr.op_kind(k) == OpKind::Memory) {
+        if instr.memory_base() != Register::None && instr.memory_base() != Register::RIP {
+            addressing.push((instr.memory_base().full_register(), 1));
+        }
+        if instr.memory_index() != Register::None {
+            addressing.push((
+                instr.memory_index().full_register(),
+                instr.memory_index_scale(),
+            ));
+        }
+    }
+    (step, compared, addressing)
 }
 
 fn frames(context: &addr2line::Context<Reader>, address: u64) -> Vec<Frame> {

@@ -162,10 +162,11 @@ impl Parser {
         };
         let close = rest
             .find(')')
-            .ok_or_else(|| self.error(line, format!("expected `(id)` in `{text}`")))?;
-        let id: u64 = rest[..close]
-            .parse()
-            .map_err(|_| self.error(line, format!("expected a number in `{text}`")))?;
+            .ok_or_else(|| self.error(line, format!("expected `(id)` or a name in `{text}`")))?;
+        // `(below main)` is a bare name; only `(digits)` is a compressed reference.
+        let Ok(id) = rest[..close].parse::<u64>() else {
+            return Ok(text.to_string());
+        };
         let name = rest[close + 1..].trim();
         if name.is_empty() {
             self.names

@@ -6,5 +6,8 @@ pub mod callgrind;
 pub mod category;
 pub mod cfg;
 pub mod error;
+pub mod model;
+pub mod source;
+pub mod validate;
 
 pub use error::{Result, StaticError};
