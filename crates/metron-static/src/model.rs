@@ -107,7 +107,11 @@ fn same_file(a: &str, b: &str) -> bool {
 }
 
 /// Builds the model of `function` with loop bounds from `source`.
-pub fn model_function(function: &Function, source: &SourceModel) -> FunctionModel {
+pub fn model_function(
+    function: &Function,
+    source: &SourceModel,
+    mira_compat: bool,
+) -> FunctionModel {
     let cfg = Cfg::build(function);
     let file = source.file.display().to_string();
     let options = CountOptions::default();
@@ -150,6 +154,10 @@ pub fn model_function(function: &Function, source: &SourceModel) -> FunctionMode
     // Relative to the source loop's own stride: `j += 8` stepping 64 bytes is not vectorised.
     let factor: Vec<i64> = (0..cfg.loops.len())
         .map(|l| {
+            if mira_compat {
+                // Mira maps source iterations onto binary loops one to one.
+                return 1;
+            }
             let k = vector_factor(function, &cfg, l);
             let stride = mapping
                 .get(&l)
@@ -383,14 +391,18 @@ fn source_total(
 }
 
 /// Models every function of `binary` whose code comes from `source`'s file.
-pub fn model_binary(binary: &Binary, source: &SourceModel) -> Vec<(usize, FunctionModel)> {
+pub fn model_binary(
+    binary: &Binary,
+    source: &SourceModel,
+    mira_compat: bool,
+) -> Vec<(usize, FunctionModel)> {
     let file = source.file.display().to_string();
     binary
         .functions
         .iter()
         .enumerate()
         .filter(|(_, f)| f.source_file().is_some_and(|s| same_file(&s, &file)))
-        .map(|(i, f)| (i, model_function(f, source)))
+        .map(|(i, f)| (i, model_function(f, source, mira_compat)))
         .collect()
 }
 
@@ -403,9 +415,11 @@ pub struct ProgramModel {
 }
 
 impl ProgramModel {
-    pub fn build(binary: &Binary, source: &SourceModel) -> ProgramModel {
+    /// `mira_compat` reproduces 004's approximations (every loop block `N` times, no
+    /// vectorisation factor) for comparison.
+    pub fn build(binary: &Binary, source: &SourceModel, mira_compat: bool) -> ProgramModel {
         ProgramModel {
-            functions: model_binary(binary, source),
+            functions: model_binary(binary, source, mira_compat),
         }
     }
 

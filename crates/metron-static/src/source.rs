@@ -37,6 +37,8 @@ pub struct SourceLoop {
 #[derive(Debug, Clone)]
 pub struct SourceFunction {
     pub name: String,
+    /// Number of declared parameters (for Mira's model names, `A_foo_2`).
+    pub arity: usize,
     pub line: u32,
     pub end_line: u32,
 }
@@ -299,6 +301,10 @@ impl Walk {
                     .to_string();
                 self.model.functions.push(SourceFunction {
                     name: name.clone(),
+                    arity: inner
+                        .iter()
+                        .filter(|c| self::kind(c) == "ParmVarDecl")
+                        .count(),
                     line: begin,
                     end_line: end,
                 });

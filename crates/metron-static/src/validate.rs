@@ -26,6 +26,11 @@ pub const VALGRIND: Tool = Tool {
 /// Runs `binary args...` under callgrind and returns the profile.
 pub fn run_callgrind(binary: &Path, args: &[String], out_dir: &Path) -> Result<Profile> {
     let valgrind = VALGRIND.locate()?;
+    // valgrind looks a bare name up on PATH; the user meant the file here.
+    let binary = &std::fs::canonicalize(binary).map_err(|source| StaticError::Read {
+        path: binary.to_path_buf(),
+        source,
+    })?;
     let out: PathBuf = out_dir.join("callgrind.out");
     let mut argv = vec![
         valgrind.display().to_string(),

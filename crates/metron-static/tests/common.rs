@@ -60,7 +60,7 @@ pub fn validate(
     let bin = build(compiler, src, flags, dir.path(), pie);
     let binary = Binary::load(&bin).unwrap();
     let source = metron_static::source::parse_file(src, &[]).unwrap();
-    let program = ProgramModel::build(&binary, &source);
+    let program = ProgramModel::build(&binary, &source, false);
     for (_, m) in &program.functions {
         for l in &m.loops {
             if let Some(n) = &l.note {

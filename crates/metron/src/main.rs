@@ -55,6 +55,8 @@ enum Command {
     Probe(cmd::probe::ProbeArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
+    /// Static instruction-count models from binary + source (004); `static validate` checks them.
+    Static(cmd::static_::StaticArgs),
 }
 
 fn run(cli: Cli) -> CliResult {
@@ -66,6 +68,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Profile(a) => cmd::profile::run(a, g),
         Command::Probe(a) => cmd::probe::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
+        Command::Static(a) => cmd::static_::run(a, g),
     }
 }
 

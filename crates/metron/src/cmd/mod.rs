@@ -5,6 +5,7 @@ pub mod history;
 pub mod measure;
 pub mod probe;
 pub mod profile;
+pub mod static_;
 
 use std::path::PathBuf;
 
