@@ -157,12 +157,28 @@ impl Binary {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
+        let noreturn = noreturn_stubs(&file);
         let mut functions = Vec::new();
-        for (address, size, symbol) in function_symbols(&file) {
+        let symbols = function_symbols(&file);
+        let noreturn_local: std::collections::BTreeSet<u64> = symbols
+            .iter()
+            .filter(|(_, _, n)| is_noreturn(n))
+            .map(|(a, _, _)| *a)
+            .collect();
+        for (address, size, symbol) in symbols {
             let Some(code) = function_bytes(&file, address, size) else {
                 continue;
             };
-            let instructions = disassemble(code, address, &context);
+            let mut instructions = disassemble(code, address, &context);
+            for i in &mut instructions {
+                let target = i.target.unwrap_or(0);
+                if i.flow == FlowControl::Call
+                    && (noreturn.contains(&target) || noreturn_local.contains(&target))
+                {
+                    // Control never comes back: the block ends here without a successor.
+                    i.flow = FlowControl::Exception;
+                }
+            }
             // Functions without any line information (crt start-up, PLT stubs) are not the
             // user's code; they are kept out so that "no debug info" stays detectable.
             if instructions.iter().all(|i| i.frames.is_empty()) {
@@ -273,6 +289,83 @@ fn function_symbols(file: &object::File) -> Vec<(u64, u64, String)> {
         .into_iter()
         .map(|(a, (s, n))| (a, s, n))
         .collect()
+}
+
+/// Functions that never return; a call to one ends its basic block (otherwise the following
+/// code, often a loop body, would get a false predecessor and lose its dominator).
+fn is_noreturn(name: &str) -> bool {
+    let name = name.split('@').next().unwrap_or(name);
+    matches!(
+        name,
+        "abort"
+            | "exit"
+            | "_exit"
+            | "_Exit"
+            | "__assert_fail"
+            | "__stack_chk_fail"
+            | "__cxa_throw"
+            | "__cxa_rethrow"
+            | "__cxa_throw_bad_array_new_length"
+            | "__cxa_bad_alloc"
+            | "_Unwind_Resume"
+            | "__cxa_call_terminate"
+            | "longjmp"
+            | "siglongjmp"
+            | "pthread_exit"
+            | "err"
+            | "errx"
+    ) || name.starts_with("_ZSt9terminate")
+        || name.starts_with("_ZSt17__throw_")
+        || name.starts_with("_ZSt19__throw_")
+        || name.starts_with("_ZSt20__throw_")
+        || name.starts_with("_ZSt16__throw_")
+        || name.starts_with("_ZSt24__throw_")
+        || name.starts_with("_ZSt28__throw_")
+        || name.starts_with("_ZSt21__throw_")
+}
+
+/// Addresses of PLT stubs (`.plt`, `.plt.sec`) that jump to a noreturn function: each stub's
+/// `jmp [rip+GOT]` slot is matched with the dynamic relocation that names the symbol.
+fn noreturn_stubs(file: &object::File) -> std::collections::BTreeSet<u64> {
+    use object::ObjectSymbolTable;
+    let mut out = std::collections::BTreeSet::new();
+    let (Some(relocations), Some(dynsyms)) =
+        (file.dynamic_relocations(), file.dynamic_symbol_table())
+    else {
+        return out;
+    };
+    let mut slot_name: BTreeMap<u64, String> = BTreeMap::new();
+    for (offset, r) in relocations {
+        if let object::RelocationTarget::Symbol(i) = r.target() {
+            if let Some(name) = dynsyms.symbol_by_index(i).ok().and_then(|s| s.name().ok()) {
+                slot_name.insert(offset, name.to_string());
+            }
+        }
+    }
+    for section in file.sections() {
+        let name = section.name().unwrap_or("");
+        if name != ".plt" && name != ".plt.sec" && name != ".plt.got" {
+            continue;
+        }
+        let Ok(data) = section.data() else { continue };
+        let mut decoder = Decoder::with_ip(64, data, section.address(), DecoderOptions::NONE);
+        let mut stub_start = section.address();
+        while decoder.can_decode() {
+            let instr = decoder.decode();
+            if instr.mnemonic() == iced_x86::Mnemonic::Endbr64
+                || stub_start % 16 == 0 && instr.ip() % 16 == 0
+            {
+                stub_start = instr.ip();
+            }
+            if instr.mnemonic() == iced_x86::Mnemonic::Jmp && instr.is_ip_rel_memory_operand() {
+                let slot = instr.ip_rel_memory_address();
+                if slot_name.get(&slot).is_some_and(|n| is_noreturn(n)) {
+                    out.insert(stub_start);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn function_bytes<'a>(file: &'a object::File, address: u64, size: u64) -> Option<&'a [u8]> {

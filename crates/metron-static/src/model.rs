@@ -175,6 +175,11 @@ pub fn model_function(
         .collect();
     let one = Piecewise::constant(1);
     let mut block_counts = vec![one.clone(); cfg.blocks.len()];
+    let cold = cold_blocks(function, &cfg);
+    // Iterations per call of each binary loop, filled outer loops first (the forest order),
+    // so that a loop inlined from another function is multiplied by its binary context.
+    let mut loop_iterations: Vec<Piecewise> = vec![one.clone(); cfg.loops.len()];
+    let mut contexts: Vec<Option<Piecewise>> = vec![None; cfg.loops.len()];
     for (l, natural) in cfg.loops.iter().enumerate() {
         let source_loop = mapping.get(&l).copied().flatten();
         let siblings: Vec<usize> = (0..cfg.loops.len())
@@ -222,8 +227,29 @@ pub fn model_function(
                 Some("no source loop found at this loop's lines".to_string()),
             ),
         };
+        // Inlined: the source loop is outermost in its own function, but the binary loop sits
+        // inside another binary loop that maps elsewhere (the caller's loop): scale by it.
+        // A loop nested in the same function inherits its binary parent's context.
+        let context = match (source_loop, natural.parent) {
+            (Some(s), Some(p)) if source.loops[s].parent.is_none() => {
+                let parent_source = mapping.get(&p).copied().flatten();
+                let same_function = parent_source
+                    .is_some_and(|ps| source.loops[ps].function == source.loops[s].function);
+                (!same_function).then(|| loop_iterations[p].clone())
+            }
+            (Some(_), Some(p)) => contexts[p].clone(),
+            _ => None,
+        };
+        contexts[l] = context.clone();
+        let (iterations, entries) = match context {
+            Some(c) => (&iterations * &c, &entries * &c),
+            None => (iterations, entries),
+        };
+        loop_iterations[l] = iterations.clone();
         let exiting = natural.exiting(&cfg);
-        let top_tested = exiting.contains(&natural.header)
+        // Mira counts every statement of a loop N times, headers included.
+        let top_tested = !mira_compat
+            && exiting.contains(&natural.header)
             && natural.latches.iter().any(|t| *t != natural.header);
         for &b in &natural.blocks {
             if cfg.innermost_loop(b) != Some(l) {
@@ -244,6 +270,9 @@ pub fn model_function(
             blocks: natural.blocks.clone(),
         });
     }
+    for b in cold {
+        block_counts[b] = Piecewise::zero();
+    }
     FunctionModel {
         name: function.name.clone(),
         symbol: function.symbol.clone(),
@@ -251,6 +280,39 @@ pub fn model_function(
         block_counts,
         loops,
     }
+}
+
+/// Blocks from which no return (or tail call) is reachable: paths into `abort`, `__cxa_throw`
+/// and the like, which a run that completes does not take.
+fn cold_blocks(function: &Function, cfg: &Cfg) -> Vec<usize> {
+    use iced_x86::FlowControl;
+    let n = cfg.blocks.len();
+    let mut warm = vec![false; n];
+    let mut work: Vec<usize> = (0..n)
+        .filter(|&b| {
+            let last = &function.instructions[cfg.blocks[b].end - 1];
+            match last.flow {
+                FlowControl::Return => true,
+                FlowControl::UnconditionalBranch | FlowControl::IndirectBranch => {
+                    cfg.blocks[b].successors.is_empty()
+                }
+                FlowControl::Next | FlowControl::Call => b + 1 >= n,
+                _ => false,
+            }
+        })
+        .collect();
+    while let Some(b) = work.pop() {
+        if warm[b] {
+            continue;
+        }
+        warm[b] = true;
+        work.extend(cfg.blocks[b].predecessors.iter().copied());
+    }
+    // A function without any return (main ending in exit) keeps all its blocks.
+    if !warm.iter().any(|w| *w) {
+        return Vec::new();
+    }
+    (0..n).filter(|&b| !warm[b]).collect()
 }
 
 /// Blocks of loop `l` that are in no inner loop.

@@ -299,6 +299,16 @@ impl Walk {
                     .and_then(Value::as_str)
                     .unwrap_or("?")
                     .to_string();
+                // Template instantiations repeat the pattern's body at the same lines.
+                if self
+                    .model
+                    .functions
+                    .iter()
+                    .any(|f| f.name == name && f.line == begin)
+                {
+                    self.children_silently(inner);
+                    return;
+                }
                 self.model.functions.push(SourceFunction {
                     name: name.clone(),
                     arity: inner
@@ -340,6 +350,15 @@ impl Walk {
             }
             _ => self.children(inner),
         }
+    }
+
+    /// Walks for the position only (clang's locations are relative to the previous one).
+    fn children_silently(&mut self, inner: &[Value]) {
+        let saved = std::mem::take(&mut self.model);
+        let function = self.function.take();
+        self.children(inner);
+        self.model = saved;
+        self.function = function;
     }
 
     fn children(&mut self, inner: &[Value]) {
@@ -447,6 +466,8 @@ fn affine(v: &Value) -> Option<AffineExpr> {
             v.get("value")?.as_str()?.parse().ok()?,
         )),
         "DeclRefExpr" => Some(AffineExpr::var(&decl_name(v)?)),
+        // `this->n` or `a.n`: a parameter named after the member.
+        "MemberExpr" => Some(AffineExpr::var(v.get("name")?.as_str()?)),
         "UnaryOperator" if v.get("opcode")?.as_str()? == "-" => AffineExpr::constant(0)
             .plus_scaled(&affine(children(v).first()?)?, -1)
             .ok(),

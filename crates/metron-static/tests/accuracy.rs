@@ -121,3 +121,48 @@ fn dgemm_naive_and_blocked_within_goal_at_all_levels() {
         }
     }
 }
+
+#[test]
+fn cg_kernels_exact_at_o0_and_cg_solve_within_goal_when_inlined() {
+    if !tools() || !have("g++", "g++") {
+        return;
+    }
+    let params = [("n", 1000), ("max_iter", 5)];
+    let o0 = validate(
+        "g++",
+        &example("cg.cpp"),
+        &["-g", "-O0"],
+        true,
+        &["1000", "5"],
+        &params,
+    );
+    for c in o0.iter().filter(|c| {
+        c.region.starts_with("matvec_ell")
+            || c.region.starts_with("void waxpby")
+            || c.region.starts_with("double dot")
+    }) {
+        assert_eq!(c.predicted.total, c.measured.total, "{}", c.region);
+    }
+    for flags in [["-g", "-O2"], ["-g", "-O3"]] {
+        let cs = validate(
+            "g++",
+            &example("cg.cpp"),
+            &flags,
+            true,
+            &["1000", "5"],
+            &params,
+        );
+        let c = cs
+            .iter()
+            .find(|c| c.region.starts_with("double cg_solve") && !c.region.contains("loop@"))
+            .unwrap();
+        assert!(
+            c.total_error_percent() < 0.5,
+            "{flags:?}: {}",
+            c.total_error_percent()
+        );
+        for (cat, p, m, e) in c.categories(0.01) {
+            assert!(e < 2.0, "{flags:?} {cat}: predicted {p} measured {m}");
+        }
+    }
+}
