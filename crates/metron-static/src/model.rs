@@ -144,6 +144,17 @@ pub fn model_function(
                 (0..source.loops.len())
                     .filter(at)
                     .max_by_key(|&s| depth_of(s))
+            })
+            .or_else(|| {
+                // No instruction carries the `for` line (clang attributes the test to the
+                // body's lines): the deepest unclaimed loop whose extent holds the lines.
+                let holds = |s: &usize| {
+                    let l = &source.loops[*s];
+                    !lines.is_empty() && lines.iter().all(|x| (l.line..=l.end_line).contains(x))
+                };
+                (0..source.loops.len())
+                    .filter(|s| !claimed.contains(s) && holds(s))
+                    .max_by_key(|&s| depth_of(s))
             });
         if let Some(s) = candidate {
             claimed.insert(s);
