@@ -182,9 +182,14 @@ impl LinExpr {
         out
     }
 
-    /// `-floor(-self)`.
+    /// `ceil(self)`, written as `floor(self + (d - 1)/d)` where `d` is the common denominator
+    /// (exact because `d * self` is an integer); this keeps small positive coefficients inside
+    /// the floor, e.g. `ceil((n - 7)/8) = floor(n/8)`.
     pub fn ceil(&self) -> LinExpr {
-        self.scaled(&rat(-1)).floor().scaled(&rat(-1))
+        let (_, d) = self.integral_multiple();
+        let d = int_rat(&d);
+        self.plus(&LinExpr::constant((&d - Rational::one()) / d))
+            .floor()
     }
 
     /// Replaces the symbol `name` by `value` everywhere (floors are re-normalised).
@@ -209,6 +214,15 @@ impl LinExpr {
     pub(crate) fn integral_multiple(&self) -> (LinExpr, BigInt) {
         let d = common_denominator(self.terms.values().chain(std::iter::once(&self.constant)));
         (self.scaled(&int_rat(&d)), d)
+    }
+
+    /// The expression with the top-level `atom` replaced by the constant `value`.
+    pub(crate) fn replace_atom(&self, atom: &Atom, value: &Rational) -> LinExpr {
+        let mut out = self.clone();
+        if let Some(c) = out.terms.remove(atom) {
+            out.constant += c * value;
+        }
+        out
     }
 
     /// Every floor atom at any depth, each once.

@@ -70,6 +70,9 @@ impl Constraint {
                 if let Some(c) = e.as_constant() {
                     return decided(!c.is_negative());
                 }
+                if let Some(unfloored) = without_lone_floor(&e) {
+                    return Self::normalize(unfloored, Relation::NonNegative);
+                }
                 let g = int_rat(&gcd_of(e.terms().values()));
                 let mut out = LinExpr::zero();
                 for (a, c) in e.terms() {
@@ -96,6 +99,8 @@ impl Constraint {
                     relation: Relation::Zero,
                 })
             }
+            // Divisibility by 0 is equality with 0.
+            Relation::Divisible(m) if m.is_zero() => Self::normalize(e, Relation::Zero),
             Relation::Divisible(m) => {
                 let m = m.abs() * d;
                 let mut out = LinExpr::zero();
@@ -157,6 +162,45 @@ impl Constraint {
             (Relation::NonNegative, Normalized::Constraint(c)) => Some(c),
             _ => None,
         }
+    }
+}
+
+/// `k*floor(x) + R >= 0` (integer coefficients, `k` dividing those of `R`) without the floor:
+/// with `R = k*S + c`, it is `x + S >= ceil(-c/k)` for `k > 0` and `x - S < floor(c/|k|) + 1`
+/// for `k < 0`, because `S` is integer-valued and `floor(y) >= C <=> y >= C` for integer `C`.
+fn without_lone_floor(e: &LinExpr) -> Option<LinExpr> {
+    let mut floors = e
+        .terms()
+        .iter()
+        .filter(|(a, _)| matches!(a, Atom::Floor(_)));
+    let (Atom::Floor(x), k) = floors.next()? else {
+        return None;
+    };
+    if floors.next().is_some() {
+        return None;
+    }
+    let k = k.clone();
+    let mut s = LinExpr::zero();
+    for (a, c) in e.terms() {
+        if !matches!(a, Atom::Floor(_)) {
+            let q = c / &k;
+            if !q.is_integer() {
+                return None;
+            }
+            s.add_term(a.clone(), q);
+        }
+    }
+    let c = e.constant_term() / &k;
+    if k.is_positive() {
+        // floor(x) + S >= -c  <=>  x + S - ceil(-c) >= 0
+        let bound = (-c).ceil();
+        Some(x.plus(&s).minus(&LinExpr::constant(bound)))
+    } else {
+        // floor(x) + S <= -c  (dividing by k < 0 flips)  <=>  x + S < floor(-c) + 1
+        let limit = (-c).floor() + Rational::one();
+        let strict = LinExpr::constant(limit).minus(x).minus(&s);
+        let (_, d) = strict.integral_multiple();
+        Some(strict.minus(&LinExpr::constant(Rational::new(BigInt::one(), d))))
     }
 }
 
@@ -261,14 +305,21 @@ impl Guard {
     }
 }
 
-/// Rows `sum(a_i x_i) + c >= 0` over integer unknowns.
-type Row = (BTreeMap<usize, BigInt>, BigInt);
+/// Dense row `sum(row[i] * x_i) + row[last] >= 0` over integer unknowns. Machine integers with
+/// checked arithmetic: on overflow the test answers "feasible", which is always sound.
+type Row = Vec<i128>;
 
 const MAX_ROWS: usize = 600;
 
+/// Magnitude beyond which the test gives up (answers feasible); keeps `abs` and `%` far from
+/// `i128::MIN`.
+const MAX_MAGNITUDE: i128 = 1 << 100;
+
+fn small(v: &BigInt) -> Option<i128> {
+    i128::try_from(v).ok().filter(|x| x.abs() < MAX_MAGNITUDE)
+}
+
 pub(crate) fn feasible_set<'a>(constraints: impl Iterator<Item = &'a Constraint>) -> bool {
-    let mut unknowns: BTreeMap<Atom, usize> = BTreeMap::new();
-    let mut rows: BTreeSet<Row> = BTreeSet::new();
     let mut floors = BTreeSet::new();
     let mut exprs = Vec::new();
     for c in constraints {
@@ -290,70 +341,114 @@ pub(crate) fn feasible_set<'a>(constraints: impl Iterator<Item = &'a Constraint>
         exprs.push(diff.scaled(&crate::expr::rat(-1)));
         exprs.push(diff.plus(&LinExpr::constant(int_rat(&(d - BigInt::one())))));
     }
-    for e in exprs {
-        let (e, _) = e.integral_multiple();
-        let mut row = BTreeMap::new();
-        for (a, c) in e.terms() {
+    let mut unknowns: BTreeMap<&Atom, usize> = BTreeMap::new();
+    let integral: Vec<LinExpr> = exprs.iter().map(|e| e.integral_multiple().0).collect();
+    for e in &integral {
+        for a in e.terms().keys() {
             let n = unknowns.len();
-            let idx = *unknowns.entry(a.clone()).or_insert(n);
-            row.insert(idx, c.numer().clone());
+            unknowns.entry(a).or_insert(n);
         }
-        match tighten((row, e.constant_term().numer().clone())) {
-            Some(r) => {
-                rows.insert(r);
-            }
-            None => return false,
+    }
+    let width = unknowns.len() + 1;
+    let mut rows: Vec<Row> = Vec::with_capacity(integral.len());
+    for e in &integral {
+        let mut row = vec![0i128; width];
+        for (a, c) in e.terms() {
+            let Some(v) = small(c.numer()) else {
+                return true;
+            };
+            row[unknowns[a]] = v;
+        }
+        let Some(v) = small(e.constant_term().numer()) else {
+            return true;
+        };
+        row[width - 1] = v;
+        match tighten(row) {
+            Tight::Contradiction => return false,
+            Tight::Trivial => {}
+            Tight::Row(r) => rows.push(r),
         }
     }
     fourier_motzkin(rows, unknowns.len())
 }
 
-/// Divides a row by the gcd of its coefficients, rounding the constant down; `None` if the row
-/// is a contradiction `c >= 0` with `c < 0`.
-fn tighten((row, c): Row) -> Option<Row> {
-    let row: BTreeMap<usize, BigInt> = row.into_iter().filter(|(_, a)| !a.is_zero()).collect();
-    if row.is_empty() {
-        return (!c.is_negative()).then_some((row, c));
-    }
-    let g = row.values().fold(BigInt::zero(), |acc, a| acc.gcd(a));
-    Some((
-        row.into_iter().map(|(k, a)| (k, a / &g)).collect(),
-        c.div_floor(&g),
-    ))
+enum Tight {
+    Contradiction,
+    Trivial,
+    Row(Row),
 }
 
-fn fourier_motzkin(mut rows: BTreeSet<Row>, unknowns: usize) -> bool {
-    for x in 0..unknowns {
-        let (with, without): (Vec<Row>, Vec<Row>) =
-            rows.into_iter().partition(|(r, _)| r.contains_key(&x));
-        let (pos, neg): (Vec<Row>, Vec<Row>) =
-            with.into_iter().partition(|(r, _)| r[&x].is_positive());
-        if pos.len() * neg.len() + without.len() > MAX_ROWS {
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs()
+}
+
+/// Divides a row by the gcd of its coefficients, rounding the constant down (exact for
+/// integer unknowns).
+fn tighten(mut row: Row) -> Tight {
+    let last = row.len() - 1;
+    let g = row[..last].iter().fold(0, |acc, a| gcd(acc, *a));
+    if g == 0 {
+        return if row[last] < 0 {
+            Tight::Contradiction
+        } else {
+            Tight::Trivial
+        };
+    }
+    if g > 1 {
+        for a in &mut row[..last] {
+            *a /= g;
+        }
+        row[last] = row[last].div_euclid(g);
+    }
+    Tight::Row(row)
+}
+
+fn fourier_motzkin(mut rows: Vec<Row>, unknowns: usize) -> bool {
+    let mut remaining: Vec<usize> = (0..unknowns).collect();
+    while !remaining.is_empty() {
+        rows.sort_unstable();
+        rows.dedup();
+        // Eliminate the unknown that creates the fewest new rows first.
+        let cost = |x: usize| {
+            let pos = rows.iter().filter(|r| r[x] > 0).count();
+            let neg = rows.iter().filter(|r| r[x] < 0).count();
+            pos * neg
+        };
+        let Some((at, &x)) = remaining.iter().enumerate().min_by_key(|(_, x)| cost(**x)) else {
+            break;
+        };
+        remaining.swap_remove(at);
+        let (with, mut next): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r[x] != 0);
+        let (pos, neg): (Vec<Row>, Vec<Row>) = with.into_iter().partition(|r| r[x] > 0);
+        if pos.len() * neg.len() + next.len() > MAX_ROWS {
             return true; // too large to decide cheaply: assume feasible
         }
-        rows = without.into_iter().collect();
-        for (p, pc) in &pos {
-            for (n, nc) in &neg {
-                let a = &p[&x];
-                let b = -&n[&x];
-                let mut row: BTreeMap<usize, BigInt> = BTreeMap::new();
-                for (k, v) in p {
-                    *row.entry(*k).or_insert_with(BigInt::zero) += v * &b;
+        for p in &pos {
+            for n in &neg {
+                let (a, b) = (p[x], -n[x]);
+                let mut row = Vec::with_capacity(p.len());
+                for (u, v) in p.iter().zip(n) {
+                    let c = u
+                        .checked_mul(b)
+                        .and_then(|t| v.checked_mul(a)?.checked_add(t));
+                    let Some(c) = c.filter(|c| c.abs() < MAX_MAGNITUDE) else {
+                        return true;
+                    };
+                    row.push(c);
                 }
-                for (k, v) in n {
-                    *row.entry(*k).or_insert_with(BigInt::zero) += v * a;
-                }
-                row.remove(&x);
-                match tighten((row, pc * &b + nc * a)) {
-                    Some(r) => {
-                        rows.insert(r);
-                    }
-                    None => return false,
+                match tighten(row) {
+                    Tight::Contradiction => return false,
+                    Tight::Trivial => {}
+                    Tight::Row(r) => next.push(r),
                 }
             }
         }
+        rows = next;
     }
-    rows.iter().all(|(_, c)| !c.is_negative())
+    true
 }
 
 #[cfg(test)]

@@ -8,6 +8,20 @@
 //!   triangular, strided, `min`/`max` bounds, affine `if`s, modulo conditions) as a
 //!   [`Piecewise`]; [`oracle::enumerate`] is the brute-force check.
 //!
+//! ```
+//! use metron_symbolic::{binding, trip_count, CountOptions, Loop, LoopNest};
+//!
+//! // for (i = 0; i < 10; i++) for (j = 0; j < y; j++)   (004 Fig. 5, y from an annotation)
+//! let nest = LoopNest::new(vec![
+//!     Loop::exclusive("i", "0", "10", 1)?,
+//!     Loop::exclusive("j", "0", "y", 1)?,
+//! ]);
+//! let count = trip_count(&nest, &CountOptions::default())?;
+//! assert_eq!(count.to_string(), "if y > 0: 10*y");
+//! assert_eq!(count.evaluate_integer(&binding([("y", 7)]))?, 70.into());
+//! # Ok::<(), metron_symbolic::Error>(())
+//! ```
+//!
 //! See `docs/symbolic.md` for the algorithm and its limits.
 
 pub mod error;
@@ -34,7 +48,7 @@ pub use nest::{unknown_bound_parameter, AffineExpr, Bound, CmpOp, Condition, Loo
 pub use piecewise::{Piece, Piecewise};
 pub use poly::{Monomial, QuasiPolynomial};
 pub use print::check_python_identifier;
-pub use trip_count::{sum_over, trip_count, CountOptions, NotEqualRule};
+pub use trip_count::{indicator, sum_over, trip_count, CountOptions, NotEqualRule};
 
 /// Builds a [`Binding`] from `(name, value)` pairs.
 pub fn binding<'a>(pairs: impl IntoIterator<Item = (&'a str, i64)>) -> Binding {

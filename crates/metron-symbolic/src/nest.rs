@@ -270,7 +270,16 @@ impl Condition {
                 modulus,
                 residue,
                 negated,
-            } => (expr.evaluate(values)?.rem_euclid(*modulus) == *residue) != *negated,
+            } => {
+                if *modulus <= 0 {
+                    return Err(Error::InvalidNest {
+                        message: format!(
+                            "modulo condition needs a positive modulus, got {modulus}"
+                        ),
+                    });
+                }
+                (expr.evaluate(values)?.rem_euclid(*modulus) == *residue) != *negated
+            }
         })
     }
 

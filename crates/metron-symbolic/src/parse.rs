@@ -23,8 +23,8 @@ impl<'a> Parser<'a> {
     }
 
     fn skip_ws(&mut self) {
-        while self.rest().starts_with(char::is_whitespace) {
-            self.pos += 1;
+        while let Some(c) = self.rest().chars().next().filter(|c| c.is_whitespace()) {
+            self.pos += c.len_utf8();
         }
     }
 
@@ -210,6 +210,9 @@ mod tests {
         assert!(AffineExpr::parse("i*j").is_err());
         let err = AffineExpr::parse("i + ").unwrap_err().to_string();
         assert!(err.contains("column"), "{err}");
+        // multi-byte whitespace and stray characters are errors or spaces, never panics
+        assert_eq!(AffineExpr::parse("n\u{a0}+ 1").unwrap().constant, 1);
+        assert!(AffineExpr::parse("n + é").is_err());
     }
 
     #[test]

@@ -1,19 +1,20 @@
 //! Piecewise quasi-polynomials: the project's one symbolic-count type.
 //!
 //! The value of a [`Piecewise`] at a parameter point is the SUM of the values of the pieces
-//! whose guards hold there. Counting produces pieces with disjoint guards, but the sum
-//! semantics makes addition (sequencing statements) a plain concatenation and keeps every
-//! operation exact without needing guard complements. This is also how 004 Fig. 5(b) reads:
+//! whose guards hold there; guards may overlap. The sum semantics makes addition (sequencing
+//! statements) a plain concatenation and keeps every operation exact without needing guard
+//! complements. This is also how 004 Fig. 5(b) reads:
 //! each `if guard: local[...] += value` line adds independently.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Add, Mul, Neg, Sub};
 
 use num_bigint::BigInt;
+use num_traits::Signed;
 
 use crate::error::Error;
-use crate::expr::{rat, Rational};
-use crate::guard::Guard;
+use crate::expr::{rat, Atom, LinExpr, Rational};
+use crate::guard::{feasible_set, Constraint, Guard, Relation};
 use crate::poly::{owned_ops, to_integer, QuasiPolynomial};
 use crate::Binding;
 
@@ -105,6 +106,30 @@ impl Piecewise {
         )
     }
 
+    /// Replaces parameter `name` by a quasi-affine expression in guards and values: binds a
+    /// callee's parameter to the caller's argument expression (004 III.C.5).
+    pub fn substitute(&self, name: &str, value: &LinExpr) -> Piecewise {
+        let mut pieces = Vec::new();
+        'pieces: for p in &self.pieces {
+            let mut guard = Guard::always();
+            for c in p.guard.constraints() {
+                if !guard.push(c.substitute(name, value)) {
+                    continue 'pieces;
+                }
+            }
+            pieces.push(Piece {
+                guard,
+                value: p.value.substitute(name, value),
+            });
+        }
+        Self::from_pieces(pieces)
+    }
+
+    /// Renames a parameter, e.g. `y` to the call-site name `y_16` (004 III.C.5).
+    pub fn rename_parameter(&self, from: &str, to: &str) -> Piecewise {
+        self.substitute(from, &LinExpr::symbol(to))
+    }
+
     /// Parameter names used by guards and values.
     pub fn parameters(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
@@ -150,6 +175,9 @@ impl Piecewise {
     pub fn simplify(&mut self) {
         let mut by_guard: BTreeMap<Guard, QuasiPolynomial> = BTreeMap::new();
         for p in std::mem::take(&mut self.pieces) {
+            let Some(p) = resolve_constant_floors(p) else {
+                continue;
+            };
             if p.value.is_zero() || !p.guard.is_feasible() {
                 continue;
             }
@@ -171,31 +199,152 @@ impl Piecewise {
     }
 }
 
+/// Replaces floors that are constant on the piece's guard: if the guard bounds every parameter
+/// of `floor(x)` so that `k <= x < k + 1`, the floor is `k` there (e.g. `floor((n + 7)/8)` is 1
+/// under `0 < n <= 7`). `None` if the guard turns out contradictory.
+fn resolve_constant_floors(mut p: Piece) -> Option<Piece> {
+    loop {
+        let bounds = parameter_box(&p.guard);
+        let mut floors = p.value.floor_atoms();
+        for c in p.guard.constraints() {
+            floors.extend(
+                c.expr()
+                    .terms()
+                    .keys()
+                    .filter(|a| matches!(a, Atom::Floor(_)))
+                    .cloned(),
+            );
+        }
+        let found = floors.into_iter().find_map(|f| match &f {
+            Atom::Floor(arg) => constant_floor(arg, &bounds).map(|k| (f.clone(), k)),
+            Atom::Symbol(_) => None,
+        });
+        let Some((atom, k)) = found else {
+            return Some(p);
+        };
+        let mut guard = Guard::always();
+        for c in p.guard.constraints() {
+            let e = c.expr().replace_atom(&atom, &k);
+            if !guard.push(Constraint::normalize(e, c.relation().clone())) {
+                return None;
+            }
+        }
+        p = Piece {
+            guard,
+            value: p.value.replace_atom(&atom, &k),
+        };
+    }
+}
+
+/// Bounds `lo <= name <= hi` stated directly by single-parameter constraints of a guard.
+fn parameter_box(guard: &Guard) -> BTreeMap<String, (Option<Rational>, Option<Rational>)> {
+    let mut out: BTreeMap<String, (Option<Rational>, Option<Rational>)> = BTreeMap::new();
+    for c in guard.constraints() {
+        let e = c.expr();
+        let mut terms = e.terms().iter();
+        let (Some((Atom::Symbol(name), a)), None) = (terms.next(), terms.next()) else {
+            continue;
+        };
+        let at = -e.constant_term() / a; // a*name + c = 0
+        let entry = out.entry(name.clone()).or_default();
+        let tighten_lo = |lo: &mut Option<Rational>| {
+            if lo.as_ref().is_none_or(|l| *l < at) {
+                *lo = Some(at.clone());
+            }
+        };
+        let tighten_hi = |hi: &mut Option<Rational>| {
+            if hi.as_ref().is_none_or(|h| *h > at) {
+                *hi = Some(at.clone());
+            }
+        };
+        match c.relation() {
+            Relation::NonNegative if a.is_positive() => tighten_lo(&mut entry.0),
+            Relation::NonNegative => tighten_hi(&mut entry.1),
+            Relation::Zero => {
+                tighten_lo(&mut entry.0);
+                tighten_hi(&mut entry.1);
+            }
+            Relation::Divisible(_) => {}
+        }
+    }
+    out
+}
+
+/// `floor(arg)` if it is the same integer over the whole box, by interval arithmetic.
+fn constant_floor(
+    arg: &LinExpr,
+    bounds: &BTreeMap<String, (Option<Rational>, Option<Rational>)>,
+) -> Option<Rational> {
+    let mut lo = arg.constant_term().clone();
+    let mut hi = arg.constant_term().clone();
+    for (a, c) in arg.terms() {
+        let Atom::Symbol(name) = a else {
+            return None;
+        };
+        let (min, max) = bounds.get(name)?;
+        let (min, max) = (min.as_ref()?, max.as_ref()?);
+        if c.is_positive() {
+            lo += c * min;
+            hi += c * max;
+        } else {
+            lo += c * max;
+            hi += c * min;
+        }
+    }
+    (lo.floor() == hi.floor()).then(|| lo.floor())
+}
+
 fn find_complementary_pair(pieces: &[Piece]) -> Option<(usize, usize, Piece)> {
-    for i in 0..pieces.len() {
-        for j in i + 1..pieces.len() {
-            if pieces[i].value != pieces[j].value {
-                continue;
-            }
-            let a = pieces[i].guard.constraints();
-            let b = pieces[j].guard.constraints();
-            if a.len() != b.len() {
-                continue;
-            }
-            let only_a: Vec<_> = a.difference(b).collect();
-            let only_b: Vec<_> = b.difference(a).collect();
-            if only_a.len() == 1
-                && only_b.len() == 1
-                && only_a[0].negated_inequality().as_ref() == Some(only_b[0])
-            {
-                let common: BTreeSet<_> = a.intersection(b).cloned().collect();
-                let guard = Guard::from_set(common).without_redundant();
-                let value = pieces[i].value.clone();
-                return Some((i, j, Piece { guard, value }));
+    // Only pieces with equal values can merge: group them first (values rarely repeat).
+    let mut by_value: BTreeMap<&QuasiPolynomial, Vec<usize>> = BTreeMap::new();
+    for (i, p) in pieces.iter().enumerate() {
+        by_value.entry(&p.value).or_default().push(i);
+    }
+    for group in by_value.values().filter(|g| g.len() > 1) {
+        for (x, &i) in group.iter().enumerate() {
+            for &j in &group[x + 1..] {
+                let (a, b) = (&pieces[i].guard, &pieces[j].guard);
+                if let Some(guard) = complementary_union(a, b).or_else(|| complementary_union(b, a))
+                {
+                    let value = pieces[i].value.clone();
+                    return Some((i.min(j), i.max(j), Piece { guard, value }));
+                }
             }
         }
     }
     None
+}
+
+/// `(A and c) or (B and not c)` is `B` when `A and c` is equivalent to `B and c`.
+fn complementary_union(a: &Guard, b: &Guard) -> Option<Guard> {
+    for c in a.constraints() {
+        let Some(not_c) = c.negated_inequality() else {
+            continue;
+        };
+        if !b.constraints().contains(&not_c) {
+            continue;
+        }
+        let rest_a: Vec<&Constraint> = a.constraints().iter().filter(|x| *x != c).collect();
+        let rest_b: Vec<&Constraint> = b.constraints().iter().filter(|x| **x != not_c).collect();
+        if implies_all(&rest_a, c, &rest_b) && implies_all(&rest_b, c, &rest_a) {
+            let kept: BTreeSet<Constraint> = rest_b.into_iter().cloned().collect();
+            return Some(Guard::from_set(kept).without_redundant());
+        }
+    }
+    None
+}
+
+/// Whether `premises and extra` implies every constraint of `goals`.
+fn implies_all(premises: &[&Constraint], extra: &Constraint, goals: &[&Constraint]) -> bool {
+    goals.iter().all(|g| {
+        if premises.contains(g) || *g == extra {
+            return true;
+        }
+        match g.negated_inequality() {
+            Some(not_g) => !feasible_set(premises.iter().copied().chain([extra, &not_g])),
+            None => false,
+        }
+    })
 }
 
 impl From<QuasiPolynomial> for Piecewise {

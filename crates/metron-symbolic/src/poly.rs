@@ -182,6 +182,30 @@ impl QuasiPolynomial {
         out
     }
 
+    /// The polynomial with every power of `atom` replaced by the constant `value`.
+    pub(crate) fn replace_atom(&self, atom: &Atom, value: &Rational) -> Self {
+        let mut out = Self::zero();
+        for (m, c) in &self.terms {
+            let mut factors = m.0.clone();
+            let c = match factors.remove(atom) {
+                Some(e) => c * num_traits::pow(value.clone(), e as usize),
+                None => c.clone(),
+            };
+            out.add_term(Monomial(factors), c);
+        }
+        out
+    }
+
+    /// Floor atoms that are factors of some monomial (top level only).
+    pub(crate) fn floor_atoms(&self) -> BTreeSet<Atom> {
+        self.terms
+            .keys()
+            .flat_map(|m| m.0.keys())
+            .filter(|a| matches!(a, Atom::Floor(_)))
+            .cloned()
+            .collect()
+    }
+
     pub(crate) fn floor_denominators_of(&self, name: &str, out: &mut BigInt) {
         for m in self.terms.keys() {
             for a in m.0.keys() {

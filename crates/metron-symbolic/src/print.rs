@@ -63,6 +63,7 @@ fn atom_text(a: &Atom, style: Style) -> String {
             let (num, d) = integral_items(arg, style);
             match style {
                 Style::Human if d.is_one() => format!("floor({num})"),
+                Style::Human if !num.contains(' ') => format!("floor({num}/{d})"),
                 Style::Human => format!("floor(({num})/{d})"),
                 Style::Python => format!("(({num})//{d})"),
             }

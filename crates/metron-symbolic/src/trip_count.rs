@@ -43,20 +43,47 @@ pub enum NotEqualRule {
     Complement,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountOptions {
+    #[serde(default)]
     pub not_equal: NotEqualRule,
+    /// Most cases kept while summing out one variable; beyond it counting stops with
+    /// [`Error::TooComplex`] instead of running away (default 1000).
+    #[serde(default = "default_max_cases")]
+    pub max_cases: usize,
+}
+
+fn default_max_cases() -> usize {
+    1_000
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            not_equal: NotEqualRule::default(),
+            max_cases: default_max_cases(),
+        }
+    }
 }
 
 /// Largest modulus of a single residue split; beyond it counting stops with an error rather
 /// than producing thousands of pieces.
 const MAX_SPLIT: u32 = 256;
 const MAX_SPLIT_ROUNDS: usize = 16;
-const MAX_CASES: usize = 20_000;
 
 /// Number of executions of the body of `nest` (004 III.C.2).
 pub fn trip_count(nest: &LoopNest, options: &CountOptions) -> Result<Piecewise, Error> {
     sum_over(nest, &QuasiPolynomial::integer(1), options)
+}
+
+/// 1 where all `conditions` hold, 0 elsewhere: a branch guard on parameters outside any loop
+/// as a count (004 III.C.3), e.g. `if n > 0: 1`.
+pub fn indicator(conditions: &[Condition], options: &CountOptions) -> Result<Piecewise, Error> {
+    let nest = LoopNest {
+        loops: Vec::new(),
+        conditions: conditions.to_vec(),
+    };
+    trip_count(&nest, options)
 }
 
 /// `sum of summand(point)` over the integer points of `nest`; the summand may use loop
@@ -71,10 +98,13 @@ pub fn sum_over(
     for l in nest.loops.iter().rev() {
         let mut next = Vec::new();
         for s in systems {
-            eliminate(s, &l.var, &mut next)?;
-            if next.len() > MAX_CASES {
+            eliminate(s, &l.var, options.max_cases, &mut next)?;
+            if next.len() > options.max_cases {
                 return Err(Error::TooComplex {
-                    message: format!("more than {MAX_CASES} cases while summing over `{}`", l.var),
+                    message: format!(
+                        "more than {} cases while summing over `{}`",
+                        options.max_cases, l.var
+                    ),
                 });
             }
         }
@@ -157,9 +187,12 @@ fn initial_systems(
                 }
             }
         }
-        if next.len() > MAX_CASES {
+        if next.len() > options.max_cases {
             return Err(Error::TooComplex {
-                message: format!("more than {MAX_CASES} cases from max/min bounds and conditions"),
+                message: format!(
+                    "more than {} cases from max/min bounds and conditions",
+                    options.max_cases
+                ),
             });
         }
         systems = next;
@@ -302,7 +335,12 @@ fn condition_alternatives(c: &Condition, options: &CountOptions) -> Vec<Alternat
 }
 
 /// Sums `var` out of one case, appending the resulting cases to `out`.
-fn eliminate(system: System, var: &str, out: &mut Vec<System>) -> Result<(), Error> {
+fn eliminate(
+    system: System,
+    var: &str,
+    max_cases: usize,
+    out: &mut Vec<System>,
+) -> Result<(), Error> {
     let mut pending = vec![system];
     for _ in 0..MAX_SPLIT_ROUNDS {
         let mut next = Vec::new();
@@ -331,6 +369,11 @@ fn eliminate(system: System, var: &str, out: &mut Vec<System>) -> Result<(), Err
         }
         if next.is_empty() {
             return Ok(());
+        }
+        if next.len() > max_cases {
+            return Err(Error::TooComplex {
+                message: format!("more than {max_cases} residue cases while summing over `{var}`"),
+            });
         }
         pending = next;
     }
@@ -388,8 +431,8 @@ fn sum_out(s: System, var: &str, out: &mut Vec<System>) -> Result<(), Error> {
             }
         }
     }
-    let lowers: Vec<LinExpr> = lowers.into_iter().collect();
-    let uppers: Vec<LinExpr> = uppers.into_iter().collect();
+    let lowers = without_dominated(lowers.into_iter().collect(), &without, true);
+    let uppers = without_dominated(uppers.into_iter().collect(), &without, false);
     for (side, bounds) in [("lower", &lowers), ("upper", &uppers)] {
         if bounds.is_empty() {
             return Err(Error::Unbounded {
@@ -421,6 +464,39 @@ fn sum_out(s: System, var: &str, out: &mut Vec<System>) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Drops bounds that the outer constraints prove never active: a lower bound below another
+/// lower bound (or an upper bound above another), so that fewer cases are split off.
+fn without_dominated(mut bounds: Vec<LinExpr>, outer: &[Constraint], lower: bool) -> Vec<LinExpr> {
+    let mut i = 0;
+    while i < bounds.len() && bounds.len() > 1 {
+        let dominated = (0..bounds.len()).any(|j| {
+            // bounds[i] is never the active one if bounds[j] is always at least as tight.
+            let tighter = if lower {
+                bounds[j].minus(&bounds[i])
+            } else {
+                bounds[i].minus(&bounds[j])
+            };
+            j != i && implied(outer, tighter)
+        });
+        if dominated {
+            bounds.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    bounds
+}
+
+/// Whether `e >= 0` holds at every integer point of `constraints` (decided conservatively).
+fn implied(constraints: &[Constraint], e: LinExpr) -> bool {
+    let negation = Constraint::non_negative(e.scaled(&rat(-1)).minus(&LinExpr::integer(1)));
+    match negation {
+        Normalized::True => false,
+        Normalized::False => true,
+        Normalized::Constraint(c) => !feasible_set(constraints.iter().chain([&c])),
+    }
 }
 
 /// `coef*var + rest == 0` leaves one point: `var = -rest/coef`, which must be an integer.

@@ -61,7 +61,10 @@ fn listing4_if_constraint_gives_8() {
 fn listing5_modulo_gives_11_true_and_3_false() {
     // j % 4 == 0 only at j = 4, reachable from i = 1, 2, 3 => 3 false, 14 - 3 = 11 true.
     for rule in [NotEqualRule::Split, NotEqualRule::Complement] {
-        let opts = CountOptions { not_equal: rule };
+        let opts = CountOptions {
+            not_equal: rule,
+            ..Default::default()
+        };
         let t = listing2().with_condition(Condition::parse("j % 4 != 0").unwrap());
         let f = listing2().with_condition(Condition::parse("j % 4 == 0").unwrap());
         let tc = trip_count(&t, &opts).unwrap();
@@ -189,4 +192,17 @@ fn json_round_trip_keeps_the_count() {
     assert_eq!(back, p);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["text"], p.to_string());
+}
+
+#[test]
+fn tiled_loop_covers_the_range_once() {
+    // for (ii = 0; ii < n; ii += 8) for (i = ii; i < min(ii + 8, n); i++)  => max(n, 0)
+    let nest = LoopNest::new(vec![
+        Loop::exclusive("ii", "0", "n", 8).unwrap(),
+        Loop::exclusive("i", "ii", "min(ii + 8, n)", 1).unwrap(),
+    ]);
+    let p = trip_count(&nest, &CountOptions::default()).unwrap();
+    for n in -3..70i64 {
+        assert_eq!(count_at(&p, &binding([("n", n)])), n.max(0), "n={n}\n{p}");
+    }
 }

@@ -1,0 +1,155 @@
+//! Property tests: symbolic counts equal brute-force enumeration on random small affine nests
+//! at random parameter values (the oracle is independent of the symbolic algebra).
+
+use metron_symbolic::oracle::enumerate;
+use metron_symbolic::{
+    binding, trip_count, AffineExpr, Bound, CmpOp, Condition, CountOptions, Error, Loop, LoopNest,
+    NotEqualRule,
+};
+use proptest::prelude::*;
+
+const VARS: [&str; 3] = ["i", "j", "k"];
+const PARAMS: [&str; 2] = ["n", "m"];
+
+/// An affine expression over the given names with small coefficients.
+fn affine(names: Vec<&'static str>) -> impl Strategy<Value = AffineExpr> {
+    let k = names.len();
+    (
+        prop::collection::vec(prop::sample::select(vec![-1i64, 0, 0, 0, 1, 1, 2]), k),
+        -3i64..=6,
+    )
+        .prop_map(move |(coefs, c)| {
+            let mut e = AffineExpr::constant(c);
+            for (n, a) in names.iter().zip(coefs) {
+                if a != 0 {
+                    e.terms.insert(n.to_string(), a);
+                }
+            }
+            e
+        })
+}
+
+fn bound(names: Vec<&'static str>) -> impl Strategy<Value = Bound> {
+    let exprs = prop_oneof![
+        3 => prop::collection::vec(affine(names.clone()), 1..=1),
+        1 => prop::collection::vec(affine(names), 2..=2),
+    ];
+    (exprs, any::<bool>()).prop_map(
+        |(es, max)| {
+            if max {
+                Bound::Max(es)
+            } else {
+                Bound::Min(es)
+            }
+        },
+    )
+}
+
+fn looop(depth: usize) -> impl Strategy<Value = Loop> {
+    let names: Vec<&'static str> = VARS[..depth].iter().chain(PARAMS.iter()).copied().collect();
+    (
+        bound(names.clone()),
+        bound(names),
+        prop::sample::select(vec![-2i64, -1, -1, 1, 1, 1, 1, 1, 2, 3]),
+        any::<bool>(),
+    )
+        .prop_map(move |(start, end, stride, end_inclusive)| Loop {
+            var: VARS[depth].to_string(),
+            start,
+            end,
+            end_inclusive,
+            stride,
+        })
+}
+
+fn condition(depth: usize) -> impl Strategy<Value = Condition> {
+    let names: Vec<&'static str> = VARS[..depth].iter().chain(PARAMS.iter()).copied().collect();
+    let ops = vec![
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+        CmpOp::Eq,
+        CmpOp::Ne,
+    ];
+    prop_oneof![
+        (
+            affine(names.clone()),
+            prop::sample::select(ops),
+            affine(names.clone())
+        )
+            .prop_map(|(lhs, op, rhs)| Condition::Affine { lhs, op, rhs }),
+        (affine(names), 2i64..=4, 0i64..=3, any::<bool>()).prop_map(
+            |(expr, modulus, residue, negated)| Condition::Modulo {
+                expr,
+                modulus,
+                residue,
+                negated
+            }
+        ),
+    ]
+}
+
+fn nest() -> impl Strategy<Value = LoopNest> {
+    (1usize..=3).prop_flat_map(|depth| {
+        (
+            (0..depth).map(looop).collect::<Vec<_>>(),
+            prop::collection::vec(condition(depth), 0..=1),
+        )
+            .prop_map(|(loops, conditions)| LoopNest { loops, conditions })
+    })
+}
+
+fn check(nest: &LoopNest, rule: NotEqualRule) -> Result<(), TestCaseError> {
+    let p = match trip_count(
+        nest,
+        &CountOptions {
+            not_equal: rule,
+            // Bounds the time of a random case; larger ones are rejected as too complex.
+            max_cases: 300,
+        },
+    ) {
+        Ok(p) => p,
+        // A documented limit (too many cases), not a wrong answer: reject the input. Proptest
+        // fails the test if rejections become too frequent.
+        Err(Error::TooComplex { .. }) => return Err(TestCaseError::reject("too complex")),
+        Err(e) => return Err(TestCaseError::fail(format!("{e} for {nest:?}"))),
+    };
+    for n in -3..=7 {
+        for m in [-2i64, 0, 1, 3, 6] {
+            let b = binding([("n", n), ("m", m)]);
+            let want = enumerate(nest, &b, 1_000_000).unwrap();
+            let got = p.evaluate_integer(&b).unwrap();
+            prop_assert_eq!(
+                got,
+                want.into(),
+                "n={} m={} rule={:?}\nnest={:?}\ncount:\n{}",
+                n,
+                m,
+                rule,
+                nest,
+                p
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    // PROPTEST_CASES=2000 runs a longer search (best with --release).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24),
+        max_global_rejects: 16,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn count_equals_enumeration(nest in nest()) {
+        check(&nest, NotEqualRule::Split)?;
+    }
+
+    #[test]
+    fn complement_rule_equals_enumeration(nest in nest()) {
+        check(&nest, NotEqualRule::Complement)?;
+    }
+}
