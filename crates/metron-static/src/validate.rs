@@ -156,8 +156,12 @@ pub fn compare_function(
             if only.is_some_and(|o| !o.contains(&b)) {
                 continue;
             }
-            for i in block.first..block.end {
-                c.add(arch, &function.instructions[i], measured[i]);
+            let range = block.first..block.end;
+            for (ins, m) in function.instructions[range.clone()]
+                .iter()
+                .zip(&measured[range])
+            {
+                c.add(arch, ins, *m);
             }
         }
         c
