@@ -88,6 +88,26 @@ fn check_lines(binary: &Binary, file: &Path) -> Result<()> {
     })?;
     let count = text.lines().count() as u32;
     let same = |f: &str| Path::new(f).file_name() == file.file_name();
+    if !binary
+        .functions
+        .iter()
+        .any(|f| f.source_file().is_some_and(|s| same(&s)))
+    {
+        return Err(StaticError::Parse {
+            path: file.to_path_buf(),
+            line: 0,
+            message: format!(
+                "no function of {} was compiled from this file (its sources: {}); the source does not match the binary",
+                binary.path.display(),
+                binary
+                    .compilation_units
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
     for f in &binary.functions {
         for i in &f.instructions {
             for fr in &i.frames {

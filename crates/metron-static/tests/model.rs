@@ -99,3 +99,49 @@ fn mira_compat_is_coarser_than_exact_header_counting_at_o0() {
     assert_eq!(e, 16014.0); // callgrind's count (tests/accuracy.rs)
     assert!(m < e && e - m < 10.0, "mira-compat {m} vs exact {e}");
 }
+
+#[test]
+fn source_that_does_not_match_the_binary_is_reported() {
+    if !have("gcc", "gcc") || !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build(
+        "gcc",
+        &example("stream.c"),
+        &["-g", "-O0"],
+        dir.path(),
+        true,
+    );
+    // Another file altogether.
+    let other = dir.path().join("other.c");
+    std::fs::write(&other, "int main(void) { return 0; }\n").unwrap();
+    let e = analyse(
+        &bin,
+        &SourceOptions {
+            source: Some(other),
+            ..Default::default()
+        },
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(e.contains("does not match"), "{e}");
+    // Same name, but shorter than the lines DWARF refers to.
+    let same_name = dir.path().join("stream.c");
+    std::fs::write(&same_name, "int main(void) { return 0; }\n").unwrap();
+    let e = analyse(
+        &bin,
+        &SourceOptions {
+            source: Some(same_name),
+            ..Default::default()
+        },
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(
+        e.contains("does not match") && e.contains("stream.c:"),
+        "{e}"
+    );
+}
