@@ -62,6 +62,8 @@ enum Command {
     /// MATLAB/Octave: execution model, source-to-source passes, proof on Octave.
     #[command(subcommand)]
     Matlab(cmd::matlab::MatlabCommand),
+    /// Static instruction-count models from binary + source (004); `static validate` checks them.
+    Static(cmd::static_::StaticArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
 }
@@ -78,6 +80,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Command::Memory(a) => cmd::memory::run(a, g),
         Command::Contention(a) => cmd::contention::run(a, g),
         Command::Matlab(a) => cmd::matlab::run(a, g),
+        Command::Static(a) => cmd::static_::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
     }
 }

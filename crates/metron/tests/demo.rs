@@ -67,6 +67,7 @@ fn demo_runs_and_writes_its_outputs() {
         "jit step did not analyse a log (is pypy3 installed?):\n{stdout}"
     );
     for (step, needle) in [
+        ("static", "callgrind"),
         ("memory", "N_k"),
         ("contention", "stall/c"),
         (

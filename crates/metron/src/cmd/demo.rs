@@ -18,6 +18,7 @@ const MATMUL_TASK_PY: &str = include_str!("../../../../examples/jit/tasks/matmul
 const TASKCLI_PY: &str = include_str!("../../../../examples/jit/tasks/_taskcli.py");
 const JIT_WEIGHTS: &str =
     include_str!("../../../../examples/jit/calibration/weights-amd-epyc-2cpu.txt");
+const STREAM_C: &str = include_str!("../../../../examples/static/stream.c");
 const KERNELS_C: &str = include_str!("../../../../examples/memory/kernels.c");
 const TRIAD_M: &str = include_str!("../../../../examples/matlab/triad.m");
 
@@ -39,10 +40,12 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         .canonicalize()
         .map_err(|e| CliError::input(format!("{}: {e}", args.out.display())))?;
     let mut produced: Vec<(String, PathBuf)> = Vec::new();
+    let mut steps = 0;
 
     step(
+        &mut steps,
         global,
-        "1. metron measure: the triad kernel at -O0 against -O2, over three sizes",
+        "metron measure: the triad kernel at -O0 against -O2, over three sizes",
     );
     let (o0, o2) = build_triad(&out)?;
     let csv = out.join("measure.csv");
@@ -79,16 +82,18 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     produced.push(("JSON report".into(), json));
 
     step(
+        &mut steps,
         global,
-        "2. metron-probe: a C solver with region timers, run as four ranks",
+        "metron-probe: a C solver with region timers, run as four ranks",
     );
     if let Some(dir) = probe_step(&out, global)? {
         produced.push(("probe profiles (metron profile show)".into(), dir));
     }
 
     step(
+        &mut steps,
         global,
-        "3. metron jit: a PyPy JIT log of a Mandelbrot loop, costed per fragment and source line",
+        "metron jit: a PyPy JIT log of a Mandelbrot loop, costed per fragment and source line",
     );
     if let Some(log) = jit_step(&out, global)? {
         produced.push(("PyPy JIT log (metron jit analyze)".into(), log));
@@ -98,16 +103,30 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     }
 
     step(
+        &mut steps,
         global,
-        "4. metron memory: static access counts on LLVM IR, checked against a traced run",
+        "metron static: an instruction-count model from binary and source, checked against callgrind",
+    );
+    if let Some(dir) = static_step(&out, global)? {
+        produced.push((
+            "static model (Python, 004 Fig. 5)".into(),
+            dir.join("stream_model.py"),
+        ));
+    }
+
+    step(
+        &mut steps,
+        global,
+        "metron memory: static access counts on LLVM IR, checked against a traced run",
     );
     if let Some(dir) = memory_step(&out, global)? {
         produced.push(("memory analysis inputs".into(), dir));
     }
 
     step(
+        &mut steps,
         global,
-        "5. metron contention: simulated bank contention and the models that predict it",
+        "metron contention: simulated bank contention and the models that predict it",
     );
     invoke(
         &[
@@ -127,8 +146,9 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     }
 
     step(
+        &mut steps,
         global,
-        "6. metron matlab: the execution model, a vectorising transformation, proven on Octave",
+        "metron matlab: the execution model, a vectorising transformation, proven on Octave",
     );
     if let Some(dir) = matlab_step(&out, args.quick, global)? {
         produced.push(("MATLAB original and transformed".into(), dir));
@@ -143,9 +163,11 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     Ok(())
 }
 
-fn step(global: &GlobalOpts, title: &str) {
+/// Prints a numbered step heading.
+fn step(count: &mut usize, global: &GlobalOpts, title: &str) {
+    *count += 1;
     if !global.quiet && !global.json {
-        println!("== {title}\n");
+        println!("== {count}. {title}\n");
     }
 }
 
@@ -463,4 +485,47 @@ fn jit_tau_step(out: &Path, global: &GlobalOpts) -> CliResult {
         ],
         global,
     )
+}
+
+/// Builds the STREAM-like example with -g -O2, models it without running it, and checks the
+/// model against callgrind's per-instruction counts (004).
+fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+    if need("clang", "clang").is_none() || need("valgrind", "valgrind").is_none() {
+        return Ok(None);
+    }
+    let dir = out.join("static");
+    let src = write_example(&dir, "stream.c", STREAM_C)?;
+    let bin = dir.join("stream");
+    tool::CC
+        .run(
+            [
+                "-g".to_string(),
+                "-O2".into(),
+                src.display().to_string(),
+                "-o".into(),
+                bin.display().to_string(),
+            ],
+            None,
+        )
+        .map_err(CliError::input)?;
+    let bin = bin.display().to_string();
+    let model = dir.join("stream_model.py").display().to_string();
+    invoke(
+        &[
+            "static",
+            &bin,
+            "--param",
+            "n=20000",
+            "--emit-python",
+            &model,
+        ],
+        global,
+    )?;
+    invoke(
+        &[
+            "static", "validate", &bin, "--param", "n=20000", "--", "20000",
+        ],
+        global,
+    )?;
+    Ok(Some(dir))
 }

@@ -9,6 +9,7 @@ pub mod measure;
 pub mod memory;
 pub mod probe;
 pub mod profile;
+pub mod static_;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,529 @@
+//! The binary side of 004 §III.A: the ELF's functions, their disassembly, and the DWARF line
+//! table and inline frames that bridge instructions to source lines (004 §III.A.2).
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use gimli::Reader as _;
+use iced_x86::{Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, OpAccess, OpKind};
+use object::{Object, ObjectKind, ObjectSection, ObjectSymbol, SymbolKind};
+use serde::Serialize;
+
+use crate::error::{Result, StaticError};
+
+type Reader = gimli::EndianReader<gimli::RunTimeEndian, Arc<[u8]>>;
+
+/// A source position of an instruction.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SourceLine {
+    pub file: String,
+    pub line: u32,
+}
+
+/// One frame of an instruction's inline chain, innermost first: the function the code came
+/// from and the position in it (for outer frames, the position of the inlined call).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Frame {
+    pub function: Option<String>,
+    pub position: Option<SourceLine>,
+}
+
+/// One decoded instruction with what the models need to know about it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Instruction {
+    pub address: u64,
+    pub length: u32,
+    /// iced's mnemonic in lower case (`addsd`); models name it `x86_addsd` as Mira does.
+    pub mnemonic: String,
+    #[serde(skip)]
+    pub flow: FlowControl,
+    /// Target of a direct branch or call.
+    pub target: Option<u64>,
+    /// Memory operands read / written (iced's operand access info, not the mnemonic).
+    pub loads: u32,
+    pub stores: u32,
+    /// `add reg, imm` / `sub reg, imm` / `inc` / `dec`: (full register, signed step) — a
+    /// candidate induction-variable update.
+    #[serde(skip)]
+    pub step: Option<(iced_x86::Register, i64)>,
+    /// Full general-purpose registers this instruction writes.
+    #[serde(skip)]
+    pub writes: Vec<iced_x86::Register>,
+    /// Full registers compared by `cmp`/`test`.
+    #[serde(skip)]
+    pub compared: Vec<iced_x86::Register>,
+    /// Registers used to address memory, with their scale (base registers have scale 1).
+    #[serde(skip)]
+    pub addressing: Vec<(iced_x86::Register, u32)>,
+    /// Widest SIMD register operand in bytes (16 xmm, 32 ymm, 64 zmm), 0 if none.
+    pub simd_bytes: u32,
+    /// Inline frames, innermost first; empty when DWARF has nothing for this address.
+    pub frames: Vec<Frame>,
+}
+
+impl Instruction {
+    /// Source position in the physical (outermost) function: where inlined code was called.
+    pub fn outer_line(&self) -> Option<&SourceLine> {
+        self.frames.iter().rev().find_map(|f| f.position.as_ref())
+    }
+
+    /// Source position in the innermost (possibly inlined) function.
+    pub fn inner_line(&self) -> Option<&SourceLine> {
+        self.frames.first().and_then(|f| f.position.as_ref())
+    }
+}
+
+/// A function of the binary with its instructions.
+#[derive(Debug, Clone, Serialize)]
+pub struct Function {
+    /// Symbol name as in the ELF (mangled for C++).
+    pub symbol: String,
+    /// Demangled source name (`matvec_std<double>::operator()(...)`).
+    pub name: String,
+    pub address: u64,
+    pub size: u64,
+    pub instructions: Vec<Instruction>,
+}
+
+impl Function {
+    pub fn contains(&self, address: u64) -> bool {
+        address >= self.address && address < self.address + self.size
+    }
+
+    /// Source file of most of the function's instructions (the outermost frame's file).
+    pub fn source_file(&self) -> Option<String> {
+        let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+        for i in &self.instructions {
+            if let Some(l) = i.outer_line() {
+                *votes.entry(l.file.as_str()).or_default() += 1;
+            }
+        }
+        votes
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .map(|(f, _)| f.to_string())
+    }
+}
+
+/// A loaded x86-64 ELF binary.
+#[derive(Debug, Clone, Serialize)]
+pub struct Binary {
+    pub path: PathBuf,
+    /// Position-independent executable (ELF type DYN): run-time addresses are shifted.
+    pub pie: bool,
+    pub functions: Vec<Function>,
+    /// Compilation units' (name, directory) from DWARF, to find the sources.
+    pub compilation_units: Vec<(String, String)>,
+}
+
+impl Binary {
+    /// Reads and analyses the file at `path`.
+    pub fn load(path: &Path) -> Result<Binary> {
+        let bytes = std::fs::read(path).map_err(|source| StaticError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Binary::parse(&bytes, path)
+    }
+
+    /// The fuzzed entry point: any bytes give a `Binary` or an error, never a panic.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Binary> {
+        let not_elf = |reason: String| StaticError::NotElf {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let file = object::File::parse(bytes).map_err(|e| not_elf(e.to_string()))?;
+        if file.format() != object::BinaryFormat::Elf {
+            return Err(not_elf(format!("{:?} format", file.format())));
+        }
+        if file.architecture() != object::Architecture::X86_64 {
+            return Err(StaticError::Architecture {
+                path: path.to_path_buf(),
+                machine: format!("{:?}", file.architecture()),
+            });
+        }
+        if file.section_by_name(".debug_info").is_none()
+            || file.section_by_name(".debug_line").is_none()
+        {
+            return Err(StaticError::NoDebugInfo {
+                path: path.to_path_buf(),
+            });
+        }
+        let dwarf = load_dwarf(&file, path)?;
+        let compilation_units = compilation_units(&dwarf);
+        let context = addr2line::Context::from_dwarf(dwarf).map_err(|e| StaticError::Dwarf {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        let noreturn = noreturn_stubs(&file);
+        let mut functions = Vec::new();
+        let symbols = function_symbols(&file);
+        let noreturn_local: std::collections::BTreeSet<u64> = symbols
+            .iter()
+            .filter(|(_, _, n)| is_noreturn(n))
+            .map(|(a, _, _)| *a)
+            .collect();
+        for (address, size, symbol) in symbols {
+            let Some(code) = function_bytes(&file, address, size) else {
+                continue;
+            };
+            let mut instructions = disassemble(code, address, &context);
+            for i in &mut instructions {
+                let target = i.target.unwrap_or(0);
+                if i.flow == FlowControl::Call
+                    && (noreturn.contains(&target) || noreturn_local.contains(&target))
+                {
+                    // Control never comes back: the block ends here without a successor.
+                    i.flow = FlowControl::Exception;
+                }
+            }
+            // Functions without any line information (crt start-up, PLT stubs) are not the
+            // user's code; they are kept out so that "no debug info" stays detectable.
+            if instructions.iter().all(|i| i.frames.is_empty()) {
+                continue;
+            }
+            let name = demangle(&symbol);
+            functions.push(Function {
+                symbol,
+                name,
+                address,
+                size,
+                instructions,
+            });
+        }
+        if functions.is_empty() {
+            return Err(StaticError::NoDebugInfo {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(Binary {
+            path: path.to_path_buf(),
+            pie: file.kind() == ObjectKind::Dynamic,
+            functions,
+            compilation_units,
+        })
+    }
+
+    /// The function whose symbol or demangled name is `name` (or whose demangled name starts
+    /// with `name(`).
+    pub fn function(&self, name: &str) -> Result<&Function> {
+        self.functions
+            .iter()
+            .find(|f| f.symbol == name || f.name == name)
+            .or_else(|| {
+                self.functions
+                    .iter()
+                    .find(|f| f.name.starts_with(&format!("{name}(")))
+            })
+            .ok_or_else(|| StaticError::NoSuchFunction {
+                path: self.path.clone(),
+                name: name.to_string(),
+                known: self
+                    .functions
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// The function containing a (static) address.
+    pub fn function_at(&self, address: u64) -> Option<&Function> {
+        self.functions.iter().find(|f| f.contains(address))
+    }
+}
+
+fn load_dwarf(file: &object::File, path: &Path) -> Result<gimli::Dwarf<Reader>> {
+    let endian = if file.is_little_endian() {
+        gimli::RunTimeEndian::Little
+    } else {
+        gimli::RunTimeEndian::Big
+    };
+    let load = |id: gimli::SectionId| -> std::result::Result<Reader, StaticError> {
+        let data: Cow<[u8]> = match file.section_by_name(id.name()) {
+            Some(section) => section
+                .uncompressed_data()
+                .map_err(|e| StaticError::Section {
+                    path: path.to_path_buf(),
+                    section: id.name().to_string(),
+                    reason: e.to_string(),
+                })?,
+            None => Cow::Borrowed(&[]),
+        };
+        Ok(gimli::EndianReader::new(Arc::from(&*data), endian))
+    };
+    gimli::Dwarf::load(load)
+}
+
+fn compilation_units(dwarf: &gimli::Dwarf<Reader>) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut units = dwarf.units();
+    while let Ok(Some(header)) = units.next() {
+        let Ok(unit) = dwarf.unit(header) else {
+            continue;
+        };
+        let text = |a: Option<Reader>| {
+            a.and_then(|r| r.to_string_lossy().ok().map(|s| s.into_owned()))
+                .unwrap_or_default()
+        };
+        out.push((text(unit.name.clone()), text(unit.comp_dir.clone())));
+    }
+    out
+}
+
+/// Defined text symbols with a size, one per address (aliases collapse to the first name).
+fn function_symbols(file: &object::File) -> Vec<(u64, u64, String)> {
+    let mut by_address: BTreeMap<u64, (u64, String)> = BTreeMap::new();
+    for symbol in file.symbols() {
+        if symbol.kind() != SymbolKind::Text || symbol.size() == 0 || !symbol.is_definition() {
+            continue;
+        }
+        let Ok(name) = symbol.name() else { continue };
+        by_address
+            .entry(symbol.address())
+            .or_insert((symbol.size(), name.to_string()));
+    }
+    by_address
+        .into_iter()
+        .map(|(a, (s, n))| (a, s, n))
+        .collect()
+}
+
+/// Functions that never return; a call to one ends its basic block (otherwise the following
+/// code, often a loop body, would get a false predecessor and lose its dominator).
+fn is_noreturn(name: &str) -> bool {
+    let name = name.split('@').next().unwrap_or(name);
+    matches!(
+        name,
+        "abort"
+            | "exit"
+            | "_exit"
+            | "_Exit"
+            | "__assert_fail"
+            | "__stack_chk_fail"
+            | "__cxa_throw"
+            | "__cxa_rethrow"
+            | "__cxa_throw_bad_array_new_length"
+            | "__cxa_bad_alloc"
+            | "_Unwind_Resume"
+            | "__cxa_call_terminate"
+            | "longjmp"
+            | "siglongjmp"
+            | "pthread_exit"
+            | "err"
+            | "errx"
+    ) || name.starts_with("_ZSt9terminate")
+        || name.starts_with("_ZSt17__throw_")
+        || name.starts_with("_ZSt19__throw_")
+        || name.starts_with("_ZSt20__throw_")
+        || name.starts_with("_ZSt16__throw_")
+        || name.starts_with("_ZSt24__throw_")
+        || name.starts_with("_ZSt28__throw_")
+        || name.starts_with("_ZSt21__throw_")
+}
+
+/// Addresses of PLT stubs (`.plt`, `.plt.sec`) that jump to a noreturn function: each stub's
+/// `jmp [rip+GOT]` slot is matched with the dynamic relocation that names the symbol.
+fn noreturn_stubs(file: &object::File) -> std::collections::BTreeSet<u64> {
+    use object::ObjectSymbolTable;
+    let mut out = std::collections::BTreeSet::new();
+    let (Some(relocations), Some(dynsyms)) =
+        (file.dynamic_relocations(), file.dynamic_symbol_table())
+    else {
+        return out;
+    };
+    let mut slot_name: BTreeMap<u64, String> = BTreeMap::new();
+    for (offset, r) in relocations {
+        if let object::RelocationTarget::Symbol(i) = r.target() {
+            if let Some(name) = dynsyms.symbol_by_index(i).ok().and_then(|s| s.name().ok()) {
+                slot_name.insert(offset, name.to_string());
+            }
+        }
+    }
+    for section in file.sections() {
+        let name = section.name().unwrap_or("");
+        if name != ".plt" && name != ".plt.sec" && name != ".plt.got" {
+            continue;
+        }
+        let Ok(data) = section.data() else { continue };
+        let mut decoder = Decoder::with_ip(64, data, section.address(), DecoderOptions::NONE);
+        let mut stub_start = section.address();
+        while decoder.can_decode() {
+            let instr = decoder.decode();
+            if instr.mnemonic() == iced_x86::Mnemonic::Endbr64
+                || stub_start % 16 == 0 && instr.ip() % 16 == 0
+            {
+                stub_start = instr.ip();
+            }
+            if instr.mnemonic() == iced_x86::Mnemonic::Jmp && instr.is_ip_rel_memory_operand() {
+                let slot = instr.ip_rel_memory_address();
+                if slot_name.get(&slot).is_some_and(|n| is_noreturn(n)) {
+                    out.insert(stub_start);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn function_bytes<'a>(file: &'a object::File, address: u64, size: u64) -> Option<&'a [u8]> {
+    let section = file.sections().find(|s| {
+        s.kind() == object::SectionKind::Text
+            && address >= s.address()
+            && address.saturating_add(size) <= s.address().saturating_add(s.size())
+    })?;
+    let data = section.data().ok()?;
+    let start = usize::try_from(address - section.address()).ok()?;
+    let end = start.checked_add(usize::try_from(size).ok()?)?;
+    data.get(start..end)
+}
+
+fn disassemble(
+    code: &[u8],
+    address: u64,
+    context: &addr2line::Context<Reader>,
+) -> Vec<Instruction> {
+    let mut decoder = Decoder::with_ip(64, code, address, DecoderOptions::NONE);
+    let mut info = InstructionInfoFactory::new();
+    let mut out = Vec::new();
+    while decoder.can_decode() {
+        let instr = decoder.decode();
+        if instr.is_invalid() {
+            continue;
+        }
+        let (mut loads, mut stores) = (0, 0);
+        let used = info.info(&instr);
+        let writes: Vec<iced_x86::Register> = used
+            .used_registers()
+            .iter()
+            .filter(|u| {
+                matches!(
+                    u.access(),
+                    OpAccess::Write
+                        | OpAccess::ReadWrite
+                        | OpAccess::CondWrite
+                        | OpAccess::ReadCondWrite
+                ) && u.register().is_gpr()
+            })
+            .map(|u| u.register().full_register())
+            .collect();
+        for m in used.used_memory() {
+            match m.access() {
+                OpAccess::Read | OpAccess::CondRead => loads += 1,
+                OpAccess::Write | OpAccess::CondWrite => stores += 1,
+                OpAccess::ReadWrite | OpAccess::ReadCondWrite => {
+                    loads += 1;
+                    stores += 1;
+                }
+                _ => {}
+            }
+        }
+        let target = match instr.op0_kind() {
+            OpKind::NearBranch16 | OpKind::NearBranch32 | OpKind::NearBranch64 => {
+                Some(instr.near_branch_target())
+            }
+            _ => None,
+        };
+        let simd_bytes = (0..instr.op_count())
+            .filter(|&k| instr.op_kind(k) == OpKind::Register)
+            .map(|k| instr.op_register(k))
+            .filter(|r| r.is_xmm() || r.is_ymm() || r.is_zmm())
+            .map(|r| r.size() as u32)
+            .max()
+            .unwrap_or(0);
+        let (step, compared, addressing) = register_roles(&instr);
+        out.push(Instruction {
+            address: instr.ip(),
+            step,
+            writes,
+            compared,
+            addressing,
+            simd_bytes,
+            length: instr.len() as u32,
+            mnemonic: format!("{:?}", instr.mnemonic()).to_lowercase(),
+            flow: instr.flow_control(),
+            target,
+            loads,
+            stores,
+            frames: frames(context, instr.ip()),
+        });
+    }
+    out
+}
+
+type Roles = (
+    Option<(iced_x86::Register, i64)>,
+    Vec<iced_x86::Register>,
+    Vec<(iced_x86::Register, u32)>,
+);
+
+fn register_roles(instr: &iced_x86::Instruction) -> Roles {
+    use iced_x86::{Mnemonic, Register};
+    let reg0 = (instr.op_count() > 0 && instr.op0_kind() == OpKind::Register)
+        .then(|| instr.op0_register().full_register());
+    let imm = (instr.op_count() > 1)
+        .then(|| match instr.op1_kind() {
+            OpKind::Immediate8
+            | OpKind::Immediate8to32
+            | OpKind::Immediate8to64
+            | OpKind::Immediate32
+            | OpKind::Immediate32to64 => Some(instr.immediate(1) as i64),
+            _ => None,
+        })
+        .flatten();
+    let step = match (instr.mnemonic(), reg0, imm) {
+        (Mnemonic::Add, Some(r), Some(i)) => Some((r, i)),
+        (Mnemonic::Sub, Some(r), Some(i)) => Some((r, -i)),
+        (Mnemonic::Inc, Some(r), _) => Some((r, 1)),
+        (Mnemonic::Dec, Some(r), _) => Some((r, -1)),
+        _ => None,
+    };
+    let compared = if matches!(instr.mnemonic(), Mnemonic::Cmp | Mnemonic::Test) {
+        (0..instr.op_count())
+            .filter(|&k| instr.op_kind(k) == OpKind::Register)
+            .map(|k| instr.op_register(k).full_register())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut addressing = Vec::new();
+    if (0..instr.op_count()).any(|k| instr.op_kind(k) == OpKind::Memory) {
+        if instr.memory_base() != Register::None && instr.memory_base() != Register::RIP {
+            addressing.push((instr.memory_base().full_register(), 1));
+        }
+        if instr.memory_index() != Register::None {
+            addressing.push((
+                instr.memory_index().full_register(),
+                instr.memory_index_scale(),
+            ));
+        }
+    }
+    (step, compared, addressing)
+}
+
+fn frames(context: &addr2line::Context<Reader>, address: u64) -> Vec<Frame> {
+    let mut out = Vec::new();
+    let Ok(mut iter) = context.find_frames(address).skip_all_loads() else {
+        return out;
+    };
+    while let Ok(Some(frame)) = iter.next() {
+        let function = frame
+            .function
+            .as_ref()
+            .and_then(|f| f.demangle().ok().map(|s| s.into_owned()));
+        let position = frame.location.and_then(|l| {
+            Some(SourceLine {
+                file: l.file?.to_string(),
+                line: l.line?,
+            })
+        });
+        out.push(Frame { function, position });
+    }
+    out
+}
+
+fn demangle(symbol: &str) -> String {
+    addr2line::demangle(symbol, gimli::DW_LANG_C_plus_plus).unwrap_or_else(|| symbol.to_string())
+}

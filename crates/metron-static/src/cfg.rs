@@ -1,0 +1,312 @@
+//! Control-flow recovery of one function: basic blocks from iced's `FlowControl`, dominators,
+//! natural loops and the loop-nesting forest. The loops are what 004 §III.C.1 models with
+//! trip counts; here they are found in the binary, where the compiler left them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use iced_x86::FlowControl;
+use serde::Serialize;
+
+use crate::binary::{Function, Instruction};
+
+/// A maximal straight-line run of instructions: all execute equally often.
+#[derive(Debug, Clone, Serialize)]
+pub struct BasicBlock {
+    pub start: u64,
+    /// Index range into the function's instructions.
+    pub first: usize,
+    pub end: usize,
+    pub successors: Vec<usize>,
+    pub predecessors: Vec<usize>,
+    /// Ends in an indirect jump whose targets are unknown (a jump table).
+    pub indirect: bool,
+}
+
+/// A natural loop: a header and every block that reaches a back edge without passing it.
+#[derive(Debug, Clone, Serialize)]
+pub struct NaturalLoop {
+    pub header: usize,
+    /// Sources of the back edges into the header.
+    pub latches: Vec<usize>,
+    pub blocks: BTreeSet<usize>,
+    /// Index of the enclosing loop in the forest, if any.
+    pub parent: Option<usize>,
+    pub depth: usize,
+}
+
+impl NaturalLoop {
+    /// Blocks with an edge leaving the loop.
+    pub fn exiting(&self, cfg: &Cfg) -> Vec<usize> {
+        self.blocks
+            .iter()
+            .copied()
+            .filter(|b| {
+                cfg.blocks[*b]
+                    .successors
+                    .iter()
+                    .any(|s| !self.blocks.contains(s))
+            })
+            .collect()
+    }
+}
+
+/// The control-flow graph of one function.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cfg {
+    pub blocks: Vec<BasicBlock>,
+    /// Immediate dominator per block (`None` for the entry and unreachable blocks).
+    pub idom: Vec<Option<usize>>,
+    /// The loop-nesting forest, outer loops before inner ones.
+    pub loops: Vec<NaturalLoop>,
+}
+
+impl Cfg {
+    pub fn build(function: &Function) -> Cfg {
+        let blocks = basic_blocks(&function.instructions, function);
+        let idom = dominators(&blocks);
+        let loops = natural_loops(&blocks, &idom);
+        Cfg {
+            blocks,
+            idom,
+            loops,
+        }
+    }
+
+    /// Whether block `a` dominates block `b`.
+    pub fn dominates(&self, a: usize, mut b: usize) -> bool {
+        loop {
+            if a == b {
+                return true;
+            }
+            match self.idom[b] {
+                Some(d) if d != b => b = d,
+                _ => return false,
+            }
+        }
+    }
+
+    /// The innermost loop containing block `b`.
+    pub fn innermost_loop(&self, b: usize) -> Option<usize> {
+        (0..self.loops.len())
+            .filter(|l| self.loops[*l].blocks.contains(&b))
+            .max_by_key(|l| self.loops[*l].depth)
+    }
+
+    /// Index of the block holding instruction index `i`.
+    pub fn block_of(&self, i: usize) -> Option<usize> {
+        self.blocks.iter().position(|b| i >= b.first && i < b.end)
+    }
+}
+
+fn ends_block(flow: FlowControl) -> bool {
+    !matches!(flow, FlowControl::Next | FlowControl::Call)
+}
+
+fn basic_blocks(instructions: &[Instruction], function: &Function) -> Vec<BasicBlock> {
+    let mut leaders = BTreeSet::new();
+    if !instructions.is_empty() {
+        leaders.insert(0usize);
+    }
+    let index: BTreeMap<u64, usize> = instructions
+        .iter()
+        .enumerate()
+        .map(|(i, ins)| (ins.address, i))
+        .collect();
+    for (i, ins) in instructions.iter().enumerate() {
+        if ends_block(ins.flow) && i + 1 < instructions.len() {
+            leaders.insert(i + 1);
+        }
+        if matches!(
+            ins.flow,
+            FlowControl::ConditionalBranch | FlowControl::UnconditionalBranch
+        ) {
+            if let Some(&t) = ins.target.and_then(|t| index.get(&t)) {
+                leaders.insert(t);
+            }
+        }
+    }
+    let leaders: Vec<usize> = leaders.into_iter().collect();
+    let block_of_leader: BTreeMap<usize, usize> =
+        leaders.iter().enumerate().map(|(b, &i)| (i, b)).collect();
+    let mut blocks: Vec<BasicBlock> = leaders
+        .iter()
+        .enumerate()
+        .map(|(b, &first)| {
+            let end = leaders.get(b + 1).copied().unwrap_or(instructions.len());
+            BasicBlock {
+                start: instructions[first].address,
+                first,
+                end,
+                successors: Vec::new(),
+                predecessors: Vec::new(),
+                indirect: false,
+            }
+        })
+        .collect();
+    for b in 0..blocks.len() {
+        let last = &instructions[blocks[b].end - 1];
+        let target = last
+            .target
+            .filter(|t| function.contains(*t))
+            .and_then(|t| index.get(&t))
+            .and_then(|i| block_of_leader.get(i))
+            .copied();
+        let fallthrough = (b + 1 < blocks.len()).then_some(b + 1);
+        let successors: Vec<usize> = match last.flow {
+            FlowControl::Next | FlowControl::Call => fallthrough.into_iter().collect(),
+            FlowControl::ConditionalBranch => target.into_iter().chain(fallthrough).collect(),
+            FlowControl::UnconditionalBranch => target.into_iter().collect(),
+            FlowControl::IndirectBranch => {
+                blocks[b].indirect = true;
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+        let mut unique = Vec::new();
+        for s in successors {
+            if !unique.contains(&s) {
+                unique.push(s);
+            }
+        }
+        blocks[b].successors = unique;
+    }
+    for b in 0..blocks.len() {
+        for s in blocks[b].successors.clone() {
+            blocks[s].predecessors.push(b);
+        }
+    }
+    blocks
+}
+
+fn reverse_postorder(blocks: &[BasicBlock]) -> Vec<usize> {
+    let mut seen = vec![false; blocks.len()];
+    let mut order = Vec::new();
+    if blocks.is_empty() {
+        return order;
+    }
+    // Iterative DFS: (block, next successor index).
+    let mut stack = vec![(0usize, 0usize)];
+    seen[0] = true;
+    while let Some((b, k)) = stack.last_mut() {
+        if let Some(&s) = blocks[*b].successors.get(*k) {
+            *k += 1;
+            if !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            order.push(*b);
+            stack.pop();
+        }
+    }
+    order.reverse();
+    order
+}
+
+/// Cooper, Harvey, Kennedy, "A Simple, Fast Dominance Algorithm" (2001).
+fn dominators(blocks: &[BasicBlock]) -> Vec<Option<usize>> {
+    let rpo = reverse_postorder(blocks);
+    let mut position = vec![usize::MAX; blocks.len()];
+    for (i, &b) in rpo.iter().enumerate() {
+        position[b] = i;
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; blocks.len()];
+    if rpo.is_empty() {
+        return idom;
+    }
+    idom[rpo[0]] = Some(rpo[0]);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in rpo.iter().skip(1) {
+            let mut new: Option<usize> = None;
+            for &p in &blocks[b].predecessors {
+                if idom[p].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(n) => intersect(&idom, &position, p, n),
+                });
+            }
+            if new.is_some() && idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    idom[rpo[0]] = None;
+    idom
+}
+
+fn intersect(idom: &[Option<usize>], position: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while position[a] > position[b] {
+            match idom[a] {
+                Some(d) => a = d,
+                None => return b,
+            }
+        }
+        while position[b] > position[a] {
+            match idom[b] {
+                Some(d) => b = d,
+                None => return a,
+            }
+        }
+    }
+    a
+}
+
+fn dominated_by(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
+    loop {
+        if a == b {
+            return true;
+        }
+        match idom[b] {
+            Some(d) if d != b => b = d,
+            _ => return false,
+        }
+    }
+}
+
+fn natural_loops(blocks: &[BasicBlock], idom: &[Option<usize>]) -> Vec<NaturalLoop> {
+    let reachable: Vec<bool> = (0..blocks.len())
+        .map(|b| b == 0 || idom[b].is_some())
+        .collect();
+    let mut by_header: BTreeMap<usize, NaturalLoop> = BTreeMap::new();
+    for (t, block) in blocks.iter().enumerate() {
+        if !reachable[t] {
+            continue;
+        }
+        for &h in &block.successors {
+            if !dominated_by(idom, h, t) {
+                continue;
+            }
+            let l = by_header.entry(h).or_insert_with(|| NaturalLoop {
+                header: h,
+                latches: Vec::new(),
+                blocks: BTreeSet::from([h]),
+                parent: None,
+                depth: 0,
+            });
+            l.latches.push(t);
+            let mut work = vec![t];
+            while let Some(x) = work.pop() {
+                if l.blocks.insert(x) {
+                    work.extend(blocks[x].predecessors.iter().filter(|p| reachable[**p]));
+                }
+            }
+        }
+    }
+    let mut loops: Vec<NaturalLoop> = by_header.into_values().collect();
+    // Outer loops first: a parent always has more blocks than its children.
+    loops.sort_by_key(|l| std::cmp::Reverse(l.blocks.len()));
+    for i in 0..loops.len() {
+        let parent = (0..i)
+            .filter(|&j| loops[j].blocks.contains(&loops[i].header))
+            .min_by_key(|&j| loops[j].blocks.len());
+        loops[i].parent = parent;
+        loops[i].depth = parent.map_or(0, |p| loops[p].depth + 1);
+    }
+    loops
+}

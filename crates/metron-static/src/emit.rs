@@ -1,0 +1,309 @@
+//! The model as data and as Python (004 §III.C.5–7, Fig. 5): per function, per-call counts
+//! per mnemonic as formulas in the parameters, the calls it makes and how often, and a
+//! `handle_function_call` that folds a callee's counts into its caller's.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use metron_symbolic::{Binding, Piecewise};
+
+use crate::binary::Binary;
+use crate::category::Architecture;
+use crate::error::{Result, StaticError};
+use crate::model::ProgramModel;
+use crate::source::SourceModel;
+
+/// One function of the model.
+#[derive(Debug, Clone)]
+pub struct FunctionFormulas {
+    /// Source-level name (demangled).
+    pub name: String,
+    pub symbol: String,
+    /// Mira's model name: class, function and number of arguments (`A_foo_2`).
+    pub model_name: String,
+    /// Per-call counts of the function's own instructions, per `x86_` mnemonic.
+    pub own: BTreeMap<String, Piecewise>,
+    /// (callee index in `functions`, executions of the call site per call).
+    pub calls: Vec<(usize, Piecewise)>,
+    pub loops: Vec<crate::model::LoopModel>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Formulas {
+    pub functions: Vec<FunctionFormulas>,
+}
+
+fn model_name(demangled: &str, symbol: &str, source: &SourceModel) -> String {
+    let (path, args) = match demangled.find('(') {
+        Some(p) => (&demangled[..p], Some(&demangled[p + 1..])),
+        None => (demangled, None),
+    };
+    // Drop template arguments for the name; keep class and function.
+    let mut clean = String::new();
+    let mut depth = 0;
+    for ch in path.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 => clean.push(ch),
+            _ => {}
+        }
+    }
+    let arity = match args {
+        Some(a) => {
+            let inner = a.trim_end_matches(|c: char| c != ')').trim_end_matches(')');
+            let inner = inner.trim_end_matches(" const");
+            if inner.trim().is_empty() || inner.trim() == "void" {
+                0
+            } else {
+                inner.split(',').count()
+            }
+        }
+        None => source
+            .functions
+            .iter()
+            .find(|f| f.name == symbol)
+            .map_or(0, |f| f.arity),
+    };
+    let base: String = clean
+        .replace("::", "_")
+        .replace("operator()", "operator_call")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{base}_{arity}")
+}
+
+impl Formulas {
+    pub fn build(binary: &Binary, program: &ProgramModel, source: &SourceModel) -> Formulas {
+        let index: BTreeMap<u64, usize> = program
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(k, (i, _))| (binary.functions[*i].address, k))
+            .collect();
+        let mut functions = Vec::new();
+        for (k, (i, m)) in program.functions.iter().enumerate() {
+            let f = &binary.functions[*i];
+            let mut own: BTreeMap<String, Piecewise> = BTreeMap::new();
+            let mut calls = Vec::new();
+            for (b, block) in m.cfg.blocks.iter().enumerate() {
+                let mut per_mnemonic: BTreeMap<String, i64> = BTreeMap::new();
+                for ins in &f.instructions[block.first..block.end] {
+                    *per_mnemonic
+                        .entry(format!("x86_{}", ins.mnemonic))
+                        .or_default() += 1;
+                    let call_like = ins.flow == iced_x86::FlowControl::Call
+                        || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
+                    if let Some(&callee) = ins.target.and_then(|t| index.get(&t)) {
+                        if call_like && callee != k {
+                            calls.push((callee, m.block_counts[b].clone()));
+                        }
+                    }
+                }
+                for (mn, n) in per_mnemonic {
+                    let add = &m.block_counts[b] * &Piecewise::constant(n);
+                    let e = own.entry(mn).or_insert_with(Piecewise::zero);
+                    *e = &*e + &add;
+                }
+            }
+            functions.push(FunctionFormulas {
+                name: f.name.clone(),
+                symbol: f.symbol.clone(),
+                model_name: model_name(&f.name, &f.symbol, source),
+                own,
+                calls,
+                loops: m.loops.clone(),
+            });
+        }
+        Formulas { functions }
+    }
+
+    /// Parameters of function `k` and everything it calls.
+    pub fn parameters(&self, k: usize) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        self.collect_parameters(k, &mut seen, 0)
+    }
+
+    fn collect_parameters(
+        &self,
+        k: usize,
+        seen: &mut BTreeSet<usize>,
+        depth: usize,
+    ) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        if !seen.insert(k) || depth > 64 {
+            return out;
+        }
+        let f = &self.functions[k];
+        for p in f.own.values() {
+            out.extend(p.parameters());
+        }
+        for (c, times) in &f.calls {
+            out.extend(times.parameters());
+            out.extend(self.collect_parameters(*c, seen, depth + 1));
+        }
+        out
+    }
+
+    /// Per-call counts of function `k` including its callees (what the Python returns).
+    pub fn evaluate(&self, k: usize, binding: &Binding) -> Result<BTreeMap<String, f64>> {
+        self.evaluate_at(k, binding, 0)
+    }
+
+    fn evaluate_at(
+        &self,
+        k: usize,
+        binding: &Binding,
+        depth: usize,
+    ) -> Result<BTreeMap<String, f64>> {
+        if depth > 64 {
+            return Err(StaticError::Run(format!(
+                "call chain through {} is deeper than 64 (recursion is not modelled)",
+                self.functions[k].name
+            )));
+        }
+        let number = |p: &Piecewise| -> Result<f64> {
+            Ok(p.evaluate_integer(binding)?
+                .to_string()
+                .parse::<f64>()
+                .unwrap_or(f64::NAN))
+        };
+        let f = &self.functions[k];
+        let mut out = BTreeMap::new();
+        for (m, p) in &f.own {
+            let v = number(p)?;
+            if v != 0.0 {
+                *out.entry(m.clone()).or_default() += v;
+            }
+        }
+        for (c, times) in &f.calls {
+            let t = number(times)?;
+            for (m, v) in self.evaluate_at(*c, binding, depth + 1)? {
+                *out.entry(m).or_default() += v * t;
+            }
+        }
+        Ok(out)
+    }
+
+    /// 004 Fig. 5 layout; runs under plain `python3`: `python3 model.py n=2000` prints each
+    /// function's total as JSON.
+    pub fn to_python(&self) -> Result<String> {
+        let mut out = String::from(
+            "# Generated by metron static (004 Fig. 5 layout). Run: python3 THIS.py n=2000 ...\n\
+             from collections import defaultdict\n\n\n\
+             def handle_function_call(caller, callee, times=1):\n    \
+             for key, value in callee.items():\n        caller[key] += value * times\n\n\n",
+        );
+        for (k, f) in self.functions.iter().enumerate() {
+            let params: Vec<String> = self.parameters(k).into_iter().collect();
+            for p in &params {
+                metron_symbolic::check_python_identifier(p)?;
+            }
+            out.push_str(&format!(
+                "# {}\ndef {}({}):\n",
+                f.name,
+                f.model_name,
+                params.join(", ")
+            ));
+            out.push_str("    local = defaultdict(lambda: 0)\n");
+            for (m, p) in &f.own {
+                if p.is_zero() {
+                    continue;
+                }
+                let vars = p.parameters();
+                if !vars.is_empty() {
+                    out.push_str(&format!(
+                        "    # variables [{}]\n",
+                        vars.into_iter().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                out.push_str(&format!("    local['{m}'] += {}\n", p.to_python_expr()?));
+            }
+            for (c, times) in &f.calls {
+                let callee = &self.functions[*c];
+                let args: Vec<String> = self.parameters(*c).into_iter().collect();
+                let args: Vec<String> = args.iter().map(|a| format!("{a}={a}")).collect();
+                out.push_str(&format!(
+                    "    ret = {}({})\n    handle_function_call(local, ret, {})\n",
+                    callee.model_name,
+                    args.join(", "),
+                    times.to_python_expr()?
+                ));
+            }
+            out.push_str("    return local\n\n\n");
+        }
+        out.push_str("if __name__ == '__main__':\n    import inspect, json, sys\n");
+        out.push_str(
+            "    values = dict((k, int(v)) for k, v in (a.split('=', 1) for a in sys.argv[1:]))\n",
+        );
+        out.push_str("    result = {}\n");
+        for f in &self.functions {
+            out.push_str(&format!(
+                "    names = inspect.signature({m}).parameters\n    \
+                 if all(n in values for n in names):\n        \
+                 result['{m}'] = sum({m}(**{{n: values[n] for n in names}}).values())\n",
+                m = f.model_name
+            ));
+        }
+        out.push_str("    print(json.dumps(result, sort_keys=True))\n");
+        Ok(out)
+    }
+
+    /// The model as JSON: formulas, or numbers when `binding` is given.
+    pub fn to_json(
+        &self,
+        arch: &Architecture,
+        binding: Option<&Binding>,
+    ) -> Result<serde_json::Value> {
+        let mut functions = Vec::new();
+        for (k, f) in self.functions.iter().enumerate() {
+            let mut entry = serde_json::json!({
+                "name": f.name,
+                "symbol": f.symbol,
+                "model_name": f.model_name,
+                "parameters": self.parameters(k),
+                "calls": f.calls.iter().map(|(c, t)| serde_json::json!({
+                    "callee": self.functions[*c].model_name,
+                    "times": t.to_string(),
+                })).collect::<Vec<_>>(),
+                "loops": f.loops.iter().map(|l| serde_json::json!({
+                    "header": format!("0x{:x}", l.header_address),
+                    "depth": l.depth,
+                    "source_line": l.source_line,
+                    "iterations": l.iterations,
+                    "note": l.note,
+                })).collect::<Vec<_>>(),
+            });
+            match binding {
+                Some(b) => {
+                    let counts = self.evaluate(k, b)?;
+                    let mut categories: BTreeMap<String, f64> = BTreeMap::new();
+                    for (m, v) in &counts {
+                        let class = arch.classify(m.trim_start_matches("x86_"));
+                        *categories.entry(class.category).or_default() += v;
+                    }
+                    entry["total"] = serde_json::json!(counts.values().sum::<f64>());
+                    entry["counts"] = serde_json::json!(counts);
+                    entry["categories"] = serde_json::json!(categories);
+                }
+                None => {
+                    let own: BTreeMap<&String, String> =
+                        f.own.iter().map(|(m, p)| (m, p.to_string())).collect();
+                    entry["counts"] = serde_json::json!(own);
+                }
+            }
+            functions.push(entry);
+        }
+        Ok(serde_json::json!({
+            "schema": "metron.static/1",
+            "architecture": arch.name,
+            "functions": functions,
+        }))
+    }
+}

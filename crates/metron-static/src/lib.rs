@@ -1,0 +1,15 @@
+//! `metron-static`: static, parametric instruction-count models from a binary plus its
+//! source (Mira, 004), validated against callgrind's per-instruction counts.
+
+pub mod analysis;
+pub mod binary;
+pub mod callgrind;
+pub mod category;
+pub mod cfg;
+pub mod emit;
+pub mod error;
+pub mod model;
+pub mod source;
+pub mod validate;
+
+pub use error::{Result, StaticError};

@@ -1,0 +1,569 @@
+//! The static model (004 §III.C): every basic block's execution count as a piecewise
+//! polynomial in the program's parameters, from the binary loop it sits in and the trip
+//! count of the source loop that binary loop maps to (004 §III.A.2, line numbers).
+//!
+//! Better than Mira where its approximations cost accuracy: a top-tested loop's header runs
+//! once more per entry than its body (`iterations + entries`), a bottom-tested (rotated) loop's
+//! blocks all run `iterations` times, and nests are counted as a whole by metron-symbolic so
+//! that triangular and min/max nests are exact.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use metron_symbolic::{trip_count, Binding, CountOptions, LoopNest, Piecewise};
+use serde::Serialize;
+
+use crate::binary::{Binary, Function};
+use crate::category::{Architecture, Counts};
+use crate::cfg::Cfg;
+use crate::error::Result;
+use crate::source::SourceModel;
+
+/// How a binary loop was tied to the source.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoopModel {
+    pub header_address: u64,
+    pub depth: usize,
+    /// Line of the source `for` it maps to, if any.
+    pub source_line: Option<u32>,
+    /// Body executions per function call, summed over the enclosing loops.
+    pub iterations: String,
+    /// Why the loop could not be modelled exactly, if so.
+    pub note: Option<String>,
+    #[serde(skip)]
+    pub blocks: BTreeSet<usize>,
+}
+
+/// The model of one function: per-block counts.
+#[derive(Debug, Clone)]
+pub struct FunctionModel {
+    pub name: String,
+    pub symbol: String,
+    pub cfg: Cfg,
+    pub block_counts: Vec<Piecewise>,
+    pub loops: Vec<LoopModel>,
+}
+
+impl FunctionModel {
+    /// Parameters the counts depend on.
+    pub fn parameters(&self) -> BTreeSet<String> {
+        self.block_counts
+            .iter()
+            .flat_map(|c| c.parameters())
+            .collect()
+    }
+
+    /// Evaluates every block's count under `binding`.
+    pub fn evaluate_blocks(&self, binding: &Binding) -> Result<Vec<f64>> {
+        self.block_counts
+            .iter()
+            .map(|c| {
+                let v = c.evaluate_integer(binding)?;
+                Ok(v.to_string().parse::<f64>().unwrap_or(f64::NAN))
+            })
+            .collect()
+    }
+
+    /// Predicted counts of a set of blocks (all blocks when `only` is `None`).
+    pub fn counts(
+        &self,
+        function: &Function,
+        arch: &Architecture,
+        block_values: &[f64],
+        only: Option<&BTreeSet<usize>>,
+    ) -> Counts {
+        let mut c = Counts::default();
+        for (b, block) in self.cfg.blocks.iter().enumerate() {
+            if only.is_some_and(|o| !o.contains(&b)) {
+                continue;
+            }
+            for ins in &function.instructions[block.first..block.end] {
+                c.add(arch, ins, block_values[b]);
+            }
+        }
+        c
+    }
+}
+
+/// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
+fn lines_of(function: &Function, cfg: &Cfg, blocks: &BTreeSet<usize>, file: &str) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    for &b in blocks {
+        let block = &cfg.blocks[b];
+        for ins in &function.instructions[block.first..block.end] {
+            for f in &ins.frames {
+                if let Some(p) = &f.position {
+                    if same_file(&p.file, file) {
+                        out.insert(p.line);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
+}
+
+/// Builds the model of `function` with loop bounds from `source`.
+pub fn model_function(
+    function: &Function,
+    source: &SourceModel,
+    mira_compat: bool,
+) -> FunctionModel {
+    let cfg = Cfg::build(function);
+    let file = source.file.display().to_string();
+    let options = CountOptions::default();
+    // Source loops: total iterations per call of the whole nest down to each loop.
+    let totals: Vec<std::result::Result<Piecewise, String>> = (0..source.loops.len())
+        .map(|i| source_total(source, i, &options))
+        .collect();
+    let depth_of = |mut i: usize| {
+        let mut d = 0;
+        while let Some(p) = source.loops[i].parent {
+            d += 1;
+            i = p;
+        }
+        d
+    };
+    let mut loops = Vec::new();
+    let mut claimed: BTreeSet<usize> = BTreeSet::new();
+    // Inner loops first, so that each claims its own source loop; a source loop the compiler
+    // split (vectorised body + remainder, or versioned copies) is claimed by several.
+    let mut order: Vec<usize> = (0..cfg.loops.len()).collect();
+    order.sort_by_key(|&l| std::cmp::Reverse(cfg.loops[l].depth));
+    let mut mapping: BTreeMap<usize, Option<usize>> = BTreeMap::new();
+    for &l in &order {
+        let lines = lines_of(function, &cfg, &own_blocks(&cfg, l), &file);
+        let at = |s: &usize| lines.contains(&source.loops[*s].line);
+        let candidate = (0..source.loops.len())
+            .filter(|s| !claimed.contains(s) && at(s))
+            .max_by_key(|&s| depth_of(s))
+            .or_else(|| {
+                (0..source.loops.len())
+                    .filter(at)
+                    .max_by_key(|&s| depth_of(s))
+            })
+            .or_else(|| {
+                // No instruction carries the `for` line (clang attributes the test to the
+                // body's lines): the deepest unclaimed loop whose extent holds the lines.
+                let holds = |s: &usize| {
+                    let l = &source.loops[*s];
+                    !lines.is_empty() && lines.iter().all(|x| (l.line..=l.end_line).contains(x))
+                };
+                (0..source.loops.len())
+                    .filter(|s| !claimed.contains(s) && holds(s))
+                    .max_by_key(|&s| depth_of(s))
+            });
+        if let Some(s) = candidate {
+            claimed.insert(s);
+        }
+        mapping.insert(l, candidate);
+    }
+    // Vector width per binary loop: elements per iteration of a vectorised copy.
+    // Relative to the source loop's own stride: `j += 8` stepping 64 bytes is not vectorised.
+    let factor: Vec<i64> = (0..cfg.loops.len())
+        .map(|l| {
+            if mira_compat {
+                // Mira maps source iterations onto binary loops one to one.
+                return 1;
+            }
+            let k = vector_factor(function, &cfg, l);
+            let stride = mapping
+                .get(&l)
+                .copied()
+                .flatten()
+                .and_then(|s| source.loops[s].scop.as_ref().ok().map(|x| x.stride.abs()))
+                .unwrap_or(1)
+                .max(1);
+            if k % stride == 0 {
+                (k / stride).max(1)
+            } else {
+                1
+            }
+        })
+        .collect();
+    let one = Piecewise::constant(1);
+    let mut block_counts = vec![one.clone(); cfg.blocks.len()];
+    let cold = cold_blocks(function, &cfg);
+    // Iterations per call of each binary loop, filled outer loops first (the forest order),
+    // so that a loop inlined from another function is multiplied by its binary context.
+    let mut loop_iterations: Vec<Piecewise> = vec![one.clone(); cfg.loops.len()];
+    let mut contexts: Vec<Option<Piecewise>> = vec![None; cfg.loops.len()];
+    for (l, natural) in cfg.loops.iter().enumerate() {
+        let source_loop = mapping.get(&l).copied().flatten();
+        let siblings: Vec<usize> = (0..cfg.loops.len())
+            .filter(|&o| mapping.get(&o).copied().flatten() == source_loop)
+            .collect();
+        let widest = siblings.iter().map(|&o| factor[o]).max().unwrap_or(1);
+        let (iterations, entries, note) = match source_loop {
+            Some(s) if widest > 1 => match vectorised_totals(source, s, widest, &options) {
+                Ok((vector, remainder, entries)) => {
+                    if factor[l] == widest {
+                        (vector, entries, None)
+                    } else {
+                        (remainder, entries, None)
+                    }
+                }
+                Err(why) => (
+                    Piecewise::parameter(&format!("trip_{}", source.loops[s].line)),
+                    one.clone(),
+                    Some(format!(
+                        "line {}: {why}; annotate its trip count",
+                        source.loops[s].line
+                    )),
+                ),
+            },
+            Some(s) => match &totals[s] {
+                Ok(t) => {
+                    let entries = match source.loops[s].parent {
+                        Some(p) => totals[p].clone().unwrap_or_else(|_| one.clone()),
+                        None => one.clone(),
+                    };
+                    (t.clone(), entries, None)
+                }
+                Err(why) => (
+                    Piecewise::parameter(&format!("trip_{}", source.loops[s].line)),
+                    one.clone(),
+                    Some(format!(
+                        "line {}: {why}; annotate its trip count",
+                        source.loops[s].line
+                    )),
+                ),
+            },
+            None => (
+                Piecewise::parameter(&format!("trip_0x{:x}", cfg.blocks[natural.header].start)),
+                one.clone(),
+                Some("no source loop found at this loop's lines".to_string()),
+            ),
+        };
+        // Inlined: the source loop is outermost in its own function, but the binary loop sits
+        // inside another binary loop that maps elsewhere (the caller's loop): scale by it.
+        // A loop nested in the same function inherits its binary parent's context.
+        let context = match (source_loop, natural.parent) {
+            (Some(s), Some(p)) if source.loops[s].parent.is_none() => {
+                let parent_source = mapping.get(&p).copied().flatten();
+                let same_function = parent_source
+                    .is_some_and(|ps| source.loops[ps].function == source.loops[s].function);
+                (!same_function).then(|| loop_iterations[p].clone())
+            }
+            (Some(_), Some(p)) => contexts[p].clone(),
+            _ => None,
+        };
+        contexts[l] = context.clone();
+        let (iterations, entries) = match context {
+            Some(c) => (&iterations * &c, &entries * &c),
+            None => (iterations, entries),
+        };
+        loop_iterations[l] = iterations.clone();
+        let exiting = natural.exiting(&cfg);
+        // Mira counts every statement of a loop N times, headers included.
+        let top_tested = !mira_compat
+            && exiting.contains(&natural.header)
+            && natural.latches.iter().any(|t| *t != natural.header);
+        for &b in &natural.blocks {
+            if cfg.innermost_loop(b) != Some(l) {
+                continue;
+            }
+            block_counts[b] = if b == natural.header && top_tested {
+                &iterations + &entries
+            } else {
+                iterations.clone()
+            };
+        }
+        loops.push(LoopModel {
+            header_address: cfg.blocks[natural.header].start,
+            depth: natural.depth,
+            source_line: source_loop.map(|s| source.loops[s].line),
+            iterations: iterations.to_string(),
+            note,
+            blocks: natural.blocks.clone(),
+        });
+    }
+    for b in cold {
+        block_counts[b] = Piecewise::zero();
+    }
+    FunctionModel {
+        name: function.name.clone(),
+        symbol: function.symbol.clone(),
+        cfg,
+        block_counts,
+        loops,
+    }
+}
+
+/// Blocks from which no return (or tail call) is reachable: paths into `abort`, `__cxa_throw`
+/// and the like, which a run that completes does not take.
+fn cold_blocks(function: &Function, cfg: &Cfg) -> Vec<usize> {
+    use iced_x86::FlowControl;
+    let n = cfg.blocks.len();
+    let mut warm = vec![false; n];
+    let mut work: Vec<usize> = (0..n)
+        .filter(|&b| {
+            let last = &function.instructions[cfg.blocks[b].end - 1];
+            match last.flow {
+                FlowControl::Return => true,
+                FlowControl::UnconditionalBranch | FlowControl::IndirectBranch => {
+                    cfg.blocks[b].successors.is_empty()
+                }
+                FlowControl::Next | FlowControl::Call => b + 1 >= n,
+                _ => false,
+            }
+        })
+        .collect();
+    while let Some(b) = work.pop() {
+        if warm[b] {
+            continue;
+        }
+        warm[b] = true;
+        work.extend(cfg.blocks[b].predecessors.iter().copied());
+    }
+    // A function without any return (main ending in exit) keeps all its blocks.
+    if !warm.iter().any(|w| *w) {
+        return Vec::new();
+    }
+    (0..n).filter(|&b| !warm[b]).collect()
+}
+
+/// Blocks of loop `l` that are in no inner loop.
+fn own_blocks(cfg: &Cfg, l: usize) -> BTreeSet<usize> {
+    cfg.loops[l]
+        .blocks
+        .iter()
+        .copied()
+        .filter(|&b| cfg.innermost_loop(b) == Some(l))
+        .collect()
+}
+
+/// Elements per iteration of a binary loop, from its induction variable's stride: the
+/// register the exit test compares and a constant `add` updates; its step counts bytes when it
+/// addresses memory with scale 1 (divided by the element size: 4 when single-precision forms
+/// appear, else 8, the `double` of the examples), elements when scaled, iterations otherwise.
+/// 1 for an ordinary loop; `k` for a loop unrolled or vectorised `k` times.
+fn vector_factor(function: &Function, cfg: &Cfg, l: usize) -> i64 {
+    let own = own_blocks(cfg, l);
+    let instructions: Vec<&crate::binary::Instruction> = own
+        .iter()
+        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .collect();
+    // Moves, logic and shuffles (`movups`, `xorps`) are type-agnostic; arithmetic is not.
+    let single = instructions.iter().any(|i| {
+        let m = i.mnemonic.strip_prefix('v').unwrap_or(&i.mnemonic);
+        [
+            "add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub",
+        ]
+        .iter()
+        .any(|op| m.starts_with(op))
+            && (m.ends_with("ps") || m.ends_with("ss"))
+    });
+    let element: i64 = if single { 4 } else { 8 };
+    let compared: BTreeSet<iced_x86::Register> = instructions
+        .iter()
+        .flat_map(|i| i.compared.iter().copied())
+        .collect();
+    // A loop-carried induction variable: compared, stepped by a constant, written by
+    // nothing else in the loop (at -O0 the variable lives in memory and never qualifies).
+    let only_stepped = |r: &iced_x86::Register| {
+        instructions
+            .iter()
+            .all(|i| !i.writes.contains(r) || i.step.is_some_and(|(s, _)| s == *r))
+    };
+    let Some((reg, step)) = instructions
+        .iter()
+        .filter_map(|i| i.step)
+        .find(|(r, _)| compared.contains(r) && only_stepped(r))
+    else {
+        return 1;
+    };
+    // The variable may address memory only in inner loops (a row pointer).
+    let scales: BTreeSet<u32> = cfg.loops[l]
+        .blocks
+        .iter()
+        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|i| i.addressing.iter())
+        .filter(|(r, _)| *r == reg)
+        .map(|(_, s)| *s)
+        .collect();
+    let step = step.abs();
+    let k = match scales.iter().next() {
+        None => step,
+        Some(1) => step / element,
+        Some(s) => step * i64::from(*s) / element,
+    };
+    k.max(1)
+}
+
+/// For a source loop vectorised by `k`: (vector-loop iterations, remainder iterations,
+/// entries), all per call. The vector loop runs `floor(N/k)` times per entry: the same nest
+/// with the innermost loop stepping by `k` and ending `k-1` earlier; the remainder is the rest.
+fn vectorised_totals(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    options: &CountOptions,
+) -> std::result::Result<(Piecewise, Piecewise, Piecewise), String> {
+    let all = source_total(source, i, options)?;
+    let mut chain = vec![i];
+    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
+        chain.push(p);
+    }
+    chain.reverse();
+    let mut loops = Vec::new();
+    for c in &chain {
+        loops.push(source.loops[*c].scop.clone()?);
+    }
+    let last = loops.len() - 1;
+    let inner = &mut loops[last];
+    if inner.stride != 1 {
+        return Err("vectorised loop with a non-unit source stride".into());
+    }
+    let shrink =
+        |e: &metron_symbolic::AffineExpr| e.plus_constant(-(k - 1)).map_err(|e| e.to_string());
+    inner.end = match &inner.end {
+        metron_symbolic::Bound::Min(v) => metron_symbolic::Bound::Min(
+            v.iter()
+                .map(shrink)
+                .collect::<std::result::Result<_, _>>()?,
+        ),
+        metron_symbolic::Bound::Max(v) => metron_symbolic::Bound::Max(
+            v.iter()
+                .map(shrink)
+                .collect::<std::result::Result<_, _>>()?,
+        ),
+    };
+    inner.stride = k;
+    let vector = trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())?;
+    let remainder = &all - &vector.scaled(&metron_symbolic::Rational::from_integer(k.into()));
+    let entries = match source.loops[i].parent {
+        Some(p) => source_total(source, p, options)?,
+        None => Piecewise::constant(1),
+    };
+    Ok((vector, remainder, entries))
+}
+
+/// Total body executions of source loop `i` per call: the nest from its outermost ancestor.
+fn source_total(
+    source: &SourceModel,
+    i: usize,
+    options: &CountOptions,
+) -> std::result::Result<Piecewise, String> {
+    let mut chain = vec![i];
+    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
+        chain.push(p);
+    }
+    chain.reverse();
+    let mut loops = Vec::new();
+    for c in chain {
+        match &source.loops[c].scop {
+            Ok(l) => loops.push(l.clone()),
+            Err(why) => return Err(why.clone()),
+        }
+    }
+    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+}
+
+/// Models every function of `binary` whose code comes from `source`'s file.
+pub fn model_binary(
+    binary: &Binary,
+    source: &SourceModel,
+    mira_compat: bool,
+) -> Vec<(usize, FunctionModel)> {
+    let file = source.file.display().to_string();
+    binary
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.source_file().is_some_and(|s| same_file(&s, &file)))
+        .map(|(i, f)| (i, model_function(f, source, mira_compat)))
+        .collect()
+}
+
+/// The whole program's model (004 §III.C.5): each function's per-call counts, and how often
+/// each function is called, propagated from `main` over the static call sites.
+#[derive(Debug, Clone)]
+pub struct ProgramModel {
+    /// (index into `Binary::functions`, model).
+    pub functions: Vec<(usize, FunctionModel)>,
+}
+
+impl ProgramModel {
+    /// `mira_compat` reproduces 004's approximations (every loop block `N` times, no
+    /// vectorisation factor) for comparison.
+    pub fn build(binary: &Binary, source: &SourceModel, mira_compat: bool) -> ProgramModel {
+        ProgramModel {
+            functions: model_binary(binary, source, mira_compat),
+        }
+    }
+
+    /// Calls of each modelled function under `binding`: `main` once, every other function as
+    /// often as the blocks of its call sites run, summed over callers (no recursion assumed:
+    /// propagation stops after as many rounds as there are functions).
+    pub fn calls(&self, binary: &Binary, binding: &Binding) -> Result<Vec<f64>> {
+        let index: BTreeMap<u64, usize> = self
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(k, (i, _))| (binary.functions[*i].address, k))
+            .collect();
+        let per_call: Vec<Vec<f64>> = self
+            .functions
+            .iter()
+            .map(|(_, m)| m.evaluate_blocks(binding))
+            .collect::<Result<_>>()?;
+        // edges[k] = (callee, times per call of k)
+        let mut edges: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.functions.len()];
+        for (k, (i, m)) in self.functions.iter().enumerate() {
+            let f = &binary.functions[*i];
+            for (b, block) in m.cfg.blocks.iter().enumerate() {
+                for ins in &f.instructions[block.first..block.end] {
+                    if ins.flow != iced_x86::FlowControl::Call
+                        && ins.flow != iced_x86::FlowControl::UnconditionalBranch
+                    {
+                        continue;
+                    }
+                    // A jump to another function's start is a tail call.
+                    if let Some(&callee) = ins.target.and_then(|t| index.get(&t)) {
+                        if callee != k {
+                            edges[k].push((callee, per_call[k][b]));
+                        }
+                    }
+                }
+            }
+        }
+        let mut calls: Vec<f64> = self
+            .functions
+            .iter()
+            .map(|(i, _)| {
+                if binary.functions[*i].symbol == "main" {
+                    1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        for _ in 0..self.functions.len() {
+            let mut next: Vec<f64> = calls
+                .iter()
+                .enumerate()
+                .map(|(k, _)| {
+                    if binary.functions[self.functions[k].0].symbol == "main" {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            for (k, e) in edges.iter().enumerate() {
+                for (callee, times) in e {
+                    next[*callee] += calls[k] * times;
+                }
+            }
+            if next == calls {
+                break;
+            }
+            calls = next;
+        }
+        Ok(calls)
+    }
+}

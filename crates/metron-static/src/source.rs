@@ -1,0 +1,584 @@
+//! The source side of 004 §III.A–B: clang's JSON AST (`clang -Xclang -ast-dump=json
+//! -fsyntax-only`, with the build's flags so that macros resolve), from which each `for` loop's
+//! static control part (init, condition, step) becomes a `metron_symbolic::Loop`.
+
+use std::path::{Path, PathBuf};
+
+use metron_measure::tool::Tool;
+use metron_symbolic::{AffineExpr, Bound, Loop};
+use serde_json::Value;
+
+use crate::error::{Result, StaticError};
+
+pub const CLANG: Tool = Tool {
+    program: "clang",
+    debian_package: "clang",
+    purpose: "parsing C/C++ sources into an AST (metron static)",
+};
+
+/// A source `for` loop and its static control part, when affine.
+#[derive(Debug, Clone)]
+pub struct SourceLoop {
+    pub function: String,
+    /// Line of the `for` keyword, and the last line of the statement.
+    pub line: u32,
+    pub end_line: u32,
+    /// Index of the enclosing `for` loop in the same function.
+    pub parent: Option<usize>,
+    /// The affine loop, or why it is not one (then it needs an annotation).
+    pub scop: std::result::Result<Loop, String>,
+    /// `#pragma @Annotation` entries that apply to this loop.
+    pub annotations: Vec<(String, String)>,
+    /// The parts that were affine even when the whole was not: (variable, start), stride.
+    pub partial: (Option<(String, AffineExpr)>, Option<i64>),
+}
+
+/// A function definition's extent.
+#[derive(Debug, Clone)]
+pub struct SourceFunction {
+    pub name: String,
+    /// Number of declared parameters (for Mira's model names, `A_foo_2`).
+    pub arity: usize,
+    pub line: u32,
+    pub end_line: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct SourceModel {
+    pub file: PathBuf,
+    pub functions: Vec<SourceFunction>,
+    pub loops: Vec<SourceLoop>,
+}
+
+/// Runs clang on `file` with `cflags` and reads the loops of that file (not of its headers).
+pub fn parse_file(file: &Path, cflags: &[String]) -> Result<SourceModel> {
+    let mut args: Vec<String> = vec![
+        "-Xclang".into(),
+        "-ast-dump=json".into(),
+        "-fsyntax-only".into(),
+    ];
+    args.extend(cflags.iter().cloned());
+    args.push(file.display().to_string());
+    let output = CLANG.run(&args, None)?;
+    let ast: Value = serde_json::from_slice(&output.stdout).map_err(|e| StaticError::Parse {
+        path: file.to_path_buf(),
+        line: 0,
+        message: format!("clang's JSON AST did not parse: {e}"),
+    })?;
+    let mut model = from_ast(&ast, file);
+    let text = std::fs::read_to_string(file).map_err(|source| StaticError::Read {
+        path: file.to_path_buf(),
+        source,
+    })?;
+    apply_annotations(&mut model, &parse_annotations(&text, file)?);
+    Ok(model)
+}
+
+/// One `#pragma @Annotation {key:value, ...}` line (004 §III.C.4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Annotation {
+    pub line: u32,
+    pub entries: Vec<(String, String)>,
+}
+
+/// Keys understood (docs/static.md): `lp_init`, `lp_cond` (affine start / exclusive end of the
+/// annotated loop, 004 Listing 6), `lp_iter` (iterations per entry, replacing the loop's
+/// control), `skip` (`yes`: the loop is not executed), `br_prob` (probability in [0,1] that the
+/// annotated `if` is taken; recorded, see docs for its status).
+pub const ANNOTATION_KEYS: [&str; 5] = ["lp_init", "lp_cond", "lp_iter", "skip", "br_prob"];
+
+/// Reads the annotation pragmas of a source text; backslash-continued lines are joined.
+pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let start = i;
+        let mut joined = lines[i].trim().to_string();
+        while joined.ends_with('\\') && i + 1 < lines.len() {
+            joined.pop();
+            i += 1;
+            joined.push(' ');
+            joined.push_str(lines[i].trim());
+        }
+        i += 1;
+        let Some(rest) = joined.strip_prefix("#pragma") else {
+            continue;
+        };
+        let Some(body) = rest.trim().strip_prefix("@Annotation") else {
+            continue;
+        };
+        let line = start as u32 + 1;
+        let bad = |message: String| StaticError::Parse {
+            path: file.to_path_buf(),
+            line: line as usize,
+            message,
+        };
+        let inner = body
+            .trim()
+            .strip_prefix('{')
+            .and_then(|b| b.strip_suffix('}'))
+            .ok_or_else(|| bad("expected `#pragma @Annotation {key:value, ...}`".into()))?;
+        let mut entries = Vec::new();
+        for item in inner.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = item
+                .split_once(':')
+                .ok_or_else(|| bad(format!("expected `key:value`, found `{item}`")))?;
+            let k = k.trim();
+            if !ANNOTATION_KEYS.contains(&k) {
+                return Err(bad(format!(
+                    "unknown annotation key `{k}`; expected one of {}",
+                    ANNOTATION_KEYS.join(", ")
+                )));
+            }
+            entries.push((k.to_string(), v.trim().to_string()));
+        }
+        out.push(Annotation { line, entries });
+    }
+    Ok(out)
+}
+
+/// Attaches each annotation to the loop it is about: the `for` on the next line, or else the
+/// innermost loop whose body holds the pragma (004 Fig. 5 and Listing 6 place it there).
+pub fn apply_annotations(model: &mut SourceModel, annotations: &[Annotation]) {
+    for a in annotations {
+        let target = model
+            .loops
+            .iter()
+            .position(|l| l.line == a.line + 1)
+            .or_else(|| {
+                (0..model.loops.len())
+                    .filter(|&i| model.loops[i].line < a.line && a.line <= model.loops[i].end_line)
+                    .max_by_key(|&i| model.loops[i].line)
+            });
+        let Some(t) = target else { continue };
+        let l = &mut model.loops[t];
+        l.annotations.extend(a.entries.iter().cloned());
+        l.scop = annotated_scop(l);
+    }
+}
+
+fn annotated_scop(l: &SourceLoop) -> std::result::Result<Loop, String> {
+    let get = |k: &str| {
+        l.annotations
+            .iter()
+            .rev()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
+    let parse = |v: &str| AffineExpr::parse(v).map_err(|e| format!("annotation `{v}`: {e}"));
+    if get("skip").as_deref() == Some("yes") {
+        return Loop::exclusive("__skipped", "0", "0", 1).map_err(|e| e.to_string());
+    }
+    if let Some(n) = get("lp_iter") {
+        let var = format!("__iter_{}", l.line);
+        return Ok(Loop {
+            var,
+            start: Bound::single(AffineExpr::constant(0)),
+            end: Bound::single(parse(&n)?),
+            end_inclusive: false,
+            stride: 1,
+        });
+    }
+    let mut base = match (&l.scop, get("lp_init"), get("lp_cond")) {
+        (Ok(s), _, _) => s.clone(),
+        (Err(_), init, Some(_)) if init.is_some() || l.partial.0.is_some() => {
+            let (var, start) = l
+                .partial
+                .0
+                .clone()
+                .unwrap_or((format!("__i_{}", l.line), AffineExpr::constant(0)));
+            Loop {
+                var,
+                start: Bound::single(start),
+                end: Bound::single(AffineExpr::constant(0)),
+                end_inclusive: false,
+                stride: l.partial.1.filter(|s| *s > 0).unwrap_or(1),
+            }
+        }
+        (Err(e), _, _) => return Err(e.clone()),
+    };
+    if let Some(v) = get("lp_init") {
+        base.start = Bound::single(parse(&v)?);
+    }
+    if let Some(v) = get("lp_cond") {
+        base.end = Bound::single(parse(&v)?);
+        base.end_inclusive = false;
+    }
+    Ok(base)
+}
+
+/// Reads the AST. clang prints `file` and `line` only when they change from the previously
+/// printed location, so the walk keeps the current position in print order.
+pub fn from_ast(ast: &Value, file: &Path) -> SourceModel {
+    let mut walk = Walk {
+        main_file: file.display().to_string(),
+        file: String::new(),
+        line: 0,
+        model: SourceModel {
+            file: file.to_path_buf(),
+            ..SourceModel::default()
+        },
+        function: None,
+        stack: Vec::new(),
+    };
+    walk.node(ast);
+    walk.model
+}
+
+struct Walk {
+    main_file: String,
+    file: String,
+    line: u32,
+    model: SourceModel,
+    function: Option<String>,
+    /// Enclosing loops: (index in model.loops, loop variable).
+    stack: Vec<(usize, String)>,
+}
+
+impl Walk {
+    fn position(&mut self, loc: &Value) -> u32 {
+        if loc.get("spellingLoc").is_some() || loc.get("expansionLoc").is_some() {
+            if let Some(s) = loc.get("spellingLoc") {
+                self.position(s);
+            }
+            if let Some(e) = loc.get("expansionLoc") {
+                return self.position(e);
+            }
+            return self.line;
+        }
+        if let Some(f) = loc.get("file").and_then(Value::as_str) {
+            self.file = f.to_string();
+        }
+        if let Some(l) = loc.get("line").and_then(Value::as_u64) {
+            self.line = l as u32;
+        }
+        self.line
+    }
+
+    /// Updates the position from a node's `loc` and `range`; returns (begin, end) lines.
+    fn extent(&mut self, node: &Value) -> (u32, u32) {
+        if let Some(loc) = node.get("loc") {
+            self.position(loc);
+        }
+        let mut begin = self.line;
+        let mut end = self.line;
+        if let Some(range) = node.get("range") {
+            if let Some(b) = range.get("begin") {
+                begin = self.position(b);
+            }
+            if let Some(e) = range.get("end") {
+                end = self.position(e);
+            }
+        }
+        (begin, end)
+    }
+
+    fn in_main_file(&self) -> bool {
+        !self.file.is_empty()
+            && (self.file == self.main_file
+                || Path::new(&self.file).file_name() == Path::new(&self.main_file).file_name())
+    }
+
+    fn node(&mut self, node: &Value) {
+        let (begin, end) = self.extent(node);
+        let kind = node.get("kind").and_then(Value::as_str).unwrap_or("");
+        let inner: &[Value] = node
+            .get("inner")
+            .and_then(Value::as_array)
+            .map_or(&[], |v| v.as_slice());
+        let is_definition = inner
+            .iter()
+            .any(|c| c.get("kind") == Some(&"CompoundStmt".into()));
+        match kind {
+            "FunctionDecl" | "CXXMethodDecl" | "CXXConstructorDecl" | "CXXConversionDecl"
+                if is_definition && self.in_main_file() =>
+            {
+                let name = node
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_string();
+                // Template instantiations repeat the pattern's body at the same lines.
+                if self
+                    .model
+                    .functions
+                    .iter()
+                    .any(|f| f.name == name && f.line == begin)
+                {
+                    self.children_silently(inner);
+                    return;
+                }
+                self.model.functions.push(SourceFunction {
+                    name: name.clone(),
+                    arity: inner
+                        .iter()
+                        .filter(|c| self::kind(c) == "ParmVarDecl")
+                        .count(),
+                    line: begin,
+                    end_line: end,
+                });
+                let saved = self.function.replace(name);
+                self.children(inner);
+                self.function = saved;
+            }
+            "ForStmt" if self.in_main_file() && self.function.is_some() => {
+                let index = self.model.loops.len();
+                let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+                let scop = for_scop(inner, &outer);
+                let init = inner.first().and_then(init_of);
+                let stride = match (&init, inner.get(3)) {
+                    (Some((v, _)), Some(inc)) => step_of(inc, v),
+                    _ => None,
+                };
+                let var = scop.as_ref().map(|l| l.var.clone()).unwrap_or_default();
+                self.model.loops.push(SourceLoop {
+                    function: self.function.clone().unwrap_or_default(),
+                    line: begin,
+                    end_line: end,
+                    parent: self.stack.last().map(|(i, _)| *i),
+                    scop,
+                    annotations: Vec::new(),
+                    partial: (init, stride),
+                });
+                self.stack.push((index, var));
+                self.children(inner);
+                self.stack.pop();
+                if let Some(l) = self.model.loops.get_mut(index) {
+                    l.end_line = l.end_line.max(self.line);
+                }
+            }
+            _ => self.children(inner),
+        }
+    }
+
+    /// Walks for the position only (clang's locations are relative to the previous one).
+    fn children_silently(&mut self, inner: &[Value]) {
+        let saved = std::mem::take(&mut self.model);
+        let function = self.function.take();
+        self.children(inner);
+        self.model = saved;
+        self.function = function;
+    }
+
+    fn children(&mut self, inner: &[Value]) {
+        for c in inner {
+            self.node(c);
+        }
+    }
+}
+
+/// init; cond; inc of a `for` (clang's children: init, condition variable, cond, inc, body).
+fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, String> {
+    let (init, cond, inc) = match inner {
+        [init, _, cond, inc, ..] => (init, cond, inc),
+        _ => return Err("for statement without init/condition/step".into()),
+    };
+    let (var, start) = init_of(init).ok_or("loop initialisation is not `i = affine`")?;
+    let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
+    if decl_name(lhs).as_deref() != Some(var.as_str()) {
+        return Err(format!("loop condition does not test `{var}` on the left"));
+    }
+    let end = bound(rhs).ok_or("loop bound is not affine (or min/max of affine)")?;
+    let stride = step_of(inc, &var).ok_or("loop step is not `i++`, `i += c` or `i = i + c`")?;
+    let (end_inclusive, stride) = match (op, stride > 0) {
+        ("<", true) => (false, stride),
+        ("<=", true) => (true, stride),
+        _ => {
+            return Err(format!(
+                "loop condition `{op}` with step {stride} is not supported"
+            ))
+        }
+    };
+    Ok(Loop {
+        var,
+        start: Bound::single(start),
+        end,
+        end_inclusive,
+        stride,
+    })
+}
+
+fn kind(v: &Value) -> &str {
+    v.get("kind").and_then(Value::as_str).unwrap_or("")
+}
+
+fn children(v: &Value) -> &[Value] {
+    v.get("inner")
+        .and_then(Value::as_array)
+        .map_or(&[], |a| a.as_slice())
+}
+
+/// Looks through implicit casts and parentheses.
+fn strip(mut v: &Value) -> &Value {
+    while matches!(kind(v), "ImplicitCastExpr" | "ParenExpr" | "ConstantExpr") {
+        match children(v).first() {
+            Some(c) => v = c,
+            None => break,
+        }
+    }
+    v
+}
+
+fn decl_name(v: &Value) -> Option<String> {
+    let v = strip(v);
+    (kind(v) == "DeclRefExpr")
+        .then(|| {
+            v.get("referencedDecl")?
+                .get("name")?
+                .as_str()
+                .map(str::to_string)
+        })
+        .flatten()
+}
+
+fn binary(v: &Value) -> Option<(&str, &Value, &Value)> {
+    let v = strip(v);
+    if kind(v) != "BinaryOperator" {
+        return None;
+    }
+    let op = v.get("opcode")?.as_str()?;
+    match children(v) {
+        [l, r] => Some((op, l, r)),
+        _ => None,
+    }
+}
+
+fn init_of(init: &Value) -> Option<(String, AffineExpr)> {
+    match kind(init) {
+        "DeclStmt" => {
+            let decl = children(init).first()?;
+            let name = decl.get("name")?.as_str()?.to_string();
+            Some((name, affine(children(decl).first()?)?))
+        }
+        _ => {
+            let (op, l, r) = binary(init)?;
+            (op == "=").then_some(())?;
+            Some((decl_name(l)?, affine(r)?))
+        }
+    }
+}
+
+fn affine(v: &Value) -> Option<AffineExpr> {
+    let v = strip(v);
+    match kind(v) {
+        "IntegerLiteral" => Some(AffineExpr::constant(
+            v.get("value")?.as_str()?.parse().ok()?,
+        )),
+        "DeclRefExpr" => Some(AffineExpr::var(&decl_name(v)?)),
+        // `this->n` or `a.n`: a parameter named after the member.
+        "MemberExpr" => Some(AffineExpr::var(v.get("name")?.as_str()?)),
+        "UnaryOperator" if v.get("opcode")?.as_str()? == "-" => AffineExpr::constant(0)
+            .plus_scaled(&affine(children(v).first()?)?, -1)
+            .ok(),
+        "BinaryOperator" => {
+            let (op, l, r) = binary(v)?;
+            let (a, b) = (affine(l)?, affine(r)?);
+            match op {
+                "+" => a.plus_scaled(&b, 1).ok(),
+                "-" => a.plus_scaled(&b, -1).ok(),
+                "*" if a.terms.is_empty() => {
+                    AffineExpr::constant(0).plus_scaled(&b, a.constant).ok()
+                }
+                "*" if b.terms.is_empty() => {
+                    AffineExpr::constant(0).plus_scaled(&a, b.constant).ok()
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An affine bound, or `a < b ? a : b` (min) / `a > b ? a : b` (max), split by metron-symbolic.
+fn bound(v: &Value) -> Option<Bound> {
+    let v = strip(v);
+    if kind(v) == "ConditionalOperator" {
+        let [c, t, f] = children(v) else { return None };
+        let (op, cl, cr) = binary(c)?;
+        let (t, f) = (affine(t)?, affine(f)?);
+        let (cl, cr) = (affine(cl)?, affine(cr)?);
+        let same = cl == t && cr == f;
+        return match op {
+            "<" | "<=" if same => Some(Bound::Min(vec![t, f])),
+            ">" | ">=" if same => Some(Bound::Max(vec![t, f])),
+            _ => None,
+        };
+    }
+    if kind(v) == "CallExpr" {
+        return None;
+    }
+    affine(v).map(Bound::single)
+}
+
+fn step_of(inc: &Value, var: &str) -> Option<i64> {
+    let v = strip(inc);
+    match kind(v) {
+        "UnaryOperator" => {
+            let op = v.get("opcode")?.as_str()?;
+            (decl_name(children(v).first()?)? == var).then_some(())?;
+            match op {
+                "++" => Some(1),
+                "--" => Some(-1),
+                _ => None,
+            }
+        }
+        "CompoundAssignOperator" => {
+            let op = v.get("opcode")?.as_str()?;
+            let [l, r] = children(v) else { return None };
+            (decl_name(l)? == var).then_some(())?;
+            let c = affine(r)?;
+            c.terms.is_empty().then_some(())?;
+            match op {
+                "+=" => Some(c.constant),
+                "-=" => Some(-c.constant),
+                _ => None,
+            }
+        }
+        "BinaryOperator" => {
+            let (op, l, r) = binary(v)?;
+            (op == "=" && decl_name(l)? == var).then_some(())?;
+            let e = affine(r)?;
+            let k = *e.terms.get(var)?;
+            (k == 1 && e.terms.len() == 1).then_some(e.constant)
+        }
+        _ => None,
+    }
+}
+
+/// Reads a compile_commands.json entry's flags for `file` (only -D, -I, -std, -include).
+pub fn flags_from_compile_commands(db: &Path, file: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(db).map_err(|source| StaticError::Read {
+        path: db.to_path_buf(),
+        source,
+    })?;
+    let entries: Vec<Value> = serde_json::from_str(&text).map_err(|e| StaticError::Parse {
+        path: db.to_path_buf(),
+        line: e.line(),
+        message: format!("expected a JSON array of compile commands: {e}"),
+    })?;
+    let name = file.file_name();
+    for e in &entries {
+        let f = e.get("file").and_then(Value::as_str).unwrap_or("");
+        if Path::new(f).file_name() != name {
+            continue;
+        }
+        let args: Vec<String> = match (e.get("arguments"), e.get("command")) {
+            (Some(Value::Array(a)), _) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect(),
+            (_, Some(Value::String(c))) => c.split_whitespace().map(str::to_string).collect(),
+            _ => continue,
+        };
+        return Ok(args
+            .into_iter()
+            .filter(|a| a.starts_with("-D") || a.starts_with("-I") || a.starts_with("-std"))
+            .collect());
+    }
+    Err(StaticError::Parse {
+        path: db.to_path_buf(),
+        line: 0,
+        message: format!("no entry for {}", file.display()),
+    })
+}

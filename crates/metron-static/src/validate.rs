@@ -1,0 +1,213 @@
+//! Validation (004 §IV, with callgrind where Mira used TAU/PAPI): run the program under
+//! `valgrind --tool=callgrind --dump-instr=yes`, join its per-instruction counts with the
+//! disassembly, and compare with the model per function, loop and category.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use metron_measure::counters::CounterSet;
+use metron_measure::runner::{run_once, OutputPolicy};
+use metron_measure::tool::Tool;
+use metron_symbolic::Binding;
+use serde::Serialize;
+
+use crate::binary::{Binary, Function};
+use crate::callgrind::{ObjectCounts, Profile};
+use crate::category::{Architecture, Counts};
+use crate::error::{Result, StaticError};
+use crate::model::FunctionModel;
+
+pub const VALGRIND: Tool = Tool {
+    program: "valgrind",
+    debian_package: "valgrind",
+    purpose: "measuring per-instruction execution counts with callgrind (metron static validate)",
+};
+
+/// Runs `binary args...` under callgrind and returns the profile.
+pub fn run_callgrind(binary: &Path, args: &[String], out_dir: &Path) -> Result<Profile> {
+    let valgrind = VALGRIND.locate()?;
+    // valgrind looks a bare name up on PATH; the user meant the file here.
+    let binary = &std::fs::canonicalize(binary).map_err(|source| StaticError::Read {
+        path: binary.to_path_buf(),
+        source,
+    })?;
+    let out: PathBuf = out_dir.join("callgrind.out");
+    let mut argv = vec![
+        valgrind.display().to_string(),
+        "--tool=callgrind".into(),
+        "--dump-instr=yes".into(),
+        "--compress-strings=no".into(),
+        format!("--callgrind-out-file={}", out.display()),
+        binary.display().to_string(),
+    ];
+    argv.extend(args.iter().cloned());
+    let outcome = run_once(&argv, OutputPolicy::Discard, &CounterSet::none())
+        .map_err(|e| StaticError::Run(format!("valgrind could not run: {e}")))?;
+    if !outcome.exit.success() {
+        return Err(StaticError::Run(format!(
+            "`{}` under callgrind exited with status {}",
+            argv[5..].join(" "),
+            outcome.exit.status()
+        )));
+    }
+    Profile::load(&out)
+}
+
+/// Run-time minus static address of the binary's code (non-zero for PIE): the most common
+/// page-aligned offset between callgrind's function starts and the symbols of the same name.
+pub fn load_bias(binary: &Binary, counts: &ObjectCounts) -> u64 {
+    let mut first: BTreeMap<&str, u64> = BTreeMap::new();
+    for (addr, name) in &counts.function_of {
+        first.entry(name.as_str()).or_insert(*addr);
+    }
+    let mut votes: BTreeMap<u64, usize> = BTreeMap::new();
+    for f in &binary.functions {
+        if let Some(&a) = first
+            .get(f.symbol.as_str())
+            .or_else(|| first.get(f.name.as_str()))
+        {
+            let bias = a.wrapping_sub(f.address);
+            if bias % 0x1000 == 0 {
+                *votes.entry(bias).or_default() += 1;
+            }
+        }
+    }
+    votes
+        .into_iter()
+        .max_by_key(|(_, n)| *n)
+        .map_or(0, |(b, _)| b)
+}
+
+/// Measured executions of each instruction of `function`.
+pub fn measured_per_instruction(function: &Function, counts: &ObjectCounts, bias: u64) -> Vec<f64> {
+    function
+        .instructions
+        .iter()
+        .map(|i| {
+            counts
+                .instructions
+                .get(&i.address.wrapping_add(bias))
+                .copied()
+                .unwrap_or(0) as f64
+        })
+        .collect()
+}
+
+/// Predicted against measured for one region.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    pub region: String,
+    pub predicted: Counts,
+    pub measured: Counts,
+}
+
+impl Comparison {
+    /// Relative error of the totals in percent.
+    pub fn total_error_percent(&self) -> f64 {
+        error_percent(self.predicted.total, self.measured.total)
+    }
+
+    /// Category -> (predicted, measured, error %), for categories holding at least `share`
+    /// of the measured instructions.
+    pub fn categories(&self, share: f64) -> Vec<(String, f64, f64, f64)> {
+        self.measured
+            .by_category
+            .iter()
+            .filter(|(_, m)| **m >= share * self.measured.total)
+            .map(|(k, m)| {
+                let p = self.predicted.by_category.get(k).copied().unwrap_or(0.0);
+                (k.clone(), p, *m, error_percent(p, *m))
+            })
+            .collect()
+    }
+}
+
+pub fn error_percent(predicted: f64, measured: f64) -> f64 {
+    if measured == 0.0 {
+        if predicted == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    } else {
+        100.0 * (predicted - measured).abs() / measured
+    }
+}
+
+/// Compares one modelled function, called `calls` times, (and each of its loops) with callgrind's counts.
+pub fn compare_function(
+    function: &Function,
+    model: &FunctionModel,
+    arch: &Architecture,
+    binding: &Binding,
+    calls: f64,
+    counts: &ObjectCounts,
+    bias: u64,
+) -> Result<Vec<Comparison>> {
+    let predicted_blocks: Vec<f64> = model
+        .evaluate_blocks(binding)?
+        .into_iter()
+        .map(|c| c * calls)
+        .collect();
+    let measured = measured_per_instruction(function, counts, bias);
+    let measured_counts = |only: Option<&std::collections::BTreeSet<usize>>| {
+        let mut c = Counts::default();
+        for (b, block) in model.cfg.blocks.iter().enumerate() {
+            if only.is_some_and(|o| !o.contains(&b)) {
+                continue;
+            }
+            let range = block.first..block.end;
+            for (ins, m) in function.instructions[range.clone()]
+                .iter()
+                .zip(&measured[range])
+            {
+                c.add(arch, ins, *m);
+            }
+        }
+        c
+    };
+    let mut out = vec![Comparison {
+        region: function.name.clone(),
+        predicted: model.counts(function, arch, &predicted_blocks, None),
+        measured: measured_counts(None),
+    }];
+    for l in &model.loops {
+        out.push(Comparison {
+            region: format!(
+                "{} loop@0x{:x}{}",
+                function.name,
+                l.header_address,
+                l.source_line
+                    .map_or(String::new(), |s| format!(" (line {s})"))
+            ),
+            predicted: model.counts(function, arch, &predicted_blocks, Some(&l.blocks)),
+            measured: measured_counts(Some(&l.blocks)),
+        });
+    }
+    Ok(out)
+}
+
+/// Compares every modelled function of the program (004 §III.C.5 call counts applied).
+pub fn compare_program(
+    binary: &Binary,
+    program: &crate::model::ProgramModel,
+    arch: &Architecture,
+    binding: &Binding,
+    counts: &ObjectCounts,
+) -> Result<Vec<Comparison>> {
+    let bias = load_bias(binary, counts);
+    let calls = program.calls(binary, binding)?;
+    let mut out = Vec::new();
+    for ((i, m), c) in program.functions.iter().zip(calls) {
+        out.extend(compare_function(
+            &binary.functions[*i],
+            m,
+            arch,
+            binding,
+            c,
+            counts,
+            bias,
+        )?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,87 @@
+#![allow(dead_code)]
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use metron_static::binary::Binary;
+use metron_static::category::Architecture;
+use metron_static::model::ProgramModel;
+use metron_static::validate::{compare_program, run_callgrind, Comparison};
+
+pub fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/static")
+        .join(name)
+}
+
+pub fn have(program: &str, package: &str) -> bool {
+    if metron_measure::tool::find_on_path(program).is_some() {
+        return true;
+    }
+    eprintln!("skipped: `{program}` not found; install with: apt-get install -y {package}");
+    false
+}
+
+/// Compiles `src` with `compiler` and `flags` into `dir`.
+pub fn build(compiler: &str, src: &Path, flags: &[&str], dir: &Path, pie: bool) -> PathBuf {
+    let out = dir.join(format!(
+        "{}-{}-{}{}",
+        src.file_stem().unwrap().to_string_lossy(),
+        compiler,
+        flags.join("").replace(['-', ' '], ""),
+        if pie { "-pie" } else { "-nopie" }
+    ));
+    let mut cmd = Command::new(compiler);
+    cmd.args(flags).arg(if pie { "-fPIE" } else { "-fno-PIE" });
+    cmd.arg(if pie { "-pie" } else { "-no-pie" });
+    if src.extension().is_some_and(|e| e == "cpp") && compiler == "gcc" {
+        cmd.arg("-lstdc++");
+    }
+    let status = cmd
+        .arg(src)
+        .arg("-o")
+        .arg(&out)
+        .arg("-lm")
+        .status()
+        .unwrap();
+    assert!(status.success(), "{compiler} failed on {}", src.display());
+    out
+}
+
+/// Builds, models, runs callgrind; returns the comparisons per function of the source file.
+pub fn validate(
+    compiler: &str,
+    src: &Path,
+    flags: &[&str],
+    pie: bool,
+    args: &[&str],
+    params: &[(&str, i64)],
+) -> Vec<Comparison> {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build(compiler, src, flags, dir.path(), pie);
+    let binary = Binary::load(&bin).unwrap();
+    let source = metron_static::source::parse_file(src, &[]).unwrap();
+    let program = ProgramModel::build(&binary, &source, false);
+    for (_, m) in &program.functions {
+        for l in &m.loops {
+            if let Some(n) = &l.note {
+                eprintln!("{}: loop@0x{:x}: {n}", m.name, l.header_address);
+            }
+        }
+    }
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let profile = run_callgrind(&bin, &args, dir.path()).unwrap();
+    let counts = profile.object(&bin).expect("binary in profile");
+    let arch = Architecture::x86_64();
+    let binding = metron_symbolic::binding(params.iter().copied());
+    let out = compare_program(&binary, &program, &arch, &binding, counts).unwrap();
+    for c in &out {
+        eprintln!(
+            "{compiler} {flags:?} {:<40} predicted {:>12.0} measured {:>12.0} error {:>7.3}%",
+            c.region,
+            c.predicted.total,
+            c.measured.total,
+            c.total_error_percent()
+        );
+    }
+    out
+}

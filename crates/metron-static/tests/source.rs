@@ -1,0 +1,126 @@
+//! The source side: clang's AST loops and the annotations, against the paper's listings.
+mod common;
+use common::*;
+
+use std::path::Path;
+
+use metron_static::source::{parse_annotations, parse_file};
+use metron_symbolic::{binding, trip_count, CountOptions, LoopNest};
+
+fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn nest_count(model: &metron_static::source::SourceModel, inner: usize) -> i64 {
+    let mut chain = vec![inner];
+    while let Some(p) = model.loops[*chain.last().unwrap()].parent {
+        chain.push(p);
+    }
+    chain.reverse();
+    let loops = chain
+        .iter()
+        .map(|&c| model.loops[c].scop.clone().unwrap())
+        .collect();
+    let pw = trip_count(&LoopNest::new(loops), &CountOptions::default()).unwrap();
+    pw.evaluate_integer(&binding([]))
+        .unwrap()
+        .try_into()
+        .unwrap()
+}
+
+#[test]
+fn paper_listings_1_and_2_from_clang() {
+    if !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "l.c",
+        "void l1(void) {\n  int i, j;\n  for (i = 0; i < 10; i++) { }\n}\n\
+         void l2(void) {\n  int i, j;\n  for (i = 1; i <= 4; i++)\n    for (j = i + 1; j <= 6; j++) { }\n}\n",
+    );
+    let m = parse_file(&src, &[]).unwrap();
+    assert_eq!(m.loops.len(), 3);
+    assert_eq!(m.loops[0].line, 3);
+    assert_eq!(nest_count(&m, 0), 10); // 004 Listing 1
+    assert_eq!(m.loops[2].parent, Some(1));
+    assert_eq!(nest_count(&m, 2), 14); // 004 Listing 2
+    assert_eq!(
+        m.functions.iter().map(|f| f.arity).collect::<Vec<_>>(),
+        [0, 0]
+    );
+}
+
+#[test]
+fn macros_resolve_through_cflags_and_unknown_bounds_need_annotation() {
+    if !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "m.c",
+        "int f(int *b) {\n  int s = 0;\n  for (int i = 0; i < SIZE; i += 3) s++;\n\
+         for (int j = 0; j < b[0]; j++) s++;\n  return s;\n}\n",
+    );
+    let m = parse_file(&src, &["-DSIZE=100".to_string()]).unwrap();
+    assert_eq!(nest_count(&m, 0), 34); // ceil(100/3)
+    assert!(m.loops[1].scop.is_err(), "b[0] is data");
+}
+
+#[test]
+fn annotations_complete_the_model_as_in_figure_5() {
+    if !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 004 Fig. 5(a), the loop part.
+    let src = write(
+        dir.path(),
+        "a.cpp",
+        "class A{\npublic:\n void foo(double *a, double *b){\n  for(int i = 0; i < 10; i++){\n\
+         for(int j = 0; j < b[i]; j++){\n#pragma @Annotation {lp_cond:y}\n a[j] = a[j] * b[j];\n }\n }\n }\n};\n",
+    );
+    let m = parse_file(&src, &[]).unwrap();
+    let inner = m.loops[1].scop.clone().unwrap();
+    let outer = m.loops[0].scop.clone().unwrap();
+    let pw = trip_count(&LoopNest::new(vec![outer, inner]), &CountOptions::default()).unwrap();
+    // The paper's `if y > 0: 10*y`.
+    assert_eq!(
+        pw.evaluate_integer(&binding([("y", 7)])).unwrap(),
+        70.into()
+    );
+    assert_eq!(
+        pw.evaluate_integer(&binding([("y", -1)])).unwrap(),
+        0.into()
+    );
+}
+
+#[test]
+fn annotation_syntax_errors_name_file_and_line() {
+    let a = parse_annotations(
+        "x\n#pragma @Annotation \\\n   {lp_init:x,lp_cond:y}\n#pragma @Annotation {skip:yes}\n",
+        Path::new("s.c"),
+    )
+    .unwrap();
+    assert_eq!(a.len(), 2);
+    assert_eq!(a[0].line, 2);
+    assert_eq!(
+        a[0].entries,
+        [
+            ("lp_init".into(), "x".into()),
+            ("lp_cond".into(), "y".into())
+        ]
+    );
+    let e = parse_annotations("\n\n#pragma @Annotation {bogus:1}\n", Path::new("s.c"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("s.c:3:") && e.contains("lp_iter"), "{e}");
+    let e = parse_annotations("#pragma @Annotation lp_cond:y\n", Path::new("s.c"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("s.c:1:"), "{e}");
+}

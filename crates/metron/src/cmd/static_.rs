@@ -1,0 +1,274 @@
+//! `metron static`: parametric instruction-count models from a binary plus its source (004),
+//! and `metron static validate`: the model against callgrind's counts.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use metron_static::analysis::{analyse, Analysis, SourceOptions};
+use metron_static::category::Architecture;
+use metron_static::validate::{compare_program, run_callgrind, Comparison};
+use metron_static::StaticError;
+use metron_symbolic::Binding;
+
+use crate::error::{CliError, CliResult};
+use crate::GlobalOpts;
+
+#[derive(Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct StaticArgs {
+    #[command(subcommand)]
+    pub command: Option<StaticCommand>,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum StaticCommand {
+    /// Run BIN under callgrind and compare the model's counts per function, loop and category.
+    Validate(ValidateArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SourceArgs {
+    /// C/C++ source file (default: found through the binary's DWARF compilation units).
+    #[arg(long)]
+    pub source: Option<PathBuf>,
+    /// Flags for clang (defines, include paths), e.g. --cflags '-DN=100 -Iinclude'.
+    #[arg(long, allow_hyphen_values = true)]
+    pub cflags: Option<String>,
+    /// Take the flags from this compile_commands.json.
+    #[arg(long)]
+    pub compile_commands: Option<PathBuf>,
+    /// Parameter value, NAME=VALUE (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Architecture description TOML (default: the bundled x86-64 one).
+    #[arg(long)]
+    pub arch: Option<PathBuf>,
+    /// Reproduce Mira's approximations (every loop block N times, no vector factor).
+    #[arg(long)]
+    pub mira_compat: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ModelArgs {
+    /// The compiled program (x86-64 ELF built with -g).
+    pub binary: Option<PathBuf>,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Only this function.
+    #[arg(long)]
+    pub function: Option<String>,
+    /// Write the model as Python (004 Fig. 5) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub emit_python: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ValidateArgs {
+    pub binary: PathBuf,
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Arguments of the program, after `--`.
+    #[arg(last = true)]
+    pub args: Vec<String>,
+}
+
+fn input(e: StaticError) -> CliError {
+    CliError::input(e)
+}
+
+fn binding(params: &[String]) -> Result<Binding, CliError> {
+    let mut b = Binding::new();
+    for p in params {
+        let (k, v) = p
+            .split_once('=')
+            .ok_or_else(|| CliError::input(format!("--param {p}: expected NAME=VALUE")))?;
+        let v: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| CliError::input(format!("--param {p}: expected an integer value")))?;
+        b.insert(k.trim().to_string(), v);
+    }
+    Ok(b)
+}
+
+fn architecture(args: &SourceArgs) -> Result<Architecture, CliError> {
+    match &args.arch {
+        Some(p) => Architecture::load(p).map_err(input),
+        None => Ok(Architecture::x86_64()),
+    }
+}
+
+fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis, CliError> {
+    let cflags = match &args.cflags {
+        Some(c) => c.split_whitespace().map(str::to_string).collect(),
+        None => Vec::new(),
+    };
+    analyse(
+        binary,
+        &SourceOptions {
+            source: args.source.clone(),
+            cflags,
+            compile_commands: args.compile_commands.clone(),
+            mira_compat: args.mira_compat,
+        },
+    )
+    .map_err(input)
+}
+
+pub fn run(args: StaticArgs, global: &GlobalOpts) -> CliResult {
+    match args.command {
+        Some(StaticCommand::Validate(v)) => validate(v, global),
+        None => model(args.model, global),
+    }
+}
+
+fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
+    let binary = args
+        .binary
+        .ok_or_else(|| CliError::input("metron static: expected BIN (an ELF built with -g)"))?;
+    let arch = architecture(&args.source)?;
+    let analysis = run_analysis(&binary, &args.source)?;
+    let formulas = &analysis.formulas;
+    if let Some(path) = &args.emit_python {
+        let text = formulas.to_python().map_err(input)?;
+        std::fs::write(path, text)
+            .map_err(|e| CliError::failure(format!("{}: cannot write: {e}", path.display())))?;
+        if !global.quiet {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    let b = binding(&args.source.params)?;
+    let evaluated = !args.source.params.is_empty();
+    let mut json = formulas
+        .to_json(&arch, evaluated.then_some(&b))
+        .map_err(input)?;
+    if let Some(name) = &args.function {
+        let f = analysis.binary.function(name).map_err(input)?;
+        if let Some(list) = json["functions"].as_array_mut() {
+            list.retain(|e| e["symbol"] == f.symbol.as_str());
+        }
+    }
+    if global.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).map_err(CliError::failure)?
+        );
+        return Ok(());
+    }
+    let empty = Vec::new();
+    for f in json["functions"].as_array().unwrap_or(&empty) {
+        println!(
+            "{}  ({})  parameters: [{}]",
+            f["name"].as_str().unwrap_or("?"),
+            f["model_name"].as_str().unwrap_or("?"),
+            f["parameters"]
+                .as_array()
+                .map(|p| p
+                    .iter()
+                    .filter_map(|x| x.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "))
+                .unwrap_or_default()
+        );
+        for l in f["loops"].as_array().unwrap_or(&empty) {
+            println!(
+                "    loop {} depth {} line {}  iterations {}{}",
+                l["header"].as_str().unwrap_or("?"),
+                l["depth"],
+                l["source_line"],
+                l["iterations"].as_str().unwrap_or("?"),
+                l["note"]
+                    .as_str()
+                    .map(|n| format!("  NOTE: {n}"))
+                    .unwrap_or_default()
+            );
+        }
+        if evaluated {
+            println!("    total {:.0}", f["total"].as_f64().unwrap_or(0.0));
+            if let Some(cats) = f["categories"].as_object() {
+                let mut cats: Vec<_> = cats.iter().collect();
+                cats.sort_by(|a, b| {
+                    b.1.as_f64()
+                        .partial_cmp(&a.1.as_f64())
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                });
+                for (c, v) in cats {
+                    println!("      {:<48} {:>14.0}", c, v.as_f64().unwrap_or(0.0));
+                }
+            }
+        } else if let Some(counts) = f["counts"].as_object() {
+            for (m, v) in counts {
+                println!("      {:<16} {}", m, v.as_str().unwrap_or(""));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
+    let arch = architecture(&args.source)?;
+    let analysis = run_analysis(&args.binary, &args.source)?;
+    let b = binding(&args.source.params)?;
+    let dir = tempfile::tempdir().map_err(CliError::failure)?;
+    if !global.quiet {
+        eprintln!("running {} under callgrind ...", args.binary.display());
+    }
+    let profile = run_callgrind(&args.binary, &args.args, dir.path()).map_err(|e| match e {
+        StaticError::Tool(t) => CliError::input(t),
+        other => CliError::failure(other),
+    })?;
+    let counts = profile.object(&args.binary).ok_or_else(|| {
+        CliError::failure(format!(
+            "callgrind's profile has no counts for {}",
+            args.binary.display()
+        ))
+    })?;
+    let comparisons = compare_program(&analysis.binary, &analysis.program, &arch, &b, counts)
+        .map_err(|e| match e {
+            StaticError::Symbolic(s) => CliError::input(format!(
+                "{s}; give it with --param NAME=VALUE (see `metron static BIN` for the parameters)"
+            )),
+            other => CliError::failure(other),
+        })?;
+    if global.json {
+        let rows: Vec<serde_json::Value> = comparisons.iter().map(comparison_json).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).map_err(CliError::failure)?
+        );
+        return Ok(());
+    }
+    println!(
+        "{:<56} {:>14} {:>14} {:>9}",
+        "region", "predicted", "measured", "error %"
+    );
+    for c in &comparisons {
+        println!(
+            "{:<56} {:>14.0} {:>14.0} {:>9.3}",
+            c.region,
+            c.predicted.total,
+            c.measured.total,
+            c.total_error_percent()
+        );
+        if !c.region.contains("loop@") && c.measured.total > 0.0 {
+            for (cat, p, m, e) in c.categories(0.01) {
+                println!("    {:<52} {:>14.0} {:>14.0} {:>9.3}", cat, p, m, e);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn comparison_json(c: &Comparison) -> serde_json::Value {
+    serde_json::json!({
+        "region": c.region,
+        "predicted": c.predicted,
+        "measured": c.measured,
+        "error_percent": c.total_error_percent(),
+        "categories": c.categories(0.01).into_iter().map(|(k, p, m, e)| serde_json::json!({
+            "category": k, "predicted": p, "measured": m, "error_percent": e
+        })).collect::<Vec<_>>(),
+    })
+}
