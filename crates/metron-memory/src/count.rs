@@ -82,7 +82,7 @@ pub struct LoopReport {
 #[derive(Clone, Debug, Default)]
 pub struct Context {
     pub loops: Vec<usize>,
-    /// (if id, arm index, number of arms, first block of every arm)
+    /// (if id, arm index, number of arms, CFG edge `branch->first` into every arm)
     pub arms: Vec<(usize, usize, usize, Vec<String>)>,
 }
 
@@ -325,14 +325,16 @@ fn assign_contexts(
                 c.loops.push(*loop_index);
                 assign_contexts(body, &c, labels, out);
             }
-            TreeNode::IfElse { id, arms, .. } => {
+            TreeNode::IfElse { id, block, arms } => {
                 let guard = is_loop_guard(arms);
+                // `branch->first` names the CFG edge into each arm (profiles, annotations).
                 let firsts: Vec<String> = arms
                     .iter()
                     .map(|a| {
-                        first_block(a)
+                        let first = first_block(a)
                             .map(|b| labels[b].clone())
-                            .unwrap_or_default()
+                            .unwrap_or_default();
+                        format!("{}->{first}", labels[*block])
                     })
                     .collect();
                 for (ai, arm) in arms.iter().enumerate() {
@@ -481,7 +483,8 @@ fn expand_into(
     let arms_of = |ctx: &Context| -> Vec<(String, usize, usize, Vec<String>)> {
         let mut a = outer_arms.to_vec();
         for (id, arm, n, first) in &ctx.arms {
-            a.push((format!("{prefix}{fname}#{id}"), *arm, *n, first.clone()));
+            let edges = first.iter().map(|e| format!("{fname}:{e}")).collect();
+            a.push((format!("{prefix}{fname}#{id}"), *arm, *n, edges));
         }
         a
     };
@@ -591,11 +594,21 @@ pub fn weights(
         BranchPolicy::Probabilities(p) => Ok(sites
             .iter()
             .map(|s| {
-                s.arms.iter().fold(one.clone(), |w, (_, arm, _, firsts)| {
+                s.arms.iter().fold(one.clone(), |w, (_, arm, _, edges)| {
+                    // An arm is named by its edge `function:branch->first` (profile,
+                    // annotation) or by its first block alone (`--branch-policy if.then=P`).
+                    let lookup = |e: &String| {
+                        p.get(e).or_else(|| {
+                            e.rsplit_once("->")
+                                .map(|(_, first)| first)
+                                .filter(|f| !f.is_empty())
+                                .and_then(|f| p.get(f))
+                        })
+                    };
                     // Named arms take their probability; the others share the rest.
-                    let named: f64 = firsts.iter().filter_map(|f| p.get(f)).sum();
-                    let unnamed = firsts.iter().filter(|f| !p.contains_key(*f)).count();
-                    let q = match p.get(&firsts[*arm]) {
+                    let named: f64 = edges.iter().filter_map(lookup).sum();
+                    let unnamed = edges.iter().filter(|e| lookup(e).is_none()).count();
+                    let q = match lookup(&edges[*arm]) {
                         Some(q) => *q,
                         None => (1.0 - named).max(0.0) / unnamed.max(1) as f64,
                     };
