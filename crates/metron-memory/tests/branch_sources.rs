@@ -25,7 +25,7 @@ fn value(c: &metron_memory::FunctionCounts, b: &metron_symbolic::Binding) -> f64
 
 /// The data-dependent kernel `branchy` (x[i] = (i mod 7)/7, so `x[i] > 0.5` holds for 3 of
 /// every 7 i): with the probabilities of its traced run, the static count equals the traced
-/// count up to float rounding, per variable too.
+/// count exactly, per variable too.
 #[test]
 fn profile_of_a_traced_run_reproduces_its_count() {
     if !tools_present() {
@@ -71,11 +71,13 @@ fn profile_of_a_traced_run_reproduces_its_count() {
             dynamic,
             n as u64 + 4 * expect_true + 2 * (n as u64 - expect_true)
         );
+        // Probabilities are read back as the fractions taken/total, so equality is exact,
+        // per variable too.
         let stat = value(&c, &b);
-        assert!(
-            (stat - dynamic as f64).abs() < 1e-9 * dynamic as f64,
-            "n={n}: static {stat} vs traced {dynamic}"
-        );
+        assert_eq!(stat, dynamic as f64, "n={n}");
+        for r in &rows {
+            assert!(r.equal, "n={n}: {r:?}");
+        }
         // max and mean do not reproduce it (the branch is neither always taken nor 50/50).
         if n >= 50 {
             let max = value(&a.count("branchy", &BranchPolicy::Max, &b).unwrap(), &b);

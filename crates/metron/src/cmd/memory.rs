@@ -195,7 +195,10 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
         "{}  (passes: {}, branch policy: {})",
         a.common.file.display(),
         analysis.prepared.pipeline,
-        a.common.branch_policy
+        match &a.common.branch_profile {
+            Some(f) => format!("{} + profile {}", a.common.branch_policy, f.display()),
+            None => a.common.branch_policy.clone(),
+        }
     );
     for r in &reports {
         let c = &r.counts;
