@@ -82,7 +82,7 @@ pub struct LoopReport {
 #[derive(Clone, Debug, Default)]
 pub struct Context {
     pub loops: Vec<usize>,
-    /// (if id, arm index, number of arms, first block of every arm)
+    /// (if id, arm index, number of arms, CFG edge `branch->first` into every arm)
     pub arms: Vec<(usize, usize, usize, Vec<String>)>,
 }
 
@@ -325,14 +325,16 @@ fn assign_contexts(
                 c.loops.push(*loop_index);
                 assign_contexts(body, &c, labels, out);
             }
-            TreeNode::IfElse { id, arms, .. } => {
+            TreeNode::IfElse { id, block, arms } => {
                 let guard = is_loop_guard(arms);
+                // `branch->first` names the CFG edge into each arm (profiles, annotations).
                 let firsts: Vec<String> = arms
                     .iter()
                     .map(|a| {
-                        first_block(a)
+                        let first = first_block(a)
                             .map(|b| labels[b].clone())
-                            .unwrap_or_default()
+                            .unwrap_or_default();
+                        format!("{}->{first}", labels[*block])
                     })
                     .collect();
                 for (ai, arm) in arms.iter().enumerate() {
@@ -481,7 +483,8 @@ fn expand_into(
     let arms_of = |ctx: &Context| -> Vec<(String, usize, usize, Vec<String>)> {
         let mut a = outer_arms.to_vec();
         for (id, arm, n, first) in &ctx.arms {
-            a.push((format!("{prefix}{fname}#{id}"), *arm, *n, first.clone()));
+            let edges = first.iter().map(|e| format!("{fname}:{e}")).collect();
+            a.push((format!("{prefix}{fname}#{id}"), *arm, *n, edges));
         }
         a
     };
@@ -591,16 +594,25 @@ pub fn weights(
         BranchPolicy::Probabilities(p) => Ok(sites
             .iter()
             .map(|s| {
-                s.arms.iter().fold(one.clone(), |w, (_, arm, _, firsts)| {
+                s.arms.iter().fold(one.clone(), |w, (_, arm, _, edges)| {
+                    // An arm is named by its edge `function:branch->first` (profile,
+                    // annotation) or by its first block alone (`--branch-policy if.then=P`).
+                    let lookup = |e: &String| {
+                        p.get(e).or_else(|| {
+                            e.rsplit_once("->")
+                                .map(|(_, first)| first)
+                                .filter(|f| !f.is_empty())
+                                .and_then(|f| p.get(f))
+                        })
+                    };
                     // Named arms take their probability; the others share the rest.
-                    let named: f64 = firsts.iter().filter_map(|f| p.get(f)).sum();
-                    let unnamed = firsts.iter().filter(|f| !p.contains_key(*f)).count();
-                    let q = match p.get(&firsts[*arm]) {
+                    let named: f64 = edges.iter().filter_map(lookup).sum();
+                    let unnamed = edges.iter().filter(|e| lookup(e).is_none()).count();
+                    let q = match lookup(&edges[*arm]) {
                         Some(q) => *q,
                         None => (1.0 - named).max(0.0) / unnamed.max(1) as f64,
                     };
-                    w * Rational::from_float(q)
-                        .unwrap_or_else(|| Rational::from_integer(BigInt::zero()))
+                    w * probability_rational(q)
                 })
             })
             .collect()),
@@ -651,6 +663,39 @@ pub fn weights(
                 .collect())
         }
     }
+}
+
+/// The simplest fraction within 1e-12 of `q` (continued fractions), so that a profiled
+/// 0.42 = 42/100 counts as 21/50 and not as the binary float's 53-bit fraction: counts stay
+/// readable and a profile's run is reproduced exactly.
+pub fn probability_rational(q: f64) -> Rational {
+    let zero = || Rational::from_integer(BigInt::zero());
+    if !q.is_finite() || q <= 0.0 {
+        return zero();
+    }
+    let (mut h0, mut h1, mut k0, mut k1) = (0i128, 1i128, 1i128, 0i128);
+    let mut x = q;
+    for _ in 0..40 {
+        let a = x.floor();
+        if a > 1e15 {
+            break;
+        }
+        let a = a as i128;
+        (h0, h1) = (h1, a * h1 + h0);
+        (k0, k1) = (k1, a * k1 + k0);
+        if k1 > 1 << 62 || ((h1 as f64 / k1 as f64) - q).abs() <= 1e-12 * q.max(1e-300) {
+            break;
+        }
+        let frac = x - x.floor();
+        if frac == 0.0 {
+            break;
+        }
+        x = 1.0 / frac;
+    }
+    if k1 == 0 {
+        return Rational::from_float(q).unwrap_or_else(zero);
+    }
+    Rational::new(BigInt::from(h1), BigInt::from(k1))
 }
 
 /// Reads and writes of one variable of one function.
@@ -791,4 +836,22 @@ pub fn evaluate_text(p: &Piecewise, binding: &Binding) -> Option<String> {
             format!("{:.3}", r.to_f64().unwrap_or(f64::NAN))
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probabilities_become_simple_fractions() {
+        let r = |n: i64, d: i64| Rational::new(BigInt::from(n), BigInt::from(d));
+        assert_eq!(probability_rational(0.42), r(21, 50));
+        assert_eq!(probability_rational(42.0 / 100.0), r(21, 50));
+        assert_eq!(probability_rational(3.0 / 7.0), r(3, 7));
+        assert_eq!(probability_rational(0.25), r(1, 4));
+        assert_eq!(probability_rational(1.0), r(1, 1));
+        assert_eq!(probability_rational(0.0), r(0, 1));
+        assert_eq!(probability_rational(99.0 / 100.0), r(99, 100));
+        assert_eq!(probability_rational(f64::NAN), r(0, 1));
+    }
 }

@@ -8,6 +8,7 @@
 //! same canonical IR to count accesses at run time.
 
 pub mod access;
+pub mod branch;
 pub mod count;
 pub mod experiment;
 pub mod frontend;
@@ -74,6 +75,28 @@ impl Analysis {
             model,
             _workdir: Some(dir),
         })
+    }
+
+    /// Edge probabilities from the source's `#pragma metron branch(P)` / `// metron: branch(P)`
+    /// annotations (C input only; IR has no source to read), with notes on the ones that no
+    /// branch carries.
+    pub fn annotation_probabilities(
+        &self,
+    ) -> Result<(std::collections::BTreeMap<String, f64>, Vec<String>), MemoryError> {
+        let src = &self.prepared.source;
+        if self.prepared.clang_flags.is_empty() {
+            return Ok((Default::default(), Vec::new()));
+        }
+        let text = std::fs::read_to_string(src).map_err(|e| MemoryError::Io {
+            file: src.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let annotations = branch::source_annotations(&text, &src.display().to_string())?;
+        Ok(branch::annotated_probabilities(
+            &annotations,
+            &self.module,
+            &self.prepared.ir,
+        ))
     }
 
     /// Names of the functions defined in the module.

@@ -15,6 +15,7 @@ use metron_measure::runner::{run_once_with_env, OutputPolicy};
 use serde::Serialize;
 
 use crate::access::{access_sites, AccessKind, AccessSite};
+use crate::branch::{branch_sites, ProfiledBranch};
 use crate::frontend::CLANG;
 use crate::ir::{split_top, Inst, Module};
 use crate::MemoryError;
@@ -61,6 +62,12 @@ static void record(uint64_t addr, uint32_t site, uint32_t flags) {
   struct { uint64_t a; uint64_t i; uint32_t s; uint32_t f; } r = {addr, instructions, site, flags};
   fwrite(&r, sizeof r, 1, stream);
 }
+static unsigned long long br_taken[METRON_NBRANCHES + 1], br_total[METRON_NBRANCHES + 1];
+void __metron_branch(int32_t id, _Bool cond) {
+  if (depth <= 0) return;
+  br_total[id]++;
+  if (cond) br_taken[id]++;
+}
 void __metron_enter(void) { depth++; entries++; }
 void __metron_leave(void) { depth--; }
 void __metron_block(int64_t n) {
@@ -85,6 +92,8 @@ __attribute__((destructor)) static void metron_dump(void) {
   fprintf(f, "entries %llu\n", entries);
   for (int i = 0; i < METRON_NSITES; i++)
     if (counts[i]) fprintf(f, "%d %llu\n", i, counts[i]);
+  for (int i = 0; i < METRON_NBRANCHES; i++)
+    if (br_total[i]) fprintf(f, "b %d %llu %llu\n", i, br_taken[i], br_total[i]);
   fclose(f);
 }
 "#;
@@ -105,6 +114,12 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
     }
     // line number -> lines to insert before it
     let mut before: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (bid, b) in branch_sites(module).iter().enumerate() {
+        before.entry(b.line).or_default().push(format!(
+            "  call void @__metron_branch(i32 {bid}, {})",
+            b.condition
+        ));
+    }
     let mut id = 0usize;
     let mut tmp = 0usize;
     for f in &module.functions {
@@ -216,7 +231,7 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
         out.push_str(line);
         out.push('\n');
     }
-    out.push_str("\ndeclare void @__metron_enter()\ndeclare void @__metron_leave()\ndeclare void @__metron_access(i32, i64, i32)\ndeclare void @__metron_memop(i32, i64, i64, i32)\ndeclare void @__metron_block(i64)\n");
+    out.push_str("\ndeclare void @__metron_enter()\ndeclare void @__metron_leave()\ndeclare void @__metron_access(i32, i64, i32)\ndeclare void @__metron_memop(i32, i64, i64, i32)\ndeclare void @__metron_block(i64)\ndeclare void @__metron_branch(i32, i1)\n");
     Ok(out)
 }
 
@@ -262,6 +277,8 @@ pub struct DynamicCounts {
     /// How often the analysed function was entered.
     pub entries: u64,
     pub per_site: BTreeMap<usize, u64>,
+    /// Conditional branch id ([`branch_sites`] order) -> (condition true, executions).
+    pub branches: BTreeMap<usize, (u64, u64)>,
     pub stream: Option<PathBuf>,
     pub exit_code: i32,
 }
@@ -303,6 +320,7 @@ pub fn build_traced(
                 "-O0".to_string(),
                 "-w".into(),
                 format!("-DMETRON_NSITES={}", table.sites.len().max(1)),
+                format!("-DMETRON_NBRANCHES={}", branch_sites(module).len().max(1)),
                 ll.display().to_string(),
                 rt.display().to_string(),
                 "-lm".into(),
@@ -351,10 +369,21 @@ pub fn run_built(
     let mut counts = DynamicCounts {
         entries: 0,
         per_site: BTreeMap::new(),
+        branches: BTreeMap::new(),
         stream: record_stream.then_some(stream),
         exit_code: outcome.exit.status(),
     };
     for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("b ") {
+            let v: Vec<u64> = rest
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            if let [id, taken, total] = v[..] {
+                counts.branches.insert(id as usize, (taken, total));
+            }
+            continue;
+        }
         let mut w = line.split_whitespace();
         match (w.next(), w.next().and_then(|v| v.parse::<u64>().ok())) {
             (Some("entries"), Some(v)) => counts.entries = v,
@@ -367,6 +396,23 @@ pub fn run_built(
         }
     }
     Ok(counts)
+}
+
+/// The branch profile of a traced run: every conditional branch executed while the analysed
+/// function was active, with how often its condition was true and false.
+pub fn branch_profile(module: &Module, counts: &DynamicCounts) -> Vec<ProfiledBranch> {
+    branch_sites(module)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(id, site)| {
+            let (taken, total) = *counts.branches.get(&id)?;
+            Some(ProfiledBranch {
+                site,
+                taken,
+                not_taken: total.saturating_sub(taken),
+            })
+        })
+        .collect()
 }
 
 /// One recorded access.

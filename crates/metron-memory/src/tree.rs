@@ -234,6 +234,8 @@ pub fn build_tree(cfg: &Cfg) -> (Vec<TreeNode>, bool) {
         cfg,
         next_if: 0,
         structured: true,
+        depth: 0,
+        placed: 0,
     };
     if cfg.succ.is_empty() {
         return (Vec::new(), true);
@@ -246,6 +248,11 @@ struct Builder<'a> {
     cfg: &'a Cfg,
     next_if: usize,
     structured: bool,
+    /// Nesting of `seq` calls, and blocks placed so far: on a CFG that is not reducible to
+    /// loops and if-elses, arms can re-enter each other forever (found by fuzzing), so both
+    /// are bounded by the block count and the tree is then marked unstructured.
+    depth: usize,
+    placed: usize,
 }
 
 impl Builder<'_> {
@@ -390,12 +397,32 @@ impl Builder<'_> {
         stop: usize,
         ipdom: &BTreeMap<usize, usize>,
     ) -> Vec<TreeNode> {
+        let limit = self.cfg.succ.len() + 2;
+        if self.depth > limit {
+            self.structured = false;
+            return Vec::new();
+        }
+        self.depth += 1;
+        let out = self.seq_bounded(level, start, stop, ipdom, 4 * limit * limit);
+        self.depth -= 1;
+        out
+    }
+
+    fn seq_bounded(
+        &mut self,
+        level: Option<usize>,
+        start: usize,
+        stop: usize,
+        ipdom: &BTreeMap<usize, usize>,
+        max_placed: usize,
+    ) -> Vec<TreeNode> {
         let mut out = Vec::new();
         let mut b = start;
         let mut steps = 0;
         while b != stop && b != END {
             steps += 1;
-            if steps > self.cfg.succ.len() + 2 {
+            self.placed += 1;
+            if steps > self.cfg.succ.len() + 2 || self.placed > max_placed {
                 self.structured = false;
                 break;
             }

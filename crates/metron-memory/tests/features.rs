@@ -276,3 +276,34 @@ fn strided_down_counting_and_inclusive_loops_match_the_trace() {
         );
     }
 }
+
+/// IR from a newer LLVM (the `memory(none)` attribute is LLVM 16+) is named, with the reason
+/// that `opt-14` could not read it; text that is not IR at all is named by our reader.
+#[test]
+fn ir_from_a_newer_llvm_and_non_ir_are_named() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("llvm17.ll");
+    std::fs::write(
+        &p,
+        "define void @f(ptr %p) memory(none) {\nentry:\n  ret void\n}\n",
+    )
+    .unwrap();
+    let e = Analysis::load(&p, frontend::DEFAULT_PIPELINE)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("llvm17.ll") && e.contains("unsupported LLVM version"),
+        "{e}"
+    );
+    let e = metron_memory::ir::parse_module("hello, world\n", "notes.txt")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("notes.txt:1") && e.contains("expected textual LLVM IR"),
+        "{e}"
+    );
+}

@@ -43,9 +43,14 @@ pub struct Common {
     /// Value of a parameter (a function argument, or trip_<loop> for an unknown count).
     #[arg(long, short = 'p', value_name = "NAME=INT")]
     pub param: Vec<String>,
-    /// If-else nodes: max (003's worst case), mean, sum, or BLOCK=PROB,... for the arms.
+    /// If-else nodes: max (003's worst case), mean, sum, BLOCK=PROB,... for the arms, or
+    /// annotations (`#pragma metron branch(P)` / `// metron: branch(P)` before an `if`).
     #[arg(long, default_value = "max")]
     pub branch_policy: String,
+    /// Per-branch probabilities from a profile written by `metron memory trace
+    /// --write-branch-profile` (overrides the policy for the branches it holds).
+    #[arg(long, value_name = "FILE")]
+    pub branch_profile: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -76,6 +81,10 @@ pub struct TraceArgs {
     pub bursts: bool,
     #[arg(long, default_value_t = 1000)]
     pub window: u64,
+    /// Write the taken/not-taken counts of every conditional branch executed to FILE, for
+    /// `analyze --branch-profile FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub write_branch_profile: Option<PathBuf>,
     /// Arguments of the program.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -101,12 +110,43 @@ fn parse_binding(params: &[String]) -> CliResult<Binding> {
 }
 
 fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, Binding)> {
-    let policy: BranchPolicy = c.branch_policy.parse().map_err(CliError::input)?;
+    let annotated = c.branch_policy == "annotations";
+    let mut policy: BranchPolicy = if annotated {
+        BranchPolicy::Probabilities(Default::default())
+    } else {
+        c.branch_policy.parse().map_err(CliError::input)?
+    };
     let binding = parse_binding(&c.param)?;
     if !global.quiet && !global.json {
         eprintln!("compiling {} (passes: {}) ...", c.file.display(), c.passes);
     }
     let a = Analysis::load(&c.file, &c.passes).map_err(input)?;
+    let mut probabilities = std::collections::BTreeMap::new();
+    if annotated {
+        let (p, notes) = a.annotation_probabilities().map_err(input)?;
+        if p.is_empty() {
+            return Err(CliError::input(format!(
+                "{}: --branch-policy annotations, but no `#pragma metron branch(P)` or `// metron: branch(P)` before an `if` was found",
+                c.file.display()
+            )));
+        }
+        if !global.quiet {
+            notes.iter().for_each(|n| eprintln!("note: {n}"));
+        }
+        probabilities.extend(p);
+    }
+    if let Some(file) = &c.branch_profile {
+        probabilities.extend(metron_memory::branch::read_profile_file(file).map_err(input)?);
+    }
+    if !probabilities.is_empty() {
+        policy = match policy {
+            BranchPolicy::Probabilities(mut p) => {
+                p.extend(probabilities);
+                BranchPolicy::Probabilities(p)
+            }
+            _ => BranchPolicy::Probabilities(probabilities),
+        };
+    }
     Ok((a, policy, binding))
 }
 
@@ -155,7 +195,10 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
         "{}  (passes: {}, branch policy: {})",
         a.common.file.display(),
         analysis.prepared.pipeline,
-        a.common.branch_policy
+        match &a.common.branch_profile {
+            Some(f) => format!("{} + profile {}", a.common.branch_policy, f.display()),
+            None => a.common.branch_policy.clone(),
+        }
     );
     for r in &reports {
         let c = &r.counts;
@@ -239,6 +282,18 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         // (also when only --bursts asked for the stream: then --stream is None)
         std::fs::copy(src, dst)
             .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
+    }
+    if let Some(dst) = &a.write_branch_profile {
+        let profile = metron_memory::trace::branch_profile(&analysis.module, &dynamic);
+        std::fs::write(dst, metron_memory::branch::profile_text(&profile))
+            .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
+        if !global.quiet && !global.json {
+            eprintln!(
+                "branch profile ({} branches) written to {}",
+                profile.len(),
+                dst.display()
+            );
+        }
     }
     let table = SiteTable::new(&analysis.module);
     if !validate {

@@ -1,0 +1,65 @@
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+%struct._IO_FILE = type { i32, i8*, i8*, i8*, i8*, i8*, i8*, i8*, i8*, i8*, i8*, i8*, %struct._IO_marker*, %struct._IO_FILE*, i32, i32, i64, i16, i8, [1 x i8], i8*, i64, %struct._IO_codecvt*, %struct._IO_wide_data*, %struct._IO_FILE*, i8*, i64, i32, [20 x i8] }
+%struct._IO_marker = type opaque
+%struct._IO_codecvt = type opaque
+%struct._IO_wide_data = type opaque
+@G = dso_local global [128 x [128 x double]] zeroinitializer, align 16, !dbg !0
+@H = dso_local global [128 x [128 x double]] zeroinitializer, align 16, !dbg !15
+@total = dso_local global double 0.000000e+00, align 8, !dbg !20
+@stderr = external global %struct._IO_FILE*, align 8
+@.str = private unnamed_addr constant [53 x i8] c"usage: %s matmul|stencil|triangular|calls|branchy N\0A\00", align 1
+@.str.1 = private unnamed_addr constant [20 x i8] c"N must be in 0..%d\0A\00", align 1
+@.str.2 = private unnamed_addr constant [7 x i8] c"matmul\00", align 1
+@.str.3 = private unnamed_addr constant [8 x i8] c"stencil\00", align 1
+@.str.4 = private unnamed_addr constant [11 x i8] c"triangular\00", align 1
+@.str.5 = private unnamed_addr constant [6 x i8] c"calls\00", align 1
+@.str.6 = private unnamed_addr constant [8 x i8] c"branchy\00", align 1
+@.str.7 = private unnamed_addr constant [19 x i8] c"unknown kernel %s\0A\00", align 1
+@.str.8 = private unnamed_addr constant [7 x i8] c"%g %g\0A\00", align 1
+
+define internal double @dot(double* noundef %x, double* noundef %y, i32 noundef %m) #0 !dbg !226 {
+entry:
+  call void @llvm.dbg.value(metadata double* %x, metadata !232, metadata !DIExpression()), !dbg !238
+  call void @llvm.dbg.value(metadata double* %y, metadata !233, metadata !DIExpression()), !dbg !238
+  call void @llvm.dbg.value(metadata i32 %m, metadata !234, metadata !DIExpression()), !dbg !238
+  call void @llvm.dbg.value(metadata double 0.000000e+00, metadata !235, metadata !DIExpression()), !dbg !238
+  call void @llvm.dbg.value(metadata i32 0, metadata !236, metadata !DIExpression()), !dbg !239
+  %cmp1 = icmp slt i32 0, %m, !dbg !240
+  br i1 %cmp1, label %for.body.lr.ph, label %for.cond.cleanup, !dbg !242
+
+for.body.lr.ph:                                   ; preds = %entry
+  %wide.trip.count = zext i32 %m to i64, !dbg !240
+  br label %for.body, !dbg !242
+
+for.cond.for.cond.cleanup_crit_edge:              ; preds = %for.inc
+  %split = phi double [ %2, %for.inc ]
+  br label %for.cond.cleanup, !dbg !242
+
+for.cond.cleanup:                                 ; preds = %for.cond.for.cond.cleanup_crit_edge, %entry
+  %s.0.lcssa = phi double [ %split, %for.cond.for.cond.cleanup_crit_edge ], [ 0.000000e+00, %entry ], !dbg !238
+  br label %for.end
+
+for.body:                                         ; preds = %for.body.lr.ph, %for.inc
+  %indvars.iv = phi i64 [ 0, %for.body.lr.ph ], [ %indvars.iv.next, %for.inc ]
+  %s.02 = phi double [ 0.000000e+00, %for.body.lr.ph ], [ %2, %for.inc ]
+  call void @llvm.dbg.value(metadata i64 %indvars.iv, metadata !236, metadata !DIExpression()), !dbg !239
+  call void @llvm.dbg.value(metadata double %s.02, metadata !235, metadata !DIExpression()), !dbg !238
+  %arrayidx = getelementptr inbounds double, double* %x, i64 %indvars.iv, !dbg !243
+  %0 = load double, double* %arrayidx, align 8, !dbg !243, !tbaa !63
+  %arrayidx2 = getelementptr inbounds double, double* %y, i64 %indvars.iv, !dbg !244
+  %1 = load double, double* %arrayidx2, align 8, !dbg !244, !tbaa !63
+  %2 = call double @llvm.fmuladd.f64(double %0, double %1, double %s.02), !dbg !245
+  call void @llvm.dbg.value(metadata double %2, metadata !235, metadata !DIExpression()), !dbg !238
+  br label %for.inc, !dbg !246
+
+for.inc:                                          ; preds = %for.body
+  %indvars.iv.next = add nuw nsw i64 %indvars.iv, 1, !dbg !247
+  call void @llvm.dbg.value(metadata i64 %indvars.iv.next, metadata !236, metadata !DIExpression()), !dbg !239
+  call void @llvm.dbg.value(metadata double %2, metadata !235, metadata !DIExpression()), !dbg !238
+  %exitcond = icmp ne i64 %indvars.iv.next, %wide.trip.count, !dbg !240
+  br i1 %exitcond, label %for.body, label %for.cond.for.cond.cleanup_crit_edge, !dbg !242, !llvm.loop !248
+
+for.end:                                          ; preds = %for.cond.cleanup
+  ret double %s.0.lcssa, !dbg !250
+}
