@@ -93,3 +93,43 @@ fn profile_guided_versioning_keeps_the_loop_for_small_sizes() {
     );
     assert!(out.len() > src.len());
 }
+
+#[test]
+fn consecutive_versioned_loops_share_one_guard() {
+    let options = Options {
+        version_threshold: Some(4),
+        ..Options::default()
+    };
+    // kernels.m: six independent loops over 1:n with plain assignments between them.
+    let (src, out, notes) = vectorize("kernels.m", &options);
+    assert_eq!(out.matches("if n >= 4").count(), 1, "{out}");
+    assert_eq!(out.matches("\nelse\n").count(), 1, "{out}");
+    assert_eq!(notes.iter().filter(|n| n.contains("one guard")).count(), 6);
+    // The else branch is the original region, byte for byte apart from two more spaces.
+    let start = src.find("for i = 1:n").unwrap();
+    let end = src.rfind("end\nend").unwrap() + 3;
+    let indented: String = src[start..end]
+        .lines()
+        .enumerate()
+        .map(|(k, l)| {
+            if k == 0 || l.is_empty() {
+                l.to_string()
+            } else {
+                format!("  {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(out.contains(&format!("else\n  {indented}\nend")), "{out}");
+    // The statements between the loops run in both branches.
+    assert_eq!(out.matches("a = zeros(1, n);").count(), 2);
+
+    // A bound assigned between two loops gives each loop its own guard.
+    let src = "function [a, b] = f(n)\na = zeros(1, n);\nfor i = 1:n\n  a(i) = 2*i;\nend\nn = n - 1;\nb = zeros(1, n);\nfor i = 1:n\n  b(i) = 3*i;\nend\nend\n";
+    let out = run_passes(src, Path::new("f.m"), &["vectorize".to_string()], &options).unwrap();
+    assert_eq!(out[0].source.matches("if n >= 4").count(), 2, "{}", out[0].source);
+    // A loop nested in a statement between them also splits the run.
+    let src = "function [a, b] = f(n, c)\na = zeros(1, n);\nfor i = 1:n\n  a(i) = 2*i;\nend\nif c\n  c = 0;\nend\nb = zeros(1, n);\nfor i = 1:n\n  b(i) = 3*i;\nend\nend\n";
+    let out = run_passes(src, Path::new("f.m"), &["vectorize".to_string()], &options).unwrap();
+    assert_eq!(out[0].source.matches("if n >= 4").count(), 2, "{}", out[0].source);
+}
