@@ -218,5 +218,8 @@ fn interleaved_timing_times_each_version_from_its_own_file() {
     assert!(t.original_median_s >= 0.029, "{t:?}");
     assert!(t.transformed_median_s < 0.029, "{t:?}");
     let t = check(&b, &a, &opts).unwrap().timing.unwrap();
-    assert!(t.original_median_s < 0.029 && t.transformed_median_s >= 0.029, "{t:?}");
+    assert!(
+        t.original_median_s < 0.029 && t.transformed_median_s >= 0.029,
+        "{t:?}"
+    );
 }

@@ -127,9 +127,19 @@ fn consecutive_versioned_loops_share_one_guard() {
     // A bound assigned between two loops gives each loop its own guard.
     let src = "function [a, b] = f(n)\na = zeros(1, n);\nfor i = 1:n\n  a(i) = 2*i;\nend\nn = n - 1;\nb = zeros(1, n);\nfor i = 1:n\n  b(i) = 3*i;\nend\nend\n";
     let out = run_passes(src, Path::new("f.m"), &["vectorize".to_string()], &options).unwrap();
-    assert_eq!(out[0].source.matches("if n >= 4").count(), 2, "{}", out[0].source);
+    assert_eq!(
+        out[0].source.matches("if n >= 4").count(),
+        2,
+        "{}",
+        out[0].source
+    );
     // A loop nested in a statement between them also splits the run.
     let src = "function [a, b] = f(n, c)\na = zeros(1, n);\nfor i = 1:n\n  a(i) = 2*i;\nend\nif c\n  c = 0;\nend\nb = zeros(1, n);\nfor i = 1:n\n  b(i) = 3*i;\nend\nend\n";
     let out = run_passes(src, Path::new("f.m"), &["vectorize".to_string()], &options).unwrap();
-    assert_eq!(out[0].source.matches("if n >= 4").count(), 2, "{}", out[0].source);
+    assert_eq!(
+        out[0].source.matches("if n >= 4").count(),
+        2,
+        "{}",
+        out[0].source
+    );
 }
