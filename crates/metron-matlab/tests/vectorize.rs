@@ -143,3 +143,62 @@ fn consecutive_versioned_loops_share_one_guard() {
         out[0].source
     );
 }
+
+/// The guard is one comparison equivalent to `trips >= p`; checked against the trip count of
+/// the loop header counted by brute force for n = -3..40.
+#[test]
+fn versioning_guard_is_one_comparison_equivalent_to_the_trip_count_test() {
+    let p = 4;
+    let options = Options {
+        version_threshold: Some(p),
+        ..Options::default()
+    };
+    for (header, lower, step, upper_offset) in [
+        ("2:n-1", 2i64, 1i64, -1i64),
+        ("1:2:n", 1, 2, 0),
+        ("3:3:n+1", 3, 3, 1),
+        ("n:-1:1", 0, -1, 0),
+        ("n+2:-2:3", 0, -2, 0),
+    ] {
+        let src = format!(
+            "function a = f(n)\na = zeros(1, 100);\nfor i = {header}\n  a(i) = 2*i;\nend\nend\n"
+        );
+        let out = run_passes(&src, Path::new("f.m"), &["vectorize".to_string()], &options)
+            .unwrap()
+            .remove(0)
+            .source;
+        let cond = out
+            .lines()
+            .find_map(|l| l.strip_prefix("if "))
+            .unwrap_or_else(|| panic!("{header}: no guard in\n{out}"));
+        let parts: Vec<&str> = cond.split_whitespace().collect();
+        assert_eq!(parts.len(), 3, "{header}: `{cond}` is not one comparison");
+        let sign = match parts[0] {
+            "n" => 1,
+            "-n" => -1,
+            other => panic!("{header}: unexpected left side {other}"),
+        };
+        let k: i64 = parts[2].parse().unwrap();
+        for n in -3i64..40 {
+            let (from, to) = if step > 0 {
+                (lower, n + upper_offset)
+            } else if header == "n:-1:1" {
+                (n, 1)
+            } else {
+                (n + 2, 3)
+            };
+            let trips = if step > 0 {
+                (from..=to).step_by(step as usize).count()
+            } else {
+                (to..=from).rev().step_by((-step) as usize).count()
+            } as i64;
+            let lhs = sign * n;
+            let guard = match parts[1] {
+                ">=" => lhs >= k,
+                "<=" => lhs <= k,
+                other => panic!("{header}: operator {other}"),
+            };
+            assert_eq!(guard, trips >= p as i64, "{header} n={n}: `{cond}` vs {trips} trips");
+        }
+    }
+}
