@@ -198,7 +198,11 @@ fn versioning_guard_is_one_comparison_equivalent_to_the_trip_count_test() {
                 "<=" => lhs <= k,
                 other => panic!("{header}: operator {other}"),
             };
-            assert_eq!(guard, trips >= p as i64, "{header} n={n}: `{cond}` vs {trips} trips");
+            assert_eq!(
+                guard,
+                trips >= p as i64,
+                "{header} n={n}: `{cond}` vs {trips} trips"
+            );
         }
     }
 }
