@@ -347,6 +347,9 @@ pub fn check(
     Ok(report)
 }
 
+/// Per-call times of the original and of the transformed version.
+type PairedTimes = (Vec<f64>, Vec<f64>);
+
 /// Times a function entry's two versions in one Octave process, alternating calls (and
 /// which of the two goes first), so that both see the same process, heap and machine load.
 /// Separate processes differ by more than a call of a few microseconds costs: that once made
@@ -358,7 +361,7 @@ fn time_interleaved(
     staged: &Staged,
     transformed: &Path,
     options: &CheckOptions,
-) -> Result<Option<(Vec<f64>, Vec<f64>)>, CheckError> {
+) -> Result<Option<PairedTimes>, CheckError> {
     let times = staged.root.join("times_interleaved.txt");
     let (name, args) = match staged.call.find('(') {
         Some(k) => (staged.call[..k].trim(), &staged.call[k..]),
