@@ -41,6 +41,8 @@ pub enum BenchError {
     Check(#[from] CheckError),
     #[error(transparent)]
     Measure(#[from] metron_measure::MeasureError),
+    #[error(transparent)]
+    Store(#[from] metron_store::StoreError),
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -167,7 +169,7 @@ impl Version {
 }
 
 /// The experiment specification (JSON or TOML).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Spec {
     pub files: Vec<PathBuf>,
     #[serde(default)]
@@ -203,7 +205,7 @@ fn default_tolerance() -> f64 {
     1e-9
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum SizeSpec {
     Elements(u64),
@@ -331,11 +333,41 @@ fn runtime_name() -> String {
         .unwrap_or_else(|| "octave".into())
 }
 
+/// Told about a bench run as it goes, so that results can be kept (the store) the moment one
+/// Octave process has finished, and a crash loses at most the process in flight.
+pub trait BenchObserver {
+    fn step(&mut self, _what: &str) {}
+    /// All rows one timing process produced (one benchmark, version, N, thread count, metric).
+    fn process(&mut self, _rows: &[Row]) -> Result<(), BenchError> {
+        Ok(())
+    }
+    fn validated(&mut self, _validations: &[Validation]) -> Result<(), BenchError> {
+        Ok(())
+    }
+}
+
+struct Progress<F>(F);
+
+impl<F: FnMut(&str)> BenchObserver for Progress<F> {
+    fn step(&mut self, what: &str) {
+        (self.0)(what)
+    }
+}
+
 /// Runs the spec; `progress` is told each step.
 pub fn run(
     spec: &Spec,
     base: &Path,
-    mut progress: impl FnMut(&str),
+    progress: impl FnMut(&str),
+) -> Result<BenchResult, BenchError> {
+    run_observed(spec, base, &mut Progress(progress))
+}
+
+/// Runs the spec, telling `observer` each step and each finished process.
+pub fn run_observed(
+    spec: &Spec,
+    base: &Path,
+    observer: &mut dyn BenchObserver,
 ) -> Result<BenchResult, BenchError> {
     OCTAVE.locate().map_err(CheckError::from)?;
     let dir = tempfile::tempdir().map_err(io(Path::new("temporary directory")))?;
@@ -363,10 +395,10 @@ pub fn run(
                     }
                 })?;
             if spec.modes.iter().any(|m| m == "validate") {
-                progress(&format!("validate {} N={n}", path.display()));
-                result
-                    .validations
-                    .extend(validate(dir.path(), &versions, n, spec.tolerance)?);
+                observer.step(&format!("validate {} N={n}", path.display()));
+                let validations = validate(dir.path(), &versions, n, spec.tolerance)?;
+                observer.validated(&validations)?;
+                result.validations.extend(validations);
             }
             for mode in spec.modes.iter().filter(|m| *m != "validate") {
                 let threads: &[usize] = if mode == "threads" {
@@ -377,7 +409,7 @@ pub fn run(
                 for &t in threads {
                     for v in &versions {
                         process += 1;
-                        progress(&format!(
+                        observer.step(&format!(
                             "{mode} {} {} N={n} threads={t}",
                             v.benchmark, v.version
                         ));
@@ -388,6 +420,7 @@ pub fn run(
                         } else {
                             "time_s"
                         };
+                        let first = result.rows.len();
                         for (k, value) in times.into_iter().enumerate() {
                             result.rows.push(Row {
                                 runtime: runtime.clone(),
@@ -401,6 +434,7 @@ pub fn run(
                                 value,
                             });
                         }
+                        observer.process(&result.rows[first..])?;
                     }
                 }
             }

@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod bench;
+pub mod bench_store;
 pub mod classification;
 pub mod dataflow;
 pub mod dependence;

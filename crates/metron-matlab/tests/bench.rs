@@ -91,3 +91,83 @@ fn menchi_modes_on_octave() {
         result.rows[0].csv().split(',').count()
     );
 }
+
+#[test]
+fn bench_results_go_to_the_store() {
+    if !metron_matlab::octave::OCTAVE.is_available() {
+        eprintln!("skipped: octave-cli not found; install with: apt-get install -y --no-install-recommends octave");
+        return;
+    }
+    use metron_matlab::bench::run_observed;
+    use metron_matlab::bench_store::{StoreRecorder, KIND};
+    let spec = Spec {
+        files: vec!["stream_triad.m".into()],
+        versions: Vec::new(),
+        sizes: vec![SizeSpec::Elements(40)],
+        repetitions: 3,
+        modes: vec!["validate".into(), "measure".into(), "warmup".into()],
+        threads: vec![1],
+        tolerance: 1e-9,
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = metron_store::Store::open(&tmp.path().join("m.db")).unwrap();
+    let mut steps = 0;
+    let mut progress = |_: &str| steps += 1;
+    let argv = vec!["metron".to_string(), "matlab".into(), "bench".into()];
+    let spec_file = dir().join("spec.json");
+    let mut recorder =
+        StoreRecorder::begin(&mut store, &spec, &spec_file, &argv, &mut progress).unwrap();
+    let result = run_observed(&spec, &dir(), &mut recorder).unwrap();
+    let id = recorder.finish(true).unwrap();
+    assert!(steps > 0);
+    // 2 versions x (3 measured + 3 from-first-call) calls.
+    assert_eq!(result.rows.len(), 2 * 2 * 3);
+
+    let exp = store.experiment(id).unwrap();
+    assert_eq!(exp.kind, KIND);
+    assert_eq!(exp.status, "complete");
+    let benchmarks = store.benchmarks(id).unwrap();
+    let params = |b: metron_store::BenchmarkId| {
+        benchmarks
+            .iter()
+            .find(|x| x.id == b)
+            .unwrap()
+            .params
+            .iter()
+            .cloned()
+            .collect::<std::collections::BTreeMap<String, String>>()
+    };
+    // Rebuild the long CSV from the store alone and compare it with the CSV rows.
+    let mut from_store = Vec::new();
+    let mut validations = 0;
+    for run in store.runs(id).unwrap() {
+        let p = params(run.benchmark);
+        assert_eq!(run.samples.len(), 1);
+        let s = &run.samples[0];
+        if p["mode"] == "validate" {
+            validations += 1;
+            assert_eq!(s.metric, "max_rel_error");
+            assert!(run.ok && s.value <= 1e-9);
+            continue;
+        }
+        assert_eq!(s.unit, "s");
+        from_store.push(format!(
+            "{},{},{},{},{},{},{},{},{}",
+            p["runtime"],
+            p["threads"],
+            p["process"],
+            p["benchmark"],
+            p["version"],
+            s.metric,
+            p["N"],
+            run.index,
+            s.value
+        ));
+    }
+    let mut from_csv: Vec<String> = result.rows.iter().map(|r| r.csv()).collect();
+    from_store.sort();
+    from_csv.sort();
+    assert_eq!(from_store, from_csv);
+    assert_eq!(validations, result.validations.len());
+    assert_eq!(validations, 1); // array_op against loop
+}

@@ -193,3 +193,58 @@ fn every_pass_preserves_results_on_every_corpus_program() {
         "only {changed} transformed programs were checked"
     );
 }
+
+/// Function entries are timed in one process, alternating the versions; each version's times
+/// must come from its own file (a handle binds the file on the path when it is made).
+#[test]
+fn interleaved_timing_times_each_version_from_its_own_file() {
+    if !octave_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (slow, fast) = (dir.path().join("slow"), dir.path().join("fast"));
+    std::fs::create_dir_all(&slow).unwrap();
+    std::fs::create_dir_all(&fast).unwrap();
+    let (a, b) = (slow.join("slowfast.m"), fast.join("slowfast.m"));
+    std::fs::write(&a, "function y = slowfast(n)\npause(0.03);\ny = n;\nend\n").unwrap();
+    std::fs::write(&b, "function y = slowfast(n)\ny = n;\nend\n").unwrap();
+    let opts = CheckOptions {
+        entry: Some("slowfast(1)".into()),
+        repetitions: 3,
+        ..CheckOptions::default()
+    };
+    let t = check(&a, &b, &opts).unwrap().timing.unwrap();
+    // pause(0.03) bounds the slow version from below; the fast one is a single assignment.
+    assert!(t.original_median_s >= 0.029, "{t:?}");
+    assert!(t.transformed_median_s < 0.029, "{t:?}");
+    let t = check(&b, &a, &opts).unwrap().timing.unwrap();
+    assert!(
+        t.original_median_s < 0.029 && t.transformed_median_s >= 0.029,
+        "{t:?}"
+    );
+}
+
+/// A trivial function timed interleaved costs microseconds, not the ~10 ms of a file reload.
+#[test]
+fn interleaved_timing_does_not_reload_the_function_file() {
+    if !octave_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a_dir, b_dir) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a_dir).unwrap();
+    std::fs::create_dir_all(&b_dir).unwrap();
+    let (a, b) = (a_dir.join("tiny.m"), b_dir.join("tiny.m"));
+    std::fs::write(&a, "function y = tiny(n)\ny = n + 1;\nend\n").unwrap();
+    std::fs::write(&b, "function y = tiny(n)\ny = 1 + n;\nend\n").unwrap();
+    let opts = CheckOptions {
+        entry: Some("tiny(1)".into()),
+        repetitions: 20,
+        ..CheckOptions::default()
+    };
+    let t = check(&a, &b, &opts).unwrap().timing.unwrap();
+    // Reloading a file takes milliseconds; a call of one addition, tens of microseconds at most
+    // even on a loaded machine. 2 ms separates the two by two orders of magnitude.
+    assert!(t.original_median_s < 2e-3, "{t:?}");
+    assert!(t.transformed_median_s < 2e-3, "{t:?}");
+}

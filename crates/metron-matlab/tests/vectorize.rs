@@ -93,3 +93,116 @@ fn profile_guided_versioning_keeps_the_loop_for_small_sizes() {
     );
     assert!(out.len() > src.len());
 }
+
+#[test]
+fn consecutive_versioned_loops_share_one_guard() {
+    let options = Options {
+        version_threshold: Some(4),
+        ..Options::default()
+    };
+    // kernels.m: six independent loops over 1:n with plain assignments between them.
+    let (src, out, notes) = vectorize("kernels.m", &options);
+    assert_eq!(out.matches("if n >= 4").count(), 1, "{out}");
+    assert_eq!(out.matches("\nelse\n").count(), 1, "{out}");
+    assert_eq!(notes.iter().filter(|n| n.contains("one guard")).count(), 6);
+    // The else branch is the original region, byte for byte apart from two more spaces.
+    let start = src.find("for i = 1:n").unwrap();
+    let end = src.rfind("end\nend").unwrap() + 3;
+    let indented: String = src[start..end]
+        .lines()
+        .enumerate()
+        .map(|(k, l)| {
+            if k == 0 || l.is_empty() {
+                l.to_string()
+            } else {
+                format!("  {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(out.contains(&format!("else\n  {indented}\nend")), "{out}");
+    // The statements between the loops run in both branches.
+    assert_eq!(out.matches("a = zeros(1, n);").count(), 2);
+
+    // A bound assigned between two loops gives each loop its own guard.
+    let src = "function [a, b] = f(n)\na = zeros(1, n);\nfor i = 1:n\n  a(i) = 2*i;\nend\nn = n - 1;\nb = zeros(1, n);\nfor i = 1:n\n  b(i) = 3*i;\nend\nend\n";
+    let out = run_passes(src, Path::new("f.m"), &["vectorize".to_string()], &options).unwrap();
+    assert_eq!(
+        out[0].source.matches("if n >= 4").count(),
+        2,
+        "{}",
+        out[0].source
+    );
+    // A loop nested in a statement between them also splits the run.
+    let src = "function [a, b] = f(n, c)\na = zeros(1, n);\nfor i = 1:n\n  a(i) = 2*i;\nend\nif c\n  c = 0;\nend\nb = zeros(1, n);\nfor i = 1:n\n  b(i) = 3*i;\nend\nend\n";
+    let out = run_passes(src, Path::new("f.m"), &["vectorize".to_string()], &options).unwrap();
+    assert_eq!(
+        out[0].source.matches("if n >= 4").count(),
+        2,
+        "{}",
+        out[0].source
+    );
+}
+
+/// The guard is one comparison equivalent to `trips >= p`; checked against the trip count of
+/// the loop header counted by brute force for n = -3..40.
+#[test]
+fn versioning_guard_is_one_comparison_equivalent_to_the_trip_count_test() {
+    let p = 4;
+    let options = Options {
+        version_threshold: Some(p),
+        ..Options::default()
+    };
+    for (header, lower, step, upper_offset) in [
+        ("2:n-1", 2i64, 1i64, -1i64),
+        ("1:2:n", 1, 2, 0),
+        ("3:3:n+1", 3, 3, 1),
+        ("n:-1:1", 0, -1, 0),
+        ("n+2:-2:3", 0, -2, 0),
+    ] {
+        let src = format!(
+            "function a = f(n)\na = zeros(1, 100);\nfor i = {header}\n  a(i) = 2*i;\nend\nend\n"
+        );
+        let out = run_passes(&src, Path::new("f.m"), &["vectorize".to_string()], &options)
+            .unwrap()
+            .remove(0)
+            .source;
+        let cond = out
+            .lines()
+            .find_map(|l| l.strip_prefix("if "))
+            .unwrap_or_else(|| panic!("{header}: no guard in\n{out}"));
+        let parts: Vec<&str> = cond.split_whitespace().collect();
+        assert_eq!(parts.len(), 3, "{header}: `{cond}` is not one comparison");
+        let sign = match parts[0] {
+            "n" => 1,
+            "-n" => -1,
+            other => panic!("{header}: unexpected left side {other}"),
+        };
+        let k: i64 = parts[2].parse().unwrap();
+        for n in -3i64..40 {
+            let (from, to) = if step > 0 {
+                (lower, n + upper_offset)
+            } else if header == "n:-1:1" {
+                (n, 1)
+            } else {
+                (n + 2, 3)
+            };
+            let trips = if step > 0 {
+                (from..=to).step_by(step as usize).count()
+            } else {
+                (to..=from).rev().step_by((-step) as usize).count()
+            } as i64;
+            let lhs = sign * n;
+            let guard = match parts[1] {
+                ">=" => lhs >= k,
+                "<=" => lhs <= k,
+                other => panic!("{header}: operator {other}"),
+            };
+            assert_eq!(
+                guard,
+                trips >= p as i64,
+                "{header} n={n}: `{cond}` vs {trips} trips"
+            );
+        }
+    }
+}

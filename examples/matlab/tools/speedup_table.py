@@ -1,6 +1,6 @@
 # Regenerates the speedup table of docs/matlab.md: every pass on every corpus program,
 # checked and timed in Octave with `metron matlab check`, plus profile-guided versions.
-# Usage: cargo build -p metron && python3 examples/matlab/tools/speedup_table.py
+# Usage: cargo build -p metron && python3 examples/matlab/tools/speedup_table.py [--versioned-only]
 import json, subprocess, os, glob
 import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
@@ -8,13 +8,14 @@ B = os.environ.get("METRON", os.path.join(ROOT, "target/debug/metron"))
 TMP = os.environ.get("TMPDIR", "/tmp") + "/metron-matlab-table"
 os.makedirs(TMP, exist_ok=True)
 rows = []
+VERSIONED_ONLY = "--versioned-only" in sys.argv
 for f in sorted(glob.glob(os.path.join(ROOT, "examples/matlab/*.m"))):
     name = os.path.basename(f)[:-2]
     src = open(f).read()
     is_fn = src.lstrip().startswith("function")
     size = 20000
     entry = ["--entry", f"{name}({size})"] if is_fn else []
-    for passes, extra in [("dslice", []), ("inline", []), ("range", []), ("reorder", []), ("repack", ["--force"]), ("vectorize", []), ("vectorize,inline,range,repack", ["--force"])]:
+    for passes, extra in [] if VERSIONED_ONLY else [("dslice", []), ("inline", []), ("range", []), ("reorder", []), ("repack", ["--force"]), ("vectorize", []), ("vectorize,inline,range,repack", ["--force"])]:
         out = f"{TMP}/{name}_{passes.replace(',', '_')}.m"
         r = subprocess.run([B, "matlab", "transform", f, "--passes", passes, "-o", out] + extra, capture_output=True, text=True)
         if r.returncode != 0 or open(out).read() == src:

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use metron_matlab::bench_store::StoreRecorder;
 use metron_matlab::classification::Classification;
 use metron_matlab::dimensionality::Dim;
 use metron_matlab::instruction_tree::{chain_string, model_expression, model_program};
@@ -35,6 +36,9 @@ pub struct BenchArgs {
     /// Write the long CSV (App. C Listing C.2) here; default: stdout.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Do not record the results in the experiment store (default: they go to `--store`).
+    #[arg(long)]
+    pub no_store: bool,
 }
 
 #[derive(Args, Debug)]
@@ -189,7 +193,22 @@ fn bench_cmd(a: BenchArgs, global: &GlobalOpts) -> CliResult {
     };
     let base = a.spec.parent().unwrap_or(Path::new("."));
     let bar = crate::progress::bar(0, global.quiet);
-    let result = metron_matlab::bench::run(&spec, base, |step| bar.set_message(step.to_string()));
+    let mut progress = |step: &str| bar.set_message(step.to_string());
+    let mut stored = None;
+    let result = if a.no_store {
+        metron_matlab::bench::run(&spec, base, progress)
+    } else {
+        let mut store = super::open_store(&global.store_path())?;
+        let argv: Vec<String> = std::env::args().collect();
+        let mut recorder = StoreRecorder::begin(&mut store, &spec, &a.spec, &argv, &mut progress)
+            .map_err(CliError::input)?;
+        let result = metron_matlab::bench::run_observed(&spec, base, &mut recorder);
+        let agreed = result
+            .as_ref()
+            .is_ok_and(|r| r.validations.iter().all(|v| v.equal));
+        stored = Some(recorder.finish(agreed).map_err(CliError::input)?);
+        result
+    };
     bar.finish_and_clear();
     let result = result.map_err(|e| match e {
         metron_matlab::bench::BenchError::Check(_)
@@ -212,6 +231,14 @@ fn bench_cmd(a: BenchArgs, global: &GlobalOpts) -> CliResult {
     if global.json {
         json_out(&result)?;
     } else if !global.quiet {
+        if let Some(id) = stored {
+            eprintln!(
+                "Stored as experiment {} in {} (metron show {})",
+                id.0,
+                global.store_path().display(),
+                id.0
+            );
+        }
         for v in &result.validations {
             eprintln!(
                 "validate {} {} vs {} N={}: {} (max rel. error {:.2e})",
