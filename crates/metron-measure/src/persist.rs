@@ -117,12 +117,6 @@ fn to_json<T: Serialize>(v: &T) -> Result<serde_json::Value> {
 /// Rebuilds the report of a stored `measure` experiment from its raw runs.
 pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
     let row = store.experiment(id)?;
-    if row.kind != KIND {
-        return Err(MeasureError::Invalid(format!(
-            "experiment {} is a `{}` experiment, not a measurement",
-            id.0, row.kind
-        )));
-    }
     let corrupt = |what: &str, e: serde_json::Error| {
         MeasureError::Invalid(format!(
             "{}: experiment {}: unreadable {what}: {e}",
@@ -130,8 +124,6 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
             id.0
         ))
     };
-    let stored: StoredConfig =
-        serde_json::from_value(row.config.clone()).map_err(|e| corrupt("config", e))?;
     let environment: Environment =
         serde_json::from_value(row.environment.clone()).map_err(|e| corrupt("environment", e))?;
     let bench_rows = store.benchmarks(id)?;
@@ -159,6 +151,13 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
             (spec, data)
         })
         .collect();
+    // Other kinds (a MATLAB bench, later tuning campaigns) keep their own config; they are
+    // summarised with the same statistics, each benchmark on its own.
+    let stored: StoredConfig = if row.kind == KIND {
+        serde_json::from_value(row.config.clone()).map_err(|e| corrupt("config", e))?
+    } else {
+        generic_config(&benchmarks)
+    };
     let mut report = Report::build(
         stored.config,
         environment,
@@ -168,6 +167,7 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
         &stored.startup,
     );
     report.experiment = Some(ExperimentInfo {
+        kind: row.kind,
         id: id.0,
         store: display_path(store.path()),
         status: row.status,
@@ -175,6 +175,52 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
         finished_at: row.finished_at,
     });
     Ok(report)
+}
+
+/// A config for an experiment that `metron measure` did not write: parameters as the
+/// benchmarks name them, the most frequent metric as the primary one, no comparisons.
+fn generic_config(benchmarks: &[(BenchmarkSpec, Vec<RunData>)]) -> StoredConfig {
+    let mut params: Vec<crate::params::Param> = Vec::new();
+    let mut metric_counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut most_runs = 0;
+    for (spec, runs) in benchmarks {
+        for (name, value) in &spec.params {
+            match params.iter_mut().find(|p| &p.name == name) {
+                Some(p) if !p.values.contains(value) => p.values.push(value.clone()),
+                Some(_) => {}
+                None => params.push(crate::params::Param {
+                    name: name.clone(),
+                    values: vec![value.clone()],
+                }),
+            }
+        }
+        most_runs = most_runs.max(runs.iter().filter(|r| !r.warmup).count() as u32);
+        for s in runs.iter().flat_map(|r| &r.samples) {
+            *metric_counts.entry(s.metric.as_str()).or_default() += 1;
+        }
+    }
+    let primary = metric_counts
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(m, _)| m.to_string())
+        .unwrap_or_else(|| crate::metric::WALL_TIME.to_string());
+    StoredConfig {
+        config: Config {
+            commands: benchmarks
+                .iter()
+                .map(|(b, _)| crate::experiment::CommandTemplate::new(b.argv.clone()))
+                .collect(),
+            params,
+            warmup: 0,
+            stopping: crate::experiment::Stopping::Fixed { runs: most_runs },
+            primary_metric: primary,
+            bootstrap: crate::stats::Bootstrap::default(),
+            show_output: false,
+        },
+        counters: Availability::default(),
+        groups: (0..benchmarks.len()).map(|i| vec![i]).collect(),
+        startup: Vec::new(),
+    }
 }
 
 fn display_path(p: &Path) -> String {

@@ -35,6 +35,9 @@ pub struct Report {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExperimentInfo {
+    /// `measure` for `metron measure`; other kinds (`matlab-bench`, ...) are shown the same way.
+    #[serde(default = "measure_kind")]
+    pub kind: String,
     pub id: i64,
     pub store: String,
     pub status: String,
@@ -91,6 +94,10 @@ pub struct CorrectedRatio {
     pub startup: f64,
     pub ratio: f64,
     pub ci: Interval,
+}
+
+fn measure_kind() -> String {
+    "measure".to_string()
 }
 
 /// A stored or live run, reduced to what the report needs.

@@ -394,3 +394,66 @@ fn two_concurrent_writers_both_succeed() {
         assert_eq!(r["status"], "complete");
     }
 }
+
+#[test]
+fn show_summarises_experiments_of_other_kinds() {
+    use metron_store::{NewBenchmark, NewExperiment, NewRun, Sample, Status, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let path = store_in(&dir);
+    {
+        let mut store = Store::open(&path).unwrap();
+        let env = metron_measure::environment::Environment::capture(dir.path());
+        let exp = store
+            .begin_experiment(&NewExperiment {
+                kind: "custom-bench",
+                name: Some("kernel"),
+                metron_version: "test",
+                argv: &serde_json::json!([]),
+                environment: &serde_json::to_value(&env).unwrap(),
+                config: &serde_json::json!({"anything": "its own"}),
+                host: None,
+            })
+            .unwrap();
+        let params = vec![("N".to_string(), "1000".to_string())];
+        let b = store
+            .add_benchmark(
+                exp,
+                &NewBenchmark {
+                    position: 0,
+                    label: "loop",
+                    command: "kernel(1000)",
+                    argv: &["kernel(1000)".to_string()],
+                    params: &params,
+                },
+            )
+            .unwrap();
+        for (i, t) in [5.0, 1.0, 4.0, 2.0, 3.0].into_iter().enumerate() {
+            let samples = [Sample {
+                metric: "time".into(),
+                value: t,
+                unit: "s".into(),
+            }];
+            store
+                .record_run(&NewRun {
+                    benchmark: b,
+                    index: i as u32 + 1,
+                    warmup: false,
+                    exit_code: Some(0),
+                    signal: None,
+                    ok: true,
+                    samples: &samples,
+                })
+                .unwrap();
+        }
+        store.finish_experiment(exp, Status::Complete).unwrap();
+    }
+    let shown = json(&run(&["--json", "show", "1"], &path));
+    assert_eq!(shown["experiment"]["kind"], "custom-bench");
+    let time = metric(&shown["benchmarks"][0], "time");
+    assert_eq!(time["n"], 5);
+    assert_eq!(time["median"], 3.0);
+    assert_eq!(time["min"], 1.0);
+    assert_eq!(shown["benchmarks"][0]["params"]["N"], "1000");
+    let table = run(&["show", "1"], &path);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("kernel(1000)"));
+}
