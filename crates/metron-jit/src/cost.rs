@@ -217,17 +217,41 @@ impl Serialize for ClassCounts {
     }
 }
 
-/// One line of a fragment's breakdown: a bytecode position and what its operations cost.
-#[derive(Debug, Clone, Serialize)]
-pub struct BytecodeCost {
-    pub file: SharedStr,
-    pub function: SharedStr,
+/// A bytecode position in the source, shared by the breakdowns of every fragment that has
+/// operations there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BytecodePosition {
+    pub file: String,
+    pub function: String,
     pub line: Option<u32>,
     pub bytecode_offset: Option<u32>,
-    pub opcode: Option<SharedStr>,
+    pub opcode: Option<String>,
+}
+
+/// One line of a fragment's breakdown: a bytecode position and what its operations cost.
+/// Serialises flat: `file`, `function`, `line`, `bytecode_offset`, `opcode`, `gamma`, `ops`.
+#[derive(Debug, Clone)]
+pub struct BytecodeCost {
+    pub position: Arc<BytecodePosition>,
     /// γ of the operations at this position, per execution of the fragment.
     pub gamma: f64,
     pub ops: u32,
+}
+
+impl Serialize for BytecodeCost {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let p = &*self.position;
+        let mut st = s.serialize_struct("BytecodeCost", 7)?;
+        st.serialize_field("file", &p.file)?;
+        st.serialize_field("function", &p.function)?;
+        st.serialize_field("line", &p.line)?;
+        st.serialize_field("bytecode_offset", &p.bytecode_offset)?;
+        st.serialize_field("opcode", &p.opcode)?;
+        st.serialize_field("gamma", &self.gamma)?;
+        st.serialize_field("ops", &self.ops)?;
+        st.end()
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -353,7 +377,7 @@ pub struct CostAccumulator<'m> {
     trace_costs: Vec<TraceCost>,
     class_names: Vec<SharedStr>,
     /// Per source location: file, function and opcode, shared by every fragment's breakdown.
-    positions: FxMap<Option<SourceId>, (SharedStr, SharedStr, Option<SharedStr>)>,
+    positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
 }
 
 impl<'m> CostAccumulator<'m> {
@@ -491,25 +515,23 @@ impl<'m> CostAccumulator<'m> {
         let top_sources: Vec<BytecodeCost> = ranked
             .into_iter()
             .map(|(src, (g, n))| {
-                let loc = src.and_then(|s| sources.get(s));
-                let key = source_key(sources, src);
-                let (file, function, opcode) = self
+                let position = self
                     .positions
                     .entry(src)
                     .or_insert_with(|| {
-                        (
-                            SharedStr::new(&key.file),
-                            SharedStr::new(&key.function),
-                            loc.and_then(|l| l.opcode.as_deref()).map(SharedStr::new),
-                        )
+                        let loc = src.and_then(|s| sources.get(s));
+                        let key = source_key(sources, src);
+                        Arc::new(BytecodePosition {
+                            file: key.file,
+                            function: key.function,
+                            line: key.line,
+                            bytecode_offset: loc.and_then(|l| l.bytecode_offset),
+                            opcode: loc.and_then(|l| l.opcode.clone()),
+                        })
                     })
                     .clone();
                 BytecodeCost {
-                    file,
-                    function,
-                    line: key.line,
-                    bytecode_offset: loc.and_then(|l| l.bytecode_offset),
-                    opcode,
+                    position,
                     gamma: g,
                     ops: n,
                 }

@@ -159,6 +159,15 @@ where
                 break;
             }
         }
+        // The first pass needs no operation line: skip them unread (headers start `#`,
+        // section lines `[`).
+        if mode == ReadMode::Headers
+            && parser.in_trace()
+            && !matches!(line.first(), Some(b'[' | b'#'))
+        {
+            parser.skip_line(complete_line);
+            continue;
+        }
         // Validating first is several times faster than the lossy path on clean logs.
         match std::str::from_utf8(line) {
             Ok(text) => parser.line(text, complete_line)?,
@@ -231,6 +240,21 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         } else {
             self.log.suppressed_warnings += 1;
         }
+    }
+
+    /// Inside a trace section, past the first section start.
+    fn in_trace(&self) -> bool {
+        self.seen_section
+            && self
+                .stack
+                .last()
+                .is_some_and(|s| s.name == "jit-log-opt-loop" || s.name == "jit-log-opt-bridge")
+    }
+
+    /// Counts a line that is not read.
+    fn skip_line(&mut self, complete: bool) {
+        self.log.lines += 1;
+        self.last_line_incomplete = !complete;
     }
 
     fn line(&mut self, text: &str, complete: bool) -> Result<(), JitError> {

@@ -668,9 +668,11 @@ fn human(
             let src = f
                 .sources
                 .first()
-                .map(|s| match s.line {
-                    Some(l) if !s.function.is_empty() => format!("{}:{l}", s.function),
-                    _ => s.file.to_string(),
+                .map(|s| match s.position.line {
+                    Some(l) if !s.position.function.is_empty() => {
+                        format!("{}:{l}", s.position.function)
+                    }
+                    _ => s.position.file.clone(),
                 })
                 .unwrap_or_default();
             let _ = writeln!(
