@@ -62,6 +62,7 @@ where
     let headers = read_traces(open()?, path, ReadMode::Headers, |t: Trace, _, _| {
         facts.add_trace_kind(t.kind)
     })?;
+    let first_pass_ops = headers.max_trace_ops;
     facts.counters = headers.counters;
     facts.add_counter_bridges();
 
@@ -79,7 +80,7 @@ where
     let analysis = acc.finish(has_counters, builder.finish(), &log.sources);
     log.traces = Vec::new();
     Ok(StreamedAnalysis {
-        max_retained_ops: log.max_trace_ops.max(headers.max_trace_ops),
+        max_retained_ops: log.max_trace_ops.max(first_pass_ops),
         loops,
         bridges: index - loops,
         log,
