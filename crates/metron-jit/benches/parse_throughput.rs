@@ -1,6 +1,10 @@
 //! Parse and analysis throughput on a large real PYPYLOG (issue 6, "Speed").
 //!
-//!     cargo bench -p metron-jit --bench parse_throughput [-- LOG] [--parse-only]
+//!     cargo bench -p metron-jit --bench parse_throughput [-- LOG] [--parse-only|--stream-only|--in-memory-only]
+//!
+//! The `--*-only` flags run one pass of one path, for measuring its peak RSS with `time -v`:
+//! the in-memory parse, the in-memory parse plus analysis, or the two-pass streaming analysis
+//! that `metron jit analyze` uses.
 //!
 //! Without LOG it records the corpus programs of examples/jit/corpus under pypy3 (scale 1)
 //! and concatenates their logs, repeated, into target/jit-bench.log of about 200 MB. A
@@ -15,6 +19,7 @@ use metron_jit::fragment::build;
 use metron_jit::log::parse_file;
 use metron_jit::op_class::OpClassTable;
 use metron_jit::pypy;
+use metron_jit::stream::analyze_file;
 
 const TARGET_BYTES: u64 = 200 << 20;
 
@@ -73,6 +78,26 @@ fn main() {
         return;
     }
     let classes = OpClassTable::default_table();
+    if std::env::args().any(|a| a == "--stream-only") {
+        let s = analyze_file(&path, &classes, &CostModel::Cmc).expect("analyze");
+        println!(
+            "streamed {size:.1} MB: {} traces, {} fragments, at most {} ops held",
+            s.loops + s.bridges,
+            s.analysis.fragments.len(),
+            s.max_retained_ops
+        );
+        return;
+    }
+    if std::env::args().any(|a| a == "--in-memory-only") {
+        let log = parse_file(&path).expect("parse");
+        let a = analyze_graph(&log, &build(&log), &classes, &CostModel::Cmc);
+        println!(
+            "analysed {size:.1} MB in memory: {} traces, {} fragments",
+            log.traces.len(),
+            a.fragments.len()
+        );
+        return;
+    }
     for round in 1..=3 {
         let t0 = Instant::now();
         let log = parse_file(&path).expect("parse");
@@ -98,6 +123,18 @@ fn main() {
             size / t_parse,
             t_parse + t_analyze,
             size / (t_parse + t_analyze)
+        );
+        drop((log, graph, a));
+        let t2 = Instant::now();
+        let s = analyze_file(&path, &classes, &CostModel::Cmc).expect("analyze");
+        let t_stream = t2.elapsed().as_secs_f64();
+        println!(
+            "round {round}: streaming analysis (2 passes) {:.2} s = {:.0} MB/s, {} fragments, \
+             at most {} ops held",
+            t_stream,
+            size / t_stream,
+            s.analysis.fragments.len(),
+            s.max_retained_ops
         );
     }
 }

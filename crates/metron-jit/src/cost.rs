@@ -3,14 +3,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::error::JitError;
-use crate::fragment::{self, TraceGraph};
+use crate::fragment::{self, Fragment, TraceGraph};
 use crate::log::JitLog;
 use crate::op_class::{ClassId, OpClassTable};
-use crate::trace::{FxMap, SourceId};
+use crate::trace::{FxMap, OpNames, SourceId, SourceTable, Trace};
 
 /// Weights of CMW per operation class (001 Eq. 3), in the unit of the calibration that
 /// produced them (seconds per operation after `metron jit calibrate`).
@@ -150,17 +151,107 @@ pub struct SourceCost {
     pub ops: BTreeMap<String, u64>,
 }
 
-/// One line of a fragment's breakdown: a bytecode position and what its operations cost.
-#[derive(Debug, Clone, Serialize)]
-pub struct BytecodeCost {
+/// A string that many fragments share (a file, a function, a class name): a log of hundreds
+/// of MB has tens of thousands of fragments, and owned copies would dominate the analysis's
+/// memory. Serialises as a plain string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SharedStr(Arc<str>);
+
+impl SharedStr {
+    pub fn new(s: &str) -> Self {
+        SharedStr(Arc::from(s))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for SharedStr {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for SharedStr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Serialize for SharedStr {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+/// Operations per class of one fragment, sorted by class name; serialises as a map.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClassCounts(Vec<(SharedStr, u32)>);
+
+impl ClassCounts {
+    pub fn get(&self, class: &str) -> Option<&u32> {
+        self.0
+            .binary_search_by(|(c, _)| c.as_str().cmp(class))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&SharedStr, &u32)> {
+        self.0.iter().map(|(c, n)| (c, n))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for ClassCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(c, n)| (c.as_str(), n)))
+    }
+}
+
+/// A bytecode position in the source, shared by the breakdowns of every fragment that has
+/// operations there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BytecodePosition {
     pub file: String,
     pub function: String,
     pub line: Option<u32>,
     pub bytecode_offset: Option<u32>,
     pub opcode: Option<String>,
+}
+
+/// One line of a fragment's breakdown: a bytecode position and what its operations cost.
+/// Serialises flat: `file`, `function`, `line`, `bytecode_offset`, `opcode`, `gamma`, `ops`.
+#[derive(Debug, Clone)]
+pub struct BytecodeCost {
+    pub position: Arc<BytecodePosition>,
     /// γ of the operations at this position, per execution of the fragment.
     pub gamma: f64,
     pub ops: u32,
+}
+
+impl Serialize for BytecodeCost {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let p = &*self.position;
+        let mut st = s.serialize_struct("BytecodeCost", 7)?;
+        st.serialize_field("file", &p.file)?;
+        st.serialize_field("function", &p.function)?;
+        st.serialize_field("line", &p.line)?;
+        st.serialize_field("bytecode_offset", &p.bytecode_offset)?;
+        st.serialize_field("opcode", &p.opcode)?;
+        st.serialize_field("gamma", &self.gamma)?;
+        st.serialize_field("ops", &self.ops)?;
+        st.end()
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -169,7 +260,7 @@ pub struct FragmentCost {
     pub trace: String,
     pub frequency: Option<u64>,
     /// Operations per class (static, one execution).
-    pub ops: BTreeMap<String, u32>,
+    pub ops: ClassCounts,
     /// γ of one execution.
     pub gamma: f64,
     /// frequency × γ; `None` when the frequency is unknown.
@@ -210,8 +301,8 @@ pub struct Analysis {
     pub warnings: Vec<String>,
 }
 
-fn source_key(log: &JitLog, id: Option<SourceId>) -> SourceKey {
-    match id.and_then(|s| log.sources.get(s)) {
+fn source_key(sources: &SourceTable, id: Option<SourceId>) -> SourceKey {
+    match id.and_then(|s| sources.get(s)) {
         Some(loc) => SourceKey {
             file: loc.file.clone().unwrap_or_else(|| loc.raw.clone()),
             function: loc.function.clone().unwrap_or_default(),
@@ -256,66 +347,155 @@ pub fn analyze_graph(
     classes: &OpClassTable,
     model: &CostModel,
 ) -> Analysis {
-    let op_class: Vec<ClassId> = log
-        .op_names
-        .iter()
-        .map(|(_, name)| classes.class_of(name))
-        .collect();
-    let op_hash: Vec<u64> = log.op_names.iter().map(|(_, n)| name_hash(n)).collect();
-    // Sources are part of a fragment's shape: two loops with the same operations in
-    // different functions are different fragments. Ids (tokens, guards) are not.
-    let source_hash = |id: Option<SourceId>| {
-        id.and_then(|s| log.sources.get(s))
-            .map_or(0, |l| name_hash(&l.raw).rotate_left(17))
-    };
-    let mut unknown_ops = BTreeMap::new();
-    for trace in &log.traces {
-        for op in &trace.ops {
-            let name = log.op_names.name(op.name);
-            if classes.lookup(name).is_none() {
-                *unknown_ops.entry(name.to_string()).or_insert(0u64) += 1;
-            }
+    let mut acc = CostAccumulator::new(classes, model);
+    let mut rest = &graph.fragments[..];
+    for (ti, trace) in log.traces.iter().enumerate() {
+        let n = rest.iter().take_while(|f| f.trace == ti).count();
+        let (mine, others) = rest.split_at(n);
+        rest = others;
+        let entry_source = graph.entry_source.get(ti).copied().flatten();
+        acc.add_trace(trace, mine, entry_source, &log.op_names, &log.sources);
+    }
+    acc.finish(graph.has_counters, graph.warnings.clone(), &log.sources)
+}
+
+/// Sums costs one trace at a time, so that a trace's operations can be dropped once its
+/// fragments are summarised (001 Eqs. 1-4 per fragment, Γ and the source lines at the end).
+pub struct CostAccumulator<'m> {
+    classes: &'m OpClassTable,
+    model: &'m CostModel,
+    /// Per interned op name: class, name hash (for shapes), whether the table knows it.
+    op_class: Vec<ClassId>,
+    op_hash: Vec<u64>,
+    op_known: Vec<bool>,
+    unknown_ops: BTreeMap<String, u64>,
+    executed: Vec<u64>,
+    /// Σ over fragments, per source location id: cost and executed ops per class. Keyed by
+    /// id while summing; ids that name the same line merge into SourceKeys at the end.
+    by_source: FxMap<Option<SourceId>, (f64, Vec<u64>)>,
+    fragments: Vec<FragmentCost>,
+    trace_costs: Vec<TraceCost>,
+    class_names: Vec<SharedStr>,
+    /// Per source location: file, function and opcode, shared by every fragment's breakdown.
+    positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
+}
+
+impl<'m> CostAccumulator<'m> {
+    pub fn new(classes: &'m OpClassTable, model: &'m CostModel) -> Self {
+        CostAccumulator {
+            classes,
+            model,
+            op_class: Vec::new(),
+            op_hash: Vec::new(),
+            op_known: Vec::new(),
+            unknown_ops: BTreeMap::new(),
+            executed: vec![0; classes.classes().len()],
+            by_source: FxMap::default(),
+            fragments: Vec::new(),
+            trace_costs: Vec::new(),
+            class_names: classes
+                .classes()
+                .iter()
+                .enumerate()
+                .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
+                .collect(),
+            positions: FxMap::default(),
         }
     }
-    let cost_of = |class: ClassId| model.op_cost(classes, class);
 
-    let n_classes = classes.classes().len();
-    let mut executed = vec![0u64; n_classes];
-    // Σ over fragments, per source location id: cost and executed ops per class. Keyed by
-    // id while summing; ids that name the same line merge into SourceKeys at the end.
-    let mut by_source: FxMap<Option<SourceId>, (f64, Vec<u64>)> = FxMap::default();
-    let mut fragments = Vec::with_capacity(graph.fragments.len());
-    for f in &graph.fragments {
-        let trace = &log.traces[f.trace];
+    fn learn_names(&mut self, names: &OpNames) {
+        for (_, name) in names.iter().skip(self.op_class.len()) {
+            self.op_class.push(self.classes.class_of(name));
+            self.op_hash.push(name_hash(name));
+            self.op_known.push(self.classes.lookup(name).is_some());
+        }
+    }
+
+    fn cost_of(&self, class: ClassId) -> f64 {
+        self.model.op_cost(self.classes, class)
+    }
+
+    /// Adds one trace and its fragments (from [`fragment::FragmentBuilder`]).
+    pub fn add_trace(
+        &mut self,
+        trace: &Trace,
+        fragments: &[Fragment],
+        entry_source: Option<SourceId>,
+        names: &OpNames,
+        sources: &SourceTable,
+    ) {
+        self.learn_names(names);
+        for op in &trace.ops {
+            if !self.op_known[op.name.0 as usize] {
+                *self
+                    .unknown_ops
+                    .entry(names.name(op.name).to_string())
+                    .or_insert(0) += 1;
+            }
+        }
+        for f in fragments {
+            let cost = self.fragment(trace, f, entry_source, sources);
+            self.fragments.push(cost);
+        }
+        self.trace_costs.push(TraceCost {
+            trace: trace.label(),
+            name: trace.name.clone(),
+            ops: trace.ops.len(),
+            gamma: match self.model {
+                CostModel::Cm0 => 1.0,
+                _ => trace
+                    .ops
+                    .iter()
+                    .map(|o| self.cost_of(self.op_class[o.name.0 as usize]))
+                    .sum(),
+            },
+        });
+    }
+
+    fn fragment(
+        &mut self,
+        trace: &Trace,
+        f: &Fragment,
+        entry_source: Option<SourceId>,
+        sources: &SourceTable,
+    ) -> FragmentCost {
+        let classes = self.classes;
+        let n_classes = self.executed.len();
         let ops = &trace.ops[f.first_op..f.end_op];
+        let op_source = |k: usize| ops[k].source.or(entry_source);
         let mut counts = vec![0u32; n_classes];
         let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
         let mut gamma = 0.0;
         for (k, op) in ops.iter().enumerate() {
-            let class = op_class[op.name.0 as usize];
+            let class = self.op_class[op.name.0 as usize];
             counts[class.0] += 1;
-            let c = cost_of(class);
+            let c = self.cost_of(class);
             gamma += c;
-            let src = graph.op_source(log, f.trace, f.first_op + k);
+            let src = op_source(k);
             let slot = per_pos.entry(src).or_insert((0.0, 0));
             slot.0 += c;
             if class != classes.debug() {
                 slot.1 += 1;
             }
             if let Some(n) = f.frequency {
-                let line = by_source
+                let line = self
+                    .by_source
                     .entry(src)
                     .or_insert_with(|| (0.0, vec![0; n_classes]));
                 line.0 += n as f64 * c;
                 line.1[class.0] = line.1[class.0].saturating_add(n);
             }
         }
-        if matches!(model, CostModel::Cm0) {
+        if matches!(self.model, CostModel::Cm0) {
             gamma = 1.0; // 001 Eq. 1; attributed to where the fragment starts
-            let src = graph.op_source(log, f.trace, f.first_op);
+            let src = if ops.is_empty() {
+                entry_source
+            } else {
+                op_source(0)
+            };
             per_pos.entry(src).or_insert((0.0, 0)).0 += 1.0;
             if let Some(n) = f.frequency {
-                by_source
+                self.by_source
                     .entry(src)
                     .or_insert_with(|| (0.0, vec![0; n_classes]))
                     .0 += n as f64;
@@ -324,138 +504,152 @@ pub fn analyze_graph(
         let cost = f.frequency.map(|n| n as f64 * gamma);
         if let Some(n) = f.frequency {
             for (class, c) in counts.iter().enumerate() {
-                executed[class] = executed[class].saturating_add(n.saturating_mul(u64::from(*c)));
+                self.executed[class] =
+                    self.executed[class].saturating_add(n.saturating_mul(u64::from(*c)));
             }
         }
         // Ranked on ids first: turning every position into strings would dominate the run.
         let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.into_iter().collect();
         ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
         ranked.truncate(SOURCES_PER_FRAGMENT);
-        let sources: Vec<BytecodeCost> = ranked
+        let top_sources: Vec<BytecodeCost> = ranked
             .into_iter()
             .map(|(src, (g, n))| {
-                let loc = src.and_then(|s| log.sources.get(s));
-                let key = source_key(log, src);
+                let position = self
+                    .positions
+                    .entry(src)
+                    .or_insert_with(|| {
+                        let loc = src.and_then(|s| sources.get(s));
+                        let key = source_key(sources, src);
+                        Arc::new(BytecodePosition {
+                            file: key.file,
+                            function: key.function,
+                            line: key.line,
+                            bytecode_offset: loc.and_then(|l| l.bytecode_offset),
+                            opcode: loc.and_then(|l| l.opcode.clone()),
+                        })
+                    })
+                    .clone();
                 BytecodeCost {
-                    file: key.file,
-                    function: key.function,
-                    line: key.line,
-                    bytecode_offset: loc.and_then(|l| l.bytecode_offset),
-                    opcode: loc.and_then(|l| l.opcode.clone()),
+                    position,
                     gamma: g,
                     ops: n,
                 }
             })
             .collect();
-        fragments.push(FragmentCost {
+        // Sources are part of a fragment's shape: two loops with the same operations in
+        // different functions are different fragments. Ids (tokens, guards) are not.
+        let source_hash = |id: Option<SourceId>| {
+            id.and_then(|s| sources.get(s))
+                .map_or(0, |l| name_hash(&l.raw).rotate_left(17))
+        };
+        FragmentCost {
             name: f.name(),
             trace: trace.label(),
             frequency: f.frequency,
-            ops: counts
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| **n > 0)
-                .map(|(c, n)| (classes.name(ClassId(c)).to_string(), *n))
-                .collect(),
+            ops: {
+                let mut v: Vec<(SharedStr, u32)> = counts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(c, n)| (self.class_names[c].clone(), *n))
+                    .collect();
+                v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                ClassCounts(v)
+            },
             gamma,
             cost,
             share: None,
-            sources,
+            sources: top_sources,
             shape: shape_hash(
                 ops.iter()
-                    .map(|o| op_hash[o.name.0 as usize] ^ source_hash(o.source)),
+                    .map(|o| self.op_hash[o.name.0 as usize] ^ source_hash(o.source)),
             ),
-        });
+        }
     }
 
-    let gamma_total = graph
-        .has_counters
-        .then(|| fragments.iter().filter_map(|f| f.cost).sum::<f64>());
-    if let Some(total) = gamma_total.filter(|t| *t > 0.0) {
-        for f in &mut fragments {
-            f.share = f.cost.map(|c| 100.0 * c / total);
+    /// Γ, shares and source lines once every trace is in; `warnings` are the fragment
+    /// builder's.
+    pub fn finish(
+        self,
+        has_counters: bool,
+        mut warnings: Vec<String>,
+        sources: &SourceTable,
+    ) -> Analysis {
+        let classes = self.classes;
+        let n_classes = self.executed.len();
+        let mut fragments = self.fragments;
+        let gamma_total =
+            has_counters.then(|| fragments.iter().filter_map(|f| f.cost).sum::<f64>());
+        if let Some(total) = gamma_total.filter(|t| *t > 0.0) {
+            for f in &mut fragments {
+                f.share = f.cost.map(|c| 100.0 * c / total);
+            }
         }
-    }
-    let mut by_line: HashMap<SourceKey, (f64, Vec<u64>)> = HashMap::new();
-    for (src, (cost, ops)) in by_source {
-        let slot = by_line
-            .entry(source_key(log, src))
-            .or_insert_with(|| (0.0, vec![0; n_classes]));
-        slot.0 += cost;
-        for (a, b) in slot.1.iter_mut().zip(ops) {
-            *a = a.saturating_add(b);
+        let mut by_line: HashMap<SourceKey, (f64, Vec<u64>)> = HashMap::new();
+        for (src, (cost, ops)) in self.by_source {
+            let slot = by_line
+                .entry(source_key(sources, src))
+                .or_insert_with(|| (0.0, vec![0; n_classes]));
+            slot.0 += cost;
+            for (a, b) in slot.1.iter_mut().zip(ops) {
+                *a = a.saturating_add(b);
+            }
         }
-    }
-    let mut source_lines: Vec<SourceCost> = by_line
-        .into_iter()
-        .map(|(key, (cost, ops))| SourceCost {
-            key,
-            cost,
-            share: gamma_total
-                .filter(|t| *t > 0.0)
-                .map_or(0.0, |t| 100.0 * cost / t),
-            ops: ops
+        let mut source_lines: Vec<SourceCost> = by_line
+            .into_iter()
+            .map(|(key, (cost, ops))| SourceCost {
+                key,
+                cost,
+                share: gamma_total
+                    .filter(|t| *t > 0.0)
+                    .map_or(0.0, |t| 100.0 * cost / t),
+                ops: ops
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(c, n)| *n > 0 && ClassId(*c) != classes.debug())
+                    .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
+                    .collect(),
+            })
+            .collect();
+        source_lines.sort_by(|a, b| b.cost.total_cmp(&a.cost).then(a.key.cmp(&b.key)));
+
+        if !has_counters {
+            warnings.push(
+                "the log has no jit-backend-counts section, so fragment frequencies and Γ cannot \
+                 be computed; only static per-trace costs are shown (record with \
+                 PYPYLOG=jit-log-opt,jit-backend-counts,jit-summary:FILE)"
+                    .to_string(),
+            );
+        }
+        if !self.unknown_ops.is_empty() {
+            let list: Vec<_> = self
+                .unknown_ops
+                .iter()
+                .map(|(n, c)| format!("{n} ({c})"))
+                .collect();
+            warnings.push(format!(
+                "operations missing from the class table, counted as `other`: {}",
+                list.join(", ")
+            ));
+        }
+        Analysis {
+            model: self.model.clone(),
+            traces: self.trace_costs.len(),
+            has_counters,
+            gamma: gamma_total,
+            executed_ops: self
+                .executed
                 .into_iter()
                 .enumerate()
-                .filter(|(c, n)| *n > 0 && ClassId(*c) != classes.debug())
+                .filter(|(_, n)| *n > 0)
                 .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
                 .collect(),
-        })
-        .collect();
-    source_lines.sort_by(|a, b| b.cost.total_cmp(&a.cost).then(a.key.cmp(&b.key)));
-
-    let trace_costs = log
-        .traces
-        .iter()
-        .map(|t| TraceCost {
-            trace: t.label(),
-            name: t.name.clone(),
-            ops: t.ops.len(),
-            gamma: match model {
-                CostModel::Cm0 => 1.0,
-                _ => t
-                    .ops
-                    .iter()
-                    .map(|o| cost_of(op_class[o.name.0 as usize]))
-                    .sum(),
-            },
-        })
-        .collect();
-
-    let mut warnings = graph.warnings.clone();
-    if !graph.has_counters {
-        warnings.push(
-            "the log has no jit-backend-counts section, so fragment frequencies and Γ cannot be \
-             computed; only static per-trace costs are shown (record with \
-             PYPYLOG=jit-log-opt,jit-backend-counts,jit-summary:FILE)"
-                .to_string(),
-        );
-    }
-    if !unknown_ops.is_empty() {
-        let list: Vec<_> = unknown_ops
-            .iter()
-            .map(|(n, c)| format!("{n} ({c})"))
-            .collect();
-        warnings.push(format!(
-            "operations missing from the class table, counted as `other`: {}",
-            list.join(", ")
-        ));
-    }
-    Analysis {
-        model: model.clone(),
-        traces: log.traces.len(),
-        has_counters: graph.has_counters,
-        gamma: gamma_total,
-        executed_ops: executed
-            .into_iter()
-            .enumerate()
-            .filter(|(_, n)| *n > 0)
-            .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
-            .collect(),
-        fragments,
-        trace_costs,
-        source_lines,
-        unknown_ops,
-        warnings,
+            fragments,
+            trace_costs: self.trace_costs,
+            source_lines,
+            unknown_ops: self.unknown_ops,
+            warnings,
+        }
     }
 }

@@ -14,8 +14,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use crate::log::JitLog;
-use crate::trace::{Marker, SourceId, TraceKind};
+use crate::log::{Counters, JitLog};
+use crate::trace::{Marker, Op, SourceId, Trace, TraceKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "snake_case")]
@@ -84,103 +84,158 @@ impl TraceGraph {
     }
 }
 
-struct Names {
-    labels: HashMap<u64, String>,
-    guards: HashMap<u64, String>,
-    jumps: HashMap<(usize, usize), String>,
+/// What fragments need to know about the whole log before the first trace: which guards have
+/// a bridge (a bridge trace, or a `bridge D` counter) and the counters. The first pass of the
+/// streaming analysis gathers it from the headers and counters alone.
+#[derive(Debug, Clone, Default)]
+pub struct LogFacts {
+    pub bridged: HashSet<u64>,
+    pub counters: Option<Counters>,
 }
 
-fn name_nodes(log: &JitLog) -> Names {
-    let mut names = Names {
-        labels: HashMap::new(),
-        guards: HashMap::new(),
-        jumps: HashMap::new(),
-    };
-    for (ti, trace) in log.traces.iter().enumerate() {
-        for (oi, op) in trace.ops.iter().enumerate() {
-            match op.marker {
-                Marker::Label(t) => {
-                    let n = names.labels.len() + 1;
-                    names.labels.entry(t).or_insert_with(|| format!("l{n}"));
-                }
-                Marker::Guard(g) => {
-                    let n = names.guards.len() + 1;
-                    names.guards.entry(g).or_insert_with(|| format!("g{n}"));
-                }
-                Marker::Jump(_) => {
-                    let n = names.jumps.len() + 1;
-                    names.jumps.insert((ti, oi), format!("j{n}"));
-                }
-                _ => {}
-            }
-        }
-    }
-    names
-}
-
-/// Builds the fragments of `log` and, when it has counters, their frequencies (001 §3.2).
-pub fn build(log: &JitLog) -> TraceGraph {
-    let names = name_nodes(log);
-    let mut warnings = Vec::new();
-    let mut guard_at: HashMap<u64, (usize, usize)> = HashMap::new();
-    for (ti, trace) in log.traces.iter().enumerate() {
-        for (oi, op) in trace.ops.iter().enumerate() {
-            if let Marker::Guard(g) = op.marker {
-                if let Some(&(first, _)) = guard_at.get(&g) {
-                    warnings.push(format!(
-                        "guard 0x{g:x} appears in {} and again in {}: its bridge's count would \
-                         be used twice",
-                        log.traces[first].label(),
-                        trace.label()
-                    ));
-                } else {
-                    guard_at.insert(g, (ti, oi));
-                }
-            }
-        }
-    }
-    // A guard has a bridge when the log holds the bridge or a counter for it.
-    let mut bridged: HashSet<u64> = log
-        .traces
-        .iter()
-        .filter_map(|t| match t.kind {
-            TraceKind::Bridge { guard } => Some(guard),
-            TraceKind::Loop { .. } => None,
-        })
-        .collect();
-    if let Some(c) = &log.counters {
-        bridged.extend(c.bridges.keys().copied());
-    }
-    let entry_source = log
-        .traces
-        .iter()
-        .map(|t| match t.kind {
-            TraceKind::Bridge { guard } => guard_at
-                .get(&guard)
-                .and_then(|&(ti, oi)| log.traces[ti].ops[oi].source),
-            TraceKind::Loop { .. } => None,
-        })
-        .collect();
-
-    let mut fragments = Vec::new();
-    for (ti, trace) in log.traces.iter().enumerate() {
-        let entry_name = match trace.kind {
-            TraceKind::Loop { number } => format!("e{number}"),
-            TraceKind::Bridge { guard } => names
-                .guards
-                .get(&guard)
-                .map(|g| format!("b{}", &g[1..]))
-                .unwrap_or_else(|| format!("b0x{guard:x}")),
+impl LogFacts {
+    pub fn of_log(log: &JitLog) -> Self {
+        let mut facts = LogFacts {
+            bridged: HashSet::new(),
+            counters: log.counters.clone(),
         };
+        for t in &log.traces {
+            facts.add_trace_kind(t.kind);
+        }
+        facts.add_counter_bridges();
+        facts
+    }
+
+    pub fn add_trace_kind(&mut self, kind: TraceKind) {
+        if let TraceKind::Bridge { guard } = kind {
+            self.bridged.insert(guard);
+        }
+    }
+
+    /// Call once the counters are in: their `bridge D` lines attach bridges too.
+    pub fn add_counter_bridges(&mut self) {
+        if let Some(c) = &self.counters {
+            self.bridged.extend(c.bridges.keys().copied());
+        }
+    }
+}
+
+/// The fragments of one trace and where its entry's operations come from in the source.
+#[derive(Debug, Clone)]
+pub struct TraceFragments {
+    pub fragments: Vec<Fragment>,
+    /// For a bridge: the source location of the guard it leaves from.
+    pub entry_source: Option<SourceId>,
+}
+
+/// A guard with a bridge, as first seen.
+struct BridgedGuard {
+    name: String,
+    trace: String,
+    source: Option<SourceId>,
+}
+
+/// Cuts traces into fragments one trace at a time, in log order (001 §3.1), and gives them
+/// frequencies (001 §3.2). It keeps only names of labels and of guards with bridges, so its
+/// memory grows with the number of fragments, not of operations.
+///
+/// Nodes are named in order of appearance. A guard without a bridge is never named in a
+/// fragment, so it is only counted, not remembered: were the same guard id to occur twice
+/// without a bridge (RPython never writes that), later guards' numbers would run one higher.
+/// A bridge logged before its guard is named `b0x...` and has no entry source.
+pub struct FragmentBuilder {
+    facts: LogFacts,
+    labels: HashMap<u64, String>,
+    guards: HashMap<u64, BridgedGuard>,
+    guard_count: usize,
+    jump_count: usize,
+    start_labels: HashSet<u64>,
+    duplicate_warnings: Vec<String>,
+    frequency_warnings: Vec<String>,
+}
+
+impl FragmentBuilder {
+    pub fn new(facts: LogFacts) -> Self {
+        FragmentBuilder {
+            facts,
+            labels: HashMap::new(),
+            guards: HashMap::new(),
+            guard_count: 0,
+            jump_count: 0,
+            start_labels: HashSet::new(),
+            duplicate_warnings: Vec::new(),
+            frequency_warnings: Vec::new(),
+        }
+    }
+
+    pub fn has_counters(&self) -> bool {
+        self.facts.counters.is_some()
+    }
+
+    fn label_name(&mut self, t: u64) -> String {
+        let n = self.labels.len() + 1;
+        self.labels
+            .entry(t)
+            .or_insert_with(|| format!("l{n}"))
+            .clone()
+    }
+
+    /// Names the guard at `op` and, when it has a bridge, returns its name.
+    fn guard_name(&mut self, g: u64, trace: &Trace, op: &Op) -> Option<String> {
+        if !self.facts.bridged.contains(&g) {
+            self.guard_count += 1;
+            return None;
+        }
+        match self.guards.get(&g) {
+            Some(first) => {
+                self.duplicate_warnings.push(format!(
+                    "guard 0x{g:x} appears in {} and again in {}: its bridge's count would \
+                     be used twice",
+                    first.trace,
+                    trace.label()
+                ));
+                Some(first.name.clone())
+            }
+            None => {
+                self.guard_count += 1;
+                let name = format!("g{}", self.guard_count);
+                self.guards.insert(
+                    g,
+                    BridgedGuard {
+                        name: name.clone(),
+                        trace: trace.label(),
+                        source: op.source,
+                    },
+                );
+                Some(name)
+            }
+        }
+    }
+
+    /// The fragments of `trace`, the `index`-th of the log, with their frequencies.
+    pub fn trace(&mut self, index: usize, trace: &Trace) -> TraceFragments {
+        let (entry_name, entry_source) = match trace.kind {
+            TraceKind::Loop { number } => (format!("e{number}"), None),
+            TraceKind::Bridge { guard } => match self.guards.get(&guard) {
+                Some(g) => (format!("b{}", &g.name[1..]), g.source),
+                None => (format!("b0x{guard:x}"), None),
+            },
+        };
+        let mut fragments = Vec::new();
         let mut start = Some((FragmentStart::Entry, entry_name, 0usize));
         for (oi, op) in trace.ops.iter().enumerate() {
             let end = match op.marker {
-                Marker::Label(t) => Some((FragmentEnd::Label(t), names.labels[&t].clone(), oi)),
-                Marker::Guard(g) if bridged.contains(&g) => {
-                    Some((FragmentEnd::Guard(g), names.guards[&g].clone(), oi + 1))
-                }
+                Marker::Label(t) => Some((FragmentEnd::Label(t), self.label_name(t), oi)),
+                Marker::Guard(g) => self
+                    .guard_name(g, trace, op)
+                    .map(|name| (FragmentEnd::Guard(g), name, oi + 1)),
                 Marker::Jump(t) => {
-                    Some((FragmentEnd::Jump(t), names.jumps[&(ti, oi)].clone(), oi + 1))
+                    self.jump_count += 1;
+                    Some((
+                        FragmentEnd::Jump(t),
+                        format!("j{}", self.jump_count),
+                        oi + 1,
+                    ))
                 }
                 Marker::Finish => Some((FragmentEnd::Finish, "finish".to_string(), oi + 1)),
                 _ => None,
@@ -194,7 +249,7 @@ pub fn build(log: &JitLog) -> TraceGraph {
                     .all(|o| o.marker == Marker::DebugMergePoint);
                 if !(matches!(s, FragmentStart::Entry) && only_debug) {
                     fragments.push(Fragment {
-                        trace: ti,
+                        trace: index,
                         start: *s,
                         end,
                         start_name: s_name.clone(),
@@ -206,9 +261,7 @@ pub fn build(log: &JitLog) -> TraceGraph {
                 }
             }
             match op.marker {
-                Marker::Label(t) => {
-                    start = Some((FragmentStart::Label(t), names.labels[&t].clone(), oi))
-                }
+                Marker::Label(t) => start = Some((FragmentStart::Label(t), self.label_name(t), oi)),
                 Marker::Jump(_) | Marker::Finish => start = None,
                 _ => {}
             }
@@ -216,7 +269,7 @@ pub fn build(log: &JitLog) -> TraceGraph {
         if let Some((s, s_name, first)) = start {
             if first < trace.ops.len() {
                 fragments.push(Fragment {
-                    trace: ti,
+                    trace: index,
                     start: s,
                     end: FragmentEnd::TraceEnd,
                     start_name: s_name,
@@ -227,49 +280,99 @@ pub fn build(log: &JitLog) -> TraceGraph {
                 });
             }
         }
+        for f in &fragments {
+            if let FragmentStart::Label(t) = f.start {
+                self.start_labels.insert(t);
+            }
+        }
+        if let Some(counters) = &self.facts.counters {
+            assign_frequencies(
+                counters,
+                trace,
+                &mut fragments,
+                &mut self.frequency_warnings,
+            );
+        }
+        TraceFragments {
+            fragments,
+            entry_source,
+        }
     }
 
-    let has_counters = log.counters.is_some();
-    if has_counters {
-        assign_frequencies(log, &mut fragments, &guard_at, &mut warnings);
+    /// The warnings about the whole log, once every trace has been seen.
+    pub fn finish(self) -> Vec<String> {
+        let mut warnings = self.duplicate_warnings;
+        let Some(counters) = &self.facts.counters else {
+            return warnings;
+        };
+        if !counters.complete {
+            warnings.push(
+                "jit-backend-counts is incomplete (the log is truncated): missing counters leave \
+                 their fragments out of Γ"
+                    .to_string(),
+            );
+        }
+        warnings.extend(self.frequency_warnings);
+        let mut bridge_ids: Vec<&u64> = counters.bridges.keys().collect();
+        bridge_ids.sort_unstable();
+        for g in bridge_ids {
+            if !self.guards.contains_key(g) {
+                warnings.push(format!(
+                    "counter `bridge {g}` names guard 0x{g:x}, which no trace in the log contains"
+                ));
+            }
+        }
+        let mut label_ids: Vec<&u64> = counters.labels.keys().collect();
+        label_ids.sort_unstable();
+        for t in label_ids {
+            if !self.start_labels.contains(t) {
+                warnings.push(format!(
+                    "counter `TargetToken({t})` names a label that no trace in the log contains"
+                ));
+            }
+        }
+        warnings
     }
+}
+
+/// Builds the fragments of `log` and, when it has counters, their frequencies (001 §3.2).
+pub fn build(log: &JitLog) -> TraceGraph {
+    let mut builder = FragmentBuilder::new(LogFacts::of_log(log));
+    let mut fragments = Vec::new();
+    let mut entry_source = Vec::with_capacity(log.traces.len());
+    for (ti, trace) in log.traces.iter().enumerate() {
+        let tf = builder.trace(ti, trace);
+        fragments.extend(tf.fragments);
+        entry_source.push(tf.entry_source);
+    }
+    let has_counters = builder.has_counters();
     TraceGraph {
         fragments,
         has_counters,
-        warnings,
+        warnings: builder.finish(),
         entry_source,
     }
 }
 
-/// The paper's two rules (001 §3.2), applied per start node.
+/// The paper's two rules (001 §3.2), applied per start node of one trace.
 fn assign_frequencies(
-    log: &JitLog,
+    counters: &Counters,
+    trace: &Trace,
     fragments: &mut [Fragment],
-    guard_at: &HashMap<u64, (usize, usize)>,
     warnings: &mut Vec<String>,
 ) {
-    let Some(counters) = &log.counters else {
-        return;
-    };
-    if !counters.complete {
-        warnings.push(
-            "jit-backend-counts is incomplete (the log is truncated): missing counters leave \
-             their fragments out of Γ"
-                .to_string(),
-        );
-    }
-    let mut groups: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
-    for (i, f) in fragments.iter().enumerate() {
-        groups.entry((f.trace, f.first_op)).or_default().push(i);
-    }
-    let mut keys: Vec<_> = groups.keys().copied().collect();
-    keys.sort_unstable();
-    for key in keys {
-        let members = &groups[&key];
+    // fragments come in order of their end; a start's fragments share `first_op`
+    let mut firsts: Vec<usize> = fragments.iter().map(|f| f.first_op).collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    for first_op in firsts {
+        let members: Vec<usize> = (0..fragments.len())
+            .filter(|&i| fragments[i].first_op == first_op)
+            .collect();
         let first = &fragments[members[0]];
         let start_count = match first.start {
             FragmentStart::Label(t) => counters.labels.get(&t).copied(),
-            FragmentStart::Entry => match log.traces[first.trace].kind {
+            FragmentStart::Entry => match trace.kind {
                 TraceKind::Loop { number } => counters.entries.get(&number).copied(),
                 TraceKind::Bridge { guard } => counters.bridges.get(&guard).copied(),
             },
@@ -278,12 +381,12 @@ fn assign_frequencies(
         if start_count.is_none() {
             warnings.push(format!(
                 "no counter for {start_name} ({}): its fragments are left out of Γ",
-                log.traces[first.trace].label()
+                trace.label()
             ));
         }
         // Rule 1: a fragment ending at a guard takes the count of the guard's bridge.
         let mut shorter: u64 = 0;
-        for &i in members {
+        for &i in &members {
             if let FragmentEnd::Guard(g) = fragments[i].end {
                 let n = counters.bridges.get(&g).copied();
                 if n.is_none() {
@@ -301,7 +404,7 @@ fn assign_frequencies(
         let Some(n_start) = start_count else {
             continue;
         };
-        for &i in members {
+        for &i in &members {
             if matches!(fragments[i].end, FragmentEnd::Guard(_)) {
                 continue;
             }
@@ -314,31 +417,6 @@ fn assign_frequencies(
                 0
             });
             fragments[i].frequency = Some(freq);
-        }
-    }
-    let mut bridge_ids: Vec<&u64> = counters.bridges.keys().collect();
-    bridge_ids.sort_unstable();
-    for g in bridge_ids {
-        if !guard_at.contains_key(g) {
-            warnings.push(format!(
-                "counter `bridge {g}` names guard 0x{g:x}, which no trace in the log contains"
-            ));
-        }
-    }
-    let labels: HashSet<u64> = fragments
-        .iter()
-        .filter_map(|f| match f.start {
-            FragmentStart::Label(t) => Some(t),
-            FragmentStart::Entry => None,
-        })
-        .collect();
-    let mut label_ids: Vec<&u64> = counters.labels.keys().collect();
-    label_ids.sort_unstable();
-    for t in label_ids {
-        if !labels.contains(t) {
-            warnings.push(format!(
-                "counter `TargetToken({t})` names a label that no trace in the log contains"
-            ));
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod log;
 pub mod nnls;
 pub mod op_class;
 pub mod pypy;
+pub mod stream;
 pub mod tau;
 pub mod trace;
 

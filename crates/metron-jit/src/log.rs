@@ -67,6 +67,9 @@ pub struct JitLog {
     pub lines: usize,
     /// Set when the log ends inside a section (a crashed or killed program).
     pub truncated: bool,
+    /// The most operations the reader held at once: the largest trace, since it hands each
+    /// trace on when its section ends. What the consumer keeps is the consumer's business.
+    pub max_trace_ops: usize,
 }
 
 impl JitLog {
@@ -94,9 +97,46 @@ pub fn parse_str(text: &str, name: &str) -> Result<JitLog, JitError> {
     parse_reader(text.as_bytes(), Path::new(name))
 }
 
-/// Parses a PYPYLOG from any reader, one line at a time.
-pub fn parse_reader<R: BufRead>(mut reader: R, path: &Path) -> Result<JitLog, JitError> {
-    let mut parser = Parser::new(path);
+/// Parses a PYPYLOG from any reader, one line at a time, keeping every trace in memory.
+pub fn parse_reader<R: BufRead>(reader: R, path: &Path) -> Result<JitLog, JitError> {
+    let mut traces = Vec::new();
+    let mut log = read_traces(
+        reader,
+        path,
+        ReadMode::Full,
+        |mut trace: Trace, _: &OpNames, _: &SourceTable| {
+            trace.ops.shrink_to_fit();
+            traces.push(trace);
+        },
+    )?;
+    log.traces = traces;
+    Ok(log)
+}
+
+/// How much of each trace [`read_traces`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadMode {
+    /// Every operation.
+    Full,
+    /// Headers, counters and summary only: traces reach the consumer without operations and
+    /// operation lines are not checked. The first pass of the streaming analysis.
+    Headers,
+}
+
+/// Streams a PYPYLOG: each trace goes to `on_trace`, with the name and source tables as they
+/// stand, as soon as its section ends, and is not kept. The returned log holds everything
+/// else (counters, summary, warnings) and no traces; memory is bounded by the largest trace.
+pub fn read_traces<R, F>(
+    mut reader: R,
+    path: &Path,
+    mode: ReadMode,
+    on_trace: F,
+) -> Result<JitLog, JitError>
+where
+    R: BufRead,
+    F: FnMut(Trace, &OpNames, &SourceTable),
+{
+    let mut parser = Parser::new(path, mode, on_trace);
     let mut buf = Vec::with_capacity(256);
     loop {
         buf.clear();
@@ -119,6 +159,15 @@ pub fn parse_reader<R: BufRead>(mut reader: R, path: &Path) -> Result<JitLog, Ji
                 break;
             }
         }
+        // The first pass needs no operation line: skip them unread (headers start `#`,
+        // section lines `[`).
+        if mode == ReadMode::Headers
+            && parser.in_trace()
+            && !matches!(line.first(), Some(b'[' | b'#'))
+        {
+            parser.skip_line(complete_line);
+            continue;
+        }
         // Validating first is several times faster than the lossy path on clean logs.
         match std::str::from_utf8(line) {
             Ok(text) => parser.line(text, complete_line)?,
@@ -133,8 +182,10 @@ struct OpenSection {
     line: usize,
 }
 
-struct Parser {
+struct Parser<F> {
     log: JitLog,
+    mode: ReadMode,
+    on_trace: F,
     stack: Vec<OpenSection>,
     trace: Option<Trace>,
     source: Option<SourceId>,
@@ -164,13 +215,15 @@ fn section_line(text: &str) -> Option<SectionLine<'_>> {
     is_name(name).then_some(SectionLine::End(stamp, name))
 }
 
-impl Parser {
-    fn new(path: &Path) -> Self {
+impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
+    fn new(path: &Path, mode: ReadMode, on_trace: F) -> Self {
         Parser {
             log: JitLog {
                 path: path.to_path_buf(),
                 ..JitLog::default()
             },
+            mode,
+            on_trace,
             stack: Vec::new(),
             trace: None,
             source: None,
@@ -187,6 +240,21 @@ impl Parser {
         } else {
             self.log.suppressed_warnings += 1;
         }
+    }
+
+    /// Inside a trace section, past the first section start.
+    fn in_trace(&self) -> bool {
+        self.seen_section
+            && self
+                .stack
+                .last()
+                .is_some_and(|s| s.name == "jit-log-opt-loop" || s.name == "jit-log-opt-bridge")
+    }
+
+    /// Counts a line that is not read.
+    fn skip_line(&mut self, complete: bool) {
+        self.log.lines += 1;
+        self.last_line_incomplete = !complete;
     }
 
     fn line(&mut self, text: &str, complete: bool) -> Result<(), JitError> {
@@ -292,7 +360,7 @@ impl Parser {
         if let Some(header) = text.strip_prefix("# ") {
             return self.trace_header(header, lineno);
         }
-        if text.starts_with('[') || text.trim().is_empty() {
+        if text.starts_with('[') || text.trim().is_empty() || self.mode == ReadMode::Headers {
             return; // the input arguments `[p0, p1]`
         }
         let Some(trace) = self.trace.as_mut() else {
@@ -360,7 +428,8 @@ impl Parser {
         let Some(trace) = self.trace.take() else {
             return;
         };
-        if let Some(declared) = trace.declared_ops {
+        self.log.max_trace_ops = self.log.max_trace_ops.max(trace.ops.len());
+        if let Some(declared) = trace.declared_ops.filter(|_| self.mode == ReadMode::Full) {
             if declared != trace.ops.len() {
                 let msg = format!(
                     "{} declares {declared} ops but {} were read",
@@ -371,9 +440,7 @@ impl Parser {
             }
         }
         self.source = None;
-        let mut trace = trace;
-        trace.ops.shrink_to_fit();
-        self.log.traces.push(trace);
+        (self.on_trace)(trace, &self.log.op_names, &self.log.sources);
     }
 
     fn counter_line(&mut self, text: &str, lineno: usize) {
@@ -421,6 +488,9 @@ impl Parser {
                 Some(lines),
                 format!("log stops in the middle of line {lines}; that line was ignored"),
             );
+        }
+        if let Some(t) = &self.trace {
+            self.log.max_trace_ops = self.log.max_trace_ops.max(t.ops.len());
         }
         if let Some(open) = self.stack.last() {
             self.log.truncated = true;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Write as _};
 use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
@@ -12,7 +12,7 @@ use serde::Serialize;
 use metron_jit::cost::{analyze, Analysis, CostModel, Weights};
 use metron_jit::log::{parse_reader, JitLog};
 use metron_jit::op_class::OpClassTable;
-use metron_jit::trace::TraceKind;
+use metron_jit::stream::StreamedAnalysis;
 use metron_jit::{pypy, JitError};
 
 use crate::error::{CliError, CliResult};
@@ -501,15 +501,54 @@ struct Report<'a> {
     analysis: &'a Analysis,
 }
 
+/// Analyses in two streaming passes over the file (metron_jit::stream), so that memory stays
+/// bounded by the largest trace however large the log.
+fn analyze_with_progress(
+    path: &Path,
+    classes: &OpClassTable,
+    model: &CostModel,
+    quiet: bool,
+) -> Result<StreamedAnalysis, CliError> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    // Parsing runs at tens of MB/s or more; below this size it finishes in about a second.
+    let bar = if quiet || size < 32 << 20 {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new(2 * size);
+        if let Ok(style) = ProgressStyle::with_template(
+            "reading (2 passes) {bar:30} {bytes}/{total_bytes} ({eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    };
+    let open = || {
+        let file = File::open(path).map_err(|source| JitError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(BufReader::with_capacity(
+            1 << 16,
+            Counting {
+                inner: file,
+                bar: bar.clone(),
+            },
+        ))
+    };
+    let result = metron_jit::stream::analyze_stream(open, path, classes, model).map_err(input);
+    bar.finish_and_clear();
+    result
+}
+
 fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
     let (model, classes) = model_and_classes(&args.model)?;
-    let log = parse_with_progress(&args.log, global.quiet)?;
-    let analysis = analyze(&log, &classes, &model);
-    let loops = log
-        .traces
-        .iter()
-        .filter(|t| matches!(t.kind, TraceKind::Loop { .. }))
-        .count();
+    let StreamedAnalysis {
+        log,
+        analysis,
+        loops,
+        bridges,
+        ..
+    } = analyze_with_progress(&args.log, &classes, &model, global.quiet)?;
     let weights_origin = match &model {
         CostModel::Cmw(w) => Some(w.origin.as_str()),
         _ => None,
@@ -519,19 +558,25 @@ fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
             log: &args.log,
             bytes: log.bytes,
             loops,
-            bridges: log.traces.len() - loops,
+            bridges,
             truncated: log.truncated,
             parse_warnings: &log.warnings,
             suppressed_parse_warnings: log.suppressed_warnings,
             weights_origin,
             analysis: &analysis,
         };
-        let text = serde_json::to_string_pretty(&report)
+        // Written as it is serialised: the report of a large log runs to hundreds of MB.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer_pretty(&mut out, &report)
+            .and_then(|()| writeln!(out).map_err(serde_json::Error::io))
+            .and_then(|()| out.flush().map_err(serde_json::Error::io))
             .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
-        println!("{text}");
         return Ok(());
     }
-    print!("{}", human(&args, &log, &analysis, loops, weights_origin));
+    print!(
+        "{}",
+        human(&args, &log, &analysis, loops, bridges, weights_origin)
+    );
     if !global.quiet {
         print_warnings(&args.log, &log, &analysis);
     }
@@ -565,6 +610,7 @@ fn human(
     log: &JitLog,
     a: &Analysis,
     loops: usize,
+    bridges: usize,
     weights_origin: Option<&str>,
 ) -> String {
     let mut o = String::new();
@@ -573,7 +619,7 @@ fn human(
         "{}: {} loops, {} bridges, {} fragments ({:.1} MB)",
         args.log.display(),
         loops,
-        log.traces.len() - loops,
+        bridges,
         a.fragments.len(),
         log.bytes as f64 / 1e6
     );
@@ -622,9 +668,11 @@ fn human(
             let src = f
                 .sources
                 .first()
-                .map(|s| match s.line {
-                    Some(l) if !s.function.is_empty() => format!("{}:{l}", s.function),
-                    _ => s.file.clone(),
+                .map(|s| match s.position.line {
+                    Some(l) if !s.position.function.is_empty() => {
+                        format!("{}:{l}", s.position.function)
+                    }
+                    _ => s.position.file.clone(),
                 })
                 .unwrap_or_default();
             let _ = writeln!(
