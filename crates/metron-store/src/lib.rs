@@ -207,11 +207,30 @@ impl Store {
             conn,
             path: path.to_path_buf(),
         };
+        // Several processes may open a new store at once. Switching the journal to WAL does not
+        // always wait in SQLite's busy handler, so a busy answer here is retried; every step is
+        // idempotent.
+        let start = std::time::Instant::now();
+        loop {
+            match store.prepare() {
+                Err(StoreError::Sqlite {
+                    source: rusqlite::Error::SqliteFailure(e, _),
+                    ..
+                }) if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && start.elapsed() < BUSY_TIMEOUT =>
+                {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                other => return other.map(|()| store),
+            }
+        }
+    }
+
+    fn prepare(&mut self) -> Result<()> {
         // Identity first: nothing may be written to a file that is not ours.
-        store.check_identity()?;
-        store.enable_wal()?;
-        store.migrate()?;
-        Ok(store)
+        self.check_identity()?;
+        self.enable_wal()?;
+        self.migrate()
     }
 
     pub fn path(&self) -> &Path {
@@ -223,10 +242,20 @@ impl Store {
             path: self.path.clone(),
             what: what.to_string(),
         };
-        let app_id: i32 = match self
-            .conn
-            .query_row("PRAGMA application_id", [], |r| r.get(0))
-        {
+        // One read transaction, so that both values come from the same snapshot: another
+        // process creating this store commits its tables and its application id together, and
+        // must not be seen half-way (tables present, id not yet).
+        let snapshot = self.conn.execute_batch("BEGIN DEFERRED").and_then(|_| {
+            let app_id: i32 = self
+                .conn
+                .query_row("PRAGMA application_id", [], |r| r.get(0))?;
+            let tables: i64 =
+                self.conn
+                    .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+            Ok((app_id, tables))
+        });
+        let _ = self.conn.execute_batch("COMMIT");
+        let (app_id, tables) = match snapshot {
             Ok(v) => v,
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if e.code == rusqlite::ErrorCode::NotADatabase =>
@@ -235,14 +264,8 @@ impl Store {
             }
             Err(e) => return Err(sql(&self.path)(e)),
         };
-        if app_id == APPLICATION_ID {
-            return self.check_version();
-        }
-        let tables: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
-            .map_err(sql(&self.path))?;
         match (app_id, tables) {
+            (APPLICATION_ID, _) => self.check_version(),
             (0, 0) => Ok(()), // an empty database: ours to initialise
             (0, _) => Err(not_a_store("an SQLite database of another program")),
             (other, _) => Err(not_a_store(&format!(
