@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use metron_measure::tool::Tool;
-use metron_symbolic::{AffineExpr, Bound, Loop};
+use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, Loop};
 use serde_json::Value;
 
 use crate::error::{Result, StaticError};
@@ -43,11 +43,39 @@ pub struct SourceFunction {
     pub end_line: u32,
 }
 
+/// Which arm of an `if` a statement sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arm {
+    Then,
+    Else,
+}
+
+/// A source `if` (004 §III.C.3) and the lines of its arms, for joining binary blocks to it.
+#[derive(Debug, Clone)]
+pub struct SourceIf {
+    pub function: String,
+    /// Line of the `if` keyword and the line where the condition ends.
+    pub line: u32,
+    pub condition_end_line: u32,
+    /// First and last line of each arm.
+    pub then_lines: (u32, u32),
+    pub else_lines: Option<(u32, u32)>,
+    /// Innermost enclosing `for` (index in `SourceModel::loops`).
+    pub parent_loop: Option<usize>,
+    /// Enclosing `if` arm inside the same loop body, if nested.
+    pub parent_if: Option<(usize, Arm)>,
+    /// The condition as a conjunction of affine / modulo conditions (`&&` splits), or why not.
+    pub condition: std::result::Result<Vec<Condition>, String>,
+    /// `br_prob` annotation: probability that the then-arm is taken.
+    pub probability: Option<f64>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct SourceModel {
     pub file: PathBuf,
     pub functions: Vec<SourceFunction>,
     pub loops: Vec<SourceLoop>,
+    pub ifs: Vec<SourceIf>,
 }
 
 /// Runs clang on `file` with `cflags` and reads the loops of that file (not of its headers).
@@ -142,6 +170,23 @@ pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
 /// innermost loop whose body holds the pragma (004 Fig. 5 and Listing 6 place it there).
 pub fn apply_annotations(model: &mut SourceModel, annotations: &[Annotation]) {
     for a in annotations {
+        // `br_prob` belongs to the `if` on the next line (or the innermost `if` around it).
+        if let Some((_, v)) = a.entries.iter().rev().find(|(k, _)| k == "br_prob") {
+            let target = model.ifs.iter().position(|i| i.line == a.line + 1).or_else(|| {
+                (0..model.ifs.len())
+                    .filter(|&i| {
+                        let f = &model.ifs[i];
+                        f.line < a.line && a.line <= f.then_lines.1.max(f.else_lines.map_or(0, |e| e.1))
+                    })
+                    .max_by_key(|&i| model.ifs[i].line)
+            });
+            if let (Some(t), Ok(p)) = (target, v.parse::<f64>()) {
+                model.ifs[t].probability = Some(p.clamp(0.0, 1.0));
+            }
+            if a.entries.iter().all(|(k, _)| k == "br_prob") {
+                continue;
+            }
+        }
         let target = model
             .loops
             .iter()
@@ -221,6 +266,7 @@ pub fn from_ast(ast: &Value, file: &Path) -> SourceModel {
         },
         function: None,
         stack: Vec::new(),
+        if_stack: Vec::new(),
     };
     walk.node(ast);
     walk.model
@@ -234,6 +280,8 @@ struct Walk {
     function: Option<String>,
     /// Enclosing loops: (index in model.loops, loop variable).
     stack: Vec<(usize, String)>,
+    /// Enclosing `if` arms since the innermost loop: (index in model.ifs, arm).
+    if_stack: Vec<(usize, Arm)>,
 }
 
 impl Walk {
@@ -342,14 +390,79 @@ impl Walk {
                     partial: (init, stride),
                 });
                 self.stack.push((index, var));
+                let ifs = std::mem::take(&mut self.if_stack);
                 self.children(inner);
+                self.if_stack = ifs;
                 self.stack.pop();
                 if let Some(l) = self.model.loops.get_mut(index) {
                     l.end_line = l.end_line.max(self.line);
                 }
             }
+            "IfStmt" if self.in_main_file() && self.function.is_some() => self.if_stmt(node, begin),
             _ => self.children(inner),
         }
+    }
+
+    /// Records an `if` (clang's children: [init], [condition variable], condition, then, [else]).
+    fn if_stmt(&mut self, node: &Value, begin: u32) {
+        let inner = children(node);
+        let flag = |k: &str| node.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let skip = usize::from(flag("hasInit")) + usize::from(flag("hasVar"));
+        let (Some(cond), Some(then)) = (inner.get(skip), inner.get(skip + 1)) else {
+            return self.children(inner);
+        };
+        let otherwise = flag("hasElse").then(|| inner.get(skip + 2)).flatten();
+        self.children(&inner[..skip]);
+        self.node(cond);
+        let condition_end_line = self.line;
+        let index = self.model.ifs.len();
+        self.model.ifs.push(SourceIf {
+            function: self.function.clone().unwrap_or_default(),
+            line: begin,
+            condition_end_line,
+            then_lines: (0, 0),
+            else_lines: None,
+            parent_loop: self.stack.last().map(|(i, _)| *i),
+            parent_if: self.if_stack.last().copied(),
+            condition: {
+                let vars: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+                if only_counters_and_parameters(cond, &vars) {
+                    conjunction(cond)
+                } else {
+                    Err("condition reads local data; annotate `br_prob`".into())
+                }
+            },
+            probability: None,
+        });
+        // An arm's first line may hold the condition (`if (c) {`) or the other arm's end
+        // (`} else {`); code on such a line is not the arm's.
+        let (a, b) = self.arm(then, index, Arm::Then);
+        let then_lines = (a.max(condition_end_line + 1), b);
+        let else_lines = otherwise.map(|e| {
+            let (a, b) = self.arm(e, index, Arm::Else);
+            (a.max(then_lines.1 + 1), b)
+        });
+        if let Some(f) = self.model.ifs.get_mut(index) {
+            f.then_lines = then_lines;
+            f.else_lines = else_lines;
+        }
+    }
+
+    /// Walks one arm; returns its first and last line.
+    fn arm(&mut self, node: &Value, index: usize, arm: Arm) -> (u32, u32) {
+        let (begin, end) = self.extent_peek(node);
+        self.if_stack.push((index, arm));
+        self.node(node);
+        self.if_stack.pop();
+        (begin, end.max(self.line).max(begin))
+    }
+
+    /// The begin line of `node` without walking it (its `range.begin` or `loc`).
+    fn extent_peek(&mut self, node: &Value) -> (u32, u32) {
+        let saved = (self.file.clone(), self.line);
+        let e = self.extent(node);
+        (self.file, self.line) = saved;
+        e
     }
 
     /// Walks for the position only (clang's locations are relative to the previous one).
@@ -488,6 +601,61 @@ fn affine(v: &Value) -> Option<AffineExpr> {
         }
         _ => None,
     }
+}
+
+/// Whether every variable `v` reads is an enclosing loop counter or a function parameter
+/// (a local such as an accumulator would otherwise become a model parameter).
+fn only_counters_and_parameters(v: &Value, loop_vars: &[String]) -> bool {
+    if kind(v) == "DeclRefExpr" {
+        let Some(decl) = v.get("referencedDecl") else {
+            return false;
+        };
+        let name = decl.get("name").and_then(Value::as_str).unwrap_or("");
+        return loop_vars.iter().any(|l| l == name)
+            || decl.get("kind").and_then(Value::as_str) == Some("ParmVarDecl");
+    }
+    children(v)
+        .iter()
+        .all(|c| only_counters_and_parameters(c, loop_vars))
+}
+
+/// An `if` condition as a conjunction of affine (`j > 4`) and modulo (`j % 4 != 0`)
+/// conditions (004 Listings 4 and 5); `a && b` gives both.
+fn conjunction(v: &Value) -> std::result::Result<Vec<Condition>, String> {
+    if let Some(("&&", l, r)) = binary(v) {
+        let mut out = conjunction(l)?;
+        out.extend(conjunction(r)?);
+        return Ok(out);
+    }
+    let not_affine = || "condition is not affine or modulo; annotate `br_prob`".to_string();
+    let (op, l, r) = binary(v).ok_or_else(not_affine)?;
+    let op = match op {
+        "<" => CmpOp::Lt,
+        "<=" => CmpOp::Le,
+        ">" => CmpOp::Gt,
+        ">=" => CmpOp::Ge,
+        "==" => CmpOp::Eq,
+        "!=" => CmpOp::Ne,
+        _ => return Err(not_affine()),
+    };
+    let rhs = affine(r).ok_or_else(not_affine)?;
+    if let Some(("%", e, m)) = binary(l) {
+        let modulus = affine(m).filter(|m| m.terms.is_empty()).ok_or_else(not_affine)?;
+        if !matches!(op, CmpOp::Eq | CmpOp::Ne) || !rhs.terms.is_empty() || modulus.constant <= 0 {
+            return Err(not_affine());
+        }
+        return Ok(vec![Condition::Modulo {
+            expr: affine(e).ok_or_else(not_affine)?,
+            modulus: modulus.constant,
+            residue: rhs.constant,
+            negated: op == CmpOp::Ne,
+        }]);
+    }
+    Ok(vec![Condition::Affine {
+        lhs: affine(l).ok_or_else(not_affine)?,
+        op,
+        rhs,
+    }])
 }
 
 /// An affine bound, or `a < b ? a : b` (min) / `a > b ? a : b` (max), split by metron-symbolic.
