@@ -41,6 +41,9 @@ pub struct FunctionModel {
     pub cfg: Cfg,
     pub block_counts: Vec<Piecewise>,
     pub loops: Vec<LoopModel>,
+    /// Calls through the PLT into code that is not analysed: (block, mnemonics of the bound
+    /// stub's path), counted with the call site as callgrind does.
+    pub plt_calls: Vec<(usize, Vec<String>)>,
 }
 
 impl FunctionModel {
@@ -82,6 +85,14 @@ impl FunctionModel {
             }
             for ins in &function.instructions[block.first..block.end] {
                 c.add(arch, ins, block_values[b]);
+            }
+        }
+        for (b, path) in &self.plt_calls {
+            if only.is_some_and(|o| !o.contains(b)) {
+                continue;
+            }
+            for m in path {
+                c.add_plt(arch, m, block_values[*b]);
             }
         }
         c
@@ -320,6 +331,7 @@ pub fn model_function(
         cfg,
         block_counts,
         loops,
+        plt_calls: Vec::new(),
     }
 }
 
@@ -674,8 +686,29 @@ pub fn model_binary(
         .iter()
         .enumerate()
         .filter(|(_, f)| f.source_file().is_some_and(|s| same_file(&s, &file)))
-        .map(|(i, f)| (i, model_function(f, source, mira_compat)))
+        .map(|(i, f)| {
+            let mut m = model_function(f, source, mira_compat);
+            m.plt_calls = plt_calls(binary, f, &m.cfg);
+            (i, m)
+        })
         .collect()
+}
+
+/// Blocks that call (or tail-jump) through a PLT stub, with the stub's executed path.
+fn plt_calls(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<(usize, Vec<String>)> {
+    let mut out = Vec::new();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        for ins in &function.instructions[block.first..block.end] {
+            let call_like = ins.flow == iced_x86::FlowControl::Call
+                || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
+            if let Some(path) = ins.target.and_then(|t| binary.plt_path.get(&t)) {
+                if call_like {
+                    out.push((b, path.clone()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The whole program's model (004 §III.C.5): each function's per-call counts, and how often

@@ -76,6 +76,8 @@ pub struct SourceModel {
     pub functions: Vec<SourceFunction>,
     pub loops: Vec<SourceLoop>,
     pub ifs: Vec<SourceIf>,
+    /// `call_cost` annotations: instructions per call of a function that is not analysed.
+    pub call_costs: std::collections::BTreeMap<String, u64>,
 }
 
 /// Runs clang on `file` with `cflags` and reads the loops of that file (not of its headers).
@@ -112,8 +114,28 @@ pub struct Annotation {
 /// Keys understood (docs/static.md): `lp_init`, `lp_cond` (affine start / exclusive end of the
 /// annotated loop, 004 Listing 6), `lp_iter` (iterations per entry, replacing the loop's
 /// control), `skip` (`yes`: the loop is not executed), `br_prob` (probability in [0,1] that the
-/// annotated `if` is taken; recorded, see docs for its status).
-pub const ANNOTATION_KEYS: [&str; 5] = ["lp_init", "lp_cond", "lp_iter", "skip", "br_prob"];
+/// annotated `if` is taken, for conditions that are not affine), `call_cost` (`NAME=N`: each
+/// call of the unanalysed function `NAME`, e.g. libm's `exp`, costs `N` instructions).
+pub const ANNOTATION_KEYS: [&str; 6] = [
+    "lp_init",
+    "lp_cond",
+    "lp_iter",
+    "skip",
+    "br_prob",
+    "call_cost",
+];
+
+/// `NAME=N` of a `call_cost` annotation.
+fn call_cost(value: &str) -> Option<(String, u64)> {
+    let (name, n) = value.split_once('=')?;
+    let name = name.trim();
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '@');
+    valid.then_some(())?;
+    Some((name.to_string(), n.trim().parse().ok()?))
+}
 
 /// Reads the annotation pragmas of a source text; backslash-continued lines are joined.
 pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
@@ -159,6 +181,12 @@ pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
                     ANNOTATION_KEYS.join(", ")
                 )));
             }
+            if k == "call_cost" && call_cost(v).is_none() {
+                return Err(bad(format!(
+                    "expected `call_cost: NAME=INSTRUCTIONS` (e.g. `exp=40`), found `{}`",
+                    v.trim()
+                )));
+            }
             entries.push((k.to_string(), v.trim().to_string()));
         }
         out.push(Annotation { line, entries });
@@ -170,20 +198,37 @@ pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
 /// innermost loop whose body holds the pragma (004 Fig. 5 and Listing 6 place it there).
 pub fn apply_annotations(model: &mut SourceModel, annotations: &[Annotation]) {
     for a in annotations {
+        // `call_cost` is file-wide: it names the callee.
+        for (_, v) in a.entries.iter().filter(|(k, _)| k == "call_cost") {
+            if let Some((name, n)) = call_cost(v) {
+                model.call_costs.insert(name, n);
+            }
+        }
+        if a.entries.iter().all(|(k, _)| k == "call_cost") {
+            continue;
+        }
         // `br_prob` belongs to the `if` on the next line (or the innermost `if` around it).
         if let Some((_, v)) = a.entries.iter().rev().find(|(k, _)| k == "br_prob") {
-            let target = model.ifs.iter().position(|i| i.line == a.line + 1).or_else(|| {
-                (0..model.ifs.len())
-                    .filter(|&i| {
-                        let f = &model.ifs[i];
-                        f.line < a.line && a.line <= f.then_lines.1.max(f.else_lines.map_or(0, |e| e.1))
-                    })
-                    .max_by_key(|&i| model.ifs[i].line)
-            });
+            let target = model
+                .ifs
+                .iter()
+                .position(|i| i.line == a.line + 1)
+                .or_else(|| {
+                    (0..model.ifs.len())
+                        .filter(|&i| {
+                            let f = &model.ifs[i];
+                            f.line < a.line
+                                && a.line <= f.then_lines.1.max(f.else_lines.map_or(0, |e| e.1))
+                        })
+                        .max_by_key(|&i| model.ifs[i].line)
+                });
             if let (Some(t), Ok(p)) = (target, v.parse::<f64>()) {
                 model.ifs[t].probability = Some(p.clamp(0.0, 1.0));
             }
-            if a.entries.iter().all(|(k, _)| k == "br_prob") {
+            if a.entries
+                .iter()
+                .all(|(k, _)| k == "br_prob" || k == "call_cost")
+            {
                 continue;
             }
         }
@@ -640,7 +685,9 @@ fn conjunction(v: &Value) -> std::result::Result<Vec<Condition>, String> {
     };
     let rhs = affine(r).ok_or_else(not_affine)?;
     if let Some(("%", e, m)) = binary(l) {
-        let modulus = affine(m).filter(|m| m.terms.is_empty()).ok_or_else(not_affine)?;
+        let modulus = affine(m)
+            .filter(|m| m.terms.is_empty())
+            .ok_or_else(not_affine)?;
         if !matches!(op, CmpOp::Eq | CmpOp::Ne) || !rhs.terms.is_empty() || modulus.constant <= 0 {
             return Err(not_affine());
         }

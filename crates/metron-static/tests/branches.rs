@@ -69,7 +69,11 @@ fn branches_within_goal_at_o2_and_o3_including_gcc_loop_splitting() {
             (c.region.starts_with("affine_if loop@") && c.region.ends_with("(line 9)"))
                 || (c.region.starts_with("modulo_if loop@") && c.region.ends_with("(line 20)"))
         }) {
-            assert_eq!(c.predicted.total, c.measured.total, "{flags:?} {}", c.region);
+            assert_eq!(
+                c.predicted.total, c.measured.total,
+                "{flags:?} {}",
+                c.region
+            );
         }
     }
 }
