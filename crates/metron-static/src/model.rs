@@ -131,9 +131,15 @@ pub fn model_function(
     let file = source.file.display().to_string();
     let options = CountOptions::default();
     // Source loops: total iterations per call of the whole nest down to each loop.
-    let totals: Vec<std::result::Result<Piecewise, String>> = (0..source.loops.len())
-        .map(|i| source_total(source, i, &options))
-        .collect();
+    // Counted on demand: a large program has thousands of source loops, few per function.
+    let memo: std::cell::RefCell<BTreeMap<usize, std::result::Result<Piecewise, String>>> =
+        Default::default();
+    let total = |i: usize| {
+        memo.borrow_mut()
+            .entry(i)
+            .or_insert_with(|| source_total(source, i, &options))
+            .clone()
+    };
     let depth_of = |mut i: usize| {
         let mut d = 0;
         while let Some(p) = source.loops[i].parent {
@@ -149,17 +155,28 @@ pub fn model_function(
     let mut order: Vec<usize> = (0..cfg.loops.len()).collect();
     order.sort_by_key(|&l| std::cmp::Reverse(cfg.loops[l].depth));
     let mut mapping: BTreeMap<usize, Option<usize>> = BTreeMap::new();
+    // Only source loops within the lines this function's code comes from (source loops are in
+    // line order; a large program has thousands).
+    let span = {
+        let all: BTreeSet<usize> = (0..cfg.blocks.len()).collect();
+        let lines = lines_of(function, &cfg, &all, &file);
+        let sorted = source.loops.windows(2).all(|w| w[0].line <= w[1].line);
+        match (lines.first(), lines.last()) {
+            (Some(&lo), Some(&hi)) if sorted => {
+                source.loops.partition_point(|l| l.line < lo)
+                    ..source.loops.partition_point(|l| l.line <= hi)
+            }
+            _ => 0..source.loops.len(),
+        }
+    };
     for &l in &order {
         let lines = lines_of(function, &cfg, &own_blocks(&cfg, l), &file);
         let at = |s: &usize| lines.contains(&source.loops[*s].line);
-        let candidate = (0..source.loops.len())
+        let candidate = span
+            .clone()
             .filter(|s| !claimed.contains(s) && at(s))
             .max_by_key(|&s| depth_of(s))
-            .or_else(|| {
-                (0..source.loops.len())
-                    .filter(at)
-                    .max_by_key(|&s| depth_of(s))
-            })
+            .or_else(|| span.clone().filter(at).max_by_key(|&s| depth_of(s)))
             .or_else(|| {
                 // No instruction carries the `for` line (clang attributes the test to the
                 // body's lines): the deepest unclaimed loop whose extent holds the lines.
@@ -167,7 +184,7 @@ pub fn model_function(
                     let l = &source.loops[*s];
                     !lines.is_empty() && lines.iter().all(|x| (l.line..=l.end_line).contains(x))
                 };
-                (0..source.loops.len())
+                span.clone()
                     .filter(|s| !claimed.contains(s) && holds(s))
                     .max_by_key(|&s| depth_of(s))
             });
@@ -230,10 +247,10 @@ pub fn model_function(
                     )),
                 ),
             },
-            Some(s) => match &totals[s] {
+            Some(s) => match &total(s) {
                 Ok(t) if siblings.len() > 1 => {
                     let entries = match source.loops[s].parent {
-                        Some(p) => totals[p].clone().unwrap_or_else(|_| one.clone()),
+                        Some(p) => total(p).unwrap_or_else(|_| one.clone()),
                         None => one.clone(),
                     };
                     let split = split_iterations(function, &cfg, source, &file, s, l, &siblings);
@@ -241,7 +258,7 @@ pub fn model_function(
                 }
                 Ok(t) => {
                     let entries = match source.loops[s].parent {
-                        Some(p) => totals[p].clone().unwrap_or_else(|_| one.clone()),
+                        Some(p) => total(p).unwrap_or_else(|_| one.clone()),
                         None => one.clone(),
                     };
                     (t.clone(), entries, None)
@@ -424,10 +441,14 @@ fn innermost_arm(source: &SourceModel, s: usize, lines: &BTreeSet<u32>) -> Optio
         return None;
     }
     let inside = |(a, b): (u32, u32)| lines.iter().all(|x| (a..=b).contains(x));
-    source
-        .ifs
+    // `ifs` are in source order and loops' ifs lie within the loop's lines.
+    let (first, last) = (source.loops[s].line, source.loops[s].end_line);
+    let from = source.ifs.partition_point(|f| f.line < first);
+    source.ifs[from..]
         .iter()
+        .take_while(|f| f.line <= last)
         .enumerate()
+        .map(|(k, f)| (k + from, f))
         .filter(|(_, f)| f.parent_loop == Some(s))
         .flat_map(|(i, f)| {
             [
