@@ -374,7 +374,7 @@ fn count_if_arms(
     options: &CountOptions,
 ) -> Vec<(usize, String)> {
     let mut notes = Vec::new();
-    for b in 0..c.cfg.blocks.len() {
+    for (b, count_of_block) in block_counts.iter_mut().enumerate() {
         let Some(l) = c.cfg.innermost_loop(b) else {
             continue;
         };
@@ -393,7 +393,7 @@ fn count_if_arms(
         };
         match arm_count(c.source, s, arm, options) {
             Ok(count) => {
-                block_counts[b] = match &c.contexts[l] {
+                *count_of_block = match &c.contexts[l] {
                     Some(ctx) => &count * ctx,
                     None => count,
                 }
@@ -483,7 +483,7 @@ fn arm_count(
             (Ok(c), _) => negative.push(c.clone()),
             (Err(_), Some(p)) => {
                 let p = rational(if side == Arm::Then { p } else { 1.0 - p });
-                probability = probability * p;
+                probability *= p;
             }
             (Err(why), None) => return Err(why.clone()),
         }
