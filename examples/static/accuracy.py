@@ -12,7 +12,11 @@ cases = [
     ("triangular.c", "gcc", ["300"], ["n=300", "m=150"]),
     ("dgemm.c", "gcc", ["64"], ["n=64", "nn=4096"]),
     ("cg.cpp", "g++", ["2000", "20"], ["n=2000", "max_iter=20"]),
+    ("branches.c", "gcc", ["301"], ["n=301"]),
 ]
+# ONLY=branches.c,stream.c limits the run to some examples.
+if os.environ.get("ONLY"):
+    cases = [c for c in cases if c[0] in os.environ["ONLY"].split(",")]
 rows = []
 for src, cc, args, params in cases:
     for opt in ["-O0", "-O2", "-O3"]:

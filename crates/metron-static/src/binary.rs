@@ -116,6 +116,12 @@ pub struct Binary {
     pub functions: Vec<Function>,
     /// Compilation units' (name, directory) from DWARF, to find the sources.
     pub compilation_units: Vec<(String, String)>,
+    /// PLT stub address -> the dynamic symbol it jumps to (`exp`, `malloc`): calls into code
+    /// that is not analysed.
+    pub plt: BTreeMap<u64, String>,
+    /// PLT stub address -> mnemonics a call executes in it once the symbol is bound (`jmp`,
+    /// or `endbr64; jmp`): callgrind charges them to the call site (`--skip-plt`).
+    pub plt_path: BTreeMap<u64, Vec<String>>,
 }
 
 impl Binary {
@@ -157,7 +163,12 @@ impl Binary {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
-        let noreturn = noreturn_stubs(&file);
+        let (plt, plt_path) = plt_stubs(&file);
+        let noreturn: std::collections::BTreeSet<u64> = plt
+            .iter()
+            .filter(|(_, n)| is_noreturn(n))
+            .map(|(a, _)| *a)
+            .collect();
         let mut functions = Vec::new();
         let symbols = function_symbols(&file);
         let noreturn_local: std::collections::BTreeSet<u64> = symbols
@@ -203,6 +214,8 @@ impl Binary {
             pie: file.kind() == ObjectKind::Dynamic,
             functions,
             compilation_units,
+            plt,
+            plt_path,
         })
     }
 
@@ -324,15 +337,18 @@ fn is_noreturn(name: &str) -> bool {
         || name.starts_with("_ZSt21__throw_")
 }
 
-/// Addresses of PLT stubs (`.plt`, `.plt.sec`) that jump to a noreturn function: each stub's
+/// PLT stubs (`.plt`, `.plt.sec`, `.plt.got`) and the symbol each jumps to: each stub's
 /// `jmp [rip+GOT]` slot is matched with the dynamic relocation that names the symbol.
-fn noreturn_stubs(file: &object::File) -> std::collections::BTreeSet<u64> {
+type PltStubs = (BTreeMap<u64, String>, BTreeMap<u64, Vec<String>>);
+
+fn plt_stubs(file: &object::File) -> PltStubs {
     use object::ObjectSymbolTable;
-    let mut out = std::collections::BTreeSet::new();
+    let mut out = BTreeMap::new();
+    let mut paths = BTreeMap::new();
     let (Some(relocations), Some(dynsyms)) =
         (file.dynamic_relocations(), file.dynamic_symbol_table())
     else {
-        return out;
+        return (out, paths);
     };
     let mut slot_name: BTreeMap<u64, String> = BTreeMap::new();
     for (offset, r) in relocations {
@@ -350,22 +366,26 @@ fn noreturn_stubs(file: &object::File) -> std::collections::BTreeSet<u64> {
         let Ok(data) = section.data() else { continue };
         let mut decoder = Decoder::with_ip(64, data, section.address(), DecoderOptions::NONE);
         let mut stub_start = section.address();
+        let mut path: Vec<String> = Vec::new();
         while decoder.can_decode() {
             let instr = decoder.decode();
             if instr.mnemonic() == iced_x86::Mnemonic::Endbr64
                 || stub_start % 16 == 0 && instr.ip() % 16 == 0
             {
                 stub_start = instr.ip();
+                path.clear();
             }
+            path.push(format!("{:?}", instr.mnemonic()).to_lowercase());
             if instr.mnemonic() == iced_x86::Mnemonic::Jmp && instr.is_ip_rel_memory_operand() {
                 let slot = instr.ip_rel_memory_address();
-                if slot_name.get(&slot).is_some_and(|n| is_noreturn(n)) {
-                    out.insert(stub_start);
+                if let Some(n) = slot_name.get(&slot) {
+                    out.insert(stub_start, n.clone());
+                    paths.entry(stub_start).or_insert_with(|| path.clone());
                 }
             }
         }
     }
-    out
+    (out, paths)
 }
 
 fn function_bytes<'a>(file: &'a object::File, address: u64, size: u64) -> Option<&'a [u8]> {

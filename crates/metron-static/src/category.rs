@@ -156,6 +156,22 @@ impl Counts {
         roll("branches", if branch { times } else { 0.0 });
     }
 
+    /// Adds `times` executions of an instruction known by mnemonic only (a PLT stub's
+    /// `jmp [GOT]`: one load, a branch).
+    pub fn add_plt(&mut self, arch: &Architecture, mnemonic: &str, times: f64) {
+        let class = arch.classify(mnemonic);
+        self.total += times;
+        *self
+            .by_mnemonic
+            .entry(format!("x86_{mnemonic}"))
+            .or_default() += times;
+        *self.by_category.entry(class.category).or_default() += times;
+        let mut roll = |k: &str, v: f64| *self.rollups.entry(k.to_string()).or_default() += v;
+        let jmp = mnemonic == "jmp";
+        roll("loads", if jmp { times } else { 0.0 });
+        roll("branches", if jmp { times } else { 0.0 });
+    }
+
     pub fn merge(&mut self, other: &Counts) {
         self.total += other.total;
         for (k, v) in &other.by_mnemonic {

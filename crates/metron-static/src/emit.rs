@@ -24,7 +24,20 @@ pub struct FunctionFormulas {
     pub own: BTreeMap<String, Piecewise>,
     /// (callee index in `functions`, executions of the call site per call).
     pub calls: Vec<(usize, Piecewise)>,
+    /// Calls into code that is not analysed (libc, libm, other files).
+    pub external: Vec<ExternalCall>,
     pub loops: Vec<crate::model::LoopModel>,
+}
+
+/// A call site whose callee is not modelled: counted as the call and its argument set-up
+/// (the caller's own instructions), flagged, and charged `cost` instructions per call when a
+/// `call_cost` annotation names the callee (as mnemonic `ext_NAME`).
+#[derive(Debug, Clone)]
+pub struct ExternalCall {
+    pub callee: String,
+    pub line: Option<u32>,
+    pub times: Piecewise,
+    pub cost: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -79,6 +92,29 @@ fn model_name(demangled: &str, symbol: &str, source: &SourceModel) -> String {
     format!("{base}_{arity}")
 }
 
+/// The name of the unanalysed function `ins` calls (a PLT stub's symbol, or a function of
+/// the binary outside the modelled file), if it is such a call.
+fn external_callee(
+    binary: &Binary,
+    ins: &crate::binary::Instruction,
+    own_address: u64,
+) -> Option<String> {
+    let target = ins.target?;
+    if let Some(name) = binary.plt.get(&target) {
+        let call_like = ins.flow == iced_x86::FlowControl::Call
+            || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
+        return call_like.then(|| name.split('@').next().unwrap_or(name).to_string());
+    }
+    if ins.flow != iced_x86::FlowControl::Call || target == own_address {
+        return None;
+    }
+    binary
+        .functions
+        .iter()
+        .find(|g| g.address == target)
+        .map(|g| g.symbol.clone())
+}
+
 impl Formulas {
     pub fn build(binary: &Binary, program: &ProgramModel, source: &SourceModel) -> Formulas {
         let index: BTreeMap<u64, usize> = program
@@ -92,6 +128,7 @@ impl Formulas {
             let f = &binary.functions[*i];
             let mut own: BTreeMap<String, Piecewise> = BTreeMap::new();
             let mut calls = Vec::new();
+            let mut external = Vec::new();
             for (b, block) in m.cfg.blocks.iter().enumerate() {
                 let mut per_mnemonic: BTreeMap<String, i64> = BTreeMap::new();
                 for ins in &f.instructions[block.first..block.end] {
@@ -104,6 +141,30 @@ impl Formulas {
                         if call_like && callee != k {
                             calls.push((callee, m.block_counts[b].clone()));
                         }
+                    } else if let Some(callee) = external_callee(binary, ins, f.address) {
+                        let cost = source.call_costs.get(&callee).copied();
+                        if let Some(c) = cost {
+                            let add = &m.block_counts[b] * &Piecewise::constant(c as i64);
+                            let e = own
+                                .entry(format!("ext_{callee}"))
+                                .or_insert_with(Piecewise::zero);
+                            *e = &*e + &add;
+                        }
+                        external.push(ExternalCall {
+                            callee,
+                            // The call's line in the modelled file (not in an inlined header).
+                            line: ins.frames.iter().find_map(|fr| {
+                                fr.position
+                                    .as_ref()
+                                    .filter(|p| {
+                                        std::path::Path::new(&p.file).file_name()
+                                            == source.file.file_name()
+                                    })
+                                    .map(|p| p.line)
+                            }),
+                            times: m.block_counts[b].clone(),
+                            cost,
+                        });
                     }
                 }
                 for (mn, n) in per_mnemonic {
@@ -112,12 +173,22 @@ impl Formulas {
                     *e = &*e + &add;
                 }
             }
+            // The bound PLT stub's `jmp` runs with each call into an unanalysed function.
+            for (b, path) in &m.plt_calls {
+                for mn in path {
+                    let e = own
+                        .entry(format!("x86_{mn}"))
+                        .or_insert_with(Piecewise::zero);
+                    *e = &*e + &m.block_counts[*b];
+                }
+            }
             functions.push(FunctionFormulas {
                 name: f.name.clone(),
                 symbol: f.symbol.clone(),
                 model_name: model_name(&f.name, &f.symbol, source),
                 own,
                 calls,
+                external,
                 loops: m.loops.clone(),
             });
         }
@@ -169,10 +240,10 @@ impl Formulas {
             )));
         }
         let number = |p: &Piecewise| -> Result<f64> {
-            Ok(p.evaluate_integer(binding)?
-                .to_string()
-                .parse::<f64>()
-                .unwrap_or(f64::NAN))
+            // Rational: `br_prob` arms are expected counts.
+            let v = p.evaluate(binding)?;
+            Ok(v.numer().to_string().parse::<f64>().unwrap_or(f64::NAN)
+                / v.denom().to_string().parse::<f64>().unwrap_or(f64::NAN))
         };
         let f = &self.functions[k];
         let mut out = BTreeMap::new();
@@ -271,6 +342,16 @@ impl Formulas {
                 "calls": f.calls.iter().map(|(c, t)| serde_json::json!({
                     "callee": self.functions[*c].model_name,
                     "times": t.to_string(),
+                })).collect::<Vec<_>>(),
+                "external_calls": f.external.iter().map(|e| serde_json::json!({
+                    "callee": e.callee,
+                    "line": e.line,
+                    "times": match binding {
+                        Some(b) => serde_json::json!(e.times.evaluate(b).ok().map(|v| v.to_string())),
+                        None => serde_json::json!(e.times.to_string()),
+                    },
+                    "cost_per_call": e.cost,
+                    "note": if e.cost.is_some() { "cost from call_cost annotation" } else { "not analysed: call and set-up counted, callee not; annotate `call_cost: NAME=N`" },
                 })).collect::<Vec<_>>(),
                 "loops": f.loops.iter().map(|l| serde_json::json!({
                     "header": format!("0x{:x}", l.header_address),

@@ -16,7 +16,7 @@ use crate::binary::{Binary, Function};
 use crate::category::{Architecture, Counts};
 use crate::cfg::Cfg;
 use crate::error::Result;
-use crate::source::SourceModel;
+use crate::source::{Arm, SourceModel};
 
 /// How a binary loop was tied to the source.
 #[derive(Debug, Clone, Serialize)]
@@ -41,6 +41,9 @@ pub struct FunctionModel {
     pub cfg: Cfg,
     pub block_counts: Vec<Piecewise>,
     pub loops: Vec<LoopModel>,
+    /// Calls through the PLT into code that is not analysed: (block, mnemonics of the bound
+    /// stub's path), counted with the call site as callgrind does.
+    pub plt_calls: Vec<(usize, Vec<String>)>,
 }
 
 impl FunctionModel {
@@ -57,8 +60,12 @@ impl FunctionModel {
         self.block_counts
             .iter()
             .map(|c| {
-                let v = c.evaluate_integer(binding)?;
-                Ok(v.to_string().parse::<f64>().unwrap_or(f64::NAN))
+                // Rational, not integer: `br_prob` arms are expected counts.
+                let v = c.evaluate(binding)?;
+                Ok(v.to_string().parse::<f64>().unwrap_or_else(|_| {
+                    let (n, d) = (v.numer().to_string(), v.denom().to_string());
+                    n.parse::<f64>().unwrap_or(f64::NAN) / d.parse::<f64>().unwrap_or(f64::NAN)
+                }))
             })
             .collect()
     }
@@ -78,6 +85,14 @@ impl FunctionModel {
             }
             for ins in &function.instructions[block.first..block.end] {
                 c.add(arch, ins, block_values[b]);
+            }
+        }
+        for (b, path) in &self.plt_calls {
+            if only.is_some_and(|o| !o.contains(b)) {
+                continue;
+            }
+            for m in path {
+                c.add_plt(arch, m, block_values[*b]);
             }
         }
         c
@@ -116,9 +131,15 @@ pub fn model_function(
     let file = source.file.display().to_string();
     let options = CountOptions::default();
     // Source loops: total iterations per call of the whole nest down to each loop.
-    let totals: Vec<std::result::Result<Piecewise, String>> = (0..source.loops.len())
-        .map(|i| source_total(source, i, &options))
-        .collect();
+    // Counted on demand: a large program has thousands of source loops, few per function.
+    let memo: std::cell::RefCell<BTreeMap<usize, std::result::Result<Piecewise, String>>> =
+        Default::default();
+    let total = |i: usize| {
+        memo.borrow_mut()
+            .entry(i)
+            .or_insert_with(|| source_total(source, i, &options))
+            .clone()
+    };
     let depth_of = |mut i: usize| {
         let mut d = 0;
         while let Some(p) = source.loops[i].parent {
@@ -134,17 +155,28 @@ pub fn model_function(
     let mut order: Vec<usize> = (0..cfg.loops.len()).collect();
     order.sort_by_key(|&l| std::cmp::Reverse(cfg.loops[l].depth));
     let mut mapping: BTreeMap<usize, Option<usize>> = BTreeMap::new();
+    // Only source loops within the lines this function's code comes from (source loops are in
+    // line order; a large program has thousands).
+    let span = {
+        let all: BTreeSet<usize> = (0..cfg.blocks.len()).collect();
+        let lines = lines_of(function, &cfg, &all, &file);
+        let sorted = source.loops.windows(2).all(|w| w[0].line <= w[1].line);
+        match (lines.first(), lines.last()) {
+            (Some(&lo), Some(&hi)) if sorted => {
+                source.loops.partition_point(|l| l.line < lo)
+                    ..source.loops.partition_point(|l| l.line <= hi)
+            }
+            _ => 0..source.loops.len(),
+        }
+    };
     for &l in &order {
         let lines = lines_of(function, &cfg, &own_blocks(&cfg, l), &file);
         let at = |s: &usize| lines.contains(&source.loops[*s].line);
-        let candidate = (0..source.loops.len())
+        let candidate = span
+            .clone()
             .filter(|s| !claimed.contains(s) && at(s))
             .max_by_key(|&s| depth_of(s))
-            .or_else(|| {
-                (0..source.loops.len())
-                    .filter(at)
-                    .max_by_key(|&s| depth_of(s))
-            })
+            .or_else(|| span.clone().filter(at).max_by_key(|&s| depth_of(s)))
             .or_else(|| {
                 // No instruction carries the `for` line (clang attributes the test to the
                 // body's lines): the deepest unclaimed loop whose extent holds the lines.
@@ -152,7 +184,7 @@ pub fn model_function(
                     let l = &source.loops[*s];
                     !lines.is_empty() && lines.iter().all(|x| (l.line..=l.end_line).contains(x))
                 };
-                (0..source.loops.len())
+                span.clone()
                     .filter(|s| !claimed.contains(s) && holds(s))
                     .max_by_key(|&s| depth_of(s))
             });
@@ -215,10 +247,18 @@ pub fn model_function(
                     )),
                 ),
             },
-            Some(s) => match &totals[s] {
+            Some(s) => match &total(s) {
+                Ok(t) if siblings.len() > 1 => {
+                    let entries = match source.loops[s].parent {
+                        Some(p) => total(p).unwrap_or_else(|_| one.clone()),
+                        None => one.clone(),
+                    };
+                    let split = split_iterations(function, &cfg, source, &file, s, l, &siblings);
+                    (split.unwrap_or_else(|| t.clone()), entries, None)
+                }
                 Ok(t) => {
                     let entries = match source.loops[s].parent {
-                        Some(p) => totals[p].clone().unwrap_or_else(|_| one.clone()),
+                        Some(p) => total(p).unwrap_or_else(|_| one.clone()),
                         None => one.clone(),
                     };
                     (t.clone(), entries, None)
@@ -281,6 +321,24 @@ pub fn model_function(
             blocks: natural.blocks.clone(),
         });
     }
+    let arm_notes = count_if_arms(
+        &IfContext {
+            function,
+            cfg: &cfg,
+            source,
+            file: &file,
+            mapping: &mapping,
+            factor: &factor,
+            contexts: &contexts,
+        },
+        &mut block_counts,
+        &options,
+    );
+    for (l, note) in arm_notes {
+        if let Some(m) = loops.get_mut(l) {
+            m.note.get_or_insert(note);
+        }
+    }
     for b in cold {
         block_counts[b] = Piecewise::zero();
     }
@@ -290,7 +348,181 @@ pub fn model_function(
         cfg,
         block_counts,
         loops,
+        plt_calls: Vec::new(),
     }
+}
+
+/// What joining blocks to source `if` arms needs from `model_function`.
+struct IfContext<'a> {
+    function: &'a Function,
+    cfg: &'a Cfg,
+    source: &'a SourceModel,
+    file: &'a str,
+    mapping: &'a BTreeMap<usize, Option<usize>>,
+    factor: &'a [i64],
+    contexts: &'a [Option<Piecewise>],
+}
+
+/// 004 §III.C.3: a block whose lines all lie in one arm of a source `if` inside the loop it
+/// maps to runs as often as the arm is taken: the loop nest's count with the condition added
+/// (affine and modulo conditions, exactly), the complement for the else arm, or `br_prob`
+/// times the nest's count for other conditions. Returns notes per binary loop for arms that
+/// could not be counted.
+fn count_if_arms(
+    c: &IfContext,
+    block_counts: &mut [Piecewise],
+    options: &CountOptions,
+) -> Vec<(usize, String)> {
+    let mut notes = Vec::new();
+    for (b, count_of_block) in block_counts.iter_mut().enumerate() {
+        let Some(l) = c.cfg.innermost_loop(b) else {
+            continue;
+        };
+        let Some(s) = c.mapping.get(&l).copied().flatten() else {
+            continue;
+        };
+        if c.factor[l] > 1 {
+            continue;
+        }
+        // The loop's own control (`j++; j <= n`, the `for` line) is often duplicated into
+        // each arm by the optimiser; it does not decide which arm a block is.
+        let mut lines = lines_of(c.function, c.cfg, &BTreeSet::from([b]), c.file);
+        lines.remove(&c.source.loops[s].line);
+        let Some(arm) = innermost_arm(c.source, s, &lines) else {
+            continue;
+        };
+        match arm_count(c.source, s, arm, options) {
+            Ok(count) => {
+                *count_of_block = match &c.contexts[l] {
+                    Some(ctx) => &count * ctx,
+                    None => count,
+                }
+            }
+            Err(why) => notes.push((l, format!("line {}: {why}", c.source.ifs[arm.0].line))),
+        }
+    }
+    notes
+}
+
+/// Loop splitting (gcc -O3 `-fsplit-loops`): a source loop with an affine `if` becomes one
+/// binary loop per side of the condition. A copy holding none of the then arm's code runs the
+/// iterations where the condition fails, `total - count(then)` (004 §III.C.3's complement
+/// rule). `None` when `l` is not such a copy.
+fn split_iterations(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    l: usize,
+    siblings: &[usize],
+) -> Option<Piecewise> {
+    let then_arm = |o: usize| {
+        own_blocks(cfg, o).into_iter().find_map(|b| {
+            let mut lines = lines_of(function, cfg, &BTreeSet::from([b]), file);
+            lines.remove(&source.loops[s].line);
+            innermost_arm(source, s, &lines)
+                .filter(|(i, arm)| *arm == Arm::Then && source.ifs[*i].condition.is_ok())
+        })
+    };
+    if then_arm(l).is_some() {
+        return None;
+    }
+    let arm = siblings.iter().find_map(|&o| then_arm(o))?;
+    let options = CountOptions::default();
+    let total = source_total(source, s, &options).ok()?;
+    let taken = arm_count(source, s, arm, &options).ok()?;
+    Some(&total - &taken)
+}
+
+/// The deepest `if` arm directly inside source loop `s` that holds all of `lines`.
+fn innermost_arm(source: &SourceModel, s: usize, lines: &BTreeSet<u32>) -> Option<(usize, Arm)> {
+    if lines.is_empty() {
+        return None;
+    }
+    let inside = |(a, b): (u32, u32)| lines.iter().all(|x| (a..=b).contains(x));
+    // `ifs` are in source order and loops' ifs lie within the loop's lines.
+    let (first, last) = (source.loops[s].line, source.loops[s].end_line);
+    let from = source.ifs.partition_point(|f| f.line < first);
+    source.ifs[from..]
+        .iter()
+        .take_while(|f| f.line <= last)
+        .enumerate()
+        .map(|(k, f)| (k + from, f))
+        .filter(|(_, f)| f.parent_loop == Some(s))
+        .flat_map(|(i, f)| {
+            [
+                Some(((i, Arm::Then), f.then_lines)),
+                f.else_lines.map(|e| ((i, Arm::Else), e)),
+            ]
+        })
+        .flatten()
+        .filter(|(_, range)| inside(*range))
+        .min_by_key(|(_, (a, b))| b - a)
+        .map(|(arm, _)| arm)
+}
+
+/// Executions per call of an arm (and of the arms around it): with the positive affine
+/// conditions `P` and the else arms' conditions `N_k`, inclusion–exclusion over the else arms,
+/// `sum over S of N: (-1)^|S| count(P and S)` (004 §III.C.3's complement rule), times the
+/// `br_prob` of arms whose condition is not affine.
+fn arm_count(
+    source: &SourceModel,
+    s: usize,
+    arm: (usize, Arm),
+    options: &CountOptions,
+) -> std::result::Result<Piecewise, String> {
+    let mut positive: Vec<metron_symbolic::Condition> = Vec::new();
+    let mut negative: Vec<Vec<metron_symbolic::Condition>> = Vec::new();
+    let mut probability = metron_symbolic::Rational::from_integer(1.into());
+    let mut at = Some(arm);
+    while let Some((i, side)) = at {
+        let f = &source.ifs[i];
+        match (&f.condition, f.probability) {
+            (Ok(c), _) if side == Arm::Then => positive.extend(c.iter().cloned()),
+            (Ok(c), _) => negative.push(c.clone()),
+            (Err(_), Some(p)) => {
+                let p = rational(if side == Arm::Then { p } else { 1.0 - p });
+                probability *= p;
+            }
+            (Err(why), None) => return Err(why.clone()),
+        }
+        at = f.parent_if;
+    }
+    if negative.len() > 6 {
+        return Err("too many nested else arms".into());
+    }
+    let mut loops = Vec::new();
+    let mut chain = vec![s];
+    while let Some(p) = source.loops[*chain.last().unwrap_or(&s)].parent {
+        chain.push(p);
+    }
+    for c in chain.iter().rev() {
+        loops.push(source.loops[*c].scop.clone()?);
+    }
+    let mut total = Piecewise::zero();
+    for subset in 0u32..(1 << negative.len()) {
+        let mut nest = LoopNest::new(loops.clone());
+        nest.conditions = positive.clone();
+        for (k, n) in negative.iter().enumerate() {
+            if subset & (1 << k) != 0 {
+                nest.conditions.extend(n.iter().cloned());
+            }
+        }
+        let count = trip_count(&nest, options).map_err(|e| e.to_string())?;
+        total = if subset.count_ones() % 2 == 0 {
+            &total + &count
+        } else {
+            &total - &count
+        };
+    }
+    Ok(total.scaled(&probability))
+}
+
+/// A probability as an exact rational with 6 decimal digits.
+fn rational(p: f64) -> metron_symbolic::Rational {
+    let scaled = (p * 1e6).round() as i64;
+    metron_symbolic::Rational::new(scaled.into(), 1_000_000.into())
 }
 
 /// Blocks from which no return (or tail call) is reachable: paths into `abort`, `__cxa_throw`
@@ -475,8 +707,29 @@ pub fn model_binary(
         .iter()
         .enumerate()
         .filter(|(_, f)| f.source_file().is_some_and(|s| same_file(&s, &file)))
-        .map(|(i, f)| (i, model_function(f, source, mira_compat)))
+        .map(|(i, f)| {
+            let mut m = model_function(f, source, mira_compat);
+            m.plt_calls = plt_calls(binary, f, &m.cfg);
+            (i, m)
+        })
         .collect()
+}
+
+/// Blocks that call (or tail-jump) through a PLT stub, with the stub's executed path.
+fn plt_calls(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<(usize, Vec<String>)> {
+    let mut out = Vec::new();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        for ins in &function.instructions[block.first..block.end] {
+            let call_like = ins.flow == iced_x86::FlowControl::Call
+                || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
+            if let Some(path) = ins.target.and_then(|t| binary.plt_path.get(&t)) {
+                if call_like {
+                    out.push((b, path.clone()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The whole program's model (004 §III.C.5): each function's per-call counts, and how often

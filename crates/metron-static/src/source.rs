@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use metron_measure::tool::Tool;
-use metron_symbolic::{AffineExpr, Bound, Loop};
+use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, Loop};
 use serde_json::Value;
 
 use crate::error::{Result, StaticError};
@@ -43,11 +43,41 @@ pub struct SourceFunction {
     pub end_line: u32,
 }
 
+/// Which arm of an `if` a statement sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arm {
+    Then,
+    Else,
+}
+
+/// A source `if` (004 §III.C.3) and the lines of its arms, for joining binary blocks to it.
+#[derive(Debug, Clone)]
+pub struct SourceIf {
+    pub function: String,
+    /// Line of the `if` keyword and the line where the condition ends.
+    pub line: u32,
+    pub condition_end_line: u32,
+    /// First and last line of each arm.
+    pub then_lines: (u32, u32),
+    pub else_lines: Option<(u32, u32)>,
+    /// Innermost enclosing `for` (index in `SourceModel::loops`).
+    pub parent_loop: Option<usize>,
+    /// Enclosing `if` arm inside the same loop body, if nested.
+    pub parent_if: Option<(usize, Arm)>,
+    /// The condition as a conjunction of affine / modulo conditions (`&&` splits), or why not.
+    pub condition: std::result::Result<Vec<Condition>, String>,
+    /// `br_prob` annotation: probability that the then-arm is taken.
+    pub probability: Option<f64>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct SourceModel {
     pub file: PathBuf,
     pub functions: Vec<SourceFunction>,
     pub loops: Vec<SourceLoop>,
+    pub ifs: Vec<SourceIf>,
+    /// `call_cost` annotations: instructions per call of a function that is not analysed.
+    pub call_costs: std::collections::BTreeMap<String, u64>,
 }
 
 /// Runs clang on `file` with `cflags` and reads the loops of that file (not of its headers).
@@ -59,12 +89,23 @@ pub fn parse_file(file: &Path, cflags: &[String]) -> Result<SourceModel> {
     ];
     args.extend(cflags.iter().cloned());
     args.push(file.display().to_string());
-    let output = CLANG.run(&args, None)?;
-    let ast: Value = serde_json::from_slice(&output.stdout).map_err(|e| StaticError::Parse {
-        path: file.to_path_buf(),
-        line: 0,
-        message: format!("clang's JSON AST did not parse: {e}"),
-    })?;
+    let cache = ast_cache::Entry::new(file, &args);
+    let ast: Value = match cache.as_ref().and_then(|c| c.load()) {
+        Some(ast) => ast,
+        None => {
+            let output = CLANG.run(&args, None)?;
+            let ast: Value =
+                serde_json::from_slice(&output.stdout).map_err(|e| StaticError::Parse {
+                    path: file.to_path_buf(),
+                    line: 0,
+                    message: format!("clang's JSON AST did not parse: {e}"),
+                })?;
+            if let Some(c) = &cache {
+                c.store(&output.stdout, &ast);
+            }
+            ast
+        }
+    };
     let mut model = from_ast(&ast, file);
     let text = std::fs::read_to_string(file).map_err(|source| StaticError::Read {
         path: file.to_path_buf(),
@@ -84,8 +125,28 @@ pub struct Annotation {
 /// Keys understood (docs/static.md): `lp_init`, `lp_cond` (affine start / exclusive end of the
 /// annotated loop, 004 Listing 6), `lp_iter` (iterations per entry, replacing the loop's
 /// control), `skip` (`yes`: the loop is not executed), `br_prob` (probability in [0,1] that the
-/// annotated `if` is taken; recorded, see docs for its status).
-pub const ANNOTATION_KEYS: [&str; 5] = ["lp_init", "lp_cond", "lp_iter", "skip", "br_prob"];
+/// annotated `if` is taken, for conditions that are not affine), `call_cost` (`NAME=N`: each
+/// call of the unanalysed function `NAME`, e.g. libm's `exp`, costs `N` instructions).
+pub const ANNOTATION_KEYS: [&str; 6] = [
+    "lp_init",
+    "lp_cond",
+    "lp_iter",
+    "skip",
+    "br_prob",
+    "call_cost",
+];
+
+/// `NAME=N` of a `call_cost` annotation.
+fn call_cost(value: &str) -> Option<(String, u64)> {
+    let (name, n) = value.split_once('=')?;
+    let name = name.trim();
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '@');
+    valid.then_some(())?;
+    Some((name.to_string(), n.trim().parse().ok()?))
+}
 
 /// Reads the annotation pragmas of a source text; backslash-continued lines are joined.
 pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
@@ -131,6 +192,12 @@ pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
                     ANNOTATION_KEYS.join(", ")
                 )));
             }
+            if k == "call_cost" && call_cost(v).is_none() {
+                return Err(bad(format!(
+                    "expected `call_cost: NAME=INSTRUCTIONS` (e.g. `exp=40`), found `{}`",
+                    v.trim()
+                )));
+            }
             entries.push((k.to_string(), v.trim().to_string()));
         }
         out.push(Annotation { line, entries });
@@ -142,6 +209,40 @@ pub fn parse_annotations(text: &str, file: &Path) -> Result<Vec<Annotation>> {
 /// innermost loop whose body holds the pragma (004 Fig. 5 and Listing 6 place it there).
 pub fn apply_annotations(model: &mut SourceModel, annotations: &[Annotation]) {
     for a in annotations {
+        // `call_cost` is file-wide: it names the callee.
+        for (_, v) in a.entries.iter().filter(|(k, _)| k == "call_cost") {
+            if let Some((name, n)) = call_cost(v) {
+                model.call_costs.insert(name, n);
+            }
+        }
+        if a.entries.iter().all(|(k, _)| k == "call_cost") {
+            continue;
+        }
+        // `br_prob` belongs to the `if` on the next line (or the innermost `if` around it).
+        if let Some((_, v)) = a.entries.iter().rev().find(|(k, _)| k == "br_prob") {
+            let target = model
+                .ifs
+                .iter()
+                .position(|i| i.line == a.line + 1)
+                .or_else(|| {
+                    (0..model.ifs.len())
+                        .filter(|&i| {
+                            let f = &model.ifs[i];
+                            f.line < a.line
+                                && a.line <= f.then_lines.1.max(f.else_lines.map_or(0, |e| e.1))
+                        })
+                        .max_by_key(|&i| model.ifs[i].line)
+                });
+            if let (Some(t), Ok(p)) = (target, v.parse::<f64>()) {
+                model.ifs[t].probability = Some(p.clamp(0.0, 1.0));
+            }
+            if a.entries
+                .iter()
+                .all(|(k, _)| k == "br_prob" || k == "call_cost")
+            {
+                continue;
+            }
+        }
         let target = model
             .loops
             .iter()
@@ -221,6 +322,7 @@ pub fn from_ast(ast: &Value, file: &Path) -> SourceModel {
         },
         function: None,
         stack: Vec::new(),
+        if_stack: Vec::new(),
     };
     walk.node(ast);
     walk.model
@@ -234,6 +336,8 @@ struct Walk {
     function: Option<String>,
     /// Enclosing loops: (index in model.loops, loop variable).
     stack: Vec<(usize, String)>,
+    /// Enclosing `if` arms since the innermost loop: (index in model.ifs, arm).
+    if_stack: Vec<(usize, Arm)>,
 }
 
 impl Walk {
@@ -342,14 +446,79 @@ impl Walk {
                     partial: (init, stride),
                 });
                 self.stack.push((index, var));
+                let ifs = std::mem::take(&mut self.if_stack);
                 self.children(inner);
+                self.if_stack = ifs;
                 self.stack.pop();
                 if let Some(l) = self.model.loops.get_mut(index) {
                     l.end_line = l.end_line.max(self.line);
                 }
             }
+            "IfStmt" if self.in_main_file() && self.function.is_some() => self.if_stmt(node, begin),
             _ => self.children(inner),
         }
+    }
+
+    /// Records an `if` (clang's children: [init], [condition variable], condition, then, [else]).
+    fn if_stmt(&mut self, node: &Value, begin: u32) {
+        let inner = children(node);
+        let flag = |k: &str| node.get(k).and_then(Value::as_bool).unwrap_or(false);
+        let skip = usize::from(flag("hasInit")) + usize::from(flag("hasVar"));
+        let (Some(cond), Some(then)) = (inner.get(skip), inner.get(skip + 1)) else {
+            return self.children(inner);
+        };
+        let otherwise = flag("hasElse").then(|| inner.get(skip + 2)).flatten();
+        self.children(&inner[..skip]);
+        self.node(cond);
+        let condition_end_line = self.line;
+        let index = self.model.ifs.len();
+        self.model.ifs.push(SourceIf {
+            function: self.function.clone().unwrap_or_default(),
+            line: begin,
+            condition_end_line,
+            then_lines: (0, 0),
+            else_lines: None,
+            parent_loop: self.stack.last().map(|(i, _)| *i),
+            parent_if: self.if_stack.last().copied(),
+            condition: {
+                let vars: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+                if only_counters_and_parameters(cond, &vars) {
+                    conjunction(cond)
+                } else {
+                    Err("condition reads local data; annotate `br_prob`".into())
+                }
+            },
+            probability: None,
+        });
+        // An arm's first line may hold the condition (`if (c) {`) or the other arm's end
+        // (`} else {`); code on such a line is not the arm's.
+        let (a, b) = self.arm(then, index, Arm::Then);
+        let then_lines = (a.max(condition_end_line + 1), b);
+        let else_lines = otherwise.map(|e| {
+            let (a, b) = self.arm(e, index, Arm::Else);
+            (a.max(then_lines.1 + 1), b)
+        });
+        if let Some(f) = self.model.ifs.get_mut(index) {
+            f.then_lines = then_lines;
+            f.else_lines = else_lines;
+        }
+    }
+
+    /// Walks one arm; returns its first and last line.
+    fn arm(&mut self, node: &Value, index: usize, arm: Arm) -> (u32, u32) {
+        let (begin, end) = self.extent_peek(node);
+        self.if_stack.push((index, arm));
+        self.node(node);
+        self.if_stack.pop();
+        (begin, end.max(self.line).max(begin))
+    }
+
+    /// The begin line of `node` without walking it (its `range.begin` or `loc`).
+    fn extent_peek(&mut self, node: &Value) -> (u32, u32) {
+        let saved = (self.file.clone(), self.line);
+        let e = self.extent(node);
+        (self.file, self.line) = saved;
+        e
     }
 
     /// Walks for the position only (clang's locations are relative to the previous one).
@@ -490,6 +659,63 @@ fn affine(v: &Value) -> Option<AffineExpr> {
     }
 }
 
+/// Whether every variable `v` reads is an enclosing loop counter or a function parameter
+/// (a local such as an accumulator would otherwise become a model parameter).
+fn only_counters_and_parameters(v: &Value, loop_vars: &[String]) -> bool {
+    if kind(v) == "DeclRefExpr" {
+        let Some(decl) = v.get("referencedDecl") else {
+            return false;
+        };
+        let name = decl.get("name").and_then(Value::as_str).unwrap_or("");
+        return loop_vars.iter().any(|l| l == name)
+            || decl.get("kind").and_then(Value::as_str) == Some("ParmVarDecl");
+    }
+    children(v)
+        .iter()
+        .all(|c| only_counters_and_parameters(c, loop_vars))
+}
+
+/// An `if` condition as a conjunction of affine (`j > 4`) and modulo (`j % 4 != 0`)
+/// conditions (004 Listings 4 and 5); `a && b` gives both.
+fn conjunction(v: &Value) -> std::result::Result<Vec<Condition>, String> {
+    if let Some(("&&", l, r)) = binary(v) {
+        let mut out = conjunction(l)?;
+        out.extend(conjunction(r)?);
+        return Ok(out);
+    }
+    let not_affine = || "condition is not affine or modulo; annotate `br_prob`".to_string();
+    let (op, l, r) = binary(v).ok_or_else(not_affine)?;
+    let op = match op {
+        "<" => CmpOp::Lt,
+        "<=" => CmpOp::Le,
+        ">" => CmpOp::Gt,
+        ">=" => CmpOp::Ge,
+        "==" => CmpOp::Eq,
+        "!=" => CmpOp::Ne,
+        _ => return Err(not_affine()),
+    };
+    let rhs = affine(r).ok_or_else(not_affine)?;
+    if let Some(("%", e, m)) = binary(l) {
+        let modulus = affine(m)
+            .filter(|m| m.terms.is_empty())
+            .ok_or_else(not_affine)?;
+        if !matches!(op, CmpOp::Eq | CmpOp::Ne) || !rhs.terms.is_empty() || modulus.constant <= 0 {
+            return Err(not_affine());
+        }
+        return Ok(vec![Condition::Modulo {
+            expr: affine(e).ok_or_else(not_affine)?,
+            modulus: modulus.constant,
+            residue: rhs.constant,
+            negated: op == CmpOp::Ne,
+        }]);
+    }
+    Ok(vec![Condition::Affine {
+        lhs: affine(l).ok_or_else(not_affine)?,
+        op,
+        rhs,
+    }])
+}
+
 /// An affine bound, or `a < b ? a : b` (min) / `a > b ? a : b` (max), split by metron-symbolic.
 fn bound(v: &Value) -> Option<Bound> {
     let v = strip(v);
@@ -581,4 +807,119 @@ pub fn flags_from_compile_commands(db: &Path, file: &Path) -> Result<Vec<String>
         line: 0,
         message: format!("no entry for {}", file.display()),
     })
+}
+
+/// The clang JSON AST cache (issue 4: "Cache it"). Key: FNV-1a of the source's bytes, the
+/// clang arguments and clang's own path, size and modification time. An entry also lists every
+/// file the AST mentions (headers) with size and modification time, and is used only while
+/// all of them are unchanged. Directory: `$METRON_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/metron/static-ast`, else `~/.cache/metron/static-ast`; `METRON_CACHE_DIR=off`
+/// disables it. Failures to read or write the cache fall back to running clang.
+mod ast_cache {
+    use std::collections::BTreeSet;
+    use std::hash::Hasher;
+    use std::path::{Path, PathBuf};
+
+    use serde_json::Value;
+
+    pub struct Entry {
+        ast: PathBuf,
+        deps: PathBuf,
+    }
+
+    fn directory() -> Option<PathBuf> {
+        match std::env::var_os("METRON_CACHE_DIR") {
+            Some(d) if d == "off" => None,
+            Some(d) => Some(PathBuf::from(d)),
+            None => std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+                .map(|c| c.join("metron").join("static-ast")),
+        }
+    }
+
+    /// `size mtime` of a file, as a stamp.
+    fn stamp(path: &Path) -> Option<String> {
+        let m = std::fs::metadata(path).ok()?;
+        let t = m
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(format!("{} {}", m.len(), t.as_nanos()))
+    }
+
+    impl Entry {
+        pub fn new(file: &Path, args: &[String]) -> Option<Entry> {
+            let dir = directory()?;
+            let mut h = fnv::FnvHasher::default();
+            h.write(&std::fs::read(file).ok()?);
+            for a in args {
+                h.write(a.as_bytes());
+                h.write_u8(0);
+            }
+            let clang = metron_measure::tool::find_on_path(super::CLANG.program)?;
+            h.write(clang.display().to_string().as_bytes());
+            h.write(stamp(&clang)?.as_bytes());
+            let key = format!("{:016x}", h.finish());
+            Some(Entry {
+                ast: dir.join(format!("{key}.json")),
+                deps: dir.join(format!("{key}.deps")),
+            })
+        }
+
+        pub fn load(&self) -> Option<Value> {
+            let deps = std::fs::read_to_string(&self.deps).ok()?;
+            for line in deps.lines() {
+                let (recorded, path) = line.split_once('\t')?;
+                if stamp(Path::new(path))?.as_str() != recorded {
+                    return None;
+                }
+            }
+            serde_json::from_slice(&std::fs::read(&self.ast).ok()?).ok()
+        }
+
+        pub fn store(&self, bytes: &[u8], ast: &Value) {
+            let mut files = BTreeSet::new();
+            mentioned_files(ast, &mut files);
+            let deps: String = files
+                .iter()
+                .filter_map(|f| stamp(Path::new(f)).map(|s| format!("{s}\t{f}\n")))
+                .collect();
+            let Some(dir) = self.ast.parent() else { return };
+            if std::fs::create_dir_all(dir).is_err() {
+                return;
+            }
+            // Write then rename, so that a concurrent reader never sees half a file.
+            let tmp = self
+                .ast
+                .with_extension(format!("tmp{}", std::process::id()));
+            if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, &self.ast).is_ok() {
+                let tmp = self
+                    .deps
+                    .with_extension(format!("tmp{}", std::process::id()));
+                if std::fs::write(&tmp, deps).is_ok() {
+                    let _ = std::fs::rename(&tmp, &self.deps);
+                }
+            }
+        }
+    }
+
+    fn mentioned_files(v: &Value, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(f)) = m.get("file") {
+                    out.insert(f.clone());
+                }
+                for (k, c) in m {
+                    // Type strings and names hold no locations; skip the bulk quickly.
+                    if k != "type" {
+                        mentioned_files(c, out);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|c| mentioned_files(c, out)),
+            _ => {}
+        }
+    }
 }

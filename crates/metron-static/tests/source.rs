@@ -124,3 +124,56 @@ fn annotation_syntax_errors_name_file_and_line() {
         .to_string();
     assert!(e.starts_with("s.c:1:"), "{e}");
 }
+
+#[test]
+fn paper_listings_4_and_5_ifs_from_clang() {
+    if !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "ifs.c",
+        "int s, t;\n\
+         void l4(void) {\n  int i, j;\n  for (i = 1; i <= 4; i++)\n    for (j = i + 1; j <= 6; j++)\n\
+         \x20     if (j > 4) {\n        s++;\n      }\n}\n\
+         void l5(double x) {\n  int i, j;\n  for (i = 1; i <= 4; i++)\n    for (j = i + 1; j <= 6; j++)\n\
+         \x20     if (j % 4 != 0) {\n        s++;\n      } else {\n        t++;\n      }\n\
+         \x20 for (i = 0; i < 3; i++)\n    #pragma @Annotation {br_prob: 0.25}\n    if (x > 1.0)\n      s++;\n}\n",
+    );
+    let m = parse_file(&src, &[]).unwrap();
+    assert_eq!(m.ifs.len(), 3);
+    let count = |k: usize, negate: bool| -> i64 {
+        let f = &m.ifs[k];
+        let inner = f.parent_loop.unwrap();
+        let outer = m.loops[inner].parent.unwrap();
+        let loops = vec![
+            m.loops[outer].scop.clone().unwrap(),
+            m.loops[inner].scop.clone().unwrap(),
+        ];
+        let mut nest = LoopNest::new(loops.clone());
+        nest.conditions = f.condition.clone().unwrap();
+        let then: i64 = trip_count(&nest, &CountOptions::default())
+            .unwrap()
+            .evaluate_integer(&binding([]))
+            .unwrap()
+            .try_into()
+            .unwrap();
+        if negate {
+            nest_count(&m, inner) - then
+        } else {
+            then
+        }
+    };
+    // Hand counts of 004 Listings 4 and 5 (issue 4's table).
+    assert_eq!(count(0, false), 8);
+    assert_eq!(count(1, false), 11);
+    assert_eq!(count(1, true), 3);
+    // Arm lines exclude the condition line (`if (c) {`) and the `} else {` line.
+    assert_eq!((m.ifs[0].line, m.ifs[0].then_lines), (6, (7, 8)));
+    assert_eq!(m.ifs[1].then_lines, (15, 16));
+    assert_eq!(m.ifs[1].else_lines, Some((17, 18)));
+    // A condition on local data is not affine: it needs (and here has) `br_prob`.
+    assert!(m.ifs[2].condition.is_err());
+    assert_eq!(m.ifs[2].probability, Some(0.25));
+}

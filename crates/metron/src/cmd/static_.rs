@@ -185,6 +185,22 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
                     .unwrap_or_default()
             );
         }
+        for e in f["external_calls"].as_array().unwrap_or(&empty) {
+            let times = match &e["times"] {
+                serde_json::Value::String(t) => t.clone(),
+                other => other.to_string(),
+            };
+            println!(
+                "    external call {} (line {})  times {}  {}",
+                e["callee"].as_str().unwrap_or("?"),
+                e["line"],
+                times,
+                match e["cost_per_call"].as_u64() {
+                    Some(c) => format!("cost {c} per call (call_cost annotation)"),
+                    None => "NOT ANALYSED: callee cost not counted".to_string(),
+                }
+            );
+        }
         if evaluated {
             println!("    total {:.0}", f["total"].as_f64().unwrap_or(0.0));
             if let Some(cats) = f["categories"].as_object() {
