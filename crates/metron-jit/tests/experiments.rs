@@ -115,6 +115,38 @@ fn corpus_calibration_on_three_programs() {
             assert!((p.residual - (m.seconds - p.predicted)).abs() < 1e-12);
         }
     }
+
+    // Stored per machine (001 §4.3): one benchmark per program with its timed runs, and the
+    // fitted weights in the experiment's config, read back through the store alone.
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = metron_store::Store::open(&dir.path().join("m.db")).unwrap();
+    let env = metron_measure::environment::Environment::capture(dir.path());
+    let id = metron_jit::calibration::record_in_store(&cal, &env, &examples(), &mut store).unwrap();
+    let row = store.experiment(id).unwrap();
+    assert_eq!(row.kind, metron_jit::calibration::STORE_KIND);
+    assert_eq!(row.status, "complete");
+    let benches = store.benchmarks(id).unwrap();
+    assert_eq!(benches.len(), measured.len());
+    let runs = store.runs(id).unwrap();
+    assert_eq!(
+        runs.len(),
+        measured.iter().map(|m| m.runs.len()).sum::<usize>()
+    );
+    let first_wall = runs[0]
+        .samples
+        .iter()
+        .find(|s| s.metric == "wall-time")
+        .unwrap();
+    assert_eq!(first_wall.value, measured[0].runs[0].wall);
+    let stored_cmw = row.config["fits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["model"] == "CMW")
+        .unwrap();
+    for (class, w) in &cal.cmw().unwrap().fit.weights {
+        assert_eq!(stored_cmw["fit"]["weights"][class].as_f64().unwrap(), *w);
+    }
 }
 
 #[test]

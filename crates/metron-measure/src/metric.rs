@@ -15,6 +15,7 @@ pub const KNOWN: &[(&str, Unit)] = &[
     (WALL_TIME, Unit::Seconds),
     (USER_TIME, Unit::Seconds),
     (SYS_TIME, Unit::Seconds),
+    ("cpu-time", Unit::Seconds),
     (MAX_RSS, Unit::Bytes),
     ("task-clock", Unit::Seconds),
     ("page-faults", Unit::Count),

@@ -108,6 +108,9 @@ pub struct CalibrateArgs {
     /// Write a Markdown report of a corpus calibration (machine, weights, fits, per program)
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// With --corpus: do not record the calibration in the experiment store.
+    #[arg(long)]
+    pub no_store: bool,
     /// Classes to fit, comma-separated
     #[arg(long, value_delimiter = ',', default_values_t = metron_jit::calibrate::DEFAULT_FEATURES.map(String::from))]
     pub features: Vec<String>,

@@ -174,6 +174,19 @@ pub(super) fn run_corpus_calibration(
         );
         write_file(out, &cmw.fit.weights_file(&header))?;
     }
+    if !args.no_store {
+        let mut store = crate::cmd::open_store(&global.store_path())?;
+        let id = metron_jit::calibration::record_in_store(&cal, &env, corpus, &mut store)
+            .map_err(CliError::input)?;
+        if !global.quiet {
+            eprintln!(
+                "stored as experiment {} in {} (metron show {})",
+                id.0,
+                store.path().display(),
+                id.0
+            );
+        }
+    }
     let text = corpus_markdown(&cal, &args.exclude, corpus, &opts, &env);
     if let Some(report) = &args.report {
         write_file(report, &text)?;
