@@ -44,7 +44,7 @@ impl Cfg {
                 pred[s].push(b);
             }
         }
-        let idom = dominators(&succ, &pred);
+        let idom = metron_graph::immediate_dominators(&succ, &pred);
         let loops = natural_loops(&succ, &pred, &idom);
         let mut innermost: Vec<Option<usize>> = vec![None; n];
         for (li, l) in loops.iter().enumerate() {
@@ -67,87 +67,9 @@ impl Cfg {
         }
     }
 
-    pub fn dominates(&self, a: usize, mut b: usize) -> bool {
-        loop {
-            if a == b {
-                return true;
-            }
-            match self.idom[b] {
-                Some(d) if d != b => b = d,
-                _ => return false,
-            }
-        }
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        metron_graph::dominates(&self.idom, a, b)
     }
-}
-
-fn reverse_postorder(succ: &[Vec<usize>]) -> Vec<usize> {
-    let mut seen = vec![false; succ.len()];
-    let mut order = Vec::new();
-    let mut stack = vec![(0usize, 0usize)];
-    if succ.is_empty() {
-        return order;
-    }
-    seen[0] = true;
-    while let Some((b, i)) = stack.pop() {
-        if i < succ[b].len() {
-            stack.push((b, i + 1));
-            let s = succ[b][i];
-            if !seen[s] {
-                seen[s] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            order.push(b);
-        }
-    }
-    order.reverse();
-    order
-}
-
-/// Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm".
-fn dominators(succ: &[Vec<usize>], pred: &[Vec<usize>]) -> Vec<Option<usize>> {
-    let rpo = reverse_postorder(succ);
-    let mut pos = vec![usize::MAX; succ.len()];
-    for (i, &b) in rpo.iter().enumerate() {
-        pos[b] = i;
-    }
-    let mut idom: Vec<Option<usize>> = vec![None; succ.len()];
-    if rpo.is_empty() {
-        return idom;
-    }
-    idom[rpo[0]] = Some(rpo[0]);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in rpo.iter().skip(1) {
-            let mut new: Option<usize> = None;
-            for &p in &pred[b] {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(mut x) => {
-                        let mut y = p;
-                        while x != y {
-                            while pos[x] > pos[y] {
-                                x = idom[x].unwrap_or(x);
-                            }
-                            while pos[y] > pos[x] {
-                                y = idom[y].unwrap_or(y);
-                            }
-                        }
-                        x
-                    }
-                });
-            }
-            if new.is_some() && idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    idom
 }
 
 fn natural_loops(
@@ -155,15 +77,7 @@ fn natural_loops(
     pred: &[Vec<usize>],
     idom: &[Option<usize>],
 ) -> Vec<NaturalLoop> {
-    let dom = |a: usize, mut b: usize| loop {
-        if a == b {
-            return true;
-        }
-        match idom[b] {
-            Some(d) if d != b => b = d,
-            _ => return false,
-        }
-    };
+    let dom = |a: usize, b: usize| metron_graph::dominates(idom, a, b);
     let mut by_header: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
     for (b, ss) in succ.iter().enumerate() {
         if idom[b].is_none() {

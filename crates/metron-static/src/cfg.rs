@@ -73,16 +73,8 @@ impl Cfg {
     }
 
     /// Whether block `a` dominates block `b`.
-    pub fn dominates(&self, a: usize, mut b: usize) -> bool {
-        loop {
-            if a == b {
-                return true;
-            }
-            match self.idom[b] {
-                Some(d) if d != b => b = d,
-                _ => return false,
-            }
-        }
+    pub fn dominates(&self, a: usize, b: usize) -> bool {
+        metron_graph::dominates(&self.idom, a, b)
     }
 
     /// The innermost loop containing block `b`.
@@ -178,95 +170,15 @@ fn basic_blocks(instructions: &[Instruction], function: &Function) -> Vec<BasicB
     blocks
 }
 
-fn reverse_postorder(blocks: &[BasicBlock]) -> Vec<usize> {
-    let mut seen = vec![false; blocks.len()];
-    let mut order = Vec::new();
-    if blocks.is_empty() {
-        return order;
-    }
-    // Iterative DFS: (block, next successor index).
-    let mut stack = vec![(0usize, 0usize)];
-    seen[0] = true;
-    while let Some((b, k)) = stack.last_mut() {
-        if let Some(&s) = blocks[*b].successors.get(*k) {
-            *k += 1;
-            if !seen[s] {
-                seen[s] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            order.push(*b);
-            stack.pop();
-        }
-    }
-    order.reverse();
-    order
-}
-
-/// Cooper, Harvey, Kennedy, "A Simple, Fast Dominance Algorithm" (2001).
+/// Immediate dominators, with the entry's set to `None` as `Cfg::idom` documents.
 fn dominators(blocks: &[BasicBlock]) -> Vec<Option<usize>> {
-    let rpo = reverse_postorder(blocks);
-    let mut position = vec![usize::MAX; blocks.len()];
-    for (i, &b) in rpo.iter().enumerate() {
-        position[b] = i;
+    let succ: Vec<Vec<usize>> = blocks.iter().map(|b| b.successors.clone()).collect();
+    let pred: Vec<Vec<usize>> = blocks.iter().map(|b| b.predecessors.clone()).collect();
+    let mut idom = metron_graph::immediate_dominators(&succ, &pred);
+    if let Some(entry) = idom.first_mut() {
+        *entry = None;
     }
-    let mut idom: Vec<Option<usize>> = vec![None; blocks.len()];
-    if rpo.is_empty() {
-        return idom;
-    }
-    idom[rpo[0]] = Some(rpo[0]);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in rpo.iter().skip(1) {
-            let mut new: Option<usize> = None;
-            for &p in &blocks[b].predecessors {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(n) => intersect(&idom, &position, p, n),
-                });
-            }
-            if new.is_some() && idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    idom[rpo[0]] = None;
     idom
-}
-
-fn intersect(idom: &[Option<usize>], position: &[usize], mut a: usize, mut b: usize) -> usize {
-    while a != b {
-        while position[a] > position[b] {
-            match idom[a] {
-                Some(d) => a = d,
-                None => return b,
-            }
-        }
-        while position[b] > position[a] {
-            match idom[b] {
-                Some(d) => b = d,
-                None => return a,
-            }
-        }
-    }
-    a
-}
-
-fn dominated_by(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
-    loop {
-        if a == b {
-            return true;
-        }
-        match idom[b] {
-            Some(d) if d != b => b = d,
-            _ => return false,
-        }
-    }
 }
 
 fn natural_loops(blocks: &[BasicBlock], idom: &[Option<usize>]) -> Vec<NaturalLoop> {
@@ -279,7 +191,7 @@ fn natural_loops(blocks: &[BasicBlock], idom: &[Option<usize>]) -> Vec<NaturalLo
             continue;
         }
         for &h in &block.successors {
-            if !dominated_by(idom, h, t) {
+            if !metron_graph::dominates(idom, h, t) {
                 continue;
             }
             let l = by_header.entry(h).or_insert_with(|| NaturalLoop {
