@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use metron_symbolic::{Binding, Piecewise};
 
 use crate::binary::Binary;
+use crate::call_site::{callee_binding, Argument, Parameters};
 use crate::category::Architecture;
 use crate::error::{Result, StaticError};
 use crate::model::ProgramModel;
@@ -22,11 +23,23 @@ pub struct FunctionFormulas {
     pub model_name: String,
     /// Per-call counts of the function's own instructions, per `x86_` mnemonic.
     pub own: BTreeMap<String, Piecewise>,
-    /// (callee index in `functions`, executions of the call site per call).
-    pub calls: Vec<(usize, Piecewise)>,
+    /// Calls of other modelled functions.
+    pub calls: Vec<FormulaCall>,
     /// Calls into code that is not analysed (libc, libm, other files).
     pub external: Vec<ExternalCall>,
     pub loops: Vec<crate::model::LoopModel>,
+}
+
+/// A call of a modelled function: executions per call of the caller, and how the callee's
+/// parameters are bound at the site (004 §III.C.5).
+#[derive(Debug, Clone)]
+pub struct FormulaCall {
+    /// Index in `Formulas::functions`.
+    pub callee: usize,
+    pub times: Piecewise,
+    pub line: Option<u32>,
+    /// The callee's own parameters and what they are at this call site.
+    pub arguments: BTreeMap<String, Argument>,
 }
 
 /// A call site whose callee is not modelled: counted as the call and its argument set-up
@@ -43,6 +56,9 @@ pub struct ExternalCall {
 #[derive(Debug, Clone)]
 pub struct Formulas {
     pub functions: Vec<FunctionFormulas>,
+    /// Per function: its own parameters and those renamed per call site below it.
+    pub parameters: Vec<Parameters>,
+    pub mira_compat: bool,
 }
 
 fn model_name(demangled: &str, symbol: &str, source: &SourceModel) -> String {
@@ -135,12 +151,8 @@ impl Formulas {
                     *per_mnemonic
                         .entry(format!("x86_{}", ins.mnemonic))
                         .or_default() += 1;
-                    let call_like = ins.flow == iced_x86::FlowControl::Call
-                        || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
-                    if let Some(&callee) = ins.target.and_then(|t| index.get(&t)) {
-                        if call_like && callee != k {
-                            calls.push((callee, m.block_counts[b].clone()));
-                        }
+                    if index.contains_key(&ins.target.unwrap_or(u64::MAX)) {
+                        // A modelled callee: a call site of `program` (below).
                     } else if let Some(callee) = external_callee(binary, ins, f.address) {
                         let cost = source.call_costs.get(&callee).copied();
                         if let Some(c) = cost {
@@ -153,15 +165,7 @@ impl Formulas {
                         external.push(ExternalCall {
                             callee,
                             // The call's line in the modelled file (not in an inlined header).
-                            line: ins.frames.iter().find_map(|fr| {
-                                fr.position
-                                    .as_ref()
-                                    .filter(|p| {
-                                        std::path::Path::new(&p.file).file_name()
-                                            == source.file.file_name()
-                                    })
-                                    .map(|p| p.line)
-                            }),
+                            line: crate::call_site::line_in(ins, source),
                             times: m.block_counts[b].clone(),
                             cost,
                         });
@@ -182,6 +186,16 @@ impl Formulas {
                     *e = &*e + &m.block_counts[*b];
                 }
             }
+            for site in program.call_sites.iter().filter(|c| c.caller == k) {
+                let arguments =
+                    site.arguments(&program.parameters[site.callee].local, program.mira_compat);
+                calls.push(FormulaCall {
+                    callee: site.callee,
+                    times: m.block_counts[site.block].clone(),
+                    line: site.line,
+                    arguments,
+                });
+            }
             functions.push(FunctionFormulas {
                 name: f.name.clone(),
                 symbol: f.symbol.clone(),
@@ -192,45 +206,29 @@ impl Formulas {
                 loops: m.loops.clone(),
             });
         }
-        Formulas { functions }
+        Formulas {
+            functions,
+            parameters: program.parameters.clone(),
+            mira_compat: program.mira_compat,
+        }
     }
 
     /// Parameters of function `k` and everything it calls.
     pub fn parameters(&self, k: usize) -> BTreeSet<String> {
-        let mut seen = BTreeSet::new();
-        self.collect_parameters(k, &mut seen, 0)
+        self.parameters[k].all()
     }
 
-    fn collect_parameters(
-        &self,
-        k: usize,
-        seen: &mut BTreeSet<usize>,
-        depth: usize,
-    ) -> BTreeSet<String> {
-        let mut out = BTreeSet::new();
-        if !seen.insert(k) || depth > 64 {
-            return out;
-        }
-        let f = &self.functions[k];
-        for p in f.own.values() {
-            out.extend(p.parameters());
-        }
-        for (c, times) in &f.calls {
-            out.extend(times.parameters());
-            out.extend(self.collect_parameters(*c, seen, depth + 1));
-        }
-        out
-    }
-
-    /// Per-call counts of function `k` including its callees (what the Python returns).
+    /// Per-call counts of function `k` including its callees (what the Python returns), with
+    /// `binding` giving `k`'s parameters and every call-site parameter below it.
     pub fn evaluate(&self, k: usize, binding: &Binding) -> Result<BTreeMap<String, f64>> {
-        self.evaluate_at(k, binding, 0)
+        self.evaluate_at(k, binding, binding, 0)
     }
 
     fn evaluate_at(
         &self,
         k: usize,
-        binding: &Binding,
+        local: &Binding,
+        user: &Binding,
         depth: usize,
     ) -> Result<BTreeMap<String, f64>> {
         if depth > 64 {
@@ -241,7 +239,7 @@ impl Formulas {
         }
         let number = |p: &Piecewise| -> Result<f64> {
             // Rational: `br_prob` arms are expected counts.
-            let v = p.evaluate(binding)?;
+            let v = p.evaluate(local)?;
             Ok(v.numer().to_string().parse::<f64>().unwrap_or(f64::NAN)
                 / v.denom().to_string().parse::<f64>().unwrap_or(f64::NAN))
         };
@@ -253,9 +251,13 @@ impl Formulas {
                 *out.entry(m.clone()).or_default() += v;
             }
         }
-        for (c, times) in &f.calls {
-            let t = number(times)?;
-            for (m, v) in self.evaluate_at(*c, binding, depth + 1)? {
+        for c in &f.calls {
+            let t = number(&c.times)?;
+            if t == 0.0 {
+                continue;
+            }
+            let b = callee_binding(&c.arguments, local, user)?;
+            for (m, v) in self.evaluate_at(c.callee, &b, user, depth + 1)? {
                 *out.entry(m).or_default() += v * t;
             }
         }
@@ -296,15 +298,21 @@ impl Formulas {
                 }
                 out.push_str(&format!("    local['{m}'] += {}\n", p.to_python_expr()?));
             }
-            for (c, times) in &f.calls {
-                let callee = &self.functions[*c];
-                let args: Vec<String> = self.parameters(*c).into_iter().collect();
-                let args: Vec<String> = args.iter().map(|a| format!("{a}={a}")).collect();
+            for c in &f.calls {
+                // Own parameters as bound at the site (`y=y_16`, `n=2*n`), renamed ones through.
+                let args: Vec<String> = self
+                    .parameters(c.callee)
+                    .into_iter()
+                    .map(|q| match c.arguments.get(&q) {
+                        Some(a) => format!("{q}={}", a.text()),
+                        None => format!("{q}={q}"),
+                    })
+                    .collect();
                 out.push_str(&format!(
                     "    ret = {}({})\n    handle_function_call(local, ret, {})\n",
-                    callee.model_name,
+                    self.functions[c.callee].model_name,
                     args.join(", "),
-                    times.to_python_expr()?
+                    c.times.to_python_expr()?
                 ));
             }
             out.push_str("    return local\n\n\n");
@@ -313,12 +321,22 @@ impl Formulas {
         out.push_str(
             "    values = dict((k, int(v)) for k, v in (a.split('=', 1) for a in sys.argv[1:]))\n",
         );
-        out.push_str("    result = {}\n");
+        // A call-site parameter `n_16` that is not given takes the value of `n`.
+        out.push_str(
+            "    def value(name):\n        \
+             base, _, line = name.rpartition('_')\n        \
+             if name not in values and base and line.isdigit():\n            \
+             name = base\n        \
+             return values[name]\n    \
+             result = {}\n",
+        );
         for f in &self.functions {
             out.push_str(&format!(
-                "    names = inspect.signature({m}).parameters\n    \
-                 if all(n in values for n in names):\n        \
-                 result['{m}'] = sum({m}(**{{n: values[n] for n in names}}).values())\n",
+                "    try:\n        \
+                 args = {{n: value(n) for n in inspect.signature({m}).parameters}}\n        \
+                 result['{m}'] = sum({m}(**args).values())\n    \
+                 except KeyError:\n        \
+                 pass\n",
                 m = f.model_name
             ));
         }
@@ -339,9 +357,11 @@ impl Formulas {
                 "symbol": f.symbol,
                 "model_name": f.model_name,
                 "parameters": self.parameters(k),
-                "calls": f.calls.iter().map(|(c, t)| serde_json::json!({
-                    "callee": self.functions[*c].model_name,
-                    "times": t.to_string(),
+                "calls": f.calls.iter().map(|c| serde_json::json!({
+                    "callee": self.functions[c.callee].model_name,
+                    "line": c.line,
+                    "times": c.times.to_string(),
+                    "arguments": c.arguments.iter().map(|(q, a)| (q.clone(), a.text())).collect::<BTreeMap<_, _>>(),
                 })).collect::<Vec<_>>(),
                 "external_calls": f.external.iter().map(|e| serde_json::json!({
                     "callee": e.callee,

@@ -3,12 +3,14 @@
 
 pub mod analysis;
 pub mod binary;
+pub mod call_site;
 pub mod callgrind;
 pub mod category;
 pub mod cfg;
 pub mod emit;
 pub mod error;
 pub mod model;
+pub mod program;
 pub mod source;
 pub mod validate;
 

@@ -18,6 +18,8 @@ use crate::cfg::Cfg;
 use crate::error::Result;
 use crate::source::{Arm, SourceModel};
 
+pub use crate::program::ProgramModel;
+
 /// How a binary loop was tied to the source.
 #[derive(Debug, Clone, Serialize)]
 pub struct LoopModel {
@@ -730,93 +732,4 @@ fn plt_calls(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<(usize, Vec
         }
     }
     out
-}
-
-/// The whole program's model (004 §III.C.5): each function's per-call counts, and how often
-/// each function is called, propagated from `main` over the static call sites.
-#[derive(Debug, Clone)]
-pub struct ProgramModel {
-    /// (index into `Binary::functions`, model).
-    pub functions: Vec<(usize, FunctionModel)>,
-}
-
-impl ProgramModel {
-    /// `mira_compat` reproduces 004's approximations (every loop block `N` times, no
-    /// vectorisation factor) for comparison.
-    pub fn build(binary: &Binary, source: &SourceModel, mira_compat: bool) -> ProgramModel {
-        ProgramModel {
-            functions: model_binary(binary, source, mira_compat),
-        }
-    }
-
-    /// Calls of each modelled function under `binding`: `main` once, every other function as
-    /// often as the blocks of its call sites run, summed over callers (no recursion assumed:
-    /// propagation stops after as many rounds as there are functions).
-    pub fn calls(&self, binary: &Binary, binding: &Binding) -> Result<Vec<f64>> {
-        let index: BTreeMap<u64, usize> = self
-            .functions
-            .iter()
-            .enumerate()
-            .map(|(k, (i, _))| (binary.functions[*i].address, k))
-            .collect();
-        let per_call: Vec<Vec<f64>> = self
-            .functions
-            .iter()
-            .map(|(_, m)| m.evaluate_blocks(binding))
-            .collect::<Result<_>>()?;
-        // edges[k] = (callee, times per call of k)
-        let mut edges: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.functions.len()];
-        for (k, (i, m)) in self.functions.iter().enumerate() {
-            let f = &binary.functions[*i];
-            for (b, block) in m.cfg.blocks.iter().enumerate() {
-                for ins in &f.instructions[block.first..block.end] {
-                    if ins.flow != iced_x86::FlowControl::Call
-                        && ins.flow != iced_x86::FlowControl::UnconditionalBranch
-                    {
-                        continue;
-                    }
-                    // A jump to another function's start is a tail call.
-                    if let Some(&callee) = ins.target.and_then(|t| index.get(&t)) {
-                        if callee != k {
-                            edges[k].push((callee, per_call[k][b]));
-                        }
-                    }
-                }
-            }
-        }
-        let mut calls: Vec<f64> = self
-            .functions
-            .iter()
-            .map(|(i, _)| {
-                if binary.functions[*i].symbol == "main" {
-                    1.0
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        for _ in 0..self.functions.len() {
-            let mut next: Vec<f64> = calls
-                .iter()
-                .enumerate()
-                .map(|(k, _)| {
-                    if binary.functions[self.functions[k].0].symbol == "main" {
-                        1.0
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            for (k, e) in edges.iter().enumerate() {
-                for (callee, times) in e {
-                    next[*callee] += calls[k] * times;
-                }
-            }
-            if next == calls {
-                break;
-            }
-            calls = next;
-        }
-        Ok(calls)
-    }
 }

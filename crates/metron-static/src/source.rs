@@ -10,6 +10,9 @@ use serde_json::Value;
 
 use crate::error::{Result, StaticError};
 
+mod call;
+pub use call::SourceCall;
+
 pub const CLANG: Tool = Tool {
     program: "clang",
     debian_package: "clang",
@@ -39,6 +42,9 @@ pub struct SourceFunction {
     pub name: String,
     /// Number of declared parameters (for Mira's model names, `A_foo_2`).
     pub arity: usize,
+    /// Names of the declared parameters, in order (to bind a callee's parameters to a call
+    /// site's arguments, 004 §III.C.5).
+    pub parameters: Vec<String>,
     pub line: u32,
     pub end_line: u32,
 }
@@ -76,6 +82,8 @@ pub struct SourceModel {
     pub functions: Vec<SourceFunction>,
     pub loops: Vec<SourceLoop>,
     pub ifs: Vec<SourceIf>,
+    /// Calls written in the file's functions, in source order.
+    pub calls: Vec<SourceCall>,
     /// `call_cost` annotations: instructions per call of a function that is not analysed.
     pub call_costs: std::collections::BTreeMap<String, u64>,
 }
@@ -413,12 +421,20 @@ impl Walk {
                     self.children_silently(inner);
                     return;
                 }
+                let parameters: Vec<String> = inner
+                    .iter()
+                    .filter(|c| self::kind(c) == "ParmVarDecl")
+                    .map(|c| {
+                        c.get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string()
+                    })
+                    .collect();
                 self.model.functions.push(SourceFunction {
                     name: name.clone(),
-                    arity: inner
-                        .iter()
-                        .filter(|c| self::kind(c) == "ParmVarDecl")
-                        .count(),
+                    arity: parameters.len(),
+                    parameters,
                     line: begin,
                     end_line: end,
                 });
@@ -455,6 +471,12 @@ impl Walk {
                 }
             }
             "IfStmt" if self.in_main_file() && self.function.is_some() => self.if_stmt(node, begin),
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr"
+                if self.in_main_file() && self.function.is_some() =>
+            {
+                self.call(node, begin);
+                self.children(inner);
+            }
             _ => self.children(inner),
         }
     }

@@ -134,21 +134,16 @@ pub fn error_percent(predicted: f64, measured: f64) -> f64 {
     }
 }
 
-/// Compares one modelled function, called `calls` times, (and each of its loops) with callgrind's counts.
+/// Compares one modelled function (and each of its loops) with callgrind's counts, given the
+/// predicted executions of each of its blocks in the run.
 pub fn compare_function(
     function: &Function,
     model: &FunctionModel,
     arch: &Architecture,
-    binding: &Binding,
-    calls: f64,
+    predicted_blocks: &[f64],
     counts: &ObjectCounts,
     bias: u64,
-) -> Result<Vec<Comparison>> {
-    let predicted_blocks: Vec<f64> = model
-        .evaluate_blocks(binding)?
-        .into_iter()
-        .map(|c| c * calls)
-        .collect();
+) -> Vec<Comparison> {
     let measured = measured_per_instruction(function, counts, bias);
     let measured_counts = |only: Option<&std::collections::BTreeSet<usize>>| {
         let mut c = Counts::default();
@@ -168,7 +163,7 @@ pub fn compare_function(
     };
     let mut out = vec![Comparison {
         region: function.name.clone(),
-        predicted: model.counts(function, arch, &predicted_blocks, None),
+        predicted: model.counts(function, arch, predicted_blocks, None),
         measured: measured_counts(None),
     }];
     for l in &model.loops {
@@ -180,14 +175,15 @@ pub fn compare_function(
                 l.source_line
                     .map_or(String::new(), |s| format!(" (line {s})"))
             ),
-            predicted: model.counts(function, arch, &predicted_blocks, Some(&l.blocks)),
+            predicted: model.counts(function, arch, predicted_blocks, Some(&l.blocks)),
             measured: measured_counts(Some(&l.blocks)),
         });
     }
-    Ok(out)
+    out
 }
 
-/// Compares every modelled function of the program (004 §III.C.5 call counts applied).
+/// Compares every modelled function of the program (004 §III.C.5: each function's blocks
+/// summed over the call contexts reached from `main`).
 pub fn compare_program(
     binary: &Binary,
     program: &crate::model::ProgramModel,
@@ -196,18 +192,17 @@ pub fn compare_program(
     counts: &ObjectCounts,
 ) -> Result<Vec<Comparison>> {
     let bias = load_bias(binary, counts);
-    let calls = program.calls(binary, binding)?;
+    let executions = program.block_executions(binary, binding)?;
     let mut out = Vec::new();
-    for ((i, m), c) in program.functions.iter().zip(calls) {
+    for ((i, m), blocks) in program.functions.iter().zip(&executions) {
         out.extend(compare_function(
             &binary.functions[*i],
             m,
             arch,
-            binding,
-            c,
+            blocks,
             counts,
             bias,
-        )?);
+        ));
     }
     Ok(out)
 }

@@ -178,11 +178,32 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
                 l["header"].as_str().unwrap_or("?"),
                 l["depth"],
                 l["source_line"],
-                l["iterations"].as_str().unwrap_or("?"),
+                indent(l["iterations"].as_str().unwrap_or("?"), 8),
                 l["note"]
                     .as_str()
                     .map(|n| format!("  NOTE: {n}"))
                     .unwrap_or_default()
+            );
+        }
+        for c in f["calls"].as_array().unwrap_or(&empty) {
+            let bound: Vec<String> = c["arguments"]
+                .as_object()
+                .map(|a| {
+                    a.iter()
+                        .map(|(q, v)| format!("{q} = {}", v.as_str().unwrap_or("?")))
+                        .collect()
+                })
+                .unwrap_or_default();
+            println!(
+                "    call {} (line {})  times {}{}",
+                c["callee"].as_str().unwrap_or("?"),
+                c["line"],
+                indent(c["times"].as_str().unwrap_or("?"), 8),
+                if bound.is_empty() {
+                    String::new()
+                } else {
+                    format!("  with {}", bound.join(", "))
+                }
             );
         }
         for e in f["external_calls"].as_array().unwrap_or(&empty) {
@@ -216,11 +237,16 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
             }
         } else if let Some(counts) = f["counts"].as_object() {
             for (m, v) in counts {
-                println!("      {:<16} {}", m, v.as_str().unwrap_or(""));
+                println!("      {:<16} {}", m, indent(v.as_str().unwrap_or(""), 23));
             }
         }
     }
     Ok(())
+}
+
+/// A formula's later pieces (one per line) aligned under its first.
+fn indent(text: &str, by: usize) -> String {
+    text.replace('\n', &format!("\n{}", " ".repeat(by)))
 }
 
 fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {

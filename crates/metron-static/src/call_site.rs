@@ -1,0 +1,341 @@
+//! Interprocedural counting (004 §III.C.5): a call multiplies the callee's model by the
+//! executions of the call site, with the callee's parameters bound per call site.
+//!
+//! Mira names every callee parameter after the call's line (`y_16`) and leaves its value to
+//! the user. metron does that only where it must: an argument that is affine in the caller's
+//! parameters (`scale(a, 2*n)`, `scale(a, 100)`) is substituted, so the model follows the
+//! program; anything else (`atoi(argv[1])`, a loop counter, an annotation variable of the
+//! callee) becomes `NAME_LINE`. An unbound `NAME_LINE` falls back to `NAME`, so binding `n`
+//! alone still evaluates every call site whose `n` is not known.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use metron_symbolic::{AffineExpr, Binding};
+
+use crate::binary::{Binary, Function, Instruction};
+use crate::error::{Result, StaticError};
+use crate::model::FunctionModel;
+use crate::source::SourceModel;
+
+/// How one of the callee's parameters is bound at a call site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Argument {
+    /// The argument expression, in the caller's parameters.
+    Expr(AffineExpr),
+    /// Unknown statically: a program-wide parameter named by the callee's variable and the
+    /// call's line (`n_16`).
+    Renamed(String),
+}
+
+impl Argument {
+    /// Its value: an expression under the caller's `local` binding, a renamed parameter from
+    /// the user's binding (`n_16`, else `n`).
+    pub fn value(&self, local: &Binding, user: &Binding) -> Result<i64> {
+        match self {
+            Argument::Expr(e) => Ok(e.evaluate(local)?),
+            Argument::Renamed(name) => user
+                .get(name)
+                .or_else(|| fallback_name(name).and_then(|base| user.get(base)))
+                .copied()
+                .ok_or_else(|| {
+                    StaticError::Run(format!(
+                        "parameter `{name}` (or `{}`) is not bound; give --param {name}=VALUE",
+                        fallback_name(name).unwrap_or(name)
+                    ))
+                }),
+        }
+    }
+
+    /// Python (and human) text of the binding.
+    pub fn text(&self) -> String {
+        match self {
+            Argument::Expr(e) => e.to_string(),
+            Argument::Renamed(n) => n.clone(),
+        }
+    }
+}
+
+/// `n` for `n_16`: the variable a call-site parameter was named after.
+pub fn fallback_name(name: &str) -> Option<&str> {
+    let (base, line) = name.rsplit_once('_')?;
+    (!base.is_empty() && !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(base)
+}
+
+/// A direct call (or tail jump) from one modelled function to another.
+#[derive(Debug, Clone)]
+pub struct CallSite {
+    /// Caller and callee, as indices into `ProgramModel::functions`.
+    pub caller: usize,
+    pub callee: usize,
+    /// The caller's block holding the call: the call runs as often as the block.
+    pub block: usize,
+    /// Line of the call in the modelled file.
+    pub line: Option<u32>,
+    /// The callee's declared parameters and the call's arguments, when the call was found in
+    /// the source at that line.
+    source: Option<(Vec<String>, Vec<Option<AffineExpr>>)>,
+}
+
+impl CallSite {
+    /// How the callee's parameter `p` is bound here; `mira_compat` renames every parameter as
+    /// 004 Fig. 5 does.
+    pub fn argument(&self, p: &str, mira_compat: bool) -> Argument {
+        let renamed = || match self.line {
+            Some(l) => Argument::Renamed(format!("{p}_{l}")),
+            // No line to name it by: the caller's variable of the same name.
+            None => Argument::Expr(AffineExpr::var(p)),
+        };
+        if mira_compat {
+            return renamed();
+        }
+        let given = self.source.as_ref().and_then(|(params, args)| {
+            let i = params.iter().position(|q| q == p)?;
+            args.get(i)?.clone()
+        });
+        given.map_or_else(renamed, Argument::Expr)
+    }
+
+    /// How each of the callee's own parameters is bound here.
+    pub fn arguments(
+        &self,
+        callee_locals: &BTreeSet<String>,
+        mira_compat: bool,
+    ) -> BTreeMap<String, Argument> {
+        callee_locals
+            .iter()
+            .map(|p| (p.clone(), self.argument(p, mira_compat)))
+            .collect()
+    }
+}
+
+/// Every direct call between the modelled functions, joined to the source call written on
+/// the call instruction's line (same callee name; 004 §III.A.2 line mapping).
+pub fn call_sites(
+    binary: &Binary,
+    source: &SourceModel,
+    functions: &[(usize, FunctionModel)],
+) -> Vec<CallSite> {
+    let index: BTreeMap<u64, usize> = functions
+        .iter()
+        .enumerate()
+        .map(|(k, (i, _))| (binary.functions[*i].address, k))
+        .collect();
+    let mut out = Vec::new();
+    for (k, (i, m)) in functions.iter().enumerate() {
+        let f = &binary.functions[*i];
+        for (b, block) in m.cfg.blocks.iter().enumerate() {
+            for ins in &f.instructions[block.first..block.end] {
+                let call_like = ins.flow == iced_x86::FlowControl::Call
+                    || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
+                // A jump to another function's start is a tail call.
+                let Some(&callee) = ins.target.and_then(|t| index.get(&t)) else {
+                    continue;
+                };
+                if !call_like || callee == k {
+                    continue;
+                }
+                let line = line_in(ins, source);
+                let target = &binary.functions[functions[callee].0];
+                out.push(CallSite {
+                    caller: k,
+                    callee,
+                    block: b,
+                    line,
+                    source: line.and_then(|l| written_call(source, l, target)),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The line of `ins` in the modelled file: its innermost frame there, where the call is written.
+pub fn line_in(ins: &Instruction, source: &SourceModel) -> Option<u32> {
+    ins.frames.iter().find_map(|fr| {
+        fr.position
+            .as_ref()
+            .filter(|p| std::path::Path::new(&p.file).file_name() == source.file.file_name())
+            .map(|p| p.line)
+    })
+}
+
+/// The source call of `target` on `line`: the callee's declared parameters and the arguments.
+fn written_call(
+    source: &SourceModel,
+    line: u32,
+    target: &Function,
+) -> Option<(Vec<String>, Vec<Option<AffineExpr>>)> {
+    let name = base_name(&target.name);
+    let call = source
+        .calls
+        .iter()
+        .find(|c| c.line == line && c.callee == name)?;
+    let declared = source
+        .functions
+        .iter()
+        .filter(|f| f.name == name)
+        .find(|f| f.parameters.len() == call.arguments.len())?;
+    Some((declared.parameters.clone(), call.arguments.clone()))
+}
+
+/// The unqualified name of a demangled function: `waxpby` for `void waxpby<double>(int, ...)`,
+/// `operator()` for `matvec_ell<double>::operator()(double const*, double*) const`.
+pub fn base_name(demangled: &str) -> &str {
+    let mut depth = 0i32;
+    let mut end = demangled.len();
+    let bytes = demangled.as_bytes();
+    // The parameter list: the first `(` outside template arguments not part of `operator()`.
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'<' => depth += 1,
+            b'>' => depth -= 1,
+            b'(' if depth == 0 && !demangled[..i].ends_with("operator") => {
+                end = i;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let mut head = &demangled[..end];
+    // Drop trailing template arguments, then qualifiers and a return type.
+    if head.ends_with('>') {
+        let mut d = 0i32;
+        for (i, c) in head.char_indices().rev() {
+            match c {
+                '>' => d += 1,
+                '<' => {
+                    d -= 1;
+                    if d == 0 {
+                        head = &head[..i];
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let head = head.rsplit("::").next().unwrap_or(head);
+    head.rsplit(' ').next().unwrap_or(head)
+}
+
+/// Parameters of each function's model: its own (`local`: counts, call executions and the
+/// arguments it passes) and those it passes through from below (`global`: renamed
+/// `NAME_LINE` parameters, bound by the user).
+#[derive(Debug, Clone, Default)]
+pub struct Parameters {
+    pub local: BTreeSet<String>,
+    pub global: BTreeSet<String>,
+}
+
+impl Parameters {
+    pub fn all(&self) -> BTreeSet<String> {
+        self.local.union(&self.global).cloned().collect()
+    }
+}
+
+/// Parameters of every function, callees first (a cycle, i.e. recursion, stops the descent).
+pub fn parameters(
+    functions: &[(usize, FunctionModel)],
+    sites: &[CallSite],
+    mira_compat: bool,
+) -> Vec<Parameters> {
+    let mut done: Vec<Option<Parameters>> = vec![None; functions.len()];
+    let mut on_stack = vec![false; functions.len()];
+    for k in 0..functions.len() {
+        visit(k, functions, sites, mira_compat, &mut done, &mut on_stack);
+    }
+    done.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+fn visit(
+    k: usize,
+    functions: &[(usize, FunctionModel)],
+    sites: &[CallSite],
+    mira_compat: bool,
+    done: &mut Vec<Option<Parameters>>,
+    on_stack: &mut Vec<bool>,
+) -> Parameters {
+    if let Some(p) = &done[k] {
+        return p.clone();
+    }
+    if on_stack[k] {
+        return Parameters::default();
+    }
+    on_stack[k] = true;
+    let mut p = Parameters {
+        local: functions[k].1.parameters(),
+        global: BTreeSet::new(),
+    };
+    for s in sites.iter().filter(|s| s.caller == k) {
+        p.local
+            .extend(functions[k].1.block_counts[s.block].parameters());
+        let below = visit(s.callee, functions, sites, mira_compat, done, on_stack);
+        for q in &below.local {
+            match s.argument(q, mira_compat) {
+                Argument::Expr(e) => p.local.extend(e.names().cloned()),
+                Argument::Renamed(n) => {
+                    p.global.insert(n);
+                }
+            }
+        }
+        p.global.extend(below.global);
+    }
+    on_stack[k] = false;
+    done[k] = Some(p.clone());
+    p
+}
+
+/// The callee's binding at a call site: the user's binding (renamed parameters from below
+/// resolve there) with the callee's own parameters bound from the caller's `local` binding.
+pub fn callee_binding(
+    arguments: &BTreeMap<String, Argument>,
+    local: &Binding,
+    user: &Binding,
+) -> Result<Binding> {
+    let mut b = user.clone();
+    for (q, a) in arguments {
+        b.insert(q.clone(), a.value(local, user)?);
+    }
+    Ok(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_names_of_demangled_functions() {
+        assert_eq!(base_name("copy"), "copy");
+        assert_eq!(
+            base_name("void waxpby<double>(int, double, double const*)"),
+            "waxpby"
+        );
+        assert_eq!(
+            base_name("matvec_ell<double>::operator()(double const*, double*) const"),
+            "operator()"
+        );
+        assert_eq!(base_name("A::foo(double*, double*)"), "foo");
+        assert_eq!(base_name("double dot<double>(int, double const*)"), "dot");
+    }
+
+    #[test]
+    fn call_site_parameters_fall_back_to_the_variable() {
+        assert_eq!(fallback_name("n_16"), Some("n"));
+        assert_eq!(fallback_name("max_iter_40"), Some("max_iter"));
+        assert_eq!(fallback_name("max_iter"), None);
+        assert_eq!(fallback_name("_16"), None);
+        let user = metron_symbolic::binding([("n", 5), ("y_16", 7)]);
+        let local = metron_symbolic::binding([("m", 3)]);
+        let r = |n: &str| Argument::Renamed(n.into()).value(&local, &user).unwrap();
+        assert_eq!((r("y_16"), r("n_40")), (7, 5));
+        assert!(Argument::Renamed("z_3".into())
+            .value(&local, &user)
+            .is_err());
+        let two_m_plus_1 = AffineExpr::term("m", 2).plus_constant(1).unwrap();
+        assert_eq!(
+            Argument::Expr(two_m_plus_1).value(&local, &user).unwrap(),
+            7
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! The whole program's model (004 §III.C.5): each function's per-call counts, the call sites
+//! between them with the callee's parameters bound per site, and the executions of every
+//! block summed over the call contexts reached from `main`.
+
+use metron_symbolic::Binding;
+
+use crate::binary::Binary;
+use crate::call_site::{call_sites, callee_binding, parameters, CallSite, Parameters};
+use crate::error::{Result, StaticError};
+use crate::model::{model_binary, FunctionModel};
+use crate::source::SourceModel;
+
+/// Deeper call chains are taken for recursion, which is not modelled.
+const MAX_CALL_DEPTH: usize = 64;
+
+#[derive(Debug, Clone)]
+pub struct ProgramModel {
+    /// (index into `Binary::functions`, model).
+    pub functions: Vec<(usize, FunctionModel)>,
+    pub call_sites: Vec<CallSite>,
+    /// Per function: the parameters its model (with callees) takes.
+    pub parameters: Vec<Parameters>,
+    /// 004's approximations: also every callee parameter renamed per call site (Fig. 5).
+    pub mira_compat: bool,
+}
+
+impl ProgramModel {
+    /// `mira_compat` reproduces 004's approximations (every loop block `N` times, no
+    /// vectorisation factor, `y_16` parameters) for comparison.
+    pub fn build(binary: &Binary, source: &SourceModel, mira_compat: bool) -> ProgramModel {
+        let functions = model_binary(binary, source, mira_compat);
+        let call_sites = call_sites(binary, source, &functions);
+        let parameters = parameters(&functions, &call_sites, mira_compat);
+        ProgramModel {
+            functions,
+            call_sites,
+            parameters,
+            mira_compat,
+        }
+    }
+
+    /// The function `main`, where the program's counts start, if it is modelled.
+    pub fn main(&self, binary: &Binary) -> Option<usize> {
+        self.functions
+            .iter()
+            .position(|(i, _)| binary.functions[*i].symbol == "main")
+    }
+
+    /// Executions of every block of every function in one run under the user's `binding`:
+    /// `main` once, each callee in every context it is reached in, with its parameters bound
+    /// at each call site. Functions not reached from `main` run 0 times.
+    pub fn block_executions(&self, binary: &Binary, binding: &Binding) -> Result<Vec<Vec<f64>>> {
+        let mut out: Vec<Vec<f64>> = self
+            .functions
+            .iter()
+            .map(|(_, m)| vec![0.0; m.cfg.blocks.len()])
+            .collect();
+        if let Some(main) = self.main(binary) {
+            self.visit(main, binding, binding, 1.0, 0, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn visit(
+        &self,
+        k: usize,
+        local: &Binding,
+        user: &Binding,
+        times: f64,
+        depth: usize,
+        out: &mut [Vec<f64>],
+    ) -> Result<()> {
+        if depth > MAX_CALL_DEPTH {
+            return Err(StaticError::Run(format!(
+                "call chain through {} is deeper than {MAX_CALL_DEPTH} (recursion is not modelled)",
+                self.functions[k].1.name
+            )));
+        }
+        let blocks = self.functions[k].1.evaluate_blocks(local)?;
+        for (acc, b) in out[k].iter_mut().zip(&blocks) {
+            *acc += times * b;
+        }
+        for s in self.call_sites.iter().filter(|s| s.caller == k) {
+            let site_runs = blocks[s.block];
+            if site_runs == 0.0 {
+                continue;
+            }
+            let arguments = s.arguments(&self.parameters[s.callee].local, self.mira_compat);
+            let b = callee_binding(&arguments, local, user)?;
+            self.visit(s.callee, &b, user, times * site_runs, depth + 1, out)?;
+        }
+        Ok(())
+    }
+
+    /// Calls of each function in one run (the sum over its contexts).
+    pub fn calls(&self, binary: &Binary, binding: &Binding) -> Result<Vec<f64>> {
+        let blocks = self.block_executions(binary, binding)?;
+        let mut calls = vec![0.0; self.functions.len()];
+        if let Some(main) = self.main(binary) {
+            calls[main] = 1.0;
+        }
+        for s in &self.call_sites {
+            calls[s.callee] += blocks[s.caller][s.block];
+        }
+        Ok(calls)
+    }
+}
