@@ -1,6 +1,8 @@
 //! Control-flow graph algorithms that `metron-static` (machine code) and `metron-memory`
 //! (LLVM IR) both need. Graphs are adjacency lists over block indices; block 0 is the entry.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 /// Blocks reachable from the entry (block 0), in reverse postorder. Iterative, so deep graphs
 /// cannot overflow the stack; a successor index out of range is ignored rather than a panic.
 pub fn reverse_postorder(succ: &[Vec<usize>]) -> Vec<usize> {
@@ -109,6 +111,94 @@ pub fn predecessors(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
     pred
 }
 
+/// A natural loop: a header that dominates the sources of its back edges (the latches), and
+/// every block that reaches a latch without passing the header. Back edges into one header
+/// are merged into one loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NaturalLoop {
+    pub header: usize,
+    pub latches: Vec<usize>,
+    pub blocks: BTreeSet<usize>,
+    /// Index of the innermost enclosing loop in the same forest.
+    pub parent: Option<usize>,
+    /// 0 for an outermost loop.
+    pub depth: usize,
+}
+
+/// A graph's successor lists, whatever stores them.
+pub trait Successors {
+    fn successors(&self, b: usize) -> &[usize];
+}
+
+impl Successors for [Vec<usize>] {
+    fn successors(&self, b: usize) -> &[usize] {
+        self.get(b).map_or(&[], Vec::as_slice)
+    }
+}
+
+impl Successors for Vec<Vec<usize>> {
+    fn successors(&self, b: usize) -> &[usize] {
+        self.as_slice().successors(b)
+    }
+}
+
+impl NaturalLoop {
+    /// Blocks with an edge leaving the loop.
+    pub fn exiting<G: Successors + ?Sized>(&self, graph: &G) -> Vec<usize> {
+        self.blocks
+            .iter()
+            .copied()
+            .filter(|&b| graph.successors(b).iter().any(|s| !self.blocks.contains(s)))
+            .collect()
+    }
+}
+
+/// The loop-nesting forest, outer loops before inner ones (a parent has more blocks than its
+/// children), from `immediate_dominators`' result. Unreachable blocks belong to no loop.
+pub fn natural_loops(
+    succ: &[Vec<usize>],
+    pred: &[Vec<usize>],
+    idom: &[Option<usize>],
+) -> Vec<NaturalLoop> {
+    let reachable = |b: usize| b == 0 || idom.get(b).copied().flatten().is_some();
+    let mut by_header: BTreeMap<usize, NaturalLoop> = BTreeMap::new();
+    for (t, ss) in succ.iter().enumerate() {
+        if !reachable(t) {
+            continue;
+        }
+        for &h in ss
+            .iter()
+            .filter(|&&h| h < succ.len() && dominates(idom, h, t))
+        {
+            let l = by_header.entry(h).or_insert_with(|| NaturalLoop {
+                header: h,
+                latches: Vec::new(),
+                blocks: BTreeSet::from([h]),
+                parent: None,
+                depth: 0,
+            });
+            l.latches.push(t);
+            let mut work = vec![t];
+            while let Some(x) = work.pop() {
+                if l.blocks.insert(x) {
+                    let preds = pred.get(x).map(Vec::as_slice).unwrap_or(&[]);
+                    work.extend(preds.iter().filter(|&&p| p < succ.len() && reachable(p)));
+                }
+            }
+        }
+    }
+    let mut loops: Vec<NaturalLoop> = by_header.into_values().collect();
+    loops.sort_by_key(|l| (std::cmp::Reverse(l.blocks.len()), l.header));
+    for i in 0..loops.len() {
+        let parent = (0..i)
+            .filter(|&j| loops[j].blocks.contains(&loops[i].header))
+            .min_by_key(|&j| loops[j].blocks.len());
+        loops[i].parent = parent;
+        loops[i].depth = parent.map_or(0, |p| loops[p].depth + 1);
+    }
+    loops
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,11 +282,105 @@ mod tests {
         }
     }
 
+    /// Natural loops by definition: for each back edge t -> h (h dominates t), the blocks
+    /// from which t is reachable without passing h, plus h.
+    fn brute_loops(succ: &[Vec<usize>]) -> BTreeMap<usize, BTreeSet<usize>> {
+        let n = succ.len();
+        let reach_avoiding = |from: usize, to: usize, avoid: usize| {
+            let mut seen = vec![false; n];
+            let mut work = vec![from];
+            seen[from] = true;
+            while let Some(x) = work.pop() {
+                if x == to {
+                    return true;
+                }
+                for &s in &succ[x] {
+                    if s != avoid && !seen[s] {
+                        seen[s] = true;
+                        work.push(s);
+                    }
+                }
+            }
+            false
+        };
+        // Every reachable block dominates itself; unreachable ones dominate nothing.
+        let reachable = |b: usize| brute_dominates(succ, b, b);
+        let mut out: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+        for t in (0..n).filter(|&t| reachable(t)) {
+            for &h in &succ[t] {
+                if !brute_dominates(succ, h, t) {
+                    continue;
+                }
+                let body = out.entry(h).or_insert_with(|| BTreeSet::from([h]));
+                for b in (0..n).filter(|&b| reachable(b) && b != h) {
+                    if reach_avoiding(b, t, h) {
+                        body.insert(b);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn loops_agree_with_the_definition_on_pseudo_random_graphs() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        let mut with_loops = 0;
+        for _ in 0..400 {
+            let n = 1 + next(10);
+            let succ: Vec<Vec<usize>> = (0..n)
+                .map(|_| (0..next(3)).map(|_| next(n)).collect())
+                .collect();
+            let pred = predecessors(&succ);
+            let loops = natural_loops(&succ, &pred, &immediate_dominators(&succ, &pred));
+            let got: BTreeMap<usize, BTreeSet<usize>> =
+                loops.iter().map(|l| (l.header, l.blocks.clone())).collect();
+            assert_eq!(got, brute_loops(&succ), "{succ:?}");
+            with_loops += usize::from(!loops.is_empty());
+            for (i, l) in loops.iter().enumerate() {
+                // The parent is the smallest other loop holding the header.
+                let expected = (0..loops.len())
+                    .filter(|&j| j != i && loops[j].blocks.contains(&l.header))
+                    .filter(|&j| loops[j].blocks.len() > l.blocks.len())
+                    .min_by_key(|&j| loops[j].blocks.len());
+                assert_eq!(l.parent, expected, "{succ:?}");
+                assert!(l.parent.is_none_or(|p| p < i), "outer loops first");
+            }
+        }
+        assert!(with_loops > 100, "the generator makes loops ({with_loops})");
+    }
+
+    #[test]
+    fn nested_loops_by_hand() {
+        // 0 -> 1 (outer header) -> 2 (inner header) -> 3 -> 2 | 4 -> 1 | 5.
+        let succ = vec![vec![1], vec![2], vec![3], vec![2, 4], vec![1, 5], vec![]];
+        let pred = predecessors(&succ);
+        let loops = natural_loops(&succ, &pred, &immediate_dominators(&succ, &pred));
+        assert_eq!(loops.len(), 2);
+        assert_eq!((loops[0].header, loops[0].depth), (1, 0));
+        assert_eq!(loops[0].blocks, BTreeSet::from([1, 2, 3, 4]));
+        assert_eq!(loops[0].latches, vec![4]);
+        assert_eq!(
+            (loops[1].header, loops[1].parent, loops[1].depth),
+            (2, Some(0), 1)
+        );
+        assert_eq!(loops[1].blocks, BTreeSet::from([2, 3]));
+        assert_eq!(loops[0].exiting(&succ), vec![4]);
+        assert_eq!(loops[1].exiting(&succ), vec![3]);
+    }
+
     #[test]
     fn malformed_edges_do_not_panic() {
         let succ = vec![vec![7], vec![0]];
         let idom = immediate_dominators(&succ, &[vec![9], vec![]]);
         assert_eq!(idom, vec![Some(0), None]);
         assert!(immediate_dominators(&[], &[]).is_empty());
+        assert!(natural_loops(&[vec![0, 5]], &[vec![0, 9]], &[Some(0)]).len() == 1);
     }
 }

@@ -7,13 +7,7 @@ use serde::Serialize;
 
 use crate::ir::Function;
 
-/// A natural loop: the header and every block that reaches a back edge without passing it.
-#[derive(Clone, Debug)]
-pub struct NaturalLoop {
-    pub header: usize,
-    pub blocks: BTreeSet<usize>,
-    pub parent: Option<usize>,
-}
+pub use metron_graph::NaturalLoop;
 
 pub struct Cfg {
     pub succ: Vec<Vec<usize>>,
@@ -45,7 +39,7 @@ impl Cfg {
             }
         }
         let idom = metron_graph::immediate_dominators(&succ, &pred);
-        let loops = natural_loops(&succ, &pred, &idom);
+        let loops = metron_graph::natural_loops(&succ, &pred, &idom);
         let mut innermost: Vec<Option<usize>> = vec![None; n];
         for (li, l) in loops.iter().enumerate() {
             for &b in &l.blocks {
@@ -70,53 +64,6 @@ impl Cfg {
     pub fn dominates(&self, a: usize, b: usize) -> bool {
         metron_graph::dominates(&self.idom, a, b)
     }
-}
-
-fn natural_loops(
-    succ: &[Vec<usize>],
-    pred: &[Vec<usize>],
-    idom: &[Option<usize>],
-) -> Vec<NaturalLoop> {
-    let dom = |a: usize, b: usize| metron_graph::dominates(idom, a, b);
-    let mut by_header: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    for (b, ss) in succ.iter().enumerate() {
-        if idom[b].is_none() {
-            continue;
-        }
-        for &h in ss {
-            if dom(h, b) {
-                let body = by_header.entry(h).or_insert_with(|| BTreeSet::from([h]));
-                let mut work = vec![b];
-                while let Some(x) = work.pop() {
-                    if body.insert(x) {
-                        work.extend(pred[x].iter().copied());
-                    }
-                }
-            }
-        }
-    }
-    let mut loops: Vec<NaturalLoop> = by_header
-        .into_iter()
-        .map(|(header, blocks)| NaturalLoop {
-            header,
-            blocks,
-            parent: None,
-        })
-        .collect();
-    for i in 0..loops.len() {
-        let mut best: Option<usize> = None;
-        for j in 0..loops.len() {
-            if i != j
-                && loops[j].blocks.contains(&loops[i].header)
-                && loops[j].blocks.len() > loops[i].blocks.len()
-                && best.is_none_or(|b| loops[b].blocks.len() > loops[j].blocks.len())
-            {
-                best = Some(j);
-            }
-        }
-        loops[i].parent = best;
-    }
-    loops
 }
 
 /// A node of the access tree (003 §4.1.3, Fig. 4.1).

@@ -22,36 +22,16 @@ pub struct BasicBlock {
     pub indirect: bool,
 }
 
-/// A natural loop: a header and every block that reaches a back edge without passing it.
-#[derive(Debug, Clone, Serialize)]
-pub struct NaturalLoop {
-    pub header: usize,
-    /// Sources of the back edges into the header.
-    pub latches: Vec<usize>,
-    pub blocks: BTreeSet<usize>,
-    /// Index of the enclosing loop in the forest, if any.
-    pub parent: Option<usize>,
-    pub depth: usize,
-}
+pub use metron_graph::NaturalLoop;
 
-impl NaturalLoop {
-    /// Blocks with an edge leaving the loop.
-    pub fn exiting(&self, cfg: &Cfg) -> Vec<usize> {
-        self.blocks
-            .iter()
-            .copied()
-            .filter(|b| {
-                cfg.blocks[*b]
-                    .successors
-                    .iter()
-                    .any(|s| !self.blocks.contains(s))
-            })
-            .collect()
+impl metron_graph::Successors for Cfg {
+    fn successors(&self, b: usize) -> &[usize] {
+        self.blocks.get(b).map_or(&[], |x| x.successors.as_slice())
     }
 }
 
 /// The control-flow graph of one function.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Cfg {
     pub blocks: Vec<BasicBlock>,
     /// Immediate dominator per block (`None` for the entry and unreachable blocks).
@@ -63,8 +43,14 @@ pub struct Cfg {
 impl Cfg {
     pub fn build(function: &Function) -> Cfg {
         let blocks = basic_blocks(&function.instructions, function);
-        let idom = dominators(&blocks);
-        let loops = natural_loops(&blocks, &idom);
+        let succ: Vec<Vec<usize>> = blocks.iter().map(|b| b.successors.clone()).collect();
+        let pred: Vec<Vec<usize>> = blocks.iter().map(|b| b.predecessors.clone()).collect();
+        let mut idom = metron_graph::immediate_dominators(&succ, &pred);
+        let loops = metron_graph::natural_loops(&succ, &pred, &idom);
+        // The entry has no immediate dominator, as `idom` documents.
+        if let Some(entry) = idom.first_mut() {
+            *entry = None;
+        }
         Cfg {
             blocks,
             idom,
@@ -168,57 +154,4 @@ fn basic_blocks(instructions: &[Instruction], function: &Function) -> Vec<BasicB
         }
     }
     blocks
-}
-
-/// Immediate dominators, with the entry's set to `None` as `Cfg::idom` documents.
-fn dominators(blocks: &[BasicBlock]) -> Vec<Option<usize>> {
-    let succ: Vec<Vec<usize>> = blocks.iter().map(|b| b.successors.clone()).collect();
-    let pred: Vec<Vec<usize>> = blocks.iter().map(|b| b.predecessors.clone()).collect();
-    let mut idom = metron_graph::immediate_dominators(&succ, &pred);
-    if let Some(entry) = idom.first_mut() {
-        *entry = None;
-    }
-    idom
-}
-
-fn natural_loops(blocks: &[BasicBlock], idom: &[Option<usize>]) -> Vec<NaturalLoop> {
-    let reachable: Vec<bool> = (0..blocks.len())
-        .map(|b| b == 0 || idom[b].is_some())
-        .collect();
-    let mut by_header: BTreeMap<usize, NaturalLoop> = BTreeMap::new();
-    for (t, block) in blocks.iter().enumerate() {
-        if !reachable[t] {
-            continue;
-        }
-        for &h in &block.successors {
-            if !metron_graph::dominates(idom, h, t) {
-                continue;
-            }
-            let l = by_header.entry(h).or_insert_with(|| NaturalLoop {
-                header: h,
-                latches: Vec::new(),
-                blocks: BTreeSet::from([h]),
-                parent: None,
-                depth: 0,
-            });
-            l.latches.push(t);
-            let mut work = vec![t];
-            while let Some(x) = work.pop() {
-                if l.blocks.insert(x) {
-                    work.extend(blocks[x].predecessors.iter().filter(|p| reachable[**p]));
-                }
-            }
-        }
-    }
-    let mut loops: Vec<NaturalLoop> = by_header.into_values().collect();
-    // Outer loops first: a parent always has more blocks than its children.
-    loops.sort_by_key(|l| std::cmp::Reverse(l.blocks.len()));
-    for i in 0..loops.len() {
-        let parent = (0..i)
-            .filter(|&j| loops[j].blocks.contains(&loops[i].header))
-            .min_by_key(|&j| loops[j].blocks.len());
-        loops[i].parent = parent;
-        loops[i].depth = parent.map_or(0, |p| loops[p].depth + 1);
-    }
-    loops
 }
