@@ -23,6 +23,9 @@ pub struct CounterKind {
     pub name: &'static str,
     pub hardware: bool,
     source: Source,
+    /// User space only (perf's `:u` modifier): what instruction-level tools such as callgrind
+    /// see.
+    user_only: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +39,7 @@ const fn sw(name: &'static str, e: Software) -> CounterKind {
         name,
         hardware: false,
         source: Source::Sw(e.0),
+        user_only: false,
     }
 }
 
@@ -44,8 +48,17 @@ const fn hw(name: &'static str, e: Hardware) -> CounterKind {
         name,
         hardware: true,
         source: Source::Hw(e.0),
+        user_only: false,
     }
 }
+
+/// Retired user-space instructions (`perf stat -e instructions:u`).
+pub const INSTRUCTIONS_USER: CounterKind = CounterKind {
+    name: "instructions:u",
+    hardware: true,
+    source: Source::Hw(Hardware::INSTRUCTIONS.0),
+    user_only: true,
+};
 
 /// The default set, in display order.
 pub const DEFAULT: &[CounterKind] = &[
@@ -63,7 +76,11 @@ pub const DEFAULT: &[CounterKind] = &[
 
 /// Looks up a counter by its `perf list` name.
 pub fn by_name(name: &str) -> Option<CounterKind> {
-    DEFAULT.iter().copied().find(|c| c.name == name)
+    DEFAULT
+        .iter()
+        .chain([&INSTRUCTIONS_USER])
+        .copied()
+        .find(|c| c.name == name)
 }
 
 /// What could and could not be opened on this machine.
@@ -236,9 +253,13 @@ fn open_one(kind: CounterKind, pid: libc::pid_t) -> Result<Counter, String> {
     };
     // Kernel time belongs to the program (page faults, syscalls), but unprivileged users may
     // only count user space: fall back to it rather than to nothing.
-    build(true)
-        .or_else(|_| build(false))
-        .map_err(|e| explain(kind, e))
+    let first = build(!kind.user_only);
+    let first = if kind.user_only {
+        first
+    } else {
+        first.or_else(|_| build(false))
+    };
+    first.map_err(|e| explain(kind, e))
 }
 
 fn explain(kind: CounterKind, e: std::io::Error) -> String {

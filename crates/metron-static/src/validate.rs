@@ -53,6 +53,50 @@ pub fn run_callgrind(binary: &Path, args: &[String], out_dir: &Path) -> Result<P
     Profile::load(&out)
 }
 
+/// A hardware count of the whole run next to callgrind's (004 validated Mira with PAPI).
+#[derive(Debug, Clone, Serialize)]
+pub struct PerfCheck {
+    /// User-space instructions of one native run (`instructions:u`), or why there is none.
+    pub instructions_user: std::result::Result<f64, String>,
+    /// Callgrind's total for the whole run (all objects: the program, ld.so, libc...).
+    pub callgrind_total: Option<u64>,
+}
+
+impl PerfCheck {
+    /// Relative difference of the two whole-run totals, in percent.
+    pub fn difference_percent(&self) -> Option<f64> {
+        let perf = *self.instructions_user.as_ref().ok()?;
+        Some(error_percent(self.callgrind_total? as f64, perf))
+    }
+}
+
+/// Runs `binary args...` natively once with the PMU's user-space instruction counter.
+pub fn perf_check(binary: &Path, args: &[String], profile: &Profile) -> Result<PerfCheck> {
+    use metron_measure::counters::INSTRUCTIONS_USER;
+    let set = CounterSet::open(&[INSTRUCTIONS_USER]);
+    let callgrind_total = profile.total;
+    if let Some(note) = set.availability().notes().first() {
+        return Ok(PerfCheck {
+            instructions_user: Err(note.clone()),
+            callgrind_total,
+        });
+    }
+    let mut argv = vec![binary.display().to_string()];
+    argv.extend(args.iter().cloned());
+    let outcome = run_once(&argv, OutputPolicy::Discard, &set)
+        .map_err(|e| StaticError::Run(format!("{} could not run: {e}", binary.display())))?;
+    let value = outcome
+        .counters
+        .iter()
+        .find(|c| c.name == INSTRUCTIONS_USER.name)
+        .map(|c| c.value)
+        .ok_or_else(|| "the counter opened but gave no value".to_string());
+    Ok(PerfCheck {
+        instructions_user: value,
+        callgrind_total,
+    })
+}
+
 /// Run-time minus static address of the binary's code (non-zero for PIE): the most common
 /// page-aligned offset between callgrind's function starts and the symbols of the same name.
 pub fn load_bias(binary: &Binary, counts: &ObjectCounts) -> u64 {

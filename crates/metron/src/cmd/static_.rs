@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use metron_static::analysis::{analyse, Analysis, SourceOptions};
 use metron_static::category::Architecture;
-use metron_static::validate::{compare_program, run_callgrind, Comparison};
+use metron_static::validate::{compare_program, perf_check, run_callgrind, Comparison};
 use metron_static::StaticError;
 use metron_symbolic::Binding;
 
@@ -69,6 +69,10 @@ pub struct ValidateArgs {
     pub binary: PathBuf,
     #[command(flatten)]
     pub source: SourceArgs,
+    /// Also run the program natively once with the hardware instruction counter
+    /// (`instructions:u`) and compare the whole run's count with callgrind's.
+    #[arg(long)]
+    pub perf: bool,
     /// Arguments of the program, after `--`.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -274,11 +278,30 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             )),
             other => CliError::failure(other),
         })?;
+    let perf = if args.perf {
+        let binary = std::path::absolute(&args.binary).unwrap_or(args.binary.clone());
+        Some(perf_check(&binary, &args.args, &profile).map_err(CliError::failure)?)
+    } else {
+        None
+    };
     if global.json {
         let rows: Vec<serde_json::Value> = comparisons.iter().map(comparison_json).collect();
+        // Without --perf the rows alone, as before; with it an object holding both.
+        let value = match &perf {
+            None => serde_json::json!(rows),
+            Some(p) => serde_json::json!({
+                "rows": rows,
+                "perf": {
+                    "instructions_user": p.instructions_user.as_ref().ok(),
+                    "unavailable": p.instructions_user.as_ref().err(),
+                    "callgrind_total": p.callgrind_total,
+                    "difference_percent": p.difference_percent(),
+                },
+            }),
+        };
         println!(
             "{}",
-            serde_json::to_string_pretty(&rows).map_err(CliError::failure)?
+            serde_json::to_string_pretty(&value).map_err(CliError::failure)?
         );
         return Ok(());
     }
@@ -298,6 +321,18 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             for (cat, p, m, e) in c.categories(0.01) {
                 println!("    {:<52} {:>14.0} {:>14.0} {:>9.3}", cat, p, m, e);
             }
+        }
+    }
+    if let Some(p) = &perf {
+        let callgrind = p.callgrind_total.map_or("?".to_string(), |t| t.to_string());
+        match (&p.instructions_user, p.difference_percent()) {
+            (Ok(v), Some(d)) => println!(
+                "whole run: perf instructions:u {v:.0}, callgrind {callgrind} ({d:.3}% apart)"
+            ),
+            (Ok(v), None) => {
+                println!("whole run: perf instructions:u {v:.0}, callgrind {callgrind}")
+            }
+            (Err(why), _) => println!("whole run: perf comparison skipped: {why}"),
         }
     }
     Ok(())
