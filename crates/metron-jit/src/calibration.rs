@@ -524,7 +524,7 @@ pub fn record_in_store(
                     unit: "s".into(),
                 },
                 Sample {
-                    metric: "cpu-time".into(),
+                    metric: metron_measure::metric::CPU_TIME.into(),
                     value: t.cpu,
                     unit: "s".into(),
                 },

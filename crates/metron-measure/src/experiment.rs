@@ -188,6 +188,7 @@ pub fn outcome_samples(o: &Outcome) -> Vec<Sample> {
         sample(metric::WALL_TIME, o.wall.as_secs_f64()),
         sample(metric::USER_TIME, o.user.as_secs_f64()),
         sample(metric::SYS_TIME, o.sys.as_secs_f64()),
+        sample(metric::CPU_TIME, (o.user + o.sys).as_secs_f64()),
         sample(metric::MAX_RSS, o.max_rss_bytes as f64),
         sample(metric::EXIT_STATUS, f64::from(o.exit.status())),
     ];

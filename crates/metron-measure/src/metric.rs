@@ -6,6 +6,9 @@ use crate::units::Unit;
 pub const WALL_TIME: &str = "wall-time";
 pub const USER_TIME: &str = "user-time";
 pub const SYS_TIME: &str = "sys-time";
+/// User plus system time: the CPU the program consumed, which a loaded machine inflates far
+/// less than wall time.
+pub const CPU_TIME: &str = "cpu-time";
 pub const MAX_RSS: &str = "max-rss";
 /// Exit code, or 128 + signal number for a run killed by a signal (the shell's convention).
 pub const EXIT_STATUS: &str = "exit-status";
@@ -15,7 +18,7 @@ pub const KNOWN: &[(&str, Unit)] = &[
     (WALL_TIME, Unit::Seconds),
     (USER_TIME, Unit::Seconds),
     (SYS_TIME, Unit::Seconds),
-    ("cpu-time", Unit::Seconds),
+    (CPU_TIME, Unit::Seconds),
     (MAX_RSS, Unit::Bytes),
     ("task-clock", Unit::Seconds),
     ("page-faults", Unit::Count),
@@ -51,6 +54,7 @@ pub fn label(metric: &str) -> String {
         WALL_TIME => "wall time".into(),
         USER_TIME => "user time".into(),
         SYS_TIME => "sys time".into(),
+        CPU_TIME => "cpu time".into(),
         MAX_RSS => "max RSS".into(),
         other => other.into(),
     }
