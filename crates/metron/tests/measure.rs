@@ -457,3 +457,37 @@ fn show_summarises_experiments_of_other_kinds() {
     let table = run(&["show", "1"], &path);
     assert!(String::from_utf8_lossy(&table.stdout).contains("kernel(1000)"));
 }
+
+/// `--metric cpu-time`: every run records user + sys, and it becomes the primary metric.
+#[test]
+fn cpu_time_is_recorded_and_selectable() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        &[
+            "--json",
+            "measure",
+            "--metric",
+            "cpu-time",
+            "--runs",
+            "3",
+            "--",
+            "sh",
+            "-c",
+            "i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done",
+        ],
+        &store_in(&dir),
+    );
+    let v = json(&out);
+    assert_eq!(v["config"]["primary_metric"], "cpu-time");
+    for r in v["benchmarks"][0]["runs"].as_array().unwrap() {
+        let m = &r["metrics"];
+        let (user, sys, cpu) = (
+            m["user-time"].as_f64().unwrap(),
+            m["sys-time"].as_f64().unwrap(),
+            m["cpu-time"].as_f64().unwrap(),
+        );
+        assert!((cpu - (user + sys)).abs() < 1e-9, "{m}");
+        assert!(cpu > 0.0, "a busy shell loop uses CPU: {m}");
+    }
+    assert_eq!(metric(&v["benchmarks"][0], "cpu-time")["unit"], "seconds");
+}
