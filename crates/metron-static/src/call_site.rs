@@ -82,7 +82,7 @@ impl CallSite {
     /// 004 Fig. 5 does.
     pub fn argument(&self, p: &str, mira_compat: bool) -> Argument {
         let renamed = || match self.line {
-            Some(l) => Argument::Renamed(format!("{p}_{l}")),
+            Some(l) => Argument::Renamed(metron_symbolic::unknown_bound_parameter(p, l)),
             // No line to name it by: the caller's variable of the same name.
             None => Argument::Expr(AffineExpr::var(p)),
         };
