@@ -199,6 +199,59 @@ pub fn natural_loops(
     loops
 }
 
+/// Strongly connected components (Kosaraju), in topological order of the condensation: an
+/// edge between two components always goes from an earlier to a later one. Members sorted.
+pub fn strongly_connected_components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = succ.len();
+    let valid = |s: &usize| *s < n;
+    // Finish order of an iterative depth-first search over every block.
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((v, k)) = stack.last_mut() {
+            if let Some(&w) = succ[*v].get(*k) {
+                *k += 1;
+                if valid(&w) && !seen[w] {
+                    seen[w] = true;
+                    stack.push((w, 0));
+                }
+            } else {
+                order.push(*v);
+                stack.pop();
+            }
+        }
+    }
+    let pred = predecessors(succ);
+    let mut component = vec![usize::MAX; n];
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for &s in order.iter().rev() {
+        if component[s] != usize::MAX {
+            continue;
+        }
+        let id = out.len();
+        let mut members = Vec::new();
+        let mut stack = vec![s];
+        component[s] = id;
+        while let Some(v) = stack.pop() {
+            members.push(v);
+            for &w in &pred[v] {
+                if component[w] == usize::MAX {
+                    component[w] = id;
+                    stack.push(w);
+                }
+            }
+        }
+        members.sort_unstable();
+        out.push(members);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,11 +429,60 @@ mod tests {
     }
 
     #[test]
+    fn components_agree_with_mutual_reachability_and_come_in_topological_order() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for _ in 0..300 {
+            let n = 1 + next(10);
+            let succ: Vec<Vec<usize>> = (0..n)
+                .map(|_| (0..next(3)).map(|_| next(n)).collect())
+                .collect();
+            let reach = |a: usize| {
+                let mut seen = vec![false; n];
+                let mut work = vec![a];
+                seen[a] = true;
+                while let Some(x) = work.pop() {
+                    for &s in &succ[x] {
+                        if !seen[s] {
+                            seen[s] = true;
+                            work.push(s);
+                        }
+                    }
+                }
+                seen
+            };
+            let r: Vec<Vec<bool>> = (0..n).map(reach).collect();
+            let sccs = strongly_connected_components(&succ);
+            let mut of = vec![usize::MAX; n];
+            for (c, members) in sccs.iter().enumerate() {
+                for &m in members {
+                    assert_eq!(of[m], usize::MAX, "{m} in two components");
+                    of[m] = c;
+                }
+            }
+            for a in 0..n {
+                for b in 0..n {
+                    assert_eq!(of[a] == of[b], r[a][b] && r[b][a], "{succ:?}: {a} {b}");
+                }
+                for &b in &succ[a] {
+                    assert!(of[a] <= of[b], "{succ:?}: edge {a}->{b} goes backwards");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn malformed_edges_do_not_panic() {
         let succ = vec![vec![7], vec![0]];
         let idom = immediate_dominators(&succ, &[vec![9], vec![]]);
         assert_eq!(idom, vec![Some(0), None]);
         assert!(immediate_dominators(&[], &[]).is_empty());
         assert!(natural_loops(&[vec![0, 5]], &[vec![0, 9]], &[Some(0)]).len() == 1);
+        assert_eq!(strongly_connected_components(&[vec![0, 5]]), vec![vec![0]]);
     }
 }

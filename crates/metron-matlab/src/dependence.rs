@@ -219,64 +219,14 @@ impl Graph {
         self.edges[from].insert(to);
     }
 
-    /// Kosaraju: strongly connected components.
+    /// Strongly connected components (metron-graph's Kosaraju).
     pub fn sccs(&self) -> Vec<Vec<usize>> {
-        let mut order = Vec::new();
-        let mut seen = vec![false; self.n];
-        for s in 0..self.n {
-            self.finish_order(s, &mut seen, &mut order);
-        }
-        let mut reverse = vec![Vec::new(); self.n];
-        for (from, tos) in self.edges.iter().enumerate() {
-            for &to in tos {
-                reverse[to].push(from);
-            }
-        }
-        let mut component = vec![usize::MAX; self.n];
-        let mut out: Vec<Vec<usize>> = Vec::new();
-        for &s in order.iter().rev() {
-            if component[s] != usize::MAX {
-                continue;
-            }
-            let id = out.len();
-            let mut members = Vec::new();
-            let mut stack = vec![s];
-            component[s] = id;
-            while let Some(v) = stack.pop() {
-                members.push(v);
-                for &w in &reverse[v] {
-                    if component[w] == usize::MAX {
-                        component[w] = id;
-                        stack.push(w);
-                    }
-                }
-            }
-            members.sort();
-            out.push(members);
-        }
-        out
-    }
-
-    fn finish_order(&self, s: usize, seen: &mut [bool], order: &mut Vec<usize>) {
-        if seen[s] {
-            return;
-        }
-        // Iterative DFS recording finish times.
-        let mut stack: Vec<(usize, Vec<usize>)> =
-            vec![(s, self.edges[s].iter().copied().collect())];
-        seen[s] = true;
-        while let Some((v, pending)) = stack.last_mut() {
-            if let Some(w) = pending.pop() {
-                if !seen[w] {
-                    seen[w] = true;
-                    let next: Vec<usize> = self.edges[w].iter().copied().collect();
-                    stack.push((w, next));
-                }
-            } else {
-                order.push(*v);
-                stack.pop();
-            }
-        }
+        let succ: Vec<Vec<usize>> = self
+            .edges
+            .iter()
+            .map(|e| e.iter().copied().collect())
+            .collect();
+        metron_graph::strongly_connected_components(&succ)
     }
 
     /// The π-graph: SCCs as nodes in a topological order (ties by first statement, so the
