@@ -23,6 +23,9 @@ pub struct FunctionFormulas {
     pub model_name: String,
     /// Per-call counts of the function's own instructions, per `x86_` mnemonic.
     pub own: BTreeMap<String, Piecewise>,
+    /// Per-call roll-ups of its own instructions that need no architecture description
+    /// (`loads`, `stores`, `branches`, `flops`; see `derived`).
+    pub rollups: BTreeMap<String, Piecewise>,
     /// Calls of other modelled functions.
     pub calls: Vec<FormulaCall>,
     /// Calls into code that is not analysed (libc, libm, other files).
@@ -143,14 +146,19 @@ impl Formulas {
         for (k, (i, m)) in program.functions.iter().enumerate() {
             let f = &binary.functions[*i];
             let mut own: BTreeMap<String, Piecewise> = BTreeMap::new();
+            let mut rollups: BTreeMap<String, Piecewise> = BTreeMap::new();
             let mut calls = Vec::new();
             let mut external = Vec::new();
             for (b, block) in m.cfg.blocks.iter().enumerate() {
                 let mut per_mnemonic: BTreeMap<String, i64> = BTreeMap::new();
+                let mut per_rollup: BTreeMap<&str, i64> = BTreeMap::new();
                 for ins in &f.instructions[block.first..block.end] {
                     *per_mnemonic
                         .entry(format!("x86_{}", ins.mnemonic))
                         .or_default() += 1;
+                    for (k, v) in crate::derived::instruction_rollups(ins) {
+                        *per_rollup.entry(k).or_default() += i64::from(v);
+                    }
                     if index.contains_key(&ins.target.unwrap_or(u64::MAX)) {
                         // A modelled callee: a call site of `program` (below).
                     } else if let Some(callee) = external_callee(binary, ins, f.address) {
@@ -176,6 +184,11 @@ impl Formulas {
                     let e = own.entry(mn).or_insert_with(Piecewise::zero);
                     *e = &*e + &add;
                 }
+                for (k, n) in per_rollup.into_iter().filter(|(_, n)| *n != 0) {
+                    let add = &m.block_counts[b] * &Piecewise::constant(n);
+                    let e = rollups.entry(k.to_string()).or_insert_with(Piecewise::zero);
+                    *e = &*e + &add;
+                }
             }
             // The bound PLT stub's `jmp` runs with each call into an unanalysed function.
             for (b, path) in &m.plt_calls {
@@ -184,6 +197,13 @@ impl Formulas {
                         .entry(format!("x86_{mn}"))
                         .or_insert_with(Piecewise::zero);
                     *e = &*e + &m.block_counts[*b];
+                    if mn == "jmp" {
+                        // `jmp [GOT]`: a load and a branch.
+                        for k in ["loads", "branches"] {
+                            let e = rollups.entry(k.to_string()).or_insert_with(Piecewise::zero);
+                            *e = &*e + &m.block_counts[*b];
+                        }
+                    }
                 }
             }
             for site in program.call_sites.iter().filter(|c| c.caller == k) {
@@ -201,6 +221,7 @@ impl Formulas {
                 symbol: f.symbol.clone(),
                 model_name: model_name(&f.name, &f.symbol, source),
                 own,
+                rollups,
                 calls,
                 external,
                 loops: m.loops.clone(),
@@ -221,7 +242,12 @@ impl Formulas {
     /// Per-call counts of function `k` including its callees (what the Python returns), with
     /// `binding` giving `k`'s parameters and every call-site parameter below it.
     pub fn evaluate(&self, k: usize, binding: &Binding) -> Result<BTreeMap<String, f64>> {
-        self.evaluate_at(k, binding, binding, 0)
+        self.evaluate_at(k, binding, binding, 0, &|f| &f.own)
+    }
+
+    /// Roll-ups of function `k` including its callees (see `derived`).
+    pub fn evaluate_rollups(&self, k: usize, binding: &Binding) -> Result<BTreeMap<String, f64>> {
+        self.evaluate_at(k, binding, binding, 0, &|f| &f.rollups)
     }
 
     fn evaluate_at(
@@ -230,6 +256,7 @@ impl Formulas {
         local: &Binding,
         user: &Binding,
         depth: usize,
+        pick: &dyn Fn(&FunctionFormulas) -> &BTreeMap<String, Piecewise>,
     ) -> Result<BTreeMap<String, f64>> {
         if depth > 64 {
             return Err(StaticError::Run(format!(
@@ -245,7 +272,7 @@ impl Formulas {
         };
         let f = &self.functions[k];
         let mut out = BTreeMap::new();
-        for (m, p) in &f.own {
+        for (m, p) in pick(f) {
             let v = number(p)?;
             if v != 0.0 {
                 *out.entry(m.clone()).or_default() += v;
@@ -257,7 +284,7 @@ impl Formulas {
                 continue;
             }
             let b = callee_binding(&c.arguments, local, user)?;
-            for (m, v) in self.evaluate_at(c.callee, &b, user, depth + 1)? {
+            for (m, v) in self.evaluate_at(c.callee, &b, user, depth + 1, pick)? {
                 *out.entry(m).or_default() += v * t;
             }
         }
@@ -389,9 +416,13 @@ impl Formulas {
                         let class = arch.classify(m.trim_start_matches("x86_"));
                         *categories.entry(class.category).or_default() += v;
                     }
+                    let (rollups, derived) =
+                        crate::derived::with_derived(arch, &counts, self.evaluate_rollups(k, b)?);
                     entry["total"] = serde_json::json!(counts.values().sum::<f64>());
                     entry["counts"] = serde_json::json!(counts);
                     entry["categories"] = serde_json::json!(categories);
+                    entry["rollups"] = serde_json::json!(rollups);
+                    entry["derived"] = serde_json::json!(derived);
                 }
                 None => {
                     let own: BTreeMap<&String, String> =

@@ -7,6 +7,7 @@ pub mod call_site;
 pub mod callgrind;
 pub mod category;
 pub mod cfg;
+pub mod derived;
 pub mod emit;
 pub mod error;
 pub mod model;

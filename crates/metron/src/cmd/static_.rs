@@ -239,6 +239,20 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
                     println!("      {:<48} {:>14.0}", c, v.as_f64().unwrap_or(0.0));
                 }
             }
+            if let Some(r) = f["rollups"].as_object() {
+                let line: Vec<String> = r
+                    .iter()
+                    .map(|(k, v)| format!("{k} {:.0}", v.as_f64().unwrap_or(0.0)))
+                    .collect();
+                println!("    roll-ups: {}", line.join(", "));
+            }
+            if let Some(d) = f["derived"].as_object().filter(|d| !d.is_empty()) {
+                let line: Vec<String> = d
+                    .iter()
+                    .map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0)))
+                    .collect();
+                println!("    derived: {}", line.join(", "));
+            }
         } else if let Some(counts) = f["counts"].as_object() {
             for (m, v) in counts {
                 println!("      {:<16} {}", m, indent(v.as_str().unwrap_or(""), 23));

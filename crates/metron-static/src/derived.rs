@@ -1,0 +1,133 @@
+//! Roll-ups and derived metrics of a model (004 §IV.D.2): floating-point operations (not
+//! instructions: a packed `vmulpd ymm` does four), loads, stores and bytes moved from iced's
+//! memory-operand info, branches; the paper's instruction-based arithmetic intensity and
+//! bytes moved per flop.
+
+use std::collections::BTreeMap;
+
+use iced_x86::FlowControl;
+
+use crate::binary::Instruction;
+use crate::category::Architecture;
+
+/// Floating-point operations one execution of `ins` performs: SSE/AVX arithmetic on packed
+/// (`pd`, `ps`: one per lane of the widest vector operand) or scalar (`sd`, `ss`) values, FMA
+/// counting two per lane, and x87 arithmetic one.
+pub fn flops(ins: &Instruction) -> u32 {
+    let m = ins.mnemonic.as_str();
+    if ["fadd", "fsub", "fmul", "fdiv", "fsqrt"]
+        .iter()
+        .any(|op| m.starts_with(op))
+    {
+        return 1;
+    }
+    let core = m.strip_prefix('v').unwrap_or(m);
+    let (lane, ops) = match core.get(core.len().saturating_sub(2)..) {
+        Some("pd") => (8, 1),
+        Some("ps") => (4, 1),
+        Some("sd") | Some("ss") => (0, 1),
+        _ => return 0,
+    };
+    let fused = ["fmadd", "fmsub", "fnmadd", "fnmsub"]
+        .iter()
+        .any(|op| core.starts_with(op));
+    let arithmetic = fused
+        || ["add", "sub", "mul", "div", "sqrt", "min", "max"]
+            .iter()
+            .any(|op| core.starts_with(op));
+    if !arithmetic {
+        return 0;
+    }
+    let lanes = if lane == 0 {
+        1
+    } else {
+        (ins.simd_bytes / lane).max(1)
+    };
+    lanes * ops * if fused { 2 } else { 1 }
+}
+
+/// The roll-ups of one instruction that do not need the architecture description.
+pub fn instruction_rollups(ins: &Instruction) -> [(&'static str, u32); 4] {
+    let branch = matches!(
+        ins.flow,
+        FlowControl::ConditionalBranch
+            | FlowControl::UnconditionalBranch
+            | FlowControl::IndirectBranch
+    );
+    [
+        ("loads", ins.loads),
+        ("stores", ins.stores),
+        ("branches", u32::from(branch)),
+        ("flops", flops(ins)),
+    ]
+}
+
+/// Adds the roll-ups that need the architecture (`fp_ops`: FP arithmetic instructions, 004's
+/// FPI; `fp_moves`: FP data movement) from per-mnemonic counts, and the derived ratios.
+pub fn with_derived(
+    arch: &Architecture,
+    counts: &BTreeMap<String, f64>,
+    mut rollups: BTreeMap<String, f64>,
+) -> (BTreeMap<String, f64>, BTreeMap<String, f64>) {
+    for (m, v) in counts {
+        let class = arch.classify(m.trim_start_matches("x86_"));
+        *rollups.entry("fp_ops".into()).or_default() += if class.fp { *v } else { 0.0 };
+        *rollups.entry("fp_moves".into()).or_default() += if class.fp_move { *v } else { 0.0 };
+    }
+    let get = |k: &str| rollups.get(k).copied().unwrap_or(0.0);
+    let mut derived = BTreeMap::new();
+    if get("fp_moves") > 0.0 {
+        // 004 §IV.D.2: packed arithmetic over data movement instructions.
+        derived.insert(
+            "arithmetic_intensity".to_string(),
+            get("fp_ops") / get("fp_moves"),
+        );
+    }
+    if get("flops") > 0.0 && rollups.contains_key("bytes_loaded") {
+        derived.insert(
+            "bytes_per_flop".to_string(),
+            (get("bytes_loaded") + get("bytes_stored")) / get("flops"),
+        );
+    }
+    (rollups, derived)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ins(mnemonic: &str, simd_bytes: u32) -> Instruction {
+        Instruction {
+            address: 0,
+            length: 4,
+            mnemonic: mnemonic.into(),
+            flow: FlowControl::Next,
+            target: None,
+            loads: 0,
+            stores: 0,
+            step: None,
+            writes: Vec::new(),
+            compared: Vec::new(),
+            addressing: Vec::new(),
+            simd_bytes,
+            frames: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn flops_per_instruction_by_width_and_fusion() {
+        assert_eq!(flops(&ins("addsd", 16)), 1);
+        assert_eq!(flops(&ins("mulpd", 16)), 2);
+        assert_eq!(flops(&ins("vmulpd", 32)), 4);
+        assert_eq!(flops(&ins("vaddps", 32)), 8);
+        assert_eq!(flops(&ins("vfmadd231pd", 32)), 8);
+        assert_eq!(flops(&ins("vfmadd231sd", 16)), 2);
+        assert_eq!(flops(&ins("sqrtsd", 16)), 1);
+        assert_eq!(flops(&ins("fmul", 0)), 1);
+        for none in [
+            "movapd", "andpd", "xorps", "mulx", "add", "cvtsi2sd", "unpcklpd",
+        ] {
+            assert_eq!(flops(&ins(none, 16)), 0, "{none}");
+        }
+    }
+}
