@@ -300,8 +300,8 @@ fn condition_reads(c: &Condition, var: &str) -> bool {
 }
 
 /// Positions (line, column) of a block's instructions, each from the innermost inline frame
-/// in the modelled file; `None` when some instruction has no column there.
-fn positions(c: &BranchContext, b: usize) -> Option<Vec<Position>> {
+/// in the modelled file.
+fn positions(c: &BranchContext, b: usize) -> Vec<Position> {
     let block = &c.cfg.blocks[b];
     let mut out = Vec::new();
     for ins in &c.function.instructions[block.first..block.end] {
@@ -313,12 +313,10 @@ fn positions(c: &BranchContext, b: usize) -> Option<Vec<Position>> {
         else {
             continue;
         };
-        if p.column == 0 {
-            return None;
-        }
+        // Column 0 (no column) lies before every range: such a block is not an arm.
         out.push((p.line, p.column));
     }
-    Some(out)
+    out
 }
 
 fn within(p: Position, (a, b): (Position, Position)) -> bool {
@@ -346,7 +344,7 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
     if candidates.is_empty() {
         return out;
     }
-    let block_positions: Vec<Option<Vec<Position>>> =
+    let block_positions: Vec<Vec<Position>> =
         (0..c.cfg.blocks.len()).map(|b| positions(c, b)).collect();
     let size = |k: usize| {
         let (a, b) = c.source.conditionals[k].whole;
@@ -354,7 +352,7 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
     };
     let classify = |b: usize, k: usize| -> Option<Arm> {
         let q = &c.source.conditionals[k];
-        let p = block_positions[b].as_ref()?;
+        let p = &block_positions[b];
         if p.is_empty() || !p.iter().all(|x| within(*x, q.whole)) {
             return None;
         }
@@ -385,12 +383,9 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
             {
                 continue;
             }
-            let decides = block_positions[d]
-                .as_ref()
-                .and_then(|p| p.last().copied())
-                .is_some_and(|x| {
-                    within(x, q.whole) && !within(x, q.then_range) && !within(x, q.else_range)
-                });
+            let decides = block_positions[d].last().is_some_and(|&x| {
+                within(x, q.whole) && !within(x, q.then_range) && !within(x, q.else_range)
+            });
             if !decides {
                 continue;
             }
@@ -399,14 +394,13 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
                 let Some(&(kk, side)) = out.get(&known) else {
                     continue;
                 };
+                let p = &block_positions[other];
                 let bare = !out.contains_key(&other)
-                    && block_positions[other].as_ref().is_some_and(|p| {
-                        !p.is_empty()
-                            && p.iter().all(|x| {
-                                within(*x, q.whole)
-                                    && !within(*x, q.then_range)
-                                    && !within(*x, q.else_range)
-                            })
+                    && !p.is_empty()
+                    && p.iter().all(|x| {
+                        within(*x, q.whole)
+                            && !within(*x, q.then_range)
+                            && !within(*x, q.else_range)
                     });
                 if kk == k && bare && c.cfg.blocks[other].predecessors == [d] {
                     let opposite = if side == Arm::Then {
