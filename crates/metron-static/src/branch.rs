@@ -390,19 +390,38 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
                 continue;
             }
             let (s1, s2) = (block.successors[0], block.successors[1]);
-            for (known, other) in [(s1, s2), (s2, s1)] {
-                let Some(&(kk, side)) = out.get(&known) else {
-                    continue;
-                };
-                let p = &block_positions[other];
-                let bare = !out.contains_key(&other)
+            let bare = |out: &BTreeMap<usize, (usize, Arm)>, b: usize| {
+                let p = &block_positions[b];
+                !out.contains_key(&b)
                     && !p.is_empty()
+                    && c.cfg.blocks[b].predecessors == [d]
                     && p.iter().all(|x| {
                         within(*x, q.whole)
                             && !within(*x, q.then_range)
                             && !within(*x, q.else_range)
-                    });
-                if kk == k && bare && c.cfg.blocks[other].predecessors == [d] {
+                    })
+            };
+            if bare(&out, s1) && bare(&out, s2) {
+                // Both arms constants at the `?:`'s position (gcc: `i > 0 ? -1.0 : 0.0`, told
+                // apart only by DWARF discriminators): -O0 layout, the jump skips the then
+                // arm, which falls through.
+                let next = last.address + u64::from(last.length);
+                let (then, otherwise) = if c.cfg.blocks[s1].start == next {
+                    (s1, s2)
+                } else {
+                    (s2, s1)
+                };
+                if c.cfg.blocks[then].start == next && c.cfg.blocks[otherwise].start > next {
+                    out.insert(then, (k, Arm::Then));
+                    out.insert(otherwise, (k, Arm::Else));
+                }
+                continue;
+            }
+            for (known, other) in [(s1, s2), (s2, s1)] {
+                let Some(&(kk, side)) = out.get(&known) else {
+                    continue;
+                };
+                if kk == k && bare(&out, other) {
                     let opposite = if side == Arm::Then {
                         Arm::Else
                     } else {

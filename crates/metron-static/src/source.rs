@@ -588,8 +588,11 @@ impl Walk {
             parent_loop: self.stack.last().map(|(i, _)| *i),
             parent_if: self.if_stack.last().copied(),
             condition: {
-                let vars: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
-                branch_condition(cond, &vars, self.function.as_deref() == Some("main"))
+                branch_condition(
+                    cond,
+                    &self.known_names(),
+                    self.function.as_deref() == Some("main"),
+                )
             },
             probability: None,
         });
@@ -616,7 +619,7 @@ impl Walk {
         let condition_range = self.peek_positions(cond);
         self.node(cond);
         let index = self.model.conditionals.len();
-        let vars: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+        let vars = self.known_names();
         let in_main = self.function.as_deref() == Some("main");
         self.model.conditionals.push(SourceConditional {
             function: self.function.clone().unwrap_or_default(),
@@ -649,6 +652,21 @@ impl Walk {
             c.then_range = then_range;
             c.else_range = else_range;
         }
+    }
+
+    /// Names a branch condition may read without adding a model parameter: the enclosing
+    /// loops' counters and the parameters of their bounds (`i + 1 < n` under `i < n`, where
+    /// `n` is a local of `main`).
+    fn known_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+        for (i, _) in &self.stack {
+            if let Some(Ok(l)) = self.model.loops.get(*i).map(|l| &l.scop) {
+                for e in l.start.exprs().iter().chain(l.end.exprs()) {
+                    out.extend(e.names().cloned());
+                }
+            }
+        }
+        out
     }
 
     /// Walks one arm; returns its first and last line.
@@ -823,8 +841,9 @@ fn only_counters_and_parameters(v: &Value, loop_vars: &[String]) -> bool {
 }
 
 /// The condition of an `if` or `?:` as a conjunction of affine / modulo conditions in loop
-/// counters and function parameters, or why it is not one. `main`'s parameters (`argc`) are
-/// run-time input, not model parameters: a condition on them needs `br_prob`.
+/// counters, the enclosing loops' bound parameters (`known`) and function parameters, or why
+/// it is not one. `main`'s parameters (`argc`) are run-time input, not model parameters: a
+/// condition on them needs `br_prob`.
 fn branch_condition(
     cond: &Value,
     loop_vars: &[String],

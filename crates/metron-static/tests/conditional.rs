@@ -81,3 +81,25 @@ fn if_outside_loops_and_conditional_in_loop_body_are_exact_on_both_sides() {
         }
     }
 }
+
+/// cg.cpp's set-up loop: four `?:`s per row on the loop counter and `n` (a local of `main`
+/// that bounds the loop, so already a parameter): `i > 0` fails once, `i + 1 < n` once.
+#[test]
+fn cg_setup_loop_conditionals_are_exact_at_gcc_o0() {
+    if !tools() || !have("g++", "g++") {
+        return;
+    }
+    let cs = validate(
+        "g++",
+        &example("cg.cpp"),
+        &["-g", "-O0"],
+        true,
+        &["1000", "5"],
+        &[("n", 1000), ("max_iter", 5)],
+    );
+    let setup = cs
+        .iter()
+        .find(|c| c.region.starts_with("main loop@") && c.region.ends_with("(line 64)"))
+        .expect("main's set-up loop");
+    assert_eq!(setup.predicted.total, setup.measured.total);
+}
