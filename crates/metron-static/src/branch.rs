@@ -401,11 +401,25 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
                             && !within(*x, q.else_range)
                     })
             };
+            // LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value
+            // is set before the jump, which goes straight to the join when the condition
+            // holds; the fall-through block without any line (line 0) sets the else value.
+            let next = last.address + u64::from(last.length);
+            for (x, join) in [(s1, s2), (s2, s1)] {
+                let side = &c.cfg.blocks[x];
+                if block_positions[x].is_empty()
+                    && !out.contains_key(&x)
+                    && side.start == next
+                    && side.predecessors == [d]
+                    && side.successors == [join]
+                {
+                    out.insert(x, (k, Arm::Else));
+                }
+            }
             if bare(&out, s1) && bare(&out, s2) {
                 // Both arms constants at the `?:`'s position (gcc: `i > 0 ? -1.0 : 0.0`, told
                 // apart only by DWARF discriminators): -O0 layout, the jump skips the then
                 // arm, which falls through.
-                let next = last.address + u64::from(last.length);
                 let (then, otherwise) = if c.cfg.blocks[s1].start == next {
                     (s1, s2)
                 } else {

@@ -103,3 +103,26 @@ fn cg_setup_loop_conditionals_are_exact_at_gcc_o0() {
         .expect("main's set-up loop");
     assert_eq!(setup.predicted.total, setup.measured.total);
 }
+
+/// The same set-up loop at clang++ -O0: constant arms become an LLVM `select`, lowered to a
+/// jump over a block without a line that sets the else value (runs once each for `i > 0`
+/// and `i + 1 < n`).
+#[test]
+fn cg_setup_loop_selects_are_exact_at_clang_o0() {
+    if !tools() || !have("clang++", "clang") {
+        return;
+    }
+    let cs = validate(
+        "clang++",
+        &example("cg.cpp"),
+        &["-g", "-O0"],
+        true,
+        &["1000", "5"],
+        &[("n", 1000), ("max_iter", 5)],
+    );
+    let setup = cs
+        .iter()
+        .find(|c| c.region.starts_with("main loop@") && c.region.ends_with("(line 64)"))
+        .expect("main's set-up loop");
+    assert_eq!(setup.predicted.total, setup.measured.total);
+}
