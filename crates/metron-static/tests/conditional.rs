@@ -126,3 +126,53 @@ fn cg_setup_loop_selects_are_exact_at_clang_o0() {
         .expect("main's set-up loop");
     assert_eq!(setup.predicted.total, setup.measured.total);
 }
+
+/// The source side: every `?:` with its column ranges (from clang's AST, checked against the
+/// text by hand), the part of its loop it sits in, and its condition.
+#[test]
+fn conditionals_are_read_with_columns_parts_and_conditions() {
+    if !have("clang", "clang") {
+        return;
+    }
+    use metron_static::source::{parse_file, LoopPart};
+    let tri = parse_file(&example("triangular.c"), &[]).unwrap();
+    // line 17: `        for (int j = 0; j < (i < m ? i : m); j++)`
+    let q = tri.conditionals.iter().find(|c| c.line == 17).unwrap();
+    assert_eq!(q.whole, ((17, 30), (17, 42)));
+    assert_eq!(q.condition_range, ((17, 30), (17, 34)));
+    assert_eq!(q.then_range, ((17, 38), (17, 38)));
+    assert_eq!(q.else_range, ((17, 42), (17, 42)));
+    assert_eq!(q.part, LoopPart::Condition);
+    assert_eq!(tri.loops[q.parent_loop.unwrap()].line, 17);
+    assert!(q.condition.is_ok(), "{:?}", q.condition);
+    // line 23: `    int n = argc > 1 ? atoi(argv[1]) : 100;` reads main's argc.
+    let main = tri.conditionals.iter().find(|c| c.line == 23).unwrap();
+    assert_eq!(main.then_range, ((23, 24), (23, 36)));
+    assert_eq!(main.else_range, ((23, 40), (23, 42)));
+    assert!(main.parent_loop.is_none());
+    assert!(main
+        .condition
+        .as_ref()
+        .unwrap_err()
+        .contains("main's arguments"));
+    assert_eq!(main.probability, None);
+    // branches.c annotates main's `?:` with `br_prob: 1`.
+    let br = parse_file(&example("branches.c"), &[]).unwrap();
+    let main = br
+        .conditionals
+        .iter()
+        .find(|c| c.function == "main")
+        .unwrap();
+    assert_eq!(main.probability, Some(1.0));
+    // cg.cpp: `i + 1 < n` under `for (i = 0; i < n; i++)` with `n` a local of main.
+    let cg = parse_file(&example("cg.cpp"), &[]).unwrap();
+    let setup: Vec<_> = cg
+        .conditionals
+        .iter()
+        .filter(|c| (65..=70).contains(&c.line))
+        .collect();
+    assert_eq!(setup.len(), 4);
+    assert!(setup
+        .iter()
+        .all(|c| c.condition.is_ok() && c.part == LoopPart::Body));
+}
