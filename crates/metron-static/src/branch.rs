@@ -3,9 +3,11 @@
 //!
 //! * An `if` arm is found by lines: a block whose lines all lie in one arm.
 //! * A `?:` arm shares its line with other code, so it is found by (line, column): a block
-//!   whose DWARF positions all lie in the `?:` and touch one arm's columns only. gcc gives a
-//!   constant arm (`: 100`) the position of the `?:` itself; such a block is the arm opposite
-//!   to its sibling successor of the condition's jump.
+//!   whose DWARF positions all lie in the `?:` and touch one arm's columns only. Arms without
+//!   columns of their own are found through the jump that decides the `?:`: gcc gives a
+//!   constant arm (`: 100`) the `?:`'s position (the arm opposite to its sibling; both
+//!   constants: the -O0 layout, then falls through), clang lowers constant arms to a
+//!   `select` (a line-0 fall-through block sets the else value).
 //! * The count is the enclosing nest's count with the condition added (affine and modulo
 //!   conditions in loop counters and parameters, exactly, through metron-symbolic), the
 //!   complement for the else arm (Listing 5's rule, nested arms by inclusion–exclusion), or
@@ -101,11 +103,12 @@ fn if_count(
         lines.remove(&c.source.loops[s].line);
     }
     let (i, side) = innermost_arm(c.source, s, &lines)?;
-    let guards = if_guards(c.source, (i, side));
-    Some(
-        guarded_count(c.source, s, &guards, options)
-            .map_err(|why| format!("line {}: {why}", c.source.ifs[i].line)),
-    )
+    Some(guarded_count(
+        c.source,
+        s,
+        &if_guards(c.source, (i, side)),
+        options,
+    ))
 }
 
 /// The deepest `if` arm directly inside source loop `s` (outside loops when `None`) that
@@ -287,7 +290,7 @@ fn conditional_count(
         }
         _ => guarded_count(source, expected, &guards, options),
     };
-    Some(result.map_err(|why| format!("`?:` at line {}: {why}", q.line)))
+    Some(result)
 }
 
 fn condition_reads(c: &Condition, var: &str) -> bool {
