@@ -20,6 +20,9 @@ type Reader = gimli::EndianReader<gimli::RunTimeEndian, Arc<[u8]>>;
 pub struct SourceLine {
     pub file: String,
     pub line: u32,
+    /// DWARF column (1-based), 0 when the line table has none; separates the arms of a `?:`
+    /// that share a line.
+    pub column: u32,
 }
 
 /// One frame of an instruction's inline chain, innermost first: the function the code came
@@ -537,6 +540,7 @@ fn frames(context: &addr2line::Context<Reader>, address: u64) -> Vec<Frame> {
             Some(SourceLine {
                 file: l.file?.to_string(),
                 line: l.line?,
+                column: l.column.unwrap_or(0),
             })
         });
         out.push(Frame { function, position });

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod binary;
+mod branch;
 pub mod call_site;
 pub mod callgrind;
 pub mod category;

@@ -16,7 +16,7 @@ use crate::binary::{Binary, Function};
 use crate::category::{Architecture, Counts};
 use crate::cfg::Cfg;
 use crate::error::Result;
-use crate::source::{Arm, SourceModel};
+use crate::source::SourceModel;
 
 pub use crate::program::ProgramModel;
 
@@ -102,7 +102,12 @@ impl FunctionModel {
 }
 
 /// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
-fn lines_of(function: &Function, cfg: &Cfg, blocks: &BTreeSet<usize>, file: &str) -> BTreeSet<u32> {
+pub(crate) fn lines_of(
+    function: &Function,
+    cfg: &Cfg,
+    blocks: &BTreeSet<usize>,
+    file: &str,
+) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     for &b in blocks {
         let block = &cfg.blocks[b];
@@ -119,7 +124,7 @@ fn lines_of(function: &Function, cfg: &Cfg, blocks: &BTreeSet<usize>, file: &str
     out
 }
 
-fn same_file(a: &str, b: &str) -> bool {
+pub(crate) fn same_file(a: &str, b: &str) -> bool {
     std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
 }
 
@@ -255,7 +260,9 @@ pub fn model_function(
                         Some(p) => total(p).unwrap_or_else(|_| one.clone()),
                         None => one.clone(),
                     };
-                    let split = split_iterations(function, &cfg, source, &file, s, l, &siblings);
+                    let split = crate::branch::split_iterations(
+                        function, &cfg, source, &file, s, l, &siblings,
+                    );
                     (split.unwrap_or_else(|| t.clone()), entries, None)
                 }
                 Ok(t) => {
@@ -299,16 +306,18 @@ pub fn model_function(
             None => (iterations, entries),
         };
         loop_iterations[l] = iterations.clone();
-        let exiting = natural.exiting(&cfg);
         // Mira counts every statement of a loop N times, headers included.
-        let top_tested = !mira_compat
-            && exiting.contains(&natural.header)
-            && natural.latches.iter().any(|t| *t != natural.header);
+        let tested = if mira_compat {
+            BTreeSet::new()
+        } else {
+            let for_line = source_loop.map(|s| source.loops[s].line);
+            crate::branch::test_blocks(function, &cfg, &file, l, for_line)
+        };
         for &b in &natural.blocks {
             if cfg.innermost_loop(b) != Some(l) {
                 continue;
             }
-            block_counts[b] = if b == natural.header && top_tested {
+            block_counts[b] = if tested.contains(&b) {
                 &iterations + &entries
             } else {
                 iterations.clone()
@@ -323,8 +332,8 @@ pub fn model_function(
             blocks: natural.blocks.clone(),
         });
     }
-    let arm_notes = count_if_arms(
-        &IfContext {
+    let arm_notes = crate::branch::count_branch_arms(
+        &crate::branch::BranchContext {
             function,
             cfg: &cfg,
             source,
@@ -352,179 +361,6 @@ pub fn model_function(
         loops,
         plt_calls: Vec::new(),
     }
-}
-
-/// What joining blocks to source `if` arms needs from `model_function`.
-struct IfContext<'a> {
-    function: &'a Function,
-    cfg: &'a Cfg,
-    source: &'a SourceModel,
-    file: &'a str,
-    mapping: &'a BTreeMap<usize, Option<usize>>,
-    factor: &'a [i64],
-    contexts: &'a [Option<Piecewise>],
-}
-
-/// 004 §III.C.3: a block whose lines all lie in one arm of a source `if` inside the loop it
-/// maps to runs as often as the arm is taken: the loop nest's count with the condition added
-/// (affine and modulo conditions, exactly), the complement for the else arm, or `br_prob`
-/// times the nest's count for other conditions. Returns notes per binary loop for arms that
-/// could not be counted.
-fn count_if_arms(
-    c: &IfContext,
-    block_counts: &mut [Piecewise],
-    options: &CountOptions,
-) -> Vec<(usize, String)> {
-    let mut notes = Vec::new();
-    for (b, count_of_block) in block_counts.iter_mut().enumerate() {
-        let Some(l) = c.cfg.innermost_loop(b) else {
-            continue;
-        };
-        let Some(s) = c.mapping.get(&l).copied().flatten() else {
-            continue;
-        };
-        if c.factor[l] > 1 {
-            continue;
-        }
-        // The loop's own control (`j++; j <= n`, the `for` line) is often duplicated into
-        // each arm by the optimiser; it does not decide which arm a block is.
-        let mut lines = lines_of(c.function, c.cfg, &BTreeSet::from([b]), c.file);
-        lines.remove(&c.source.loops[s].line);
-        let Some(arm) = innermost_arm(c.source, s, &lines) else {
-            continue;
-        };
-        match arm_count(c.source, s, arm, options) {
-            Ok(count) => {
-                *count_of_block = match &c.contexts[l] {
-                    Some(ctx) => &count * ctx,
-                    None => count,
-                }
-            }
-            Err(why) => notes.push((l, format!("line {}: {why}", c.source.ifs[arm.0].line))),
-        }
-    }
-    notes
-}
-
-/// Loop splitting (gcc -O3 `-fsplit-loops`): a source loop with an affine `if` becomes one
-/// binary loop per side of the condition. A copy holding none of the then arm's code runs the
-/// iterations where the condition fails, `total - count(then)` (004 §III.C.3's complement
-/// rule). `None` when `l` is not such a copy.
-fn split_iterations(
-    function: &Function,
-    cfg: &Cfg,
-    source: &SourceModel,
-    file: &str,
-    s: usize,
-    l: usize,
-    siblings: &[usize],
-) -> Option<Piecewise> {
-    let then_arm = |o: usize| {
-        own_blocks(cfg, o).into_iter().find_map(|b| {
-            let mut lines = lines_of(function, cfg, &BTreeSet::from([b]), file);
-            lines.remove(&source.loops[s].line);
-            innermost_arm(source, s, &lines)
-                .filter(|(i, arm)| *arm == Arm::Then && source.ifs[*i].condition.is_ok())
-        })
-    };
-    if then_arm(l).is_some() {
-        return None;
-    }
-    let arm = siblings.iter().find_map(|&o| then_arm(o))?;
-    let options = CountOptions::default();
-    let total = source_total(source, s, &options).ok()?;
-    let taken = arm_count(source, s, arm, &options).ok()?;
-    Some(&total - &taken)
-}
-
-/// The deepest `if` arm directly inside source loop `s` that holds all of `lines`.
-fn innermost_arm(source: &SourceModel, s: usize, lines: &BTreeSet<u32>) -> Option<(usize, Arm)> {
-    if lines.is_empty() {
-        return None;
-    }
-    let inside = |(a, b): (u32, u32)| lines.iter().all(|x| (a..=b).contains(x));
-    // `ifs` are in source order and loops' ifs lie within the loop's lines.
-    let (first, last) = (source.loops[s].line, source.loops[s].end_line);
-    let from = source.ifs.partition_point(|f| f.line < first);
-    source.ifs[from..]
-        .iter()
-        .take_while(|f| f.line <= last)
-        .enumerate()
-        .map(|(k, f)| (k + from, f))
-        .filter(|(_, f)| f.parent_loop == Some(s))
-        .flat_map(|(i, f)| {
-            [
-                Some(((i, Arm::Then), f.then_lines)),
-                f.else_lines.map(|e| ((i, Arm::Else), e)),
-            ]
-        })
-        .flatten()
-        .filter(|(_, range)| inside(*range))
-        .min_by_key(|(_, (a, b))| b - a)
-        .map(|(arm, _)| arm)
-}
-
-/// Executions per call of an arm (and of the arms around it): with the positive affine
-/// conditions `P` and the else arms' conditions `N_k`, inclusion–exclusion over the else arms,
-/// `sum over S of N: (-1)^|S| count(P and S)` (004 §III.C.3's complement rule), times the
-/// `br_prob` of arms whose condition is not affine.
-fn arm_count(
-    source: &SourceModel,
-    s: usize,
-    arm: (usize, Arm),
-    options: &CountOptions,
-) -> std::result::Result<Piecewise, String> {
-    let mut positive: Vec<metron_symbolic::Condition> = Vec::new();
-    let mut negative: Vec<Vec<metron_symbolic::Condition>> = Vec::new();
-    let mut probability = metron_symbolic::Rational::from_integer(1.into());
-    let mut at = Some(arm);
-    while let Some((i, side)) = at {
-        let f = &source.ifs[i];
-        match (&f.condition, f.probability) {
-            (Ok(c), _) if side == Arm::Then => positive.extend(c.iter().cloned()),
-            (Ok(c), _) => negative.push(c.clone()),
-            (Err(_), Some(p)) => {
-                let p = rational(if side == Arm::Then { p } else { 1.0 - p });
-                probability *= p;
-            }
-            (Err(why), None) => return Err(why.clone()),
-        }
-        at = f.parent_if;
-    }
-    if negative.len() > 6 {
-        return Err("too many nested else arms".into());
-    }
-    let mut loops = Vec::new();
-    let mut chain = vec![s];
-    while let Some(p) = source.loops[*chain.last().unwrap_or(&s)].parent {
-        chain.push(p);
-    }
-    for c in chain.iter().rev() {
-        loops.push(source.loops[*c].scop.clone()?);
-    }
-    let mut total = Piecewise::zero();
-    for subset in 0u32..(1 << negative.len()) {
-        let mut nest = LoopNest::new(loops.clone());
-        nest.conditions = positive.clone();
-        for (k, n) in negative.iter().enumerate() {
-            if subset & (1 << k) != 0 {
-                nest.conditions.extend(n.iter().cloned());
-            }
-        }
-        let count = trip_count(&nest, options).map_err(|e| e.to_string())?;
-        total = if subset.count_ones() % 2 == 0 {
-            &total + &count
-        } else {
-            &total - &count
-        };
-    }
-    Ok(total.scaled(&probability))
-}
-
-/// A probability as an exact rational with 6 decimal digits.
-fn rational(p: f64) -> metron_symbolic::Rational {
-    let scaled = (p * 1e6).round() as i64;
-    metron_symbolic::Rational::new(scaled.into(), 1_000_000.into())
 }
 
 /// Blocks from which no return (or tail call) is reachable: paths into `abort`, `__cxa_throw`
@@ -561,7 +397,7 @@ fn cold_blocks(function: &Function, cfg: &Cfg) -> Vec<usize> {
 }
 
 /// Blocks of loop `l` that are in no inner loop.
-fn own_blocks(cfg: &Cfg, l: usize) -> BTreeSet<usize> {
+pub(crate) fn own_blocks(cfg: &Cfg, l: usize) -> BTreeSet<usize> {
     cfg.loops[l]
         .blocks
         .iter()
@@ -677,7 +513,7 @@ fn vectorised_totals(
 }
 
 /// Total body executions of source loop `i` per call: the nest from its outermost ancestor.
-fn source_total(
+pub(crate) fn source_total(
     source: &SourceModel,
     i: usize,
     options: &CountOptions,

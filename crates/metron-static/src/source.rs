@@ -76,6 +76,43 @@ pub struct SourceIf {
     pub probability: Option<f64>,
 }
 
+/// A source position: (line, column), both 1-based, ordered as in the text.
+pub type Position = (u32, u32);
+
+/// Where an expression sits relative to its innermost enclosing `for`: the test runs once
+/// more per entry than the body, the init once per entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopPart {
+    Init,
+    Condition,
+    Step,
+    Body,
+}
+
+/// A `?:` (clang's ConditionalOperator, 004 §III.C.3 for an expression): its arms share lines
+/// with other code, so binary blocks are joined to them by (line, column) ranges.
+#[derive(Debug, Clone)]
+pub struct SourceConditional {
+    pub function: String,
+    pub line: u32,
+    /// First and last position (the last token's last column) of the whole expression, of
+    /// its condition and of its arms.
+    pub whole: (Position, Position),
+    pub condition_range: (Position, Position),
+    pub then_range: (Position, Position),
+    pub else_range: (Position, Position),
+    /// Innermost enclosing `for` and the part of it the expression is in.
+    pub parent_loop: Option<usize>,
+    pub part: LoopPart,
+    /// Enclosing `if` arm (inside the same loop body) and enclosing `?:` arm, if nested.
+    pub parent_if: Option<(usize, Arm)>,
+    pub parent_conditional: Option<(usize, Arm)>,
+    /// The condition as a conjunction of affine / modulo conditions, or why not.
+    pub condition: std::result::Result<Vec<Condition>, String>,
+    /// `br_prob` annotation: probability that the then-arm is taken.
+    pub probability: Option<f64>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct SourceModel {
     pub file: PathBuf,
@@ -84,6 +121,8 @@ pub struct SourceModel {
     pub ifs: Vec<SourceIf>,
     /// Calls written in the file's functions, in source order.
     pub calls: Vec<SourceCall>,
+    /// Every `?:` of the file's functions, in source order.
+    pub conditionals: Vec<SourceConditional>,
     /// `call_cost` annotations: instructions per call of a function that is not analysed.
     pub call_costs: std::collections::BTreeMap<String, u64>,
 }
@@ -241,8 +280,17 @@ pub fn apply_annotations(model: &mut SourceModel, annotations: &[Annotation]) {
                         })
                         .max_by_key(|&i| model.ifs[i].line)
                 });
-            if let (Some(t), Ok(p)) = (target, v.parse::<f64>()) {
-                model.ifs[t].probability = Some(p.clamp(0.0, 1.0));
+            let on_next_line = model.conditionals.iter().position(|c| c.line == a.line + 1);
+            match (target, on_next_line, v.parse::<f64>()) {
+                (Some(t), _, Ok(p))
+                    if model.ifs[t].line == a.line + 1 || on_next_line.is_none() =>
+                {
+                    model.ifs[t].probability = Some(p.clamp(0.0, 1.0));
+                }
+                // A statement holding a `?:` (e.g. `n = argc > 1 ? atoi(..) : 100;`): its
+                // outermost `?:`.
+                (_, Some(c), Ok(p)) => model.conditionals[c].probability = Some(p.clamp(0.0, 1.0)),
+                _ => {}
             }
             if a.entries
                 .iter()
@@ -331,6 +379,10 @@ pub fn from_ast(ast: &Value, file: &Path) -> SourceModel {
         function: None,
         stack: Vec::new(),
         if_stack: Vec::new(),
+        column: 0,
+        token_length: 0,
+        part: LoopPart::Body,
+        conditional_stack: Vec::new(),
     };
     walk.node(ast);
     walk.model
@@ -346,6 +398,13 @@ struct Walk {
     stack: Vec<(usize, String)>,
     /// Enclosing `if` arms since the innermost loop: (index in model.ifs, arm).
     if_stack: Vec<(usize, Arm)>,
+    /// Column and token length of the last position read (clang prints `col` always).
+    column: u32,
+    token_length: u32,
+    /// Part of the innermost `for` being walked.
+    part: LoopPart,
+    /// Enclosing `?:` arms since the innermost loop: (index in model.conditionals, arm).
+    conditional_stack: Vec<(usize, Arm)>,
 }
 
 impl Walk {
@@ -365,7 +424,38 @@ impl Walk {
         if let Some(l) = loc.get("line").and_then(Value::as_u64) {
             self.line = l as u32;
         }
+        if let Some(c) = loc.get("col").and_then(Value::as_u64) {
+            self.column = c as u32;
+        }
+        self.token_length = loc.get("tokLen").and_then(Value::as_u64).unwrap_or(1) as u32;
         self.line
+    }
+
+    /// Like `extent`, with columns: (first position, last column of the last token).
+    fn extent_positions(&mut self, node: &Value) -> (Position, Position) {
+        if let Some(loc) = node.get("loc") {
+            self.position(loc);
+        }
+        let mut begin = (self.line, self.column);
+        let mut end = begin;
+        if let Some(range) = node.get("range") {
+            if let Some(b) = range.get("begin") {
+                begin = (self.position(b), self.column);
+            }
+            if let Some(e) = range.get("end") {
+                let line = self.position(e);
+                end = (line, self.column + self.token_length.max(1) - 1);
+            }
+        }
+        (begin, end)
+    }
+
+    /// `extent_positions` of `node` without moving the walk's position.
+    fn peek_positions(&mut self, node: &Value) -> (Position, Position) {
+        let saved = (self.file.clone(), self.line, self.column, self.token_length);
+        let e = self.extent_positions(node);
+        (self.file, self.line, self.column, self.token_length) = saved;
+        e
     }
 
     /// Updates the position from a node's `loc` and `range`; returns (begin, end) lines.
@@ -393,7 +483,8 @@ impl Walk {
     }
 
     fn node(&mut self, node: &Value) {
-        let (begin, end) = self.extent(node);
+        let (first, last) = self.extent_positions(node);
+        let (begin, end) = (first.0, last.0);
         let kind = node.get("kind").and_then(Value::as_str).unwrap_or("");
         let inner: &[Value] = node
             .get("inner")
@@ -463,7 +554,20 @@ impl Walk {
                 });
                 self.stack.push((index, var));
                 let ifs = std::mem::take(&mut self.if_stack);
-                self.children(inner);
+                let conditionals = std::mem::take(&mut self.conditional_stack);
+                let saved_part = self.part;
+                // clang's children: init, condition variable, condition, step, body.
+                for (k, child) in inner.iter().enumerate() {
+                    self.part = match k {
+                        0 | 1 => LoopPart::Init,
+                        2 => LoopPart::Condition,
+                        3 => LoopPart::Step,
+                        _ => LoopPart::Body,
+                    };
+                    self.node(child);
+                }
+                self.part = saved_part;
+                self.conditional_stack = conditionals;
                 self.if_stack = ifs;
                 self.stack.pop();
                 if let Some(l) = self.model.loops.get_mut(index) {
@@ -476,6 +580,9 @@ impl Walk {
             {
                 self.call(node, begin);
                 self.children(inner);
+            }
+            "ConditionalOperator" if self.in_main_file() && self.function.is_some() => {
+                self.conditional(node, (first, last))
             }
             _ => self.children(inner),
         }
@@ -503,12 +610,11 @@ impl Walk {
             parent_loop: self.stack.last().map(|(i, _)| *i),
             parent_if: self.if_stack.last().copied(),
             condition: {
-                let vars: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
-                if only_counters_and_parameters(cond, &vars) {
-                    conjunction(cond)
-                } else {
-                    Err("condition reads local data; annotate `br_prob`".into())
-                }
+                branch_condition(
+                    cond,
+                    &self.known_names(),
+                    self.function.as_deref() == Some("main"),
+                )
             },
             probability: None,
         });
@@ -524,6 +630,65 @@ impl Walk {
             f.then_lines = then_lines;
             f.else_lines = else_lines;
         }
+    }
+
+    /// Records a `?:` (clang's children: condition, then, else) with the column ranges of its
+    /// parts, then walks the arms (they may hold `?:`s of their own).
+    fn conditional(&mut self, node: &Value, whole: (Position, Position)) {
+        let [cond, then, otherwise] = children(node) else {
+            return self.children(children(node));
+        };
+        let condition_range = self.peek_positions(cond);
+        self.node(cond);
+        let index = self.model.conditionals.len();
+        let vars = self.known_names();
+        let in_main = self.function.as_deref() == Some("main");
+        self.model.conditionals.push(SourceConditional {
+            function: self.function.clone().unwrap_or_default(),
+            line: whole.0 .0,
+            whole,
+            condition_range,
+            then_range: ((0, 0), (0, 0)),
+            else_range: ((0, 0), (0, 0)),
+            parent_loop: self.stack.last().map(|(i, _)| *i),
+            part: if self.stack.is_empty() {
+                LoopPart::Body
+            } else {
+                self.part
+            },
+            parent_if: self.if_stack.last().copied(),
+            parent_conditional: self.conditional_stack.last().copied(),
+            condition: branch_condition(cond, &vars, in_main),
+            probability: None,
+        });
+        let arm = |walk: &mut Self, node: &Value, side: Arm| {
+            let range = walk.peek_positions(node);
+            walk.conditional_stack.push((index, side));
+            walk.node(node);
+            walk.conditional_stack.pop();
+            range
+        };
+        let then_range = arm(self, then, Arm::Then);
+        let else_range = arm(self, otherwise, Arm::Else);
+        if let Some(c) = self.model.conditionals.get_mut(index) {
+            c.then_range = then_range;
+            c.else_range = else_range;
+        }
+    }
+
+    /// Names a branch condition may read without adding a model parameter: the enclosing
+    /// loops' counters and the parameters of their bounds (`i + 1 < n` under `i < n`, where
+    /// `n` is a local of `main`).
+    fn known_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+        for (i, _) in &self.stack {
+            if let Some(Ok(l)) = self.model.loops.get(*i).map(|l| &l.scop) {
+                for e in l.start.exprs().iter().chain(l.end.exprs()) {
+                    out.extend(e.names().cloned());
+                }
+            }
+        }
+        out
     }
 
     /// Walks one arm; returns its first and last line.
@@ -695,6 +860,37 @@ fn only_counters_and_parameters(v: &Value, loop_vars: &[String]) -> bool {
     children(v)
         .iter()
         .all(|c| only_counters_and_parameters(c, loop_vars))
+}
+
+/// The condition of an `if` or `?:` as a conjunction of affine / modulo conditions in loop
+/// counters, the enclosing loops' bound parameters (`known`) and function parameters, or why
+/// it is not one. `main`'s parameters (`argc`) are run-time input, not model parameters: a
+/// condition on them needs `br_prob`.
+fn branch_condition(
+    cond: &Value,
+    loop_vars: &[String],
+    in_main: bool,
+) -> std::result::Result<Vec<Condition>, String> {
+    if !only_counters_and_parameters(cond, loop_vars) {
+        return Err("condition reads local data; annotate `br_prob`".into());
+    }
+    if in_main && !only_counters(cond, loop_vars) {
+        return Err("condition reads main's arguments (run-time input); annotate `br_prob`".into());
+    }
+    conjunction(cond)
+}
+
+/// Whether every variable `v` reads is an enclosing loop counter.
+fn only_counters(v: &Value, loop_vars: &[String]) -> bool {
+    if kind(v) == "DeclRefExpr" {
+        let name = v
+            .get("referencedDecl")
+            .and_then(|d| d.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        return loop_vars.iter().any(|l| l == name);
+    }
+    children(v).iter().all(|c| only_counters(c, loop_vars))
 }
 
 /// An `if` condition as a conjunction of affine (`j > 4`) and modulo (`j % 4 != 0`)

@@ -1,0 +1,553 @@
+//! Branches (004 §III.C.3): binary blocks joined to the arms of source `if`s and `?:`s, and
+//! counted as often as the arm is taken.
+//!
+//! * An `if` arm is found by lines: a block whose lines all lie in one arm.
+//! * A `?:` arm shares its line with other code, so it is found by (line, column): a block
+//!   whose DWARF positions all lie in the `?:` and touch one arm's columns only. Arms without
+//!   columns of their own are found through the jump that decides the `?:`: gcc gives a
+//!   constant arm (`: 100`) the `?:`'s position (the arm opposite to its sibling; both
+//!   constants: the -O0 layout, then falls through), clang lowers constant arms to a
+//!   `select` (a line-0 fall-through block sets the else value).
+//! * The count is the enclosing nest's count with the condition added (affine and modulo
+//!   conditions in loop counters and parameters, exactly, through metron-symbolic), the
+//!   complement for the else arm (Listing 5's rule, nested arms by inclusion–exclusion), or
+//!   `br_prob` times the nest's count for other conditions. Outside any loop the nest is empty
+//!   and the count is metron-symbolic's indicator: 1 where the condition holds, 0 elsewhere.
+//! * A `?:` in a `for`'s test runs once per header execution (iterations + entries), in its
+//!   init once per entry.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use metron_symbolic::{trip_count, Condition, CountOptions, LoopNest, Piecewise, Rational};
+
+use crate::binary::Function;
+use crate::cfg::Cfg;
+use crate::model::{lines_of, own_blocks, same_file, source_total};
+use crate::source::{Arm, LoopPart, Position, SourceModel};
+
+/// What joining blocks to source branches needs from `model_function`.
+pub(crate) struct BranchContext<'a> {
+    pub function: &'a Function,
+    pub cfg: &'a Cfg,
+    pub source: &'a SourceModel,
+    pub file: &'a str,
+    /// Binary loop -> source loop it maps to.
+    pub mapping: &'a BTreeMap<usize, Option<usize>>,
+    /// Elements per iteration of each binary loop (arms of vectorised loops are not split).
+    pub factor: &'a [i64],
+    /// Iterations of the caller's binary loop around an inlined loop, per binary loop.
+    pub contexts: &'a [Option<Piecewise>],
+}
+
+/// One condition on the way from an arm out to its loop: the conjunction (or why there is
+/// none), its `br_prob`, and which side the arm is on.
+struct Guard {
+    condition: std::result::Result<Vec<Condition>, String>,
+    probability: Option<f64>,
+    side: Arm,
+    line: u32,
+}
+
+/// Sets the count of every block that lies in one arm of a branch; returns notes per binary
+/// loop for arms that could not be counted.
+pub(crate) fn count_branch_arms(
+    c: &BranchContext,
+    block_counts: &mut [Piecewise],
+    options: &CountOptions,
+) -> Vec<(usize, String)> {
+    let mut notes = Vec::new();
+    let conditional_arms = conditional_arms(c);
+    for (b, count_of_block) in block_counts.iter_mut().enumerate() {
+        let l = c.cfg.innermost_loop(b);
+        let s = match l {
+            Some(l) => match c.mapping.get(&l).copied().flatten() {
+                Some(s) if c.factor[l] <= 1 => Some(s),
+                _ => continue,
+            },
+            None => None,
+        };
+        let counted = match conditional_arms.get(&b) {
+            Some(&(k, side)) => conditional_count(c.source, s, k, side, options),
+            None => if_count(c, b, s, options),
+        };
+        let count = match counted {
+            None => continue,
+            Some(Ok(count)) => count,
+            Some(Err(why)) => {
+                if let Some(l) = l {
+                    notes.push((l, why));
+                }
+                continue;
+            }
+        };
+        *count_of_block = match l.and_then(|l| c.contexts[l].as_ref()) {
+            Some(ctx) => &count * ctx,
+            None => count,
+        };
+    }
+    notes
+}
+
+/// The count of block `b` if its lines lie in one arm of an `if` directly in source loop `s`
+/// (or outside any loop when `s` is `None`).
+fn if_count(
+    c: &BranchContext,
+    b: usize,
+    s: Option<usize>,
+    options: &CountOptions,
+) -> Option<std::result::Result<Piecewise, String>> {
+    // The loop's own control (`j++; j <= n`, the `for` line) is often duplicated into
+    // each arm by the optimiser; it does not decide which arm a block is.
+    let mut lines = lines_of(c.function, c.cfg, &BTreeSet::from([b]), c.file);
+    if let Some(s) = s {
+        lines.remove(&c.source.loops[s].line);
+    }
+    let (i, side) = innermost_arm(c.source, s, &lines)?;
+    Some(guarded_count(
+        c.source,
+        s,
+        &if_guards(c.source, (i, side)),
+        options,
+    ))
+}
+
+/// The deepest `if` arm directly inside source loop `s` (outside loops when `None`) that
+/// holds all of `lines`.
+pub(crate) fn innermost_arm(
+    source: &SourceModel,
+    s: Option<usize>,
+    lines: &BTreeSet<u32>,
+) -> Option<(usize, Arm)> {
+    let (&low, &high) = (lines.first()?, lines.last()?);
+    let inside = |(a, b): (u32, u32)| a <= low && high <= b;
+    // `ifs` are in source order; a loop's ifs lie within the loop's lines.
+    let (first, last) = match s {
+        Some(s) => (source.loops[s].line, source.loops[s].end_line),
+        None => (0, high),
+    };
+    let from = source.ifs.partition_point(|f| f.line < first);
+    source.ifs[from..]
+        .iter()
+        .take_while(|f| f.line <= last)
+        .enumerate()
+        .map(|(k, f)| (k + from, f))
+        .filter(|(_, f)| f.parent_loop == s)
+        .flat_map(|(i, f)| {
+            [
+                Some(((i, Arm::Then), f.then_lines)),
+                f.else_lines.map(|e| ((i, Arm::Else), e)),
+            ]
+        })
+        .flatten()
+        .filter(|(_, range)| inside(*range))
+        .min_by_key(|(_, (a, b))| b - a)
+        .map(|(arm, _)| arm)
+}
+
+/// The guards from an `if` arm out through its enclosing `if` arms.
+fn if_guards(source: &SourceModel, arm: (usize, Arm)) -> Vec<Guard> {
+    let mut out = Vec::new();
+    let mut at = Some(arm);
+    while let Some((i, side)) = at {
+        let f = &source.ifs[i];
+        out.push(Guard {
+            condition: f.condition.clone(),
+            probability: f.probability,
+            side,
+            line: f.line,
+        });
+        at = f.parent_if;
+    }
+    out
+}
+
+/// Executions per call of an `if` arm inside source loop `s`: the nest's count with the
+/// arm's guards added (004 §III.C.3).
+pub(crate) fn arm_count(
+    source: &SourceModel,
+    s: usize,
+    arm: (usize, Arm),
+    options: &CountOptions,
+) -> std::result::Result<Piecewise, String> {
+    guarded_count(source, Some(s), &if_guards(source, arm), options)
+}
+
+/// Executions per call of a block guarded by `guards` in source loop `s` (none: straight
+/// code of the function): with the then-arm conditions `P` and the else arms' conditions
+/// `N_k`, inclusion–exclusion over the else arms, `sum over S of N: (-1)^|S| count(P and S)`
+/// (004 §III.C.3's complement rule), times the `br_prob` of arms whose condition is not
+/// affine. With no loop the nest is empty and each count is an indicator.
+fn guarded_count(
+    source: &SourceModel,
+    s: Option<usize>,
+    guards: &[Guard],
+    options: &CountOptions,
+) -> std::result::Result<Piecewise, String> {
+    let mut positive: Vec<Condition> = Vec::new();
+    let mut negative: Vec<Vec<Condition>> = Vec::new();
+    let mut probability = Rational::from_integer(1.into());
+    for g in guards {
+        match (&g.condition, g.probability) {
+            (Ok(c), _) if g.side == Arm::Then => positive.extend(c.iter().cloned()),
+            (Ok(c), _) => negative.push(c.clone()),
+            (Err(_), Some(p)) => {
+                probability *= rational(if g.side == Arm::Then { p } else { 1.0 - p });
+            }
+            (Err(why), None) => return Err(format!("line {}: {why}", g.line)),
+        }
+    }
+    if negative.len() > 6 {
+        return Err("too many nested else arms".into());
+    }
+    let mut loops = Vec::new();
+    let mut at = s;
+    while let Some(i) = at {
+        loops.push(source.loops[i].scop.clone()?);
+        at = source.loops[i].parent;
+    }
+    loops.reverse();
+    let mut total = Piecewise::zero();
+    for subset in 0u32..(1 << negative.len()) {
+        let mut nest = LoopNest::new(loops.clone());
+        nest.conditions = positive.clone();
+        for (k, n) in negative.iter().enumerate() {
+            if subset & (1 << k) != 0 {
+                nest.conditions.extend(n.iter().cloned());
+            }
+        }
+        let count = trip_count(&nest, options).map_err(|e| e.to_string())?;
+        total = if subset.count_ones() % 2 == 0 {
+            &total + &count
+        } else {
+            &total - &count
+        };
+    }
+    Ok(total.scaled(&probability))
+}
+
+/// A probability as an exact rational with 6 decimal digits.
+fn rational(p: f64) -> Rational {
+    let scaled = (p * 1e6).round() as i64;
+    Rational::new(scaled.into(), 1_000_000.into())
+}
+
+/// Executions per call of arm `side` of `?:` `k` for a block in source loop `s` (`None`:
+/// outside loops); `None` when the block is not where the `?:` runs.
+fn conditional_count(
+    source: &SourceModel,
+    s: Option<usize>,
+    k: usize,
+    side: Arm,
+    options: &CountOptions,
+) -> Option<std::result::Result<Piecewise, String>> {
+    let q = &source.conditionals[k];
+    let outer = q.parent_loop.and_then(|p| source.loops[p].parent);
+    let expected = match q.part {
+        LoopPart::Init => outer,
+        _ => q.parent_loop,
+    };
+    if expected != s {
+        return None;
+    }
+    let mut guards = Vec::new();
+    let mut at = Some((k, side));
+    let mut parent_if = None;
+    while let Some((i, side)) = at {
+        let c = &source.conditionals[i];
+        guards.push(Guard {
+            condition: c.condition.clone(),
+            probability: c.probability,
+            side,
+            line: c.line,
+        });
+        parent_if = c.parent_if;
+        at = c.parent_conditional;
+    }
+    if let Some(arm) = parent_if {
+        guards.extend(if_guards(source, arm));
+    }
+    let result = match (q.part, q.parent_loop) {
+        (LoopPart::Condition, Some(p)) => {
+            // Header executions: iterations + entries. The entries are counted in the
+            // enclosing nest, where the loop's own counter has no value.
+            let var = source.loops[p].scop.as_ref().map(|l| l.var.clone());
+            let reads_counter = var.is_ok_and(|v| {
+                guards
+                    .iter()
+                    .filter_map(|g| g.condition.as_ref().ok())
+                    .flatten()
+                    .any(|c| condition_reads(c, &v))
+            });
+            if reads_counter {
+                Err(format!(
+                    "line {}: a `?:` in a loop test that reads the loop's own counter",
+                    q.line
+                ))
+            } else {
+                guarded_count(source, Some(p), &guards, options)
+                    .and_then(|body| Ok(&body + &guarded_count(source, outer, &guards, options)?))
+            }
+        }
+        _ => guarded_count(source, expected, &guards, options),
+    };
+    Some(result)
+}
+
+fn condition_reads(c: &Condition, var: &str) -> bool {
+    match c {
+        Condition::Affine { lhs, rhs, .. } => {
+            lhs.terms.contains_key(var) || rhs.terms.contains_key(var)
+        }
+        Condition::Modulo { expr, .. } => expr.terms.contains_key(var),
+    }
+}
+
+/// Positions (line, column) of a block's instructions, each from the innermost inline frame
+/// in the modelled file.
+fn positions(c: &BranchContext, b: usize) -> Vec<Position> {
+    let block = &c.cfg.blocks[b];
+    let mut out = Vec::new();
+    for ins in &c.function.instructions[block.first..block.end] {
+        let Some(p) = ins
+            .frames
+            .iter()
+            .filter_map(|f| f.position.as_ref())
+            .find(|p| same_file(&p.file, c.file))
+        else {
+            continue;
+        };
+        // Column 0 (no column) lies before every range: such a block is not an arm.
+        out.push((p.line, p.column));
+    }
+    out
+}
+
+fn within(p: Position, (a, b): (Position, Position)) -> bool {
+    a <= p && p <= b
+}
+
+/// Blocks that lie in one arm of a `?:`: (index in `conditionals`, arm), the innermost `?:`
+/// when they nest.
+fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
+    let mut out = BTreeMap::new();
+    if c.source.conditionals.is_empty() {
+        return out;
+    }
+    let all: BTreeSet<usize> = (0..c.cfg.blocks.len()).collect();
+    let lines = lines_of(c.function, c.cfg, &all, c.file);
+    let (Some(&low), Some(&high)) = (lines.first(), lines.last()) else {
+        return out;
+    };
+    let candidates: Vec<usize> = (0..c.source.conditionals.len())
+        .filter(|&k| {
+            let q = &c.source.conditionals[k];
+            low <= q.whole.0 .0 && q.whole.1 .0 <= high
+        })
+        .collect();
+    if candidates.is_empty() {
+        return out;
+    }
+    let block_positions: Vec<Vec<Position>> =
+        (0..c.cfg.blocks.len()).map(|b| positions(c, b)).collect();
+    let size = |k: usize| {
+        let (a, b) = c.source.conditionals[k].whole;
+        (b.0 - a.0, b.1.wrapping_sub(a.1))
+    };
+    let classify = |b: usize, k: usize| -> Option<Arm> {
+        let q = &c.source.conditionals[k];
+        let p = &block_positions[b];
+        if p.is_empty() || !p.iter().all(|x| within(*x, q.whole)) {
+            return None;
+        }
+        let then = p.iter().any(|x| within(*x, q.then_range));
+        let otherwise = p.iter().any(|x| within(*x, q.else_range));
+        match (then, otherwise) {
+            (true, false) => Some(Arm::Then),
+            (false, true) => Some(Arm::Else),
+            _ => None,
+        }
+    };
+    for b in 0..c.cfg.blocks.len() {
+        let arm = candidates
+            .iter()
+            .filter_map(|&k| classify(b, k).map(|a| (k, a)))
+            .min_by_key(|(k, _)| size(*k));
+        if let Some(arm) = arm {
+            out.insert(b, arm);
+        }
+    }
+    // An arm without a column of its own (gcc: a constant arm carries the `?:`'s position):
+    // the other successor of the jump that decides the `?:`, when its sibling is an arm.
+    for &k in &candidates {
+        let q = &c.source.conditionals[k];
+        for (d, block) in c.cfg.blocks.iter().enumerate() {
+            let last = &c.function.instructions[block.end - 1];
+            if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2
+            {
+                continue;
+            }
+            let decides = block_positions[d].last().is_some_and(|&x| {
+                within(x, q.whole) && !within(x, q.then_range) && !within(x, q.else_range)
+            });
+            if !decides {
+                continue;
+            }
+            let (s1, s2) = (block.successors[0], block.successors[1]);
+            let bare = |out: &BTreeMap<usize, (usize, Arm)>, b: usize| {
+                let p = &block_positions[b];
+                !out.contains_key(&b)
+                    && !p.is_empty()
+                    && c.cfg.blocks[b].predecessors == [d]
+                    && p.iter().all(|x| {
+                        within(*x, q.whole)
+                            && !within(*x, q.then_range)
+                            && !within(*x, q.else_range)
+                    })
+            };
+            // LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value
+            // is set before the jump, which goes straight to the join when the condition
+            // holds; the fall-through block without any line (line 0) sets the else value.
+            let next = last.address + u64::from(last.length);
+            for (x, join) in [(s1, s2), (s2, s1)] {
+                let side = &c.cfg.blocks[x];
+                if block_positions[x].is_empty()
+                    && !out.contains_key(&x)
+                    && side.start == next
+                    && side.predecessors == [d]
+                    && side.successors == [join]
+                {
+                    out.insert(x, (k, Arm::Else));
+                }
+            }
+            if bare(&out, s1) && bare(&out, s2) {
+                // Both arms constants at the `?:`'s position (gcc: `i > 0 ? -1.0 : 0.0`, told
+                // apart only by DWARF discriminators): -O0 layout, the jump skips the then
+                // arm, which falls through.
+                let (then, otherwise) = if c.cfg.blocks[s1].start == next {
+                    (s1, s2)
+                } else {
+                    (s2, s1)
+                };
+                if c.cfg.blocks[then].start == next && c.cfg.blocks[otherwise].start > next {
+                    out.insert(then, (k, Arm::Then));
+                    out.insert(otherwise, (k, Arm::Else));
+                }
+                continue;
+            }
+            for (known, other) in [(s1, s2), (s2, s1)] {
+                let Some(&(kk, side)) = out.get(&known) else {
+                    continue;
+                };
+                if kk == k && bare(&out, other) {
+                    let opposite = if side == Arm::Then {
+                        Arm::Else
+                    } else {
+                        Arm::Then
+                    };
+                    out.insert(other, (k, opposite));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Loop splitting (gcc -O3 `-fsplit-loops`): a source loop with an affine `if` becomes one
+/// binary loop per side of the condition. A copy holding none of the then arm's code runs the
+/// iterations where the condition fails, `total - count(then)` (004 §III.C.3's complement
+/// rule). `None` when `l` is not such a copy.
+pub(crate) fn split_iterations(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    l: usize,
+    siblings: &[usize],
+) -> Option<Piecewise> {
+    let then_arm = |o: usize| {
+        own_blocks(cfg, o).into_iter().find_map(|b| {
+            let mut lines = lines_of(function, cfg, &BTreeSet::from([b]), file);
+            lines.remove(&source.loops[s].line);
+            innermost_arm(source, Some(s), &lines)
+                .filter(|(i, arm)| *arm == Arm::Then && source.ifs[*i].condition.is_ok())
+        })
+    };
+    if then_arm(l).is_some() {
+        return None;
+    }
+    let arm = siblings.iter().find_map(|&o| then_arm(o))?;
+    let options = CountOptions::default();
+    let total = source_total(source, s, &options).ok()?;
+    let taken = arm_count(source, s, arm, &options).ok()?;
+    Some(&total - &taken)
+}
+
+/// Blocks of a top-tested loop `l` that run once per test, `iterations + entries` times: the
+/// header when it holds the exit test, or (a `?:` in the test, clang -O0's
+/// `j < (i < m ? i : m)`) every block on the paths from the header to the exit test, when
+/// that test dominates the latches, is not itself a latch, and carries the `for` line.
+pub(crate) fn test_blocks(
+    function: &Function,
+    cfg: &Cfg,
+    file: &str,
+    l: usize,
+    for_line: Option<u32>,
+) -> BTreeSet<usize> {
+    let natural = &cfg.loops[l];
+    let exiting = natural.exiting(cfg);
+    let bottom_tested = |e: usize| natural.latches.iter().all(|t| *t == e);
+    if exiting.contains(&natural.header) {
+        return if bottom_tested(natural.header) {
+            BTreeSet::new()
+        } else {
+            BTreeSet::from([natural.header])
+        };
+    }
+    let Some(for_line) = for_line else {
+        return BTreeSet::new();
+    };
+    let test = exiting.iter().copied().find(|&e| {
+        !natural.latches.contains(&e)
+            && natural.latches.iter().all(|&t| cfg.dominates(e, t))
+            && lines_of(function, cfg, &BTreeSet::from([e]), file).contains(&for_line)
+    });
+    let Some(test) = test else {
+        return BTreeSet::new();
+    };
+    // Forward from the header without passing the test; keep the blocks that reach it.
+    let mut reached = BTreeSet::from([natural.header]);
+    let mut work = vec![natural.header];
+    while let Some(b) = work.pop() {
+        if b == test {
+            continue;
+        }
+        for &s in &cfg.blocks[b].successors {
+            if natural.blocks.contains(&s) && s != natural.header && reached.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    let mut before = BTreeSet::from([test]);
+    let mut work = vec![test];
+    while let Some(b) = work.pop() {
+        for &p in &cfg.blocks[b].predecessors {
+            if reached.contains(&p) && b != natural.header && before.insert(p) {
+                work.push(p);
+            }
+        }
+    }
+    // Only the test's own code: a rotated loop whose exit test follows the body (gcc -O2's
+    // `j` loop around an inner loop) runs its body `iterations` times.
+    let only_test = before.iter().all(|&b| {
+        cfg.innermost_loop(b) == Some(l)
+            && lines_of(function, cfg, &BTreeSet::from([b]), file)
+                .iter()
+                .all(|x| *x == for_line)
+    });
+    if only_test {
+        before
+    } else {
+        BTreeSet::new()
+    }
+}
