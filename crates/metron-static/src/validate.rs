@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use metron_measure::counters::CounterSet;
-use metron_measure::runner::{run_once, OutputPolicy};
+use metron_measure::runner::{run_once, run_once_with_env, OutputPolicy};
 use metron_measure::tool::Tool;
 use metron_symbolic::Binding;
 use serde::Serialize;
@@ -41,7 +41,11 @@ pub fn run_callgrind(binary: &Path, args: &[String], out_dir: &Path) -> Result<P
         binary.display().to_string(),
     ];
     argv.extend(args.iter().cloned());
-    let outcome = run_once(&argv, OutputPolicy::Discard, &CounterSet::none())
+    // Eager binding: with lazy binding the first call of each libc function also runs the
+    // PLT's resolver path (4 instructions charged to the caller), a once-per-symbol start-up
+    // cost of ld.so that is not the program's.
+    let env = [("LD_BIND_NOW".to_string(), "1".to_string())];
+    let outcome = run_once_with_env(&argv, &env, OutputPolicy::Discard, &CounterSet::none())
         .map_err(|e| StaticError::Run(format!("valgrind could not run: {e}")))?;
     if !outcome.exit.success() {
         return Err(StaticError::Run(format!(

@@ -19,17 +19,18 @@ fn libm_calls_are_flagged_costed_by_annotation_and_the_caller_is_exact() {
         let cs = validate("gcc", &src, &flags, true, &["1000"], &[("n", 1000)]);
         let c = cs.iter().find(|c| c.region == "softplus_sum").unwrap();
         // Each call also runs the bound PLT stub's `jmp [GOT]` (callgrind charges it to the
-        // call site; modelled). Not modelled: lazy binding's first call of each symbol runs 4
-        // more (the stub's `push; jmp` and PLT0's `push; jmp`): exp and log1p are first bound here.
+        // call site; modelled). Validation binds eagerly (LD_BIND_NOW), so lazy binding's
+        // resolver path (4 more instructions at each symbol's first call) is not in the run.
         let l = cs
             .iter()
             .find(|c| c.region.starts_with("softplus_sum loop@"))
             .unwrap();
-        assert_eq!(l.measured.total - l.predicted.total, 8.0, "{flags:?}");
-        // -O2 adds an `n > 0` test before the loop whose arms are both counted (a known gap).
-        let gap = c.measured.total - c.predicted.total;
+        assert_eq!(l.measured.total, l.predicted.total, "{flags:?}");
+        // -O2 adds an `n > 0` test before the loop (compiler-made: no source `if`) whose arms
+        // are both counted (a known gap of a few instructions once per call).
+        let gap = (c.measured.total - c.predicted.total).abs();
         assert!(
-            gap == 8.0 || (flags[1] == "-O2" && gap.abs() <= 8.0),
+            gap == 0.0 || (flags[1] == "-O2" && gap <= 8.0),
             "{flags:?}: {gap}"
         );
 
