@@ -219,6 +219,89 @@ pub fn base_name(demangled: &str) -> &str {
     head.rsplit(' ').next().unwrap_or(head)
 }
 
+/// 004 §III.C.5 for code inlined into its caller: the inline levels of `ins`, innermost
+/// first, each binding the inlined function's declared parameters to the arguments of the call
+/// it was inlined at (an affine argument in the next function out, else `NAME_LINE`). Names
+/// that are not declared parameters (struct members, annotation variables) are left alone.
+pub fn inline_levels(ins: &Instruction, source: &SourceModel) -> Vec<BTreeMap<String, Argument>> {
+    let in_file = |f: &crate::binary::Frame| {
+        f.position
+            .as_ref()
+            .filter(|p| std::path::Path::new(&p.file).file_name() == source.file.file_name())
+            .map(|p| p.line)
+    };
+    let mut levels = Vec::new();
+    for pair in ins.frames.windows(2) {
+        let (Some(callee), Some(line)) = (pair[0].function.as_deref(), in_file(&pair[1])) else {
+            break;
+        };
+        let name = base_name(callee);
+        let declared = source.functions.iter().filter(|f| f.name == name);
+        let call = source
+            .calls
+            .iter()
+            .find(|c| c.line == line && c.callee == name);
+        let Some(params) = declared
+            .clone()
+            .find(|f| call.is_some_and(|c| c.arguments.len() == f.parameters.len()))
+            .or_else(|| declared.clone().next())
+            .map(|f| &f.parameters)
+        else {
+            break;
+        };
+        let level = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_empty())
+            .map(|(i, p)| {
+                let given = call.and_then(|c| c.arguments.get(i).cloned().flatten());
+                let argument = given.map_or_else(
+                    || Argument::Renamed(metron_symbolic::unknown_bound_parameter(p, line)),
+                    Argument::Expr,
+                );
+                (p.clone(), argument)
+            })
+            .collect();
+        levels.push(level);
+    }
+    levels
+}
+
+/// `count` (in the innermost inlined function's parameters) in the physical function's
+/// parameters: each level's bindings substituted simultaneously, innermost level first.
+pub fn bind_inlined(
+    count: &metron_symbolic::Piecewise,
+    levels: &[BTreeMap<String, Argument>],
+) -> metron_symbolic::Piecewise {
+    use metron_symbolic::{LinExpr, Rational};
+    let mut out = count.clone();
+    for level in levels {
+        let used = out.parameters();
+        let bound: Vec<(&String, &Argument)> =
+            level.iter().filter(|(p, _)| used.contains(*p)).collect();
+        // Through fresh names, so that `n -> 2*n` and swapped arguments substitute at once.
+        for (p, _) in &bound {
+            out = out.rename_parameter(p, &format!("{p}\u{1}inlined"));
+        }
+        for (p, a) in &bound {
+            let value = match a {
+                Argument::Renamed(n) => LinExpr::symbol(n),
+                Argument::Expr(e) => {
+                    e.terms
+                        .iter()
+                        .fold(LinExpr::integer(e.constant), |acc, (n, k)| {
+                            acc.plus(
+                                &LinExpr::symbol(n).scaled(&Rational::from_integer((*k).into())),
+                            )
+                        })
+                }
+            };
+            out = out.substitute(&format!("{p}\u{1}inlined"), &value);
+        }
+    }
+    out
+}
+
 /// Parameters of each function's model: its own (`local`: counts, call executions and the
 /// arguments it passes) and those it passes through from below (`global`: renamed
 /// `NAME_LINE` parameters, bound by the user).
@@ -303,6 +386,38 @@ pub fn callee_binding(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inlined_counts_take_the_call_sites_arguments() {
+        use metron_symbolic::{trip_count, CountOptions, Loop, LoopNest};
+        // for (i = 0; i < n; i++) for (j = 0; j < m; j++): n*m where n > 0 and m > 0.
+        let nest = LoopNest::new(vec![
+            Loop::exclusive("i", "0", "n", 1).unwrap(),
+            Loop::exclusive("j", "0", "m", 1).unwrap(),
+        ]);
+        let count = trip_count(&nest, &CountOptions::default()).unwrap();
+        let value = |p: &metron_symbolic::Piecewise, b: &[(&str, i64)]| {
+            p.evaluate(&metron_symbolic::binding(b.iter().copied()))
+                .unwrap()
+                .to_string()
+        };
+        // f(2*k, 7) inlined, then k bound to `n_40` one level out; `m` swapped with `n`.
+        let inner = BTreeMap::from([
+            ("n".to_string(), Argument::Expr(AffineExpr::term("k", 2))),
+            ("m".to_string(), Argument::Expr(AffineExpr::constant(7))),
+        ]);
+        let outer = BTreeMap::from([("k".to_string(), Argument::Renamed("k_40".into()))]);
+        let bound = bind_inlined(&count, &[inner, outer]);
+        assert_eq!(bound.parameters(), BTreeSet::from(["k_40".to_string()]));
+        assert_eq!(value(&bound, &[("k_40", 3)]), "42");
+        assert_eq!(value(&bound, &[("k_40", 0)]), "0");
+        let swapped = BTreeMap::from([
+            ("n".to_string(), Argument::Expr(AffineExpr::var("m"))),
+            ("m".to_string(), Argument::Expr(AffineExpr::term("n", 2))),
+        ]);
+        let bound = bind_inlined(&count, &[swapped]);
+        assert_eq!(value(&bound, &[("n", 3), ("m", 5)]), "30");
+    }
 
     #[test]
     fn base_names_of_demangled_functions() {
