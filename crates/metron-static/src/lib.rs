@@ -10,6 +10,7 @@ pub mod emit;
 pub mod error;
 pub mod model;
 pub mod source;
+pub mod unroll;
 pub mod validate;
 
 pub use error::{Result, StaticError};

@@ -1,0 +1,361 @@
+//! Unrolled and vectorised binary loops (issue 4, step 5: "detect unrolled and vectorised
+//! binary loops from the induction-variable stride, and count `ceil(N/k)` plus the remainder
+//! loop"; 004 §III.C maps source iterations onto binary loops one to one, which overcounts
+//! such loops `k` times).
+//!
+//! A compiler splits one source loop into copies that each take `k` source iterations per
+//! pass: clang -O2 vectorises by 2 and unrolls the vector body by 2 or 4 (`k` = 4 or 8, 16),
+//! runs a vector remainder loop (`k` = 4) and a scalar remainder (`k` = 1); gcc -O3 has one
+//! vector copy and a scalar one. `k` is read from how far the loop's memory accesses advance
+//! per pass and how many elements of each array one pass touches, which does not depend on
+//! which register carries the induction variable (clang counts a separate register down, or
+//! compares an end pointer). The copies form a cascade: the widest runs `floor(N/k1)` times,
+//! each narrower one the iterations the wider left over that it can take whole:
+//! `floor(N/k_i) - (k_{i-1}/k_i) floor(N/k_{i-1})`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use iced_x86::Register;
+use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise, Rational};
+
+use crate::binary::{Function, Instruction};
+use crate::cfg::Cfg;
+use crate::source::SourceModel;
+
+/// Source iterations one pass of binary loop `l` executes: 1 for an ordinary loop, `k` for a
+/// loop unrolled and/or vectorised `k` times. `stride` is the source loop's step.
+pub fn copy_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> i64 {
+    let stride = stride.abs().max(1);
+    match memory_factor(function, cfg, l, stride) {
+        Some(k) => k,
+        None => {
+            let k = induction_factor(function, cfg, l);
+            if k % stride == 0 {
+                (k / stride).max(1)
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// Instructions of the blocks of loop `l` that are in no inner loop.
+fn own_instructions<'a>(function: &'a Function, cfg: &Cfg, l: usize) -> Vec<&'a Instruction> {
+    cfg.loops[l]
+        .blocks
+        .iter()
+        .filter(|&&b| cfg.innermost_loop(b) == Some(l))
+        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .collect()
+}
+
+/// Per-pass increment of every register the loop changes only by constant steps (`add r, c`,
+/// `lea r, [r + c]`, ...) in its own blocks, summed over them; `None` for the other registers
+/// the loop writes; registers not written at all advance by 0.
+fn register_increments(function: &Function, cfg: &Cfg, l: usize) -> BTreeMap<Register, Option<i64>> {
+    let own: BTreeSet<u64> = own_instructions(function, cfg, l)
+        .iter()
+        .map(|i| i.address)
+        .collect();
+    let mut out: BTreeMap<Register, Option<i64>> = BTreeMap::new();
+    for &b in &cfg.loops[l].blocks {
+        for i in &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end] {
+            for r in &i.writes {
+                let step = i
+                    .step
+                    .filter(|(s, _)| s == r && own.contains(&i.address))
+                    .map(|(_, c)| c);
+                let entry = out.entry(*r).or_insert(Some(0));
+                *entry = match (*entry, step) {
+                    (Some(sum), Some(c)) => Some(sum + c),
+                    _ => None,
+                };
+            }
+        }
+    }
+    out
+}
+
+/// Element size of the loop's arithmetic, for untyped vector moves (`movdqu`): 4 when
+/// single-precision forms appear, 8 for double precision, unknown otherwise.
+fn arithmetic_element(instructions: &[&Instruction]) -> Option<u32> {
+    let mut out = None;
+    for i in instructions {
+        let m = i.mnemonic.strip_prefix('v').unwrap_or(&i.mnemonic);
+        let arithmetic = [
+            "add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub",
+        ]
+        .iter()
+        .any(|op| m.starts_with(op));
+        if !arithmetic {
+            continue;
+        }
+        if m.ends_with("ps") || m.ends_with("ss") {
+            return Some(4);
+        }
+        if m.ends_with("pd") || m.ends_with("sd") {
+            out = Some(8);
+        }
+    }
+    out
+}
+
+/// Source iterations per pass from the loop's memory accesses. Accesses are grouped by their
+/// address form (`base + index*scale`, any displacement) and per-pass advance; a group that
+/// advances `A` bytes over `e`-byte elements, touching `d` distinct displacements of `w`-lane
+/// accesses, covers `min(A/e/stride, d*w)` source iterations per pass (the minimum keeps a
+/// stencil `a[j] + a[j+1]` at 1 and a strided `a[2*j]` at 1). The loop's factor is the least
+/// over its groups; `None` when no access advances by a known constant.
+fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Option<i64> {
+    let increments = register_increments(function, cfg, l);
+    let own = own_instructions(function, cfg, l);
+    let typed = arithmetic_element(&own);
+    let advance_of = |r: Option<Register>| match r {
+        None => Some(0),
+        Some(r) => increments.get(&r).copied().unwrap_or(Some(0)),
+    };
+    // (base, index, scale, advance, element) -> (displacements, lanes)
+    let mut groups: BTreeMap<(Option<Register>, Option<Register>, u32, i64, u32), (BTreeSet<i64>, u32)> =
+        BTreeMap::new();
+    for ins in &own {
+        for m in &ins.memory {
+            if m.base == Some(Register::RSP) {
+                continue;
+            }
+            let (Some(b), Some(x)) = (advance_of(m.base), advance_of(m.index)) else {
+                continue;
+            };
+            let advance = b + x * i64::from(m.scale);
+            if advance == 0 || m.size == 0 {
+                continue;
+            }
+            let element = if m.element > 0 && m.element < m.size {
+                m.element
+            } else if m.size >= 16 {
+                match typed {
+                    Some(e) => e,
+                    None => continue,
+                }
+            } else {
+                m.size
+            };
+            let key = (m.base, m.index, m.scale, advance, element);
+            let entry = groups
+                .entry(key)
+                .or_insert_with(|| (BTreeSet::new(), m.size / element));
+            entry.0.insert(m.displacement);
+            entry.1 = entry.1.max(m.size / element);
+        }
+    }
+    groups
+        .iter()
+        .filter_map(|((_, _, _, advance, element), (displacements, lanes))| {
+            let bytes = advance.abs();
+            let e = i64::from(*element);
+            if bytes % e != 0 || (bytes / e) % stride != 0 {
+                return None;
+            }
+            let touched = displacements.len() as i64 * i64::from(*lanes);
+            Some((bytes / e / stride).min(touched).max(1))
+        })
+        .min()
+}
+
+/// The older rule, for loops without a constantly advancing access: the register the exit
+/// test compares and a constant `add` updates; its step counts bytes when it addresses memory
+/// with scale 1 (over the element size), elements when scaled, iterations otherwise.
+fn induction_factor(function: &Function, cfg: &Cfg, l: usize) -> i64 {
+    let instructions = own_instructions(function, cfg, l);
+    let element = i64::from(arithmetic_element(&instructions).unwrap_or(8));
+    let compared: BTreeSet<Register> = instructions
+        .iter()
+        .flat_map(|i| i.compared.iter().copied())
+        .collect();
+    // A loop-carried induction variable: compared, stepped by a constant, written by
+    // nothing else in the loop (at -O0 the variable lives in memory and never qualifies).
+    let only_stepped = |r: &Register| {
+        instructions
+            .iter()
+            .all(|i| !i.writes.contains(r) || i.step.is_some_and(|(s, _)| s == *r))
+    };
+    let Some((reg, step)) = instructions
+        .iter()
+        .filter_map(|i| i.step)
+        .find(|(r, _)| compared.contains(r) && only_stepped(r))
+    else {
+        return 1;
+    };
+    // The variable may address memory only in inner loops (a row pointer).
+    let scales: BTreeSet<u32> = cfg.loops[l]
+        .blocks
+        .iter()
+        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|i| i.addressing.iter())
+        .filter(|(r, _)| *r == reg)
+        .map(|(_, s)| *s)
+        .collect();
+    let step = step.abs();
+    let k = match scales.iter().next() {
+        None => step,
+        Some(1) => step / element,
+        Some(s) => step * i64::from(*s) / element,
+    };
+    k.max(1)
+}
+
+/// Iterations per call of each copy of source loop `i`, keyed by factor, and the loop's
+/// entries per call. `factors` are the copies' factors (any order, repeats allowed). The copy
+/// with factor `k` takes whole passes only: `floor(N/k)` per entry for the widest, and for a
+/// narrower one what the next wider left, `floor(N/k_i) - (k_{i-1}/k_i) floor(N/k_{i-1})`,
+/// summed over the entries by counting the nest with the innermost loop stepping `k` times
+/// as far and ending `k-1` steps earlier.
+pub fn cascade_totals(
+    source: &SourceModel,
+    i: usize,
+    factors: &[i64],
+    options: &CountOptions,
+) -> Result<(BTreeMap<i64, Piecewise>, Piecewise), String> {
+    let distinct: BTreeSet<i64> = factors.iter().copied().filter(|k| *k >= 1).collect();
+    let mut out = BTreeMap::new();
+    let mut wider: Option<(i64, Piecewise)> = None;
+    for &k in distinct.iter().rev() {
+        let passes = whole_passes(source, i, k, options)?;
+        let taken = match &wider {
+            None => passes.clone(),
+            Some((w, p)) => {
+                if w % k != 0 {
+                    return Err(format!(
+                        "copies of {w} and {k} iterations per pass do not nest"
+                    ));
+                }
+                &passes - &p.scaled(&Rational::from_integer((w / k).into()))
+            }
+        };
+        out.insert(k, taken);
+        wider = Some((k, passes));
+    }
+    let entries = match source.loops[i].parent {
+        Some(p) => crate::model::source_total(source, p, options)?,
+        None => Piecewise::constant(1),
+    };
+    Ok((out, entries))
+}
+
+/// Passes per call of a copy that takes `k` source iterations per pass, summed over the
+/// entries: `sum floor(N/k)`.
+fn whole_passes(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    if k == 1 {
+        return crate::model::source_total(source, i, options);
+    }
+    let mut chain = vec![i];
+    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
+        chain.push(p);
+    }
+    chain.reverse();
+    let mut loops = Vec::new();
+    for c in &chain {
+        loops.push(source.loops[*c].scop.clone()?);
+    }
+    let Some(inner) = loops.last_mut() else {
+        return Err("empty loop nest".into());
+    };
+    if inner.stride <= 0 {
+        return Err("unrolled loop with a non-positive source stride".into());
+    }
+    let back = (k - 1) * inner.stride;
+    let shrink = |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
+    inner.end = match &inner.end {
+        Bound::Min(v) => Bound::Min(v.iter().map(shrink).collect::<Result<_, _>>()?),
+        Bound::Max(v) => Bound::Max(v.iter().map(shrink).collect::<Result<_, _>>()?),
+    };
+    inner.stride *= k;
+    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+}
+
+/// Straight-line passes of source loop `s` outside its binary loops `copies`: clang's vector
+/// epilogue (one pass of the vector body, run when the unrolled vector loop left one over) and
+/// gcc's scalar epilogue. A block qualifies when it sits at the copies' nesting level, its own
+/// lines (innermost inline frame) lie in the loop and include a body line, and it accesses
+/// memory; its factor is the most elements it touches of one array (`d` displacements of
+/// `w`-lane accesses). Returns (block, factor).
+pub fn remainder_blocks(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[usize],
+) -> Vec<(usize, i64)> {
+    let Some(&first) = copies.first() else {
+        return Vec::new();
+    };
+    let level = cfg.loops[first].parent;
+    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let mut out = Vec::new();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        if cfg.innermost_loop(b) != level {
+            continue;
+        }
+        let instructions: Vec<&Instruction> =
+            function.instructions[block.first..block.end].iter().collect();
+        let lines: BTreeSet<u32> = instructions
+            .iter()
+            .filter_map(|i| i.inner_line())
+            .filter(|p| same_file(&p.file, file))
+            .map(|p| p.line)
+            .collect();
+        let inside = !lines.is_empty() && lines.iter().all(|x| (line..=end).contains(x));
+        if !inside || !lines.iter().any(|x| *x > line) {
+            continue;
+        }
+        if let Some(k) = touched_elements(&instructions) {
+            out.push((b, k));
+        }
+    }
+    out
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
+}
+
+/// Most elements of one array (accesses sharing base, index and scale) the instructions touch.
+fn touched_elements(instructions: &[&Instruction]) -> Option<i64> {
+    let typed = arithmetic_element(instructions);
+    let mut groups: BTreeMap<(Option<Register>, Option<Register>, u32), (BTreeSet<i64>, u32)> =
+        BTreeMap::new();
+    for ins in instructions {
+        for m in &ins.memory {
+            if (m.base.is_none() && m.index.is_none())
+                || m.base == Some(Register::RSP)
+                || m.size == 0
+            {
+                continue;
+            }
+            let element = if m.element > 0 && m.element < m.size {
+                m.element
+            } else if m.size >= 16 {
+                match typed {
+                    Some(e) => e,
+                    None => continue,
+                }
+            } else {
+                m.size
+            };
+            let entry = groups
+                .entry((m.base, m.index, m.scale))
+                .or_insert_with(|| (BTreeSet::new(), 1));
+            entry.0.insert(m.displacement);
+            entry.1 = entry.1.max(m.size / element);
+        }
+    }
+    groups
+        .values()
+        .map(|(d, lanes)| d.len() as i64 * i64::from(*lanes))
+        .max()
+}
