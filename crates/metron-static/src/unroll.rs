@@ -100,6 +100,17 @@ fn arithmetic_element(instructions: &[&Instruction]) -> Option<u32> {
     out
 }
 
+/// Element size of an access: a scalar access is one element; vector moves are type-agnostic
+/// (gcc stores doubles with `movups`), so a vector access takes the element of the
+/// arithmetic around it, else 8 bytes (`double`, the examples' type).
+fn element_size(m: &crate::binary::MemoryAccess, typed: Option<u32>) -> u32 {
+    if m.size >= 16 {
+        typed.unwrap_or(8)
+    } else {
+        m.size
+    }
+}
+
 /// Source iterations per pass from the loop's memory accesses. Accesses are grouped by their
 /// address form (`base + index*scale`, any displacement) and per-pass advance; a group that
 /// advances `A` bytes over `e`-byte elements, touching `d` distinct displacements of `w`-lane
@@ -129,16 +140,7 @@ fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Optio
             if advance == 0 || m.size == 0 {
                 continue;
             }
-            let element = if m.element > 0 && m.element < m.size {
-                m.element
-            } else if m.size >= 16 {
-                match typed {
-                    Some(e) => e,
-                    None => continue,
-                }
-            } else {
-                m.size
-            };
+            let element = element_size(m, typed);
             let key = (m.base, m.index, m.scale, advance, element);
             let entry = groups
                 .entry(key)
@@ -337,16 +339,7 @@ fn touched_elements(instructions: &[&Instruction]) -> Option<i64> {
             {
                 continue;
             }
-            let element = if m.element > 0 && m.element < m.size {
-                m.element
-            } else if m.size >= 16 {
-                match typed {
-                    Some(e) => e,
-                    None => continue,
-                }
-            } else {
-                m.size
-            };
+            let element = element_size(m, typed);
             let entry = groups
                 .entry((m.base, m.index, m.scale))
                 .or_insert_with(|| (BTreeSet::new(), 1));
