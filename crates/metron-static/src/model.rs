@@ -211,7 +211,12 @@ pub fn model_function(
         .collect();
     // Straight-line passes (vector and scalar epilogues) of unrolled/vectorised source loops.
     let mut remainders: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
-    for s in mapping.values().flatten().copied().collect::<BTreeSet<usize>>() {
+    for s in mapping
+        .values()
+        .flatten()
+        .copied()
+        .collect::<BTreeSet<usize>>()
+    {
         let copies: Vec<usize> = (0..cfg.loops.len())
             .filter(|o| mapping.get(o).copied().flatten() == Some(s))
             .collect();
@@ -245,7 +250,10 @@ pub fn model_function(
                 &options,
             ) {
                 Ok((copies, entries)) => (
-                    copies.get(&factor[l]).cloned().unwrap_or_else(Piecewise::zero),
+                    copies
+                        .get(&factor[l])
+                        .cloned()
+                        .unwrap_or_else(Piecewise::zero),
                     entries,
                     None,
                 ),
@@ -342,16 +350,31 @@ pub fn model_function(
             .map(|&o| factor[o])
             .chain(blocks.iter().map(|(_, k)| *k))
             .collect();
-        let Ok((passes, _)) = crate::unroll::cascade_totals(source, s, &factors, &options) else {
+        let Ok((passes, entries)) = crate::unroll::cascade_totals(source, s, &factors, &options)
+        else {
             continue;
         };
         let context = copies.first().and_then(|&o| contexts[o].clone());
+        let in_context = |p: &Piecewise| match &context {
+            Some(c) => p * c,
+            None => p.clone(),
+        };
         for (b, k) in blocks {
             if let Some(p) = passes.get(k) {
-                block_counts[*b] = match &context {
-                    Some(c) => p * c,
-                    None => p.clone(),
-                };
+                block_counts[*b] = in_context(p);
+            }
+        }
+        // The `N < k` bypass runs on the entries too short for the narrowest vector copy.
+        let narrowest = factors.iter().copied().filter(|k| *k > 1).min();
+        let widest = copies.iter().copied().max_by_key(|&o| factor[o]);
+        if let (Some(k), Some(w)) = (narrowest, widest) {
+            let bypass = crate::unroll::bypass_blocks(function, &cfg, source, &file, s, &copies, w);
+            if !bypass.is_empty() {
+                if let Ok(long) = crate::unroll::entries_with_at_least(source, s, k, &options) {
+                    for b in bypass {
+                        block_counts[b] = in_context(&(&entries - &long));
+                    }
+                }
             }
         }
     }

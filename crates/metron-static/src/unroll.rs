@@ -52,7 +52,11 @@ fn own_instructions<'a>(function: &'a Function, cfg: &Cfg, l: usize) -> Vec<&'a 
 /// Per-pass increment of every register the loop changes only by constant steps (`add r, c`,
 /// `lea r, [r + c]`, ...) in its own blocks, summed over them; `None` for the other registers
 /// the loop writes; registers not written at all advance by 0.
-fn register_increments(function: &Function, cfg: &Cfg, l: usize) -> BTreeMap<Register, Option<i64>> {
+fn register_increments(
+    function: &Function,
+    cfg: &Cfg,
+    l: usize,
+) -> BTreeMap<Register, Option<i64>> {
     let own: BTreeSet<u64> = own_instructions(function, cfg, l)
         .iter()
         .map(|i| i.address)
@@ -126,8 +130,10 @@ fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Optio
         Some(r) => increments.get(&r).copied().unwrap_or(Some(0)),
     };
     // (base, index, scale, advance, element) -> (displacements, lanes)
-    let mut groups: BTreeMap<(Option<Register>, Option<Register>, u32, i64, u32), (BTreeSet<i64>, u32)> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<
+        (Option<Register>, Option<Register>, u32, i64, u32),
+        (BTreeSet<i64>, u32),
+    > = BTreeMap::new();
     for ins in &own {
         for m in &ins.memory {
             if m.base == Some(Register::RSP) {
@@ -270,7 +276,8 @@ fn whole_passes(
         return Err("unrolled loop with a non-positive source stride".into());
     }
     let back = (k - 1) * inner.stride;
-    let shrink = |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
+    let shrink =
+        |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
     inner.end = match &inner.end {
         Bound::Min(v) => Bound::Min(v.iter().map(shrink).collect::<Result<_, _>>()?),
         Bound::Max(v) => Bound::Max(v.iter().map(shrink).collect::<Result<_, _>>()?),
@@ -298,13 +305,16 @@ pub fn remainder_blocks(
     };
     let level = cfg.loops[first].parent;
     let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let after = after_copies(cfg, copies, level);
+    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
     let mut out = Vec::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
-        if cfg.innermost_loop(b) != level {
+        if cfg.innermost_loop(b) != level || headers.contains(&b) || !after.contains(&b) {
             continue;
         }
-        let instructions: Vec<&Instruction> =
-            function.instructions[block.first..block.end].iter().collect();
+        let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
+            .iter()
+            .collect();
         let lines: BTreeSet<u32> = instructions
             .iter()
             .filter_map(|i| i.inner_line())
@@ -315,11 +325,49 @@ pub fn remainder_blocks(
         if !inside || !lines.iter().any(|x| *x > line) {
             continue;
         }
+        // A pass does what the copies do: a store after a reduction loop is no pass.
+        let kinds = |i: &&Instruction| (i.loads > 0, i.stores > 0);
+        let in_copies: BTreeSet<(bool, bool)> = copies
+            .iter()
+            .flat_map(|&o| own_instructions(function, cfg, o))
+            .filter(|i| !i.memory.is_empty())
+            .map(|i| kinds(&i))
+            .collect();
+        let same_work = instructions
+            .iter()
+            .filter(|i| i.memory.iter().any(|m| m.base != Some(Register::RSP)))
+            .all(|i| in_copies.contains(&kinds(i)));
+        if !same_work {
+            continue;
+        }
         if let Some(k) = touched_elements(&instructions) {
             out.push((b, k));
         }
     }
     out
+}
+
+/// Blocks reachable from the copies' exits within one pass of the enclosing loop `level`
+/// (not through its header again).
+fn after_copies(cfg: &Cfg, copies: &[usize], level: Option<usize>) -> BTreeSet<usize> {
+    let inside: BTreeSet<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.loops[o].blocks.iter().copied())
+        .collect();
+    let stop = level.map(|p| cfg.loops[p].header);
+    let mut work: Vec<usize> = inside
+        .iter()
+        .flat_map(|&b| cfg.blocks[b].successors.iter().copied())
+        .filter(|s| !inside.contains(s))
+        .collect();
+    let mut seen = BTreeSet::new();
+    while let Some(b) = work.pop() {
+        if Some(b) == stop || inside.contains(&b) || !seen.insert(b) {
+            continue;
+        }
+        work.extend(cfg.blocks[b].successors.iter().copied());
+    }
+    seen
 }
 
 fn same_file(a: &str, b: &str) -> bool {
@@ -351,4 +399,119 @@ fn touched_elements(instructions: &[&Instruction]) -> Option<i64> {
         .values()
         .map(|(d, lanes)| d.len() as i64 * i64::from(*lanes))
         .max()
+}
+
+/// Guard blocks that skip the vector copies when the trip count is too small (clang's
+/// `N < k` bypass, `xor i, i; jmp remainder`): blocks of source loop `s`'s lines at the copies'
+/// nesting level, before the copies (not reachable from their exits within one pass), without
+/// memory accesses, from which the widest copy cannot be reached within the pass.
+pub fn bypass_blocks(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[usize],
+    widest: usize,
+) -> Vec<usize> {
+    let Some(&first) = copies.first() else {
+        return Vec::new();
+    };
+    let level = cfg.loops[first].parent;
+    let stop = level.map(|p| cfg.loops[p].header);
+    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let after = after_copies(cfg, copies, level);
+    let inside: BTreeSet<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.loops[o].blocks.iter().copied())
+        .collect();
+    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
+    let target = cfg.loops[widest].header;
+    let reaches_widest = |b: usize| {
+        let mut work = vec![b];
+        let mut seen = BTreeSet::new();
+        while let Some(x) = work.pop() {
+            if x == target {
+                return true;
+            }
+            if (Some(x) == stop && x != b) || !seen.insert(x) {
+                continue;
+            }
+            work.extend(cfg.blocks[x].successors.iter().copied());
+        }
+        false
+    };
+    let lines_of = |b: usize| -> BTreeSet<u32> {
+        let block = &cfg.blocks[b];
+        function.instructions[block.first..block.end]
+            .iter()
+            .filter_map(|i| i.inner_line())
+            .filter(|p| same_file(&p.file, file))
+            .map(|p| p.line)
+            .collect()
+    };
+    let of_loop = |x: &u32| (line..=end).contains(x);
+    (0..cfg.blocks.len())
+        .filter(|&b| {
+            let block = &cfg.blocks[b];
+            let instructions = &function.instructions[block.first..block.end];
+            let lines = lines_of(b);
+            // The guard's own instructions often have no line (DWARF line 0); its test has.
+            let guarded = block
+                .predecessors
+                .iter()
+                .any(|&p| lines_of(p).iter().any(of_loop));
+            cfg.innermost_loop(b) == level
+                && !headers.contains(&b)
+                && !after.contains(&b)
+                && !inside.contains(&b)
+                && guarded
+                && lines.iter().all(of_loop)
+                && instructions.iter().all(|i| i.memory.is_empty())
+                && !reaches_widest(b)
+        })
+        .collect()
+}
+
+/// Entries of source loop `i` (summed over the enclosing nest) whose trip count is at least
+/// `k`: the nest with the innermost loop cut to the single iteration `start + (k-1)*stride`.
+pub fn entries_with_at_least(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    let mut chain = vec![i];
+    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
+        chain.push(p);
+    }
+    chain.reverse();
+    let mut loops = Vec::new();
+    for c in &chain {
+        loops.push(source.loops[*c].scop.clone()?);
+    }
+    let Some(inner) = loops.last_mut() else {
+        return Err("empty loop nest".into());
+    };
+    let (Bound::Max(starts) | Bound::Min(starts)) = &inner.start;
+    if inner.stride <= 0 || starts.len() != 1 {
+        return Err("guard of a loop without a single start or with a negative stride".into());
+    }
+    let at = starts[0]
+        .plus_constant((k - 1) * inner.stride)
+        .map_err(|e| e.to_string())?;
+    let last = if inner.end_inclusive {
+        at.clone()
+    } else {
+        at.plus_constant(1).map_err(|e| e.to_string())?
+    };
+    let mut ends = match &inner.end {
+        Bound::Min(v) => v.clone(),
+        Bound::Max(v) if v.len() == 1 => v.clone(),
+        Bound::Max(_) => return Err("guard of a loop with a max end bound".into()),
+    };
+    ends.push(last);
+    inner.start = Bound::single(at);
+    inner.end = Bound::Min(ends);
+    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
 }
