@@ -326,16 +326,22 @@ pub fn remainder_blocks(
             continue;
         }
         // A pass does what the copies do: a store after a reduction loop is no pass.
-        let kinds = |i: &&Instruction| (i.loads > 0, i.stores > 0);
+        // (Constants: `movapd c(%rip)` is no array access.)
+        let kinds = |i: &Instruction| (i.loads > 0, i.stores > 0);
+        let array = |i: &Instruction| {
+            i.memory
+                .iter()
+                .any(|m| (m.base.is_some() || m.index.is_some()) && m.base != Some(Register::RSP))
+        };
         let in_copies: BTreeSet<(bool, bool)> = copies
             .iter()
             .flat_map(|&o| own_instructions(function, cfg, o))
-            .filter(|i| !i.memory.is_empty())
-            .map(|i| kinds(&i))
+            .filter(|i| array(i))
+            .map(kinds)
             .collect();
         let same_work = instructions
             .iter()
-            .filter(|i| i.memory.iter().any(|m| m.base != Some(Register::RSP)))
+            .filter(|i| array(i))
             .all(|i| in_copies.contains(&kinds(i)));
         if !same_work {
             continue;
