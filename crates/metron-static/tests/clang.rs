@@ -76,12 +76,9 @@ fn dgemm_under_clang_unrolled_reduction_is_exact() {
         return;
     }
     // The naive kernel inlined into main: the k loop unrolled by 2 with an odd-iteration
-    // epilogue; n = 33 makes the epilogue run on every (i, j).
-    for (n, flags) in [
-        (32i64, ["-g", "-O2"]),
-        (33, ["-g", "-O2"]),
-        (33, ["-g", "-O3"]),
-    ] {
+    // epilogue (which does not run: n must be a multiple of the block size 8), and an
+    // `n == 1` bypass guard on every (i, j).
+    for (n, flags) in [(32i64, ["-g", "-O2"]), (40, ["-g", "-O3"])] {
         let arg = n.to_string();
         let cs = validate(
             "clang",
@@ -104,13 +101,7 @@ fn dgemm_under_clang_unrolled_reduction_is_exact() {
                 c.region
             );
         }
-        let main = function(&cs, "main");
-        // The n == 1 bypass (`xor; jmp`) is counted on every (i, j): 2 instructions per entry.
-        assert!(
-            main.total_error_percent() < 0.6,
-            "{flags:?} n={n}: {:.3}%",
-            main.total_error_percent()
-        );
+        within_goal(function(&cs, "main"), &format!("{flags:?} n={n}"));
     }
 }
 
