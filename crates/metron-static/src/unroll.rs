@@ -521,3 +521,84 @@ pub fn entries_with_at_least(
     inner.end = Bound::Min(ends);
     trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceLoop;
+    use metron_symbolic::Loop;
+
+    fn source(loops: Vec<(Loop, Option<usize>)>) -> SourceModel {
+        SourceModel {
+            file: "t.c".into(),
+            functions: Vec::new(),
+            loops: loops
+                .into_iter()
+                .enumerate()
+                .map(|(k, (scop, parent))| SourceLoop {
+                    function: "f".into(),
+                    line: k as u32 + 1,
+                    end_line: 10,
+                    parent,
+                    scop: Ok(scop),
+                    annotations: Vec::new(),
+                    partial: (None, None),
+                })
+                .collect(),
+            ifs: Vec::new(),
+            call_costs: Default::default(),
+        }
+    }
+
+    fn at(p: &Piecewise, n: i64) -> i64 {
+        p.evaluate(&metron_symbolic::binding([("n", n)]))
+            .unwrap()
+            .to_integer()
+            .try_into()
+            .unwrap()
+    }
+
+    // clang -O2's init loop of stream.c: 16 per pass, a vector remainder of 4, a scalar 1.
+    #[test]
+    fn cascade_of_a_single_loop_takes_whole_passes() {
+        let s = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
+        let options = CountOptions::default();
+        let (copies, entries) = cascade_totals(&s, 0, &[16, 4, 1, 4], &options).unwrap();
+        for n in [0, 3, 7, 16, 20000, 20013, 20015] {
+            let (wide, vector, scalar) = (n / 16, n / 4 % 4, n % 4);
+            assert_eq!(at(&copies[&16], n), wide, "n={n}");
+            assert_eq!(at(&copies[&4], n), vector, "n={n}");
+            assert_eq!(at(&copies[&1], n), scalar, "n={n}");
+            assert_eq!(at(&entries, n), 1);
+        }
+    }
+
+    // triangular.c's inner loop `for (j = i + 1; j <= n + 2; j++)` unrolled by 4 with a
+    // remainder: summed over i, against brute force.
+    #[test]
+    fn cascade_of_a_triangular_nest_matches_brute_force() {
+        let s = source(vec![
+            (Loop::inclusive("i", "1", "n", 1).unwrap(), None),
+            (Loop::inclusive("j", "i + 1", "n + 2", 1).unwrap(), Some(0)),
+        ]);
+        let options = CountOptions::default();
+        let (copies, entries) = cascade_totals(&s, 1, &[4, 2, 1], &options).unwrap();
+        let long = entries_with_at_least(&s, 1, 4, &options).unwrap();
+        for n in [1, 2, 5, 30, 31, 33] {
+            let trips: Vec<i64> = (1..=n).map(|i| (n + 2 - i).max(0)).collect();
+            let sum = |f: &dyn Fn(i64) -> i64| trips.iter().map(|&t| f(t)).sum::<i64>();
+            assert_eq!(at(&copies[&4], n), sum(&|t| t / 4), "n={n}");
+            assert_eq!(at(&copies[&2], n), sum(&|t| t / 2 % 2), "n={n}");
+            assert_eq!(at(&copies[&1], n), sum(&|t| t % 2), "n={n}");
+            assert_eq!(at(&entries, n), n);
+            assert_eq!(at(&long, n), sum(&|t| i64::from(t >= 4)), "n={n}");
+        }
+    }
+
+    #[test]
+    fn copies_that_do_not_nest_are_an_error() {
+        let s = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
+        let e = cascade_totals(&s, 0, &[6, 4], &CountOptions::default()).unwrap_err();
+        assert!(e.contains("do not nest"), "{e}");
+    }
+}
