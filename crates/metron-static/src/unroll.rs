@@ -104,6 +104,11 @@ fn arithmetic_element(instructions: &[&Instruction]) -> Option<u32> {
     out
 }
 
+/// One array as the code addresses it: base, index and scale (any displacement).
+type Array = (Option<Register>, Option<Register>, u32);
+/// The displacements a pass touches of one array, and the lanes of its widest access.
+type Touched = (BTreeSet<i64>, u32);
+
 /// Element size of an access: a scalar access is one element; vector moves are type-agnostic
 /// (gcc stores doubles with `movups`), so a vector access takes the element of the
 /// arithmetic around it, else 8 bytes (`double`, the examples' type).
@@ -129,11 +134,8 @@ fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Optio
         None => Some(0),
         Some(r) => increments.get(&r).copied().unwrap_or(Some(0)),
     };
-    // (base, index, scale, advance, element) -> (displacements, lanes)
-    let mut groups: BTreeMap<
-        (Option<Register>, Option<Register>, u32, i64, u32),
-        (BTreeSet<i64>, u32),
-    > = BTreeMap::new();
+    // (array, advance, element) -> accesses
+    let mut groups: BTreeMap<(Array, i64, u32), Touched> = BTreeMap::new();
     for ins in &own {
         for m in &ins.memory {
             if m.base == Some(Register::RSP) {
@@ -147,7 +149,7 @@ fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Optio
                 continue;
             }
             let element = element_size(m, typed);
-            let key = (m.base, m.index, m.scale, advance, element);
+            let key = ((m.base, m.index, m.scale), advance, element);
             let entry = groups
                 .entry(key)
                 .or_insert_with(|| (BTreeSet::new(), m.size / element));
@@ -157,7 +159,7 @@ fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Optio
     }
     groups
         .iter()
-        .filter_map(|((_, _, _, advance, element), (displacements, lanes))| {
+        .filter_map(|((_, advance, element), (displacements, lanes))| {
             let bytes = advance.abs();
             let e = i64::from(*element);
             if bytes % e != 0 || (bytes / e) % stride != 0 {
@@ -383,8 +385,7 @@ fn same_file(a: &str, b: &str) -> bool {
 /// Most elements of one array (accesses sharing base, index and scale) the instructions touch.
 fn touched_elements(instructions: &[&Instruction]) -> Option<i64> {
     let typed = arithmetic_element(instructions);
-    let mut groups: BTreeMap<(Option<Register>, Option<Register>, u32), (BTreeSet<i64>, u32)> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<Array, Touched> = BTreeMap::new();
     for ins in instructions {
         for m in &ins.memory {
             if (m.base.is_none() && m.index.is_none())
