@@ -194,7 +194,7 @@ pub fn model_function(
         mapping.insert(l, candidate);
     }
     // Source iterations per pass of each binary loop: > 1 for unrolled and vectorised copies.
-    let factor: Vec<i64> = (0..cfg.loops.len())
+    let mut factor: Vec<i64> = (0..cfg.loops.len())
         .map(|l| {
             if mira_compat {
                 // Mira maps source iterations onto binary loops one to one.
@@ -220,8 +220,25 @@ pub fn model_function(
         let copies: Vec<usize> = (0..cfg.loops.len())
             .filter(|o| mapping.get(o).copied().flatten() == Some(s))
             .collect();
+        // Several loop copies: relative to the scalar one, which needs no element size.
+        if copies.len() > 1 && !mira_compat {
+            if let Some(relative) = crate::unroll::relative_factors(function, &cfg, &copies) {
+                for (&o, k) in copies.iter().zip(relative) {
+                    factor[o] = k;
+                }
+            }
+        }
         if copies.iter().any(|&o| factor[o] > 1) {
-            let blocks = crate::unroll::remainder_blocks(function, &cfg, source, &file, s, &copies);
+            let factors: Vec<i64> = copies.iter().map(|&o| factor[o]).collect();
+            let (blocks, remainder_seen) = crate::unroll::remainder_blocks(
+                function, &cfg, source, &file, s, &copies, &factors,
+            );
+            if let ([lone], false) = (copies.as_slice(), remainder_seen) {
+                if !crate::unroll::lone_copy_plausible(source, s, factor[*lone]) {
+                    factor[*lone] = 1;
+                    continue;
+                }
+            }
             remainders.insert(s, blocks);
         }
     }

@@ -106,8 +106,16 @@ fn arithmetic_element(instructions: &[&Instruction]) -> Option<u32> {
 
 /// One array as the code addresses it: base, index and scale (any displacement).
 type Array = (Option<Register>, Option<Register>, u32);
-/// The displacements a pass touches of one array, and the lanes of its widest access.
-type Touched = (BTreeSet<i64>, u32);
+/// The element slots (byte offsets from the address form) a pass touches of one array.
+type Touched = BTreeSet<i64>;
+
+/// Adds the elements access `m` covers to `slots`.
+fn touch(slots: &mut Touched, m: &crate::binary::MemoryAccess, element: u32) {
+    let lanes = (m.size / element.max(1)).max(1);
+    for lane in 0..lanes {
+        slots.insert(m.displacement + i64::from(lane * element));
+    }
+}
 
 /// Element size of an access: a scalar access is one element; vector moves are type-agnostic
 /// (gcc stores doubles with `movups`), so a vector access takes the element of the
@@ -120,13 +128,13 @@ fn element_size(m: &crate::binary::MemoryAccess, typed: Option<u32>) -> u32 {
     }
 }
 
-/// Source iterations per pass from the loop's memory accesses. Accesses are grouped by their
-/// address form (`base + index*scale`, any displacement) and per-pass advance; a group that
-/// advances `A` bytes over `e`-byte elements, touching `d` distinct displacements of `w`-lane
-/// accesses, covers `min(A/e/stride, d*w)` source iterations per pass (the minimum keeps a
-/// stencil `a[j] + a[j+1]` at 1 and a strided `a[2*j]` at 1). The loop's factor is the least
-/// over its groups; `None` when no access advances by a known constant.
-fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Option<i64> {
+/// The arrays loop `l`'s own blocks access at a constant non-zero advance per pass, keyed by
+/// (array, advance in bytes, element size), with the displacements and lanes one pass touches.
+fn advancing_arrays(
+    function: &Function,
+    cfg: &Cfg,
+    l: usize,
+) -> BTreeMap<(Array, i64, u32), Touched> {
     let increments = register_increments(function, cfg, l);
     let own = own_instructions(function, cfg, l);
     let typed = arithmetic_element(&own);
@@ -150,22 +158,29 @@ fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Optio
             }
             let element = element_size(m, typed);
             let key = ((m.base, m.index, m.scale), advance, element);
-            let entry = groups
-                .entry(key)
-                .or_insert_with(|| (BTreeSet::new(), m.size / element));
-            entry.0.insert(m.displacement);
-            entry.1 = entry.1.max(m.size / element);
+            touch(groups.entry(key).or_default(), m, element);
         }
     }
     groups
+}
+
+/// Source iterations per pass from the loop's memory accesses. Accesses are grouped by their
+/// address form (`base + index*scale`, any displacement) and per-pass advance; a group that
+/// advances `A` bytes over `e`-byte elements, touching `d` distinct elements (every lane of
+/// every access), covers `min(A/e/stride, d)` source iterations per pass (the minimum keeps a
+/// stencil `a[j] + a[j+1]` at 1 and a strided `a[2*j]` at 1). The loop's factor is the least
+/// over its groups; `None` when no access advances by a known constant.
+fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Option<i64> {
+    let groups = advancing_arrays(function, cfg, l);
+    groups
         .iter()
-        .filter_map(|((_, advance, element), (displacements, lanes))| {
+        .filter_map(|((_, advance, element), slots)| {
             let bytes = advance.abs();
             let e = i64::from(*element);
             if bytes % e != 0 || (bytes / e) % stride != 0 {
                 return None;
             }
-            let touched = displacements.len() as i64 * i64::from(*lanes);
+            let touched = slots.len() as i64;
             Some((bytes / e / stride).min(touched).max(1))
         })
         .min()
@@ -291,9 +306,10 @@ fn whole_passes(
 /// Straight-line passes of source loop `s` outside its binary loops `copies`: clang's vector
 /// epilogue (one pass of the vector body, run when the unrolled vector loop left one over) and
 /// gcc's scalar epilogue. A block qualifies when it sits at the copies' nesting level, its own
-/// lines (innermost inline frame) lie in the loop and include a body line, and it accesses
-/// memory; its factor is the most elements it touches of one array (`d` displacements of
-/// `w`-lane accesses). Returns (block, factor).
+/// lines (innermost inline frame) lie in the loop and include a body line, and it does the
+/// copies' kind of memory work; its factor is the elements it touches over the elements one
+/// source iteration touches in the narrowest copy. `factors` are the copies' factors.
+/// Returns (block, factor).
 pub fn remainder_blocks(
     function: &Function,
     cfg: &Cfg,
@@ -301,17 +317,33 @@ pub fn remainder_blocks(
     file: &str,
     s: usize,
     copies: &[usize],
-) -> Vec<(usize, i64)> {
+    factors: &[i64],
+) -> (Vec<(usize, i64)>, bool) {
     let Some(&first) = copies.first() else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let level = cfg.loops[first].parent;
     let (line, end) = (source.loops[s].line, source.loops[s].end_line);
     let after = after_copies(cfg, copies, level);
+    // (elements a pass touches, iterations per pass) of the narrowest copy.
+    let narrowest = copies
+        .iter()
+        .zip(factors)
+        .min_by_key(|(_, k)| **k)
+        .and_then(|(&o, &k)| {
+            let own = own_instructions(function, cfg, o);
+            let invariant = invariant_arrays(function, cfg, o);
+            touched_elements(&own, &invariant)
+                .filter(|t| *t > 0)
+                .map(|t| (t, k, invariant))
+        });
     let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
+    let before = before_copies(cfg, copies, level);
     let mut out = Vec::new();
+    let mut seen = false;
     for (b, block) in cfg.blocks.iter().enumerate() {
-        if cfg.innermost_loop(b) != level || headers.contains(&b) || !after.contains(&b) {
+        let placed = after.contains(&b) || before.contains(&b);
+        if cfg.innermost_loop(b) != level || headers.contains(&b) || !placed {
             continue;
         }
         let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
@@ -345,14 +377,51 @@ pub fn remainder_blocks(
             .iter()
             .filter(|i| array(i))
             .all(|i| in_copies.contains(&kinds(i)));
-        if !same_work {
+        if !same_work || !instructions.iter().any(|i| array(i)) {
             continue;
         }
-        if let Some(k) = touched_elements(&instructions) {
-            out.push((b, k));
+        // A pass before the copies (clang's prologue) is remainder code too, but its count
+        // depends on guards: it only shows that the copies are not alone.
+        seen = true;
+        if !after.contains(&b) {
+            continue;
+        }
+        // Elements a source iteration touches, from the narrowest copy: a pass of a block
+        // touching `t` elements takes `t / per_iteration` iterations.
+        let Some(per_iteration) = narrowest.as_ref() else {
+            continue;
+        };
+        if let Some(t) = touched_elements(&instructions, &per_iteration.2) {
+            let (copy_total, copy_factor) = (per_iteration.0, per_iteration.1);
+            if (t * copy_factor) % copy_total == 0 && t * copy_factor >= copy_total {
+                out.push((b, t * copy_factor / copy_total));
+            }
         }
     }
-    out
+    (out, seen)
+}
+
+/// Blocks from which a copy's header is reachable within one pass of the enclosing loop
+/// `level` (not through its header again), outside the copies.
+fn before_copies(cfg: &Cfg, copies: &[usize], level: Option<usize>) -> BTreeSet<usize> {
+    let inside: BTreeSet<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.loops[o].blocks.iter().copied())
+        .collect();
+    let stop = level.map(|p| cfg.loops[p].header);
+    let mut work: Vec<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.blocks[cfg.loops[o].header].predecessors.iter().copied())
+        .filter(|p| !inside.contains(p))
+        .collect();
+    let mut seen = BTreeSet::new();
+    while let Some(b) = work.pop() {
+        if inside.contains(&b) || !seen.insert(b) || Some(b) == stop {
+            continue;
+        }
+        work.extend(cfg.blocks[b].predecessors.iter().copied());
+    }
+    seen
 }
 
 /// Blocks reachable from the copies' exits within one pass of the enclosing loop `level`
@@ -382,8 +451,9 @@ fn same_file(a: &str, b: &str) -> bool {
     std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
 }
 
-/// Most elements of one array (accesses sharing base, index and scale) the instructions touch.
-fn touched_elements(instructions: &[&Instruction]) -> Option<i64> {
+/// Elements the instructions touch, summed over the arrays (accesses sharing base, index and
+/// scale; every lane of every access, each element once); constants are no array.
+fn touched_elements(instructions: &[&Instruction], skip: &BTreeSet<Array>) -> Option<i64> {
     let typed = arithmetic_element(instructions);
     let mut groups: BTreeMap<Array, Touched> = BTreeMap::new();
     for ins in instructions {
@@ -391,21 +461,33 @@ fn touched_elements(instructions: &[&Instruction]) -> Option<i64> {
             if (m.base.is_none() && m.index.is_none())
                 || m.base == Some(Register::RSP)
                 || m.size == 0
+                || skip.contains(&(m.base, m.index, m.scale))
             {
                 continue;
             }
             let element = element_size(m, typed);
-            let entry = groups
-                .entry((m.base, m.index, m.scale))
-                .or_insert_with(|| (BTreeSet::new(), 1));
-            entry.0.insert(m.displacement);
-            entry.1 = entry.1.max(m.size / element);
+            touch(
+                groups.entry((m.base, m.index, m.scale)).or_default(),
+                m,
+                element,
+            );
         }
     }
-    groups
-        .values()
-        .map(|(d, lanes)| d.len() as i64 * i64::from(*lanes))
-        .max()
+    (!groups.is_empty()).then(|| groups.values().map(|slots| slots.len() as i64).sum())
+}
+
+/// Address forms loop `l` reads or writes at the same place on every pass (`x[i]` in a
+/// `j` loop): the same element however many iterations a pass takes, so not counted when
+/// comparing a straight-line pass with a copy.
+fn invariant_arrays(function: &Function, cfg: &Cfg, l: usize) -> BTreeSet<Array> {
+    let increments = register_increments(function, cfg, l);
+    let fixed = |r: Option<Register>| r.is_none_or(|r| !increments.contains_key(&r));
+    own_instructions(function, cfg, l)
+        .iter()
+        .flat_map(|i| i.memory.iter())
+        .filter(|m| (m.base.is_some() || m.index.is_some()) && fixed(m.base) && fixed(m.index))
+        .map(|m| (m.base, m.index, m.scale))
+        .collect()
 }
 
 /// Guard blocks that skip the vector copies when the trip count is too small (clang's
@@ -597,9 +679,76 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_copy_needs_a_constant_multiple_trip_count() {
+        let s = source(vec![
+            (Loop::exclusive("i", "0", "n", 1).unwrap(), None),
+            (Loop::exclusive("j", "jj", "jj + 8", 1).unwrap(), Some(0)),
+            (Loop::inclusive("k", "1", "6", 1).unwrap(), Some(0)),
+        ]);
+        assert!(!lone_copy_plausible(&s, 0, 3));
+        assert!(lone_copy_plausible(&s, 1, 2));
+        assert!(lone_copy_plausible(&s, 1, 8));
+        assert!(!lone_copy_plausible(&s, 1, 3));
+        assert!(lone_copy_plausible(&s, 2, 3));
+        assert!(!lone_copy_plausible(&s, 2, 4));
+    }
+
+    #[test]
     fn copies_that_do_not_nest_are_an_error() {
         let s = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
         let e = cascade_totals(&s, 0, &[6, 4], &CountOptions::default()).unwrap_err();
         assert!(e.contains("do not nest"), "{e}");
     }
+}
+
+/// Source iterations per pass of each of several binary loop copies of one source loop,
+/// relative to the narrowest: bytes a pass advances (least over the loop's arrays) over the
+/// narrowest copy's, which takes one source iteration per pass (clang's scalar remainder).
+/// Unlike the element rule this needs no element size and no subscript: a loop over
+/// `v[3*i..3*i+2]` advances 24 bytes per iteration in its scalar copy and 192 in a copy that
+/// takes 8. `None` when a copy has no advancing access or the advances do not divide.
+pub fn relative_factors(function: &Function, cfg: &Cfg, copies: &[usize]) -> Option<Vec<i64>> {
+    let advances: Vec<i64> = copies
+        .iter()
+        .map(|&l| {
+            advancing_arrays(function, cfg, l)
+                .keys()
+                .map(|(_, advance, _)| advance.abs())
+                .min()
+        })
+        .collect::<Option<_>>()?;
+    let narrowest = *advances.iter().min()?;
+    // Equal advances: distributed or versioned loops (gcc -O3 splits `a[j] = 1; b[j] = 2`
+    // into one loop per array), not a wide copy and its remainder.
+    if narrowest == 0 || advances.iter().all(|a| *a == narrowest) {
+        return None;
+    }
+    if advances.iter().any(|a| a % narrowest != 0) {
+        return None;
+    }
+    Some(advances.iter().map(|a| a / narrowest).collect())
+}
+
+/// Whether a lone copy of factor `k` (no other binary loop and no straight-line pass of the
+/// same source loop) is believable: a compiler that unrolls or vectorises needs a remainder
+/// unless the trip count is a constant multiple of `k`. A loop over `a[3*i]`, `a[3*i+1]`,
+/// `a[3*i+2]` looks like an unroll by 3 to the memory rule; this keeps it at 1.
+pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
+    let Ok(scop) = &source.loops[s].scop else {
+        return false;
+    };
+    let (Bound::Max(starts) | Bound::Min(starts)) = &scop.start;
+    let (Bound::Max(ends) | Bound::Min(ends)) = &scop.end;
+    let ([start], [end]) = (starts.as_slice(), ends.as_slice()) else {
+        return false;
+    };
+    let Ok(span) = end.plus_scaled(start, -1) else {
+        return false;
+    };
+    if !span.terms.is_empty() || scop.stride <= 0 {
+        return false;
+    }
+    let span = span.constant + i64::from(scop.end_inclusive);
+    let trip = (span + scop.stride - 1).div_euclid(scop.stride);
+    trip > 0 && trip % k == 0
 }

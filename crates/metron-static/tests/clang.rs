@@ -138,3 +138,47 @@ fn cg_solve_under_clang_is_within_goal() {
         }
     }
 }
+
+/// A loop over `v[3*i]`, `v[3*i+1]`, `v[3*i+2]` touches 3 elements per iteration, which the
+/// memory rule alone cannot tell from an unroll by 3; clang vectorises it (8 iterations per
+/// pass, a one-pass vector epilogue of 4, a scalar remainder), and the copies' factors come
+/// from their advances relative to the scalar copy's 24 bytes.
+const STRIDE3: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+void fill(double *v, int n) {
+    for (int i = 0; i < n; i++) {
+        v[3 * i] = 1.0;
+        v[3 * i + 1] = 2.0;
+        v[3 * i + 2] = 3.0;
+    }
+}
+
+int main(int argc, char **argv) {
+    int n = argc > 1 ? atoi(argv[1]) : 100;
+    double *v = malloc(sizeof(double) * 3 * n);
+    fill(v, n);
+    printf("%f\n", v[n]);
+    free(v);
+    return 0;
+}
+"#;
+
+#[test]
+fn three_elements_per_iteration_is_not_an_unroll_by_three() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("stride3.c");
+    std::fs::write(&src, STRIDE3).unwrap();
+    for n in [1001i64, 1000, 1003] {
+        let arg = n.to_string();
+        let cs = validate("clang", &src, &["-g", "-O2"], true, &[&arg], &[("n", n)]);
+        let loops: Vec<_> = cs.iter().filter(|c| c.region.contains("loop@")).collect();
+        assert!(loops.iter().any(|c| c.measured.total > 0.0));
+        for c in loops {
+            assert_eq!(c.predicted.total, c.measured.total, "n={n} {}", c.region);
+        }
+    }
+}
