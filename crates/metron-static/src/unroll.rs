@@ -605,6 +605,58 @@ pub fn entries_with_at_least(
     trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
 }
 
+/// Source iterations per pass of each of several binary loop copies of one source loop,
+/// relative to the narrowest: bytes a pass advances (least over the loop's arrays) over the
+/// narrowest copy's, which takes one source iteration per pass (clang's scalar remainder).
+/// Unlike the element rule this needs no element size and no subscript: a loop over
+/// `v[3*i..3*i+2]` advances 24 bytes per iteration in its scalar copy and 192 in a copy that
+/// takes 8. `None` when a copy has no advancing access or the advances do not divide.
+pub fn relative_factors(function: &Function, cfg: &Cfg, copies: &[usize]) -> Option<Vec<i64>> {
+    let advances: Vec<i64> = copies
+        .iter()
+        .map(|&l| {
+            advancing_arrays(function, cfg, l)
+                .keys()
+                .map(|(_, advance, _)| advance.abs())
+                .min()
+        })
+        .collect::<Option<_>>()?;
+    let narrowest = *advances.iter().min()?;
+    // Equal advances: distributed or versioned loops (gcc -O3 splits `a[j] = 1; b[j] = 2`
+    // into one loop per array), not a wide copy and its remainder.
+    if narrowest == 0 || advances.iter().all(|a| *a == narrowest) {
+        return None;
+    }
+    if advances.iter().any(|a| a % narrowest != 0) {
+        return None;
+    }
+    Some(advances.iter().map(|a| a / narrowest).collect())
+}
+
+/// Whether a lone copy of factor `k` (no other binary loop and no straight-line pass of the
+/// same source loop) is believable: a compiler that unrolls or vectorises needs a remainder
+/// unless the trip count is a constant multiple of `k`. A loop over `a[3*i]`, `a[3*i+1]`,
+/// `a[3*i+2]` looks like an unroll by 3 to the memory rule; this keeps it at 1.
+pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
+    let Ok(scop) = &source.loops[s].scop else {
+        return false;
+    };
+    let (Bound::Max(starts) | Bound::Min(starts)) = &scop.start;
+    let (Bound::Max(ends) | Bound::Min(ends)) = &scop.end;
+    let ([start], [end]) = (starts.as_slice(), ends.as_slice()) else {
+        return false;
+    };
+    let Ok(span) = end.plus_scaled(start, -1) else {
+        return false;
+    };
+    if !span.terms.is_empty() || scop.stride <= 0 {
+        return false;
+    }
+    let span = span.constant + i64::from(scop.end_inclusive);
+    let trip = (span + scop.stride - 1).div_euclid(scop.stride);
+    trip > 0 && trip % k == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -699,56 +751,4 @@ mod tests {
         let e = cascade_totals(&s, 0, &[6, 4], &CountOptions::default()).unwrap_err();
         assert!(e.contains("do not nest"), "{e}");
     }
-}
-
-/// Source iterations per pass of each of several binary loop copies of one source loop,
-/// relative to the narrowest: bytes a pass advances (least over the loop's arrays) over the
-/// narrowest copy's, which takes one source iteration per pass (clang's scalar remainder).
-/// Unlike the element rule this needs no element size and no subscript: a loop over
-/// `v[3*i..3*i+2]` advances 24 bytes per iteration in its scalar copy and 192 in a copy that
-/// takes 8. `None` when a copy has no advancing access or the advances do not divide.
-pub fn relative_factors(function: &Function, cfg: &Cfg, copies: &[usize]) -> Option<Vec<i64>> {
-    let advances: Vec<i64> = copies
-        .iter()
-        .map(|&l| {
-            advancing_arrays(function, cfg, l)
-                .keys()
-                .map(|(_, advance, _)| advance.abs())
-                .min()
-        })
-        .collect::<Option<_>>()?;
-    let narrowest = *advances.iter().min()?;
-    // Equal advances: distributed or versioned loops (gcc -O3 splits `a[j] = 1; b[j] = 2`
-    // into one loop per array), not a wide copy and its remainder.
-    if narrowest == 0 || advances.iter().all(|a| *a == narrowest) {
-        return None;
-    }
-    if advances.iter().any(|a| a % narrowest != 0) {
-        return None;
-    }
-    Some(advances.iter().map(|a| a / narrowest).collect())
-}
-
-/// Whether a lone copy of factor `k` (no other binary loop and no straight-line pass of the
-/// same source loop) is believable: a compiler that unrolls or vectorises needs a remainder
-/// unless the trip count is a constant multiple of `k`. A loop over `a[3*i]`, `a[3*i+1]`,
-/// `a[3*i+2]` looks like an unroll by 3 to the memory rule; this keeps it at 1.
-pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
-    let Ok(scop) = &source.loops[s].scop else {
-        return false;
-    };
-    let (Bound::Max(starts) | Bound::Min(starts)) = &scop.start;
-    let (Bound::Max(ends) | Bound::Min(ends)) = &scop.end;
-    let ([start], [end]) = (starts.as_slice(), ends.as_slice()) else {
-        return false;
-    };
-    let Ok(span) = end.plus_scaled(start, -1) else {
-        return false;
-    };
-    if !span.terms.is_empty() || scop.stride <= 0 {
-        return false;
-    }
-    let span = span.constant + i64::from(scop.end_inclusive);
-    let trip = (span + scop.stride - 1).div_euclid(scop.stride);
-    trip > 0 && trip % k == 0
 }
