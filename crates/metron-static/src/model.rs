@@ -381,15 +381,38 @@ pub fn model_function(
                 block_counts[*b] = in_context(p);
             }
         }
-        // The `N < k` bypass runs on the entries too short for the narrowest vector copy.
-        let narrowest = factors.iter().copied().filter(|k| *k > 1).min();
-        let widest = copies.iter().copied().max_by_key(|&o| factor[o]);
-        if let (Some(k), Some(w)) = (narrowest, widest) {
-            let bypass = crate::unroll::bypass_blocks(function, &cfg, source, &file, s, &copies, w);
-            if !bypass.is_empty() {
-                if let Ok(long) = crate::unroll::entries_with_at_least(source, s, k, &options) {
-                    for b in bypass {
-                        block_counts[b] = in_context(&(&entries - &long));
+        // The guards around the copies run on the entries whose trip count routes them there.
+        let parts: Vec<(crate::unroll::Copy, i64)> = copies
+            .iter()
+            .map(|&o| (crate::unroll::Copy::Loop(o), factor[o]))
+            .chain(
+                blocks
+                    .iter()
+                    .map(|&(b, k)| (crate::unroll::Copy::Block(b), k)),
+            )
+            .collect();
+        let g = crate::unroll::guard_counts(function, &cfg, source, &file, s, &parts, &options);
+        match g {
+            Ok(guards) => {
+                for (b, c) in guards {
+                    block_counts[b] = in_context(&c);
+                }
+            }
+            Err(_) => {
+                // The `N < k` bypass runs on the entries too short for the narrowest vector copy.
+                let narrowest = factors.iter().copied().filter(|k| *k > 1).min();
+                let widest = copies.iter().copied().max_by_key(|&o| factor[o]);
+                if let (Some(k), Some(w)) = (narrowest, widest) {
+                    let bypass =
+                        crate::unroll::bypass_blocks(function, &cfg, source, &file, s, &copies, w);
+                    if !bypass.is_empty() {
+                        if let Ok(long) =
+                            crate::unroll::entries_with_at_least(source, s, k, &options)
+                        {
+                            for b in bypass {
+                                block_counts[b] = in_context(&(&entries - &long));
+                            }
+                        }
                     }
                 }
             }

@@ -570,6 +570,19 @@ pub fn entries_with_at_least(
     k: i64,
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
+    entries_where(source, i, k, None, options)
+}
+
+/// Entries of source loop `i` whose trip count `N` is at least `k` and, with `modulo =
+/// (m, r)`, satisfies `N mod m == r` (`N` affine in the enclosing counters: unit stride, one
+/// start and one end expression).
+fn entries_where(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    modulo: Option<(i64, i64)>,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
     let mut chain = vec![i];
     while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
         chain.push(p);
@@ -586,7 +599,8 @@ pub fn entries_with_at_least(
     if inner.stride <= 0 || starts.len() != 1 {
         return Err("guard of a loop without a single start or with a negative stride".into());
     }
-    let at = starts[0]
+    let start = starts[0].clone();
+    let at = start
         .plus_constant((k - 1) * inner.stride)
         .map_err(|e| e.to_string())?;
     let last = if inner.end_inclusive {
@@ -599,10 +613,287 @@ pub fn entries_with_at_least(
         Bound::Max(v) if v.len() == 1 => v.clone(),
         Bound::Max(_) => return Err("guard of a loop with a max end bound".into()),
     };
+    let mut conditions = Vec::new();
+    if let Some((m, r)) = modulo {
+        let ([end], 1) = (ends.as_slice(), inner.stride) else {
+            return Err("trip count modulo k of a strided or min-bounded loop".into());
+        };
+        let trips = end
+            .plus_scaled(&start, -1)
+            .and_then(|e| e.plus_constant(i64::from(inner.end_inclusive)))
+            .map_err(|e| e.to_string())?;
+        conditions.push(metron_symbolic::Condition::Modulo {
+            expr: trips,
+            modulus: m,
+            residue: r,
+            negated: false,
+        });
+    }
     ends.push(last);
     inner.start = Bound::single(at);
     inner.end = Bound::Min(ends);
-    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+    let mut nest = LoopNest::new(loops);
+    nest.conditions = conditions;
+    trip_count(&nest, options).map_err(|e| e.to_string())
+}
+
+/// One copy of a source loop: a binary loop, or a straight-line pass (a block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Copy {
+    Loop(usize),
+    Block(usize),
+}
+
+/// A node of the guard region's graph: a guard block, a copy (collapsed), or the way out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Node {
+    Block(usize),
+    Copy(usize),
+    Exit,
+}
+
+/// Counts of the guard blocks around the copies of source loop `s` (the blocks at the copies'
+/// nesting level, with no line outside the loop, that test the trip count `N` and route each
+/// entry through the copies: `N < k` bypasses, `iters == 1` shortcuts, the tests around
+/// clang's prologue remainders). Each entry takes one path through them, and it visits exactly
+/// the copies that have passes to run for its `N` (the cascade), which depends only on
+/// `N mod k1` once `N >= k1`, and on `N` itself below. So a guard block runs on the entries
+/// whose visited set is one of the sets of the paths through it:
+/// `sum over r of #[N == r] (r < k1) + #[N >= k1 and N mod k1 == r]`, each an exact count of
+/// the enclosing nest with a condition on the inner trip count. Blocks on only some paths of
+/// a visited set are left alone. `Err` when the region is not a small acyclic graph, or a
+/// visited set the cascade predicts has no path (the copies were misread).
+pub fn guard_counts(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[(Copy, i64)],
+    options: &CountOptions,
+) -> Result<Vec<(usize, Piecewise)>, String> {
+    let loops: Vec<usize> = copies
+        .iter()
+        .filter_map(|(c, _)| match c {
+            Copy::Loop(l) => Some(*l),
+            Copy::Block(_) => None,
+        })
+        .collect();
+    let Some(&first) = loops.first() else {
+        return Err("no loop copy".into());
+    };
+    let level = cfg.loops[first].parent;
+    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let in_loop: BTreeMap<usize, usize> = copies
+        .iter()
+        .enumerate()
+        .flat_map(|(k, (c, _))| match c {
+            Copy::Loop(l) => cfg.loops[*l]
+                .blocks
+                .iter()
+                .map(|&b| (b, k))
+                .collect::<Vec<_>>(),
+            Copy::Block(b) => vec![(*b, k)],
+        })
+        .collect();
+    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
+    // The guards: blocks at the copies' level with no line outside the loop, connected to the
+    // copies through such blocks (before them, after them, and the bypasses beside them).
+    let eligible = |b: usize| {
+        let block = &cfg.blocks[b];
+        cfg.innermost_loop(b) == level
+            && !headers.contains(&b)
+            && !in_loop.contains_key(&b)
+            && function.instructions[block.first..block.end]
+                .iter()
+                .filter_map(|i| i.inner_line())
+                .filter(|p| same_file(&p.file, file))
+                .all(|p| (line..=end).contains(&p.line))
+    };
+    let mut region: BTreeSet<usize> = BTreeSet::new();
+    let mut work: Vec<usize> = in_loop.keys().copied().collect();
+    let mut seen: BTreeSet<usize> = work.iter().copied().collect();
+    while let Some(b) = work.pop() {
+        let block = &cfg.blocks[b];
+        for &x in block.successors.iter().chain(&block.predecessors) {
+            if seen.insert(x) && eligible(x) {
+                region.insert(x);
+                work.push(x);
+            }
+        }
+    }
+    let node_of = |x: usize| -> Result<Node, String> {
+        if region.contains(&x) {
+            return Ok(Node::Block(x));
+        }
+        match in_loop.get(&x) {
+            Some(&k) => match copies[k].0 {
+                Copy::Loop(l) if cfg.loops[l].header != x => Err(format!(
+                    "edge into the middle of the copy at 0x{:x}",
+                    cfg.blocks[x].start
+                )),
+                _ => Ok(Node::Copy(k)),
+            },
+            None => Ok(Node::Exit),
+        }
+    };
+    let successors = |n: Node| -> Result<BTreeSet<Node>, String> {
+        let from: Vec<usize> = match n {
+            Node::Block(b) => vec![b],
+            Node::Copy(k) => match copies[k].0 {
+                Copy::Loop(l) => cfg.loops[l].blocks.iter().copied().collect(),
+                Copy::Block(b) => vec![b],
+            },
+            Node::Exit => Vec::new(),
+        };
+        let mut out = BTreeSet::new();
+        for b in from {
+            for &x in &cfg.blocks[b].successors {
+                if matches!(n, Node::Copy(k) if in_loop.get(&x) == Some(&k)) {
+                    continue;
+                }
+                out.insert(node_of(x)?);
+            }
+        }
+        Ok(out)
+    };
+    // Entry nodes: reached from outside the region and the copies, all from one block (whose
+    // branch is a test of `N` too). Several ways in (gcc's constant-size path beside the
+    // `argv` one) are not decided by `N`: no count.
+    let mut entries = BTreeSet::new();
+    let mut sources = BTreeSet::new();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        if region.contains(&b) || in_loop.contains_key(&b) {
+            continue;
+        }
+        for &x in &block.successors {
+            if let Ok(n @ (Node::Block(_) | Node::Copy(_))) = node_of(x) {
+                entries.insert(n);
+                sources.insert(b);
+            }
+        }
+    }
+    if sources.len() != 1 {
+        return Err("the guards are entered from several places".into());
+    }
+    let mut paths: Vec<Vec<Node>> = Vec::new();
+    for &e in &entries {
+        let mut stack = vec![vec![e]];
+        while let Some(path) = stack.pop() {
+            let Some(&last) = path.last() else { continue };
+            if last == Node::Exit {
+                paths.push(path);
+                if paths.len() > 4096 {
+                    return Err("too many paths through the guards".into());
+                }
+                continue;
+            }
+            for next in successors(last)? {
+                if path.contains(&next) {
+                    return Err("the guards around the copies form a cycle".into());
+                }
+                let mut longer = path.clone();
+                longer.push(next);
+                stack.push(longer);
+            }
+        }
+    }
+    // Visited copies per path, and which paths each visited set has.
+    let visited = |p: &[Node]| -> BTreeSet<usize> {
+        p.iter()
+            .filter_map(|n| match n {
+                Node::Copy(k) => Some(*k),
+                _ => None,
+            })
+            .collect()
+    };
+    // Per visited set, the shortest paths: a set with several paths usually has a structural
+    // detour no run takes (clang's `iters == 1` shortcut also leads to the scalar loop).
+    let mut by_set: BTreeMap<BTreeSet<usize>, Vec<&Vec<Node>>> = BTreeMap::new();
+    for p in &paths {
+        let set = visited(p);
+        if !set.is_empty() {
+            by_set.entry(set).or_default().push(p);
+        }
+    }
+    for ps in by_set.values_mut() {
+        let shortest = ps.iter().map(|p| p.len()).min().unwrap_or(0);
+        ps.retain(|p| p.len() == shortest);
+    }
+    // The cascade's visited set for a trip count `n`.
+    let mut factors: Vec<i64> = copies.iter().map(|(_, k)| *k).collect();
+    factors.sort_unstable_by(|a, b| b.cmp(a));
+    factors.dedup();
+    let widest = *factors.first().ok_or("no copies")?;
+    let set_for = |n: i64| -> BTreeSet<usize> {
+        let mut left = n;
+        let mut runs: BTreeMap<i64, bool> = BTreeMap::new();
+        for &k in &factors {
+            runs.insert(k, left / k >= 1);
+            left %= k;
+        }
+        copies
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, k))| runs.get(k).copied().unwrap_or(false))
+            .map(|(c, _)| c)
+            .collect()
+    };
+    let mut exactly = BTreeMap::new();
+    let mut at_least = |k: i64| -> Result<Piecewise, String> {
+        if let Some(p) = exactly.get(&k) {
+            return Ok(Clone::clone(p));
+        }
+        let p = entries_where(source, s, k, None, options)?;
+        exactly.insert(k, p.clone());
+        Ok(p)
+    };
+    let mut count_of: BTreeMap<BTreeSet<usize>, Piecewise> = BTreeMap::new();
+    // Entries with no iteration at all are taken to skip the guards (the `N >= 1` test sits
+    // before them, in the enclosing code): paths through no copy are detours no run takes.
+    for n in 1..widest {
+        let once = &at_least(n)? - &at_least(n + 1)?;
+        let slot = count_of.entry(set_for(n)).or_insert_with(Piecewise::zero);
+        *slot = &*slot + &once;
+    }
+    for r in 0..widest {
+        let long = entries_where(source, s, widest, Some((widest, r)), options)?;
+        let slot = count_of
+            .entry(set_for(widest + r))
+            .or_insert_with(Piecewise::zero);
+        *slot = &*slot + &long;
+    }
+    for set in count_of.keys() {
+        if !by_set.contains_key(set) {
+            return Err("a set of copies the cascade runs has no path through the guards".into());
+        }
+    }
+    let mut out = Vec::new();
+    for &b in &region {
+        if !paths.iter().any(|p| p.contains(&Node::Block(b))) {
+            continue;
+        }
+        // On a path, but on none a run takes: 0.
+        let mut total = Piecewise::zero();
+        let mut ambiguous = false;
+        for (set, ps) in &by_set {
+            let on = ps.iter().filter(|p| p.contains(&Node::Block(b))).count();
+            if on == 0 {
+                continue;
+            }
+            if on < ps.len() {
+                ambiguous = true;
+                break;
+            }
+            if let Some(c) = count_of.get(set) {
+                total = &total + c;
+            }
+        }
+        if !ambiguous {
+            out.push((b, total));
+        }
+    }
+    Ok(out)
 }
 
 /// Source iterations per pass of each of several binary loop copies of one source loop,
