@@ -193,55 +193,11 @@ pub fn model_function(
         }
         mapping.insert(l, candidate);
     }
-    // Source iterations per pass of each binary loop: > 1 for unrolled and vectorised copies.
-    let mut factor: Vec<i64> = (0..cfg.loops.len())
-        .map(|l| {
-            if mira_compat {
-                // Mira maps source iterations onto binary loops one to one.
-                return 1;
-            }
-            let stride = mapping
-                .get(&l)
-                .copied()
-                .flatten()
-                .and_then(|s| source.loops[s].scop.as_ref().ok().map(|x| x.stride))
-                .unwrap_or(1);
-            crate::unroll::copy_factor(function, &cfg, l, stride)
-        })
-        .collect();
-    // Straight-line passes (vector and scalar epilogues) of unrolled/vectorised source loops.
-    let mut remainders: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
-    for s in mapping
-        .values()
-        .flatten()
-        .copied()
-        .collect::<BTreeSet<usize>>()
-    {
-        let copies: Vec<usize> = (0..cfg.loops.len())
-            .filter(|o| mapping.get(o).copied().flatten() == Some(s))
-            .collect();
-        // Several loop copies: relative to the scalar one, which needs no element size.
-        if copies.len() > 1 && !mira_compat {
-            if let Some(relative) = crate::unroll::relative_factors(function, &cfg, &copies) {
-                for (&o, k) in copies.iter().zip(relative) {
-                    factor[o] = k;
-                }
-            }
-        }
-        if copies.iter().any(|&o| factor[o] > 1) {
-            let factors: Vec<i64> = copies.iter().map(|&o| factor[o]).collect();
-            let (blocks, remainder_seen) = crate::unroll::remainder_blocks(
-                function, &cfg, source, &file, s, &copies, &factors,
-            );
-            if let ([lone], false) = (copies.as_slice(), remainder_seen) {
-                if !crate::unroll::lone_copy_plausible(source, s, factor[*lone]) {
-                    factor[*lone] = 1;
-                    continue;
-                }
-            }
-            remainders.insert(s, blocks);
-        }
-    }
+    // Unrolled and vectorised copies of source loops, and their straight-line passes.
+    let copies =
+        crate::unroll::SourceCopies::find(function, &cfg, source, &file, &mapping, mira_compat);
+    let factor = &copies.factor;
+    let remainders = &copies.remainders;
     let one = Piecewise::constant(1);
     let mut block_counts = vec![one.clone(); cfg.blocks.len()];
     let cold = cold_blocks(function, &cfg);
@@ -357,67 +313,15 @@ pub fn model_function(
             blocks: natural.blocks.clone(),
         });
     }
-    // A straight-line pass runs when the wider copies left enough over: 0 or 1 per entry.
-    for (&s, blocks) in &remainders {
-        let copies: Vec<usize> = (0..cfg.loops.len())
-            .filter(|o| mapping.get(o).copied().flatten() == Some(s))
-            .collect();
-        let factors: Vec<i64> = copies
-            .iter()
-            .map(|&o| factor[o])
-            .chain(blocks.iter().map(|(_, k)| *k))
-            .collect();
-        let Ok((passes, entries)) = crate::unroll::cascade_totals(source, s, &factors, &options)
-        else {
-            continue;
-        };
-        let context = copies.first().and_then(|&o| contexts[o].clone());
-        let in_context = |p: &Piecewise| match &context {
-            Some(c) => p * c,
-            None => p.clone(),
-        };
-        for (b, k) in blocks {
-            if let Some(p) = passes.get(k) {
-                block_counts[*b] = in_context(p);
-            }
-        }
-        // The guards around the copies run on the entries whose trip count routes them there.
-        let parts: Vec<(crate::unroll::Copy, i64)> = copies
-            .iter()
-            .map(|&o| (crate::unroll::Copy::Loop(o), factor[o]))
-            .chain(
-                blocks
-                    .iter()
-                    .map(|&(b, k)| (crate::unroll::Copy::Block(b), k)),
-            )
-            .collect();
-        let g = crate::unroll::guard_counts(function, &cfg, source, &file, s, &parts, &options);
-        match g {
-            Ok(guards) => {
-                for (b, c) in guards {
-                    block_counts[b] = in_context(&c);
-                }
-            }
-            Err(_) => {
-                // The `N < k` bypass runs on the entries too short for the narrowest vector copy.
-                let narrowest = factors.iter().copied().filter(|k| *k > 1).min();
-                let widest = copies.iter().copied().max_by_key(|&o| factor[o]);
-                if let (Some(k), Some(w)) = (narrowest, widest) {
-                    let bypass =
-                        crate::unroll::bypass_blocks(function, &cfg, source, &file, s, &copies, w);
-                    if !bypass.is_empty() {
-                        if let Ok(long) =
-                            crate::unroll::entries_with_at_least(source, s, k, &options)
-                        {
-                            for b in bypass {
-                                block_counts[b] = in_context(&(&entries - &long));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    copies.count_outside_loops(
+        function,
+        &cfg,
+        source,
+        &file,
+        &contexts,
+        &options,
+        &mut block_counts,
+    );
     let arm_notes = count_if_arms(
         &IfContext {
             function,
@@ -425,7 +329,7 @@ pub fn model_function(
             source,
             file: &file,
             mapping: &mapping,
-            factor: &factor,
+            factor,
             contexts: &contexts,
         },
         &mut block_counts,
@@ -436,7 +340,7 @@ pub fn model_function(
             m.note.get_or_insert(note);
         }
     }
-    for b in cold {
+    for b in cold.into_iter().chain(crate::unroll::padding_blocks(&cfg)) {
         block_counts[b] = Piecewise::zero();
     }
     FunctionModel {

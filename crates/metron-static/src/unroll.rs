@@ -22,6 +22,154 @@ use crate::binary::{Function, Instruction};
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
 
+/// The copies of every source loop of one function: each binary loop's factor, and per
+/// source loop the straight-line passes beside its loop copies.
+pub struct SourceCopies {
+    /// Source iterations per pass of each binary loop (1 for an ordinary loop).
+    pub factor: Vec<i64>,
+    /// Source loop -> (block, factor) of its straight-line passes, for source loops with an
+    /// unrolled or vectorised copy.
+    pub remainders: BTreeMap<usize, Vec<(usize, i64)>>,
+    /// Binary loop -> source loop.
+    mapping: BTreeMap<usize, Option<usize>>,
+}
+
+impl SourceCopies {
+    /// Factors of the binary loops of `cfg` (mapped to source loops by `mapping`) and the
+    /// straight-line passes; `mira_compat` keeps every factor at 1 (004's one-to-one mapping).
+    pub fn find(
+        function: &Function,
+        cfg: &Cfg,
+        source: &SourceModel,
+        file: &str,
+        mapping: &BTreeMap<usize, Option<usize>>,
+        mira_compat: bool,
+    ) -> SourceCopies {
+        // Source iterations per pass of each binary loop: > 1 for unrolled and vectorised copies.
+        let mut factor: Vec<i64> = (0..cfg.loops.len())
+            .map(|l| {
+                if mira_compat {
+                    // Mira maps source iterations onto binary loops one to one.
+                    return 1;
+                }
+                let stride = mapping
+                    .get(&l)
+                    .copied()
+                    .flatten()
+                    .and_then(|s| source.loops[s].scop.as_ref().ok().map(|x| x.stride))
+                    .unwrap_or(1);
+                copy_factor(function, cfg, l, stride)
+            })
+            .collect();
+        // Straight-line passes (vector and scalar epilogues) of unrolled/vectorised source loops.
+        let mut remainders: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
+        for s in mapping
+            .values()
+            .flatten()
+            .copied()
+            .collect::<BTreeSet<usize>>()
+        {
+            let copies: Vec<usize> = (0..cfg.loops.len())
+                .filter(|o| mapping.get(o).copied().flatten() == Some(s))
+                .collect();
+            // Several loop copies: relative to the scalar one, which needs no element size.
+            if copies.len() > 1 && !mira_compat {
+                if let Some(relative) = relative_factors(function, cfg, &copies) {
+                    for (&o, k) in copies.iter().zip(relative) {
+                        factor[o] = k;
+                    }
+                }
+            }
+            if copies.iter().any(|&o| factor[o] > 1) {
+                let factors: Vec<i64> = copies.iter().map(|&o| factor[o]).collect();
+                let (blocks, remainder_seen) =
+                    remainder_blocks(function, cfg, source, file, s, &copies, &factors);
+                if let ([lone], false) = (copies.as_slice(), remainder_seen) {
+                    if !lone_copy_plausible(source, s, factor[*lone]) {
+                        factor[*lone] = 1;
+                        continue;
+                    }
+                }
+                remainders.insert(s, blocks);
+            }
+        }
+        SourceCopies {
+            factor,
+            remainders,
+            mapping: mapping.clone(),
+        }
+    }
+
+    /// Counts the straight-line passes (their share of the cascade) and the guard blocks
+    /// around the copies, per call (times the binary context of inlined loops, `contexts`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn count_outside_loops(
+        &self,
+        function: &Function,
+        cfg: &Cfg,
+        source: &SourceModel,
+        file: &str,
+        contexts: &[Option<Piecewise>],
+        options: &CountOptions,
+        block_counts: &mut [Piecewise],
+    ) {
+        let (factor, mapping) = (&self.factor, &self.mapping);
+        // A straight-line pass runs when the wider copies left enough over: 0 or 1 per entry.
+        for (&s, blocks) in &self.remainders {
+            let copies: Vec<usize> = (0..cfg.loops.len())
+                .filter(|o| mapping.get(o).copied().flatten() == Some(s))
+                .collect();
+            let factors: Vec<i64> = copies
+                .iter()
+                .map(|&o| factor[o])
+                .chain(blocks.iter().map(|(_, k)| *k))
+                .collect();
+            let Ok((passes, entries)) = cascade_totals(source, s, &factors, options) else {
+                continue;
+            };
+            let context = copies.first().and_then(|&o| contexts[o].clone());
+            let in_context = |p: &Piecewise| match &context {
+                Some(c) => p * c,
+                None => p.clone(),
+            };
+            for (b, k) in blocks {
+                if let Some(p) = passes.get(k) {
+                    block_counts[*b] = in_context(p);
+                }
+            }
+            // The guards around the copies run on the entries whose trip count routes them there.
+            let parts: Vec<(Copy, i64)> = copies
+                .iter()
+                .map(|&o| (Copy::Loop(o), factor[o]))
+                .chain(blocks.iter().map(|&(b, k)| (Copy::Block(b), k)))
+                .collect();
+            let g = guard_counts(function, cfg, source, file, s, &parts, options);
+            match g {
+                Ok(guards) => {
+                    for (b, c) in guards {
+                        block_counts[b] = in_context(&c);
+                    }
+                }
+                Err(_) => {
+                    // The `N < k` bypass runs on the entries too short for the narrowest vector copy.
+                    let narrowest = factors.iter().copied().filter(|k| *k > 1).min();
+                    let widest = copies.iter().copied().max_by_key(|&o| factor[o]);
+                    if let (Some(k), Some(w)) = (narrowest, widest) {
+                        let bypass = bypass_blocks(function, cfg, source, file, s, &copies, w);
+                        if !bypass.is_empty() {
+                            if let Ok(long) = entries_with_at_least(source, s, k, options) {
+                                for b in bypass {
+                                    block_counts[b] = in_context(&(&entries - &long));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Source iterations one pass of binary loop `l` executes: 1 for an ordinary loop, `k` for a
 /// loop unrolled and/or vectorised `k` times. `stride` is the source loop's step.
 pub fn copy_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> i64 {
@@ -757,9 +905,9 @@ pub fn guard_counts(
         }
         Ok(out)
     };
-    // Entry nodes: reached from outside the region and the copies, all from one block (whose
-    // branch is a test of `N` too). Several ways in (gcc's constant-size path beside the
-    // `argv` one) are not decided by `N`: no count.
+    // Entry nodes: reached from outside the region and the copies; one node, or several all
+    // from one block (whose branch is a test of `N` too). Several ways in from several places
+    // (gcc's constant-size path beside the `argv` one) are not decided by `N`: no count.
     let mut entries = BTreeSet::new();
     let mut sources = BTreeSet::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
@@ -773,7 +921,7 @@ pub fn guard_counts(
             }
         }
     }
-    if sources.len() != 1 {
+    if entries.len() != 1 && sources.len() != 1 {
         return Err("the guards are entered from several places".into());
     }
     let mut paths: Vec<Vec<Node>> = Vec::new();
@@ -924,6 +1072,24 @@ pub fn relative_factors(function: &Function, cfg: &Cfg, copies: &[usize]) -> Opt
     Some(advances.iter().map(|a| a / narrowest).collect())
 }
 
+/// Blocks no path from the entry reaches: the alignment padding (`nop`) optimisers put
+/// before loop headers after an unconditional jump. None when the function has indirect jumps
+/// (a jump table's targets have no known predecessor).
+pub fn padding_blocks(cfg: &Cfg) -> Vec<usize> {
+    if cfg.blocks.is_empty() || cfg.blocks.iter().any(|b| b.indirect) {
+        return Vec::new();
+    }
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut work = vec![0];
+    while let Some(b) = work.pop() {
+        if std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        work.extend(cfg.blocks[b].successors.iter().copied());
+    }
+    (0..cfg.blocks.len()).filter(|&b| !seen[b]).collect()
+}
+
 /// Whether a lone copy of factor `k` (no other binary loop and no straight-line pass of the
 /// same source loop) is believable: a compiler that unrolls or vectorises needs a remainder
 /// unless the trip count is a constant multiple of `k`. A loop over `a[3*i]`, `a[3*i+1]`,
@@ -1018,6 +1184,11 @@ mod tests {
             assert_eq!(at(&copies[&1], n), sum(&|t| t % 2), "n={n}");
             assert_eq!(at(&entries, n), n);
             assert_eq!(at(&long, n), sum(&|t| i64::from(t >= 4)), "n={n}");
+            for r in 0..4 {
+                let e = entries_where(&s, 1, 4, Some((4, r)), &options).unwrap();
+                let brute = sum(&|t| i64::from(t >= 4 && t % 4 == r));
+                assert_eq!(at(&e, n), brute, "n={n} r={r}");
+            }
         }
     }
 
