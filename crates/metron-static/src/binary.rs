@@ -79,8 +79,9 @@ impl Instruction {
     }
 }
 
-/// One memory access: `base + index*scale + displacement`, `size` bytes of `element` bytes
-/// each (iced's memory size: `movupd` is 16 bytes of 8-byte elements).
+/// One memory access: `base + index*scale + displacement`, `size` bytes (iced's memory
+/// size). Vector moves are type-agnostic (gcc stores doubles with `movups`, which iced calls
+/// packed singles), so the element size is left to the loop's arithmetic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemoryAccess {
     pub base: Option<iced_x86::Register>,
@@ -88,7 +89,6 @@ pub struct MemoryAccess {
     pub scale: u32,
     pub displacement: i64,
     pub size: u32,
-    pub element: u32,
 }
 
 /// A function of the binary with its instructions.
@@ -458,7 +458,6 @@ fn disassemble(
                     scale: m.scale(),
                     displacement: m.displacement() as i64,
                     size: m.memory_size().size() as u32,
-                    element: m.memory_size().element_size() as u32,
                 });
             }
             match m.access() {
