@@ -60,6 +60,10 @@ pub struct Instruction {
     /// Registers used to address memory, with their scale (base registers have scale 1).
     #[serde(skip)]
     pub addressing: Vec<(iced_x86::Register, u32)>,
+    /// Memory accesses (not `lea`/`nop`): address form and size, for the elements a loop
+    /// iteration covers (unrolled and vectorised loops).
+    #[serde(skip)]
+    pub memory: Vec<MemoryAccess>,
     /// Widest SIMD register operand in bytes (16 xmm, 32 ymm, 64 zmm), 0 if none.
     pub simd_bytes: u32,
     /// Inline frames, innermost first; empty when DWARF has nothing for this address.
@@ -76,6 +80,18 @@ impl Instruction {
     pub fn inner_line(&self) -> Option<&SourceLine> {
         self.frames.first().and_then(|f| f.position.as_ref())
     }
+}
+
+/// One memory access: `base + index*scale + displacement`, `size` bytes (iced's memory
+/// size). Vector moves are type-agnostic (gcc stores doubles with `movups`, which iced calls
+/// packed singles), so the element size is left to the loop's arithmetic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryAccess {
+    pub base: Option<iced_x86::Register>,
+    pub index: Option<iced_x86::Register>,
+    pub scale: u32,
+    pub displacement: i64,
+    pub size: u32,
 }
 
 /// A function of the binary with its instructions.
@@ -432,7 +448,21 @@ fn disassemble(
             })
             .map(|u| u.register().full_register())
             .collect();
+        let mut memory = Vec::new();
         for m in used.used_memory() {
+            if m.access() != OpAccess::NoMemAccess && m.segment() != iced_x86::Register::FS {
+                let reg = |r: iced_x86::Register| {
+                    (r != iced_x86::Register::None && r != iced_x86::Register::RIP)
+                        .then(|| r.full_register())
+                };
+                memory.push(MemoryAccess {
+                    base: reg(m.base()),
+                    index: reg(m.index()),
+                    scale: m.scale(),
+                    displacement: m.displacement() as i64,
+                    size: m.memory_size().size() as u32,
+                });
+            }
             match m.access() {
                 OpAccess::Read | OpAccess::CondRead => loads += 1,
                 OpAccess::Write | OpAccess::CondWrite => stores += 1,
@@ -463,6 +493,7 @@ fn disassemble(
             writes,
             compared,
             addressing,
+            memory,
             simd_bytes,
             length: instr.len() as u32,
             mnemonic: format!("{:?}", instr.mnemonic()).to_lowercase(),
@@ -501,6 +532,13 @@ fn register_roles(instr: &iced_x86::Instruction) -> Roles {
         (Mnemonic::Sub, Some(r), Some(i)) => Some((r, -i)),
         (Mnemonic::Inc, Some(r), _) => Some((r, 1)),
         (Mnemonic::Dec, Some(r), _) => Some((r, -1)),
+        // `lea r, [r + c]`: clang's pointer bump.
+        (Mnemonic::Lea, Some(r), _)
+            if instr.memory_base().full_register() == r
+                && instr.memory_index() == Register::None =>
+        {
+            Some((r, instr.memory_displacement64() as i64))
+        }
         _ => None,
     };
     let compared = if matches!(instr.mnemonic(), Mnemonic::Cmp | Mnemonic::Test) {

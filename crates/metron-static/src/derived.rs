@@ -109,6 +109,7 @@ mod tests {
             writes: Vec::new(),
             compared: Vec::new(),
             addressing: Vec::new(),
+            memory: Vec::new(),
             simd_bytes,
             frames: Vec::new(),
         }

@@ -14,6 +14,7 @@ pub mod error;
 pub mod model;
 pub mod program;
 pub mod source;
+pub mod unroll;
 pub mod validate;
 
 pub use error::{Result, StaticError};

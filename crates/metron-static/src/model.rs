@@ -200,29 +200,11 @@ pub fn model_function(
         }
         mapping.insert(l, candidate);
     }
-    // Vector width per binary loop: elements per iteration of a vectorised copy.
-    // Relative to the source loop's own stride: `j += 8` stepping 64 bytes is not vectorised.
-    let factor: Vec<i64> = (0..cfg.loops.len())
-        .map(|l| {
-            if mira_compat {
-                // Mira maps source iterations onto binary loops one to one.
-                return 1;
-            }
-            let k = vector_factor(function, &cfg, l);
-            let stride = mapping
-                .get(&l)
-                .copied()
-                .flatten()
-                .and_then(|s| source.loops[s].scop.as_ref().ok().map(|x| x.stride.abs()))
-                .unwrap_or(1)
-                .max(1);
-            if k % stride == 0 {
-                (k / stride).max(1)
-            } else {
-                1
-            }
-        })
-        .collect();
+    // Unrolled and vectorised copies of source loops, and their straight-line passes.
+    let copies =
+        crate::unroll::SourceCopies::find(function, &cfg, source, &file, &mapping, mira_compat);
+    let factor = &copies.factor;
+    let remainders = &copies.remainders;
     let one = Piecewise::constant(1);
     let mut block_counts = vec![one.clone(); cfg.blocks.len()];
     let cold = cold_blocks(function, &cfg);
@@ -237,14 +219,24 @@ pub fn model_function(
             .collect();
         let widest = siblings.iter().map(|&o| factor[o]).max().unwrap_or(1);
         let (iterations, entries, note) = match source_loop {
-            Some(s) if widest > 1 => match vectorised_totals(source, s, widest, &options) {
-                Ok((vector, remainder, entries)) => {
-                    if factor[l] == widest {
-                        (vector, entries, None)
-                    } else {
-                        (remainder, entries, None)
-                    }
-                }
+            Some(s) if widest > 1 => match crate::unroll::cascade_totals(
+                source,
+                s,
+                &siblings
+                    .iter()
+                    .map(|&o| factor[o])
+                    .chain(remainders.get(&s).into_iter().flatten().map(|(_, k)| *k))
+                    .collect::<Vec<_>>(),
+                &options,
+            ) {
+                Ok((copies, entries)) => (
+                    copies
+                        .get(&factor[l])
+                        .cloned()
+                        .unwrap_or_else(Piecewise::zero),
+                    entries,
+                    None,
+                ),
                 Err(why) => (
                     Piecewise::parameter(&format!("trip_{}", source.loops[s].line)),
                     one.clone(),
@@ -332,6 +324,15 @@ pub fn model_function(
             blocks: natural.blocks.clone(),
         });
     }
+    copies.count_outside_loops(
+        function,
+        &cfg,
+        source,
+        &file,
+        &contexts,
+        &options,
+        &mut block_counts,
+    );
     let arm_notes = crate::branch::count_branch_arms(
         &crate::branch::BranchContext {
             function,
@@ -339,7 +340,7 @@ pub fn model_function(
             source,
             file: &file,
             mapping: &mapping,
-            factor: &factor,
+            factor,
             contexts: &contexts,
         },
         &mut block_counts,
@@ -350,7 +351,7 @@ pub fn model_function(
             m.note.get_or_insert(note);
         }
     }
-    for b in cold {
+    for b in cold.into_iter().chain(crate::unroll::padding_blocks(&cfg)) {
         block_counts[b] = Piecewise::zero();
     }
     FunctionModel {
@@ -404,112 +405,6 @@ pub(crate) fn own_blocks(cfg: &Cfg, l: usize) -> BTreeSet<usize> {
         .copied()
         .filter(|&b| cfg.innermost_loop(b) == Some(l))
         .collect()
-}
-
-/// Elements per iteration of a binary loop, from its induction variable's stride: the
-/// register the exit test compares and a constant `add` updates; its step counts bytes when it
-/// addresses memory with scale 1 (divided by the element size: 4 when single-precision forms
-/// appear, else 8, the `double` of the examples), elements when scaled, iterations otherwise.
-/// 1 for an ordinary loop; `k` for a loop unrolled or vectorised `k` times.
-fn vector_factor(function: &Function, cfg: &Cfg, l: usize) -> i64 {
-    let own = own_blocks(cfg, l);
-    let instructions: Vec<&crate::binary::Instruction> = own
-        .iter()
-        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
-        .collect();
-    // Moves, logic and shuffles (`movups`, `xorps`) are type-agnostic; arithmetic is not.
-    let single = instructions.iter().any(|i| {
-        let m = i.mnemonic.strip_prefix('v').unwrap_or(&i.mnemonic);
-        [
-            "add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub",
-        ]
-        .iter()
-        .any(|op| m.starts_with(op))
-            && (m.ends_with("ps") || m.ends_with("ss"))
-    });
-    let element: i64 = if single { 4 } else { 8 };
-    let compared: BTreeSet<iced_x86::Register> = instructions
-        .iter()
-        .flat_map(|i| i.compared.iter().copied())
-        .collect();
-    // A loop-carried induction variable: compared, stepped by a constant, written by
-    // nothing else in the loop (at -O0 the variable lives in memory and never qualifies).
-    let only_stepped = |r: &iced_x86::Register| {
-        instructions
-            .iter()
-            .all(|i| !i.writes.contains(r) || i.step.is_some_and(|(s, _)| s == *r))
-    };
-    let Some((reg, step)) = instructions
-        .iter()
-        .filter_map(|i| i.step)
-        .find(|(r, _)| compared.contains(r) && only_stepped(r))
-    else {
-        return 1;
-    };
-    // The variable may address memory only in inner loops (a row pointer).
-    let scales: BTreeSet<u32> = cfg.loops[l]
-        .blocks
-        .iter()
-        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
-        .flat_map(|i| i.addressing.iter())
-        .filter(|(r, _)| *r == reg)
-        .map(|(_, s)| *s)
-        .collect();
-    let step = step.abs();
-    let k = match scales.iter().next() {
-        None => step,
-        Some(1) => step / element,
-        Some(s) => step * i64::from(*s) / element,
-    };
-    k.max(1)
-}
-
-/// For a source loop vectorised by `k`: (vector-loop iterations, remainder iterations,
-/// entries), all per call. The vector loop runs `floor(N/k)` times per entry: the same nest
-/// with the innermost loop stepping by `k` and ending `k-1` earlier; the remainder is the rest.
-fn vectorised_totals(
-    source: &SourceModel,
-    i: usize,
-    k: i64,
-    options: &CountOptions,
-) -> std::result::Result<(Piecewise, Piecewise, Piecewise), String> {
-    let all = source_total(source, i, options)?;
-    let mut chain = vec![i];
-    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
-        chain.push(p);
-    }
-    chain.reverse();
-    let mut loops = Vec::new();
-    for c in &chain {
-        loops.push(source.loops[*c].scop.clone()?);
-    }
-    let last = loops.len() - 1;
-    let inner = &mut loops[last];
-    if inner.stride != 1 {
-        return Err("vectorised loop with a non-unit source stride".into());
-    }
-    let shrink =
-        |e: &metron_symbolic::AffineExpr| e.plus_constant(-(k - 1)).map_err(|e| e.to_string());
-    inner.end = match &inner.end {
-        metron_symbolic::Bound::Min(v) => metron_symbolic::Bound::Min(
-            v.iter()
-                .map(shrink)
-                .collect::<std::result::Result<_, _>>()?,
-        ),
-        metron_symbolic::Bound::Max(v) => metron_symbolic::Bound::Max(
-            v.iter()
-                .map(shrink)
-                .collect::<std::result::Result<_, _>>()?,
-        ),
-    };
-    inner.stride = k;
-    let vector = trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())?;
-    let remainder = &all - &vector.scaled(&metron_symbolic::Rational::from_integer(k.into()));
-    let entries = match source.loops[i].parent {
-        Some(p) => source_total(source, p, options)?,
-        None => Piecewise::constant(1),
-    };
-    Ok((vector, remainder, entries))
 }
 
 /// Total body executions of source loop `i` per call: the nest from its outermost ancestor.

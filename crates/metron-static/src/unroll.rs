@@ -1,0 +1,1215 @@
+//! Unrolled and vectorised binary loops (issue 4, step 5: "detect unrolled and vectorised
+//! binary loops from the induction-variable stride, and count `ceil(N/k)` plus the remainder
+//! loop"; 004 §III.C maps source iterations onto binary loops one to one, which overcounts
+//! such loops `k` times).
+//!
+//! A compiler splits one source loop into copies that each take `k` source iterations per
+//! pass: clang -O2 vectorises by 2 and unrolls the vector body by 2 or 4 (`k` = 4 or 8, 16),
+//! runs a vector remainder loop (`k` = 4) and a scalar remainder (`k` = 1); gcc -O3 has one
+//! vector copy and a scalar one. `k` is read from how far the loop's memory accesses advance
+//! per pass and how many elements of each array one pass touches, which does not depend on
+//! which register carries the induction variable (clang counts a separate register down, or
+//! compares an end pointer). The copies form a cascade: the widest runs `floor(N/k1)` times,
+//! each narrower one the iterations the wider left over that it can take whole:
+//! `floor(N/k_i) - (k_{i-1}/k_i) floor(N/k_{i-1})`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use iced_x86::Register;
+use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise, Rational};
+
+use crate::binary::{Function, Instruction};
+use crate::cfg::Cfg;
+use crate::source::SourceModel;
+
+/// The copies of every source loop of one function: each binary loop's factor, and per
+/// source loop the straight-line passes beside its loop copies.
+pub struct SourceCopies {
+    /// Source iterations per pass of each binary loop (1 for an ordinary loop).
+    pub factor: Vec<i64>,
+    /// Source loop -> (block, factor) of its straight-line passes, for source loops with an
+    /// unrolled or vectorised copy.
+    pub remainders: BTreeMap<usize, Vec<(usize, i64)>>,
+    /// Binary loop -> source loop.
+    mapping: BTreeMap<usize, Option<usize>>,
+}
+
+impl SourceCopies {
+    /// Factors of the binary loops of `cfg` (mapped to source loops by `mapping`) and the
+    /// straight-line passes; `mira_compat` keeps every factor at 1 (004's one-to-one mapping).
+    pub fn find(
+        function: &Function,
+        cfg: &Cfg,
+        source: &SourceModel,
+        file: &str,
+        mapping: &BTreeMap<usize, Option<usize>>,
+        mira_compat: bool,
+    ) -> SourceCopies {
+        // Source iterations per pass of each binary loop: > 1 for unrolled and vectorised copies.
+        let mut factor: Vec<i64> = (0..cfg.loops.len())
+            .map(|l| {
+                if mira_compat {
+                    // Mira maps source iterations onto binary loops one to one.
+                    return 1;
+                }
+                let stride = mapping
+                    .get(&l)
+                    .copied()
+                    .flatten()
+                    .and_then(|s| source.loops[s].scop.as_ref().ok().map(|x| x.stride))
+                    .unwrap_or(1);
+                copy_factor(function, cfg, l, stride)
+            })
+            .collect();
+        // Straight-line passes (vector and scalar epilogues) of unrolled/vectorised source loops.
+        let mut remainders: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
+        for s in mapping
+            .values()
+            .flatten()
+            .copied()
+            .collect::<BTreeSet<usize>>()
+        {
+            let copies: Vec<usize> = (0..cfg.loops.len())
+                .filter(|o| mapping.get(o).copied().flatten() == Some(s))
+                .collect();
+            // Several loop copies: relative to the scalar one, which needs no element size.
+            if copies.len() > 1 && !mira_compat {
+                if let Some(relative) = relative_factors(function, cfg, &copies) {
+                    for (&o, k) in copies.iter().zip(relative) {
+                        factor[o] = k;
+                    }
+                }
+            }
+            if copies.iter().any(|&o| factor[o] > 1) {
+                let factors: Vec<i64> = copies.iter().map(|&o| factor[o]).collect();
+                let (blocks, remainder_seen) =
+                    remainder_blocks(function, cfg, source, file, s, &copies, &factors);
+                if let ([lone], false) = (copies.as_slice(), remainder_seen) {
+                    if !lone_copy_plausible(source, s, factor[*lone]) {
+                        factor[*lone] = 1;
+                        continue;
+                    }
+                }
+                remainders.insert(s, blocks);
+            }
+        }
+        SourceCopies {
+            factor,
+            remainders,
+            mapping: mapping.clone(),
+        }
+    }
+
+    /// Counts the straight-line passes (their share of the cascade) and the guard blocks
+    /// around the copies, per call (times the binary context of inlined loops, `contexts`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn count_outside_loops(
+        &self,
+        function: &Function,
+        cfg: &Cfg,
+        source: &SourceModel,
+        file: &str,
+        contexts: &[Option<Piecewise>],
+        options: &CountOptions,
+        block_counts: &mut [Piecewise],
+    ) {
+        let (factor, mapping) = (&self.factor, &self.mapping);
+        // A straight-line pass runs when the wider copies left enough over: 0 or 1 per entry.
+        for (&s, blocks) in &self.remainders {
+            let copies: Vec<usize> = (0..cfg.loops.len())
+                .filter(|o| mapping.get(o).copied().flatten() == Some(s))
+                .collect();
+            let factors: Vec<i64> = copies
+                .iter()
+                .map(|&o| factor[o])
+                .chain(blocks.iter().map(|(_, k)| *k))
+                .collect();
+            let Ok((passes, entries)) = cascade_totals(source, s, &factors, options) else {
+                continue;
+            };
+            let context = copies.first().and_then(|&o| contexts[o].clone());
+            let in_context = |p: &Piecewise| match &context {
+                Some(c) => p * c,
+                None => p.clone(),
+            };
+            for (b, k) in blocks {
+                if let Some(p) = passes.get(k) {
+                    block_counts[*b] = in_context(p);
+                }
+            }
+            // The guards around the copies run on the entries whose trip count routes them there.
+            let parts: Vec<(Copy, i64)> = copies
+                .iter()
+                .map(|&o| (Copy::Loop(o), factor[o]))
+                .chain(blocks.iter().map(|&(b, k)| (Copy::Block(b), k)))
+                .collect();
+            let g = guard_counts(function, cfg, source, file, s, &parts, options);
+            match g {
+                Ok(guards) => {
+                    for (b, c) in guards {
+                        block_counts[b] = in_context(&c);
+                    }
+                }
+                Err(_) => {
+                    // The `N < k` bypass runs on the entries too short for the narrowest vector copy.
+                    let narrowest = factors.iter().copied().filter(|k| *k > 1).min();
+                    let widest = copies.iter().copied().max_by_key(|&o| factor[o]);
+                    if let (Some(k), Some(w)) = (narrowest, widest) {
+                        let bypass = bypass_blocks(function, cfg, source, file, s, &copies, w);
+                        if !bypass.is_empty() {
+                            if let Ok(long) = entries_with_at_least(source, s, k, options) {
+                                for b in bypass {
+                                    block_counts[b] = in_context(&(&entries - &long));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Source iterations one pass of binary loop `l` executes: 1 for an ordinary loop, `k` for a
+/// loop unrolled and/or vectorised `k` times. `stride` is the source loop's step.
+pub fn copy_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> i64 {
+    let stride = stride.abs().max(1);
+    match memory_factor(function, cfg, l, stride) {
+        Some(k) => k,
+        None => {
+            let k = induction_factor(function, cfg, l);
+            if k % stride == 0 {
+                (k / stride).max(1)
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// Instructions of the blocks of loop `l` that are in no inner loop.
+fn own_instructions<'a>(function: &'a Function, cfg: &Cfg, l: usize) -> Vec<&'a Instruction> {
+    cfg.loops[l]
+        .blocks
+        .iter()
+        .filter(|&&b| cfg.innermost_loop(b) == Some(l))
+        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .collect()
+}
+
+/// Per-pass increment of every register the loop changes only by constant steps (`add r, c`,
+/// `lea r, [r + c]`, ...) in its own blocks, summed over them; `None` for the other registers
+/// the loop writes; registers not written at all advance by 0.
+fn register_increments(
+    function: &Function,
+    cfg: &Cfg,
+    l: usize,
+) -> BTreeMap<Register, Option<i64>> {
+    let own: BTreeSet<u64> = own_instructions(function, cfg, l)
+        .iter()
+        .map(|i| i.address)
+        .collect();
+    let mut out: BTreeMap<Register, Option<i64>> = BTreeMap::new();
+    for &b in &cfg.loops[l].blocks {
+        for i in &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end] {
+            for r in &i.writes {
+                let step = i
+                    .step
+                    .filter(|(s, _)| s == r && own.contains(&i.address))
+                    .map(|(_, c)| c);
+                let entry = out.entry(*r).or_insert(Some(0));
+                *entry = match (*entry, step) {
+                    (Some(sum), Some(c)) => Some(sum + c),
+                    _ => None,
+                };
+            }
+        }
+    }
+    out
+}
+
+/// Element size of the loop's arithmetic, for untyped vector moves (`movdqu`): 4 when
+/// single-precision forms appear, 8 for double precision, unknown otherwise.
+fn arithmetic_element(instructions: &[&Instruction]) -> Option<u32> {
+    let mut out = None;
+    for i in instructions {
+        let m = i.mnemonic.strip_prefix('v').unwrap_or(&i.mnemonic);
+        let arithmetic = [
+            "add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub",
+        ]
+        .iter()
+        .any(|op| m.starts_with(op));
+        if !arithmetic {
+            continue;
+        }
+        if m.ends_with("ps") || m.ends_with("ss") {
+            return Some(4);
+        }
+        if m.ends_with("pd") || m.ends_with("sd") {
+            out = Some(8);
+        }
+    }
+    out
+}
+
+/// One array as the code addresses it: base, index and scale (any displacement).
+type Array = (Option<Register>, Option<Register>, u32);
+/// The element slots (byte offsets from the address form) a pass touches of one array.
+type Touched = BTreeSet<i64>;
+
+/// Adds the elements access `m` covers to `slots`.
+fn touch(slots: &mut Touched, m: &crate::binary::MemoryAccess, element: u32) {
+    let lanes = (m.size / element.max(1)).max(1);
+    for lane in 0..lanes {
+        slots.insert(m.displacement + i64::from(lane * element));
+    }
+}
+
+/// Element size of an access: a scalar access is one element; vector moves are type-agnostic
+/// (gcc stores doubles with `movups`), so a vector access takes the element of the
+/// arithmetic around it, else 8 bytes (`double`, the examples' type).
+fn element_size(m: &crate::binary::MemoryAccess, typed: Option<u32>) -> u32 {
+    if m.size >= 16 {
+        typed.unwrap_or(8)
+    } else {
+        m.size
+    }
+}
+
+/// The arrays loop `l`'s own blocks access at a constant non-zero advance per pass, keyed by
+/// (array, advance in bytes, element size), with the displacements and lanes one pass touches.
+fn advancing_arrays(
+    function: &Function,
+    cfg: &Cfg,
+    l: usize,
+) -> BTreeMap<(Array, i64, u32), Touched> {
+    let increments = register_increments(function, cfg, l);
+    let own = own_instructions(function, cfg, l);
+    let typed = arithmetic_element(&own);
+    let advance_of = |r: Option<Register>| match r {
+        None => Some(0),
+        Some(r) => increments.get(&r).copied().unwrap_or(Some(0)),
+    };
+    // (array, advance, element) -> accesses
+    let mut groups: BTreeMap<(Array, i64, u32), Touched> = BTreeMap::new();
+    for ins in &own {
+        for m in &ins.memory {
+            if m.base == Some(Register::RSP) {
+                continue;
+            }
+            let (Some(b), Some(x)) = (advance_of(m.base), advance_of(m.index)) else {
+                continue;
+            };
+            let advance = b + x * i64::from(m.scale);
+            if advance == 0 || m.size == 0 {
+                continue;
+            }
+            let element = element_size(m, typed);
+            let key = ((m.base, m.index, m.scale), advance, element);
+            touch(groups.entry(key).or_default(), m, element);
+        }
+    }
+    groups
+}
+
+/// Source iterations per pass from the loop's memory accesses. Accesses are grouped by their
+/// address form (`base + index*scale`, any displacement) and per-pass advance; a group that
+/// advances `A` bytes over `e`-byte elements, touching `d` distinct elements (every lane of
+/// every access), covers `min(A/e/stride, d)` source iterations per pass (the minimum keeps a
+/// stencil `a[j] + a[j+1]` at 1 and a strided `a[2*j]` at 1). The loop's factor is the least
+/// over its groups; `None` when no access advances by a known constant.
+fn memory_factor(function: &Function, cfg: &Cfg, l: usize, stride: i64) -> Option<i64> {
+    let groups = advancing_arrays(function, cfg, l);
+    groups
+        .iter()
+        .filter_map(|((_, advance, element), slots)| {
+            let bytes = advance.abs();
+            let e = i64::from(*element);
+            if bytes % e != 0 || (bytes / e) % stride != 0 {
+                return None;
+            }
+            let touched = slots.len() as i64;
+            Some((bytes / e / stride).min(touched).max(1))
+        })
+        .min()
+}
+
+/// The older rule, for loops without a constantly advancing access: the register the exit
+/// test compares and a constant `add` updates; its step counts bytes when it addresses memory
+/// with scale 1 (over the element size), elements when scaled, iterations otherwise.
+fn induction_factor(function: &Function, cfg: &Cfg, l: usize) -> i64 {
+    let instructions = own_instructions(function, cfg, l);
+    let element = i64::from(arithmetic_element(&instructions).unwrap_or(8));
+    let compared: BTreeSet<Register> = instructions
+        .iter()
+        .flat_map(|i| i.compared.iter().copied())
+        .collect();
+    // A loop-carried induction variable: compared, stepped by a constant, written by
+    // nothing else in the loop (at -O0 the variable lives in memory and never qualifies).
+    let only_stepped = |r: &Register| {
+        instructions
+            .iter()
+            .all(|i| !i.writes.contains(r) || i.step.is_some_and(|(s, _)| s == *r))
+    };
+    let Some((reg, step)) = instructions
+        .iter()
+        .filter_map(|i| i.step)
+        .find(|(r, _)| compared.contains(r) && only_stepped(r))
+    else {
+        return 1;
+    };
+    // The variable may address memory only in inner loops (a row pointer).
+    let scales: BTreeSet<u32> = cfg.loops[l]
+        .blocks
+        .iter()
+        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|i| i.addressing.iter())
+        .filter(|(r, _)| *r == reg)
+        .map(|(_, s)| *s)
+        .collect();
+    let step = step.abs();
+    let k = match scales.iter().next() {
+        None => step,
+        Some(1) => step / element,
+        Some(s) => step * i64::from(*s) / element,
+    };
+    k.max(1)
+}
+
+/// Iterations per call of each copy of source loop `i`, keyed by factor, and the loop's
+/// entries per call. `factors` are the copies' factors (any order, repeats allowed). The copy
+/// with factor `k` takes whole passes only: `floor(N/k)` per entry for the widest, and for a
+/// narrower one what the next wider left, `floor(N/k_i) - (k_{i-1}/k_i) floor(N/k_{i-1})`,
+/// summed over the entries by counting the nest with the innermost loop stepping `k` times
+/// as far and ending `k-1` steps earlier.
+pub fn cascade_totals(
+    source: &SourceModel,
+    i: usize,
+    factors: &[i64],
+    options: &CountOptions,
+) -> Result<(BTreeMap<i64, Piecewise>, Piecewise), String> {
+    let distinct: BTreeSet<i64> = factors.iter().copied().filter(|k| *k >= 1).collect();
+    let mut out = BTreeMap::new();
+    let mut wider: Option<(i64, Piecewise)> = None;
+    for &k in distinct.iter().rev() {
+        let passes = whole_passes(source, i, k, options)?;
+        let taken = match &wider {
+            None => passes.clone(),
+            Some((w, p)) => {
+                if w % k != 0 {
+                    return Err(format!(
+                        "copies of {w} and {k} iterations per pass do not nest"
+                    ));
+                }
+                &passes - &p.scaled(&Rational::from_integer((w / k).into()))
+            }
+        };
+        out.insert(k, taken);
+        wider = Some((k, passes));
+    }
+    let entries = match source.loops[i].parent {
+        Some(p) => crate::model::source_total(source, p, options)?,
+        None => Piecewise::constant(1),
+    };
+    Ok((out, entries))
+}
+
+/// Passes per call of a copy that takes `k` source iterations per pass, summed over the
+/// entries: `sum floor(N/k)`.
+fn whole_passes(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    if k == 1 {
+        return crate::model::source_total(source, i, options);
+    }
+    let mut chain = vec![i];
+    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
+        chain.push(p);
+    }
+    chain.reverse();
+    let mut loops = Vec::new();
+    for c in &chain {
+        loops.push(source.loops[*c].scop.clone()?);
+    }
+    let Some(inner) = loops.last_mut() else {
+        return Err("empty loop nest".into());
+    };
+    if inner.stride <= 0 {
+        return Err("unrolled loop with a non-positive source stride".into());
+    }
+    let back = (k - 1) * inner.stride;
+    let shrink =
+        |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
+    inner.end = match &inner.end {
+        Bound::Min(v) => Bound::Min(v.iter().map(shrink).collect::<Result<_, _>>()?),
+        Bound::Max(v) => Bound::Max(v.iter().map(shrink).collect::<Result<_, _>>()?),
+    };
+    inner.stride *= k;
+    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+}
+
+/// Straight-line passes of source loop `s` outside its binary loops `copies`: clang's vector
+/// epilogue (one pass of the vector body, run when the unrolled vector loop left one over) and
+/// gcc's scalar epilogue. A block qualifies when it sits at the copies' nesting level, its own
+/// lines (innermost inline frame) lie in the loop and include a body line, and it does the
+/// copies' kind of memory work; its factor is the elements it touches over the elements one
+/// source iteration touches in the narrowest copy. `factors` are the copies' factors.
+/// Returns (block, factor).
+pub fn remainder_blocks(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[usize],
+    factors: &[i64],
+) -> (Vec<(usize, i64)>, bool) {
+    let Some(&first) = copies.first() else {
+        return (Vec::new(), false);
+    };
+    let level = cfg.loops[first].parent;
+    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let after = after_copies(cfg, copies, level);
+    // (elements a pass touches, iterations per pass) of the narrowest copy.
+    let narrowest = copies
+        .iter()
+        .zip(factors)
+        .min_by_key(|(_, k)| **k)
+        .and_then(|(&o, &k)| {
+            let own = own_instructions(function, cfg, o);
+            let invariant = invariant_arrays(function, cfg, o);
+            touched_elements(&own, &invariant)
+                .filter(|t| *t > 0)
+                .map(|t| (t, k, invariant))
+        });
+    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
+    let before = before_copies(cfg, copies, level);
+    let mut out = Vec::new();
+    let mut seen = false;
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        let placed = after.contains(&b) || before.contains(&b);
+        if cfg.innermost_loop(b) != level || headers.contains(&b) || !placed {
+            continue;
+        }
+        let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
+            .iter()
+            .collect();
+        let lines: BTreeSet<u32> = instructions
+            .iter()
+            .filter_map(|i| i.inner_line())
+            .filter(|p| same_file(&p.file, file))
+            .map(|p| p.line)
+            .collect();
+        let inside = !lines.is_empty() && lines.iter().all(|x| (line..=end).contains(x));
+        if !inside || !lines.iter().any(|x| *x > line) {
+            continue;
+        }
+        // A pass does what the copies do: a store after a reduction loop is no pass.
+        // (Constants: `movapd c(%rip)` is no array access.)
+        let kinds = |i: &Instruction| (i.loads > 0, i.stores > 0);
+        let array = |i: &Instruction| {
+            i.memory
+                .iter()
+                .any(|m| (m.base.is_some() || m.index.is_some()) && m.base != Some(Register::RSP))
+        };
+        let in_copies: BTreeSet<(bool, bool)> = copies
+            .iter()
+            .flat_map(|&o| own_instructions(function, cfg, o))
+            .filter(|i| array(i))
+            .map(kinds)
+            .collect();
+        let same_work = instructions
+            .iter()
+            .filter(|i| array(i))
+            .all(|i| in_copies.contains(&kinds(i)));
+        if !same_work || !instructions.iter().any(|i| array(i)) {
+            continue;
+        }
+        // A pass before the copies (clang's prologue) is remainder code too, but its count
+        // depends on guards: it only shows that the copies are not alone.
+        seen = true;
+        if !after.contains(&b) {
+            continue;
+        }
+        // Elements a source iteration touches, from the narrowest copy: a pass of a block
+        // touching `t` elements takes `t / per_iteration` iterations.
+        let Some(per_iteration) = narrowest.as_ref() else {
+            continue;
+        };
+        if let Some(t) = touched_elements(&instructions, &per_iteration.2) {
+            let (copy_total, copy_factor) = (per_iteration.0, per_iteration.1);
+            if (t * copy_factor) % copy_total == 0 && t * copy_factor >= copy_total {
+                out.push((b, t * copy_factor / copy_total));
+            }
+        }
+    }
+    (out, seen)
+}
+
+/// Blocks from which a copy's header is reachable within one pass of the enclosing loop
+/// `level` (not through its header again), outside the copies.
+fn before_copies(cfg: &Cfg, copies: &[usize], level: Option<usize>) -> BTreeSet<usize> {
+    let inside: BTreeSet<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.loops[o].blocks.iter().copied())
+        .collect();
+    let stop = level.map(|p| cfg.loops[p].header);
+    let mut work: Vec<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.blocks[cfg.loops[o].header].predecessors.iter().copied())
+        .filter(|p| !inside.contains(p))
+        .collect();
+    let mut seen = BTreeSet::new();
+    while let Some(b) = work.pop() {
+        if inside.contains(&b) || !seen.insert(b) || Some(b) == stop {
+            continue;
+        }
+        work.extend(cfg.blocks[b].predecessors.iter().copied());
+    }
+    seen
+}
+
+/// Blocks reachable from the copies' exits within one pass of the enclosing loop `level`
+/// (not through its header again).
+fn after_copies(cfg: &Cfg, copies: &[usize], level: Option<usize>) -> BTreeSet<usize> {
+    let inside: BTreeSet<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.loops[o].blocks.iter().copied())
+        .collect();
+    let stop = level.map(|p| cfg.loops[p].header);
+    let mut work: Vec<usize> = inside
+        .iter()
+        .flat_map(|&b| cfg.blocks[b].successors.iter().copied())
+        .filter(|s| !inside.contains(s))
+        .collect();
+    let mut seen = BTreeSet::new();
+    while let Some(b) = work.pop() {
+        if Some(b) == stop || inside.contains(&b) || !seen.insert(b) {
+            continue;
+        }
+        work.extend(cfg.blocks[b].successors.iter().copied());
+    }
+    seen
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
+}
+
+/// Elements the instructions touch, summed over the arrays (accesses sharing base, index and
+/// scale; every lane of every access, each element once); constants are no array.
+fn touched_elements(instructions: &[&Instruction], skip: &BTreeSet<Array>) -> Option<i64> {
+    let typed = arithmetic_element(instructions);
+    let mut groups: BTreeMap<Array, Touched> = BTreeMap::new();
+    for ins in instructions {
+        for m in &ins.memory {
+            if (m.base.is_none() && m.index.is_none())
+                || m.base == Some(Register::RSP)
+                || m.size == 0
+                || skip.contains(&(m.base, m.index, m.scale))
+            {
+                continue;
+            }
+            let element = element_size(m, typed);
+            touch(
+                groups.entry((m.base, m.index, m.scale)).or_default(),
+                m,
+                element,
+            );
+        }
+    }
+    (!groups.is_empty()).then(|| groups.values().map(|slots| slots.len() as i64).sum())
+}
+
+/// Address forms loop `l` reads or writes at the same place on every pass (`x[i]` in a
+/// `j` loop): the same element however many iterations a pass takes, so not counted when
+/// comparing a straight-line pass with a copy.
+fn invariant_arrays(function: &Function, cfg: &Cfg, l: usize) -> BTreeSet<Array> {
+    let increments = register_increments(function, cfg, l);
+    let fixed = |r: Option<Register>| r.is_none_or(|r| !increments.contains_key(&r));
+    own_instructions(function, cfg, l)
+        .iter()
+        .flat_map(|i| i.memory.iter())
+        .filter(|m| (m.base.is_some() || m.index.is_some()) && fixed(m.base) && fixed(m.index))
+        .map(|m| (m.base, m.index, m.scale))
+        .collect()
+}
+
+/// Guard blocks that skip the vector copies when the trip count is too small (clang's
+/// `N < k` bypass, `xor i, i; jmp remainder`): blocks of source loop `s`'s lines at the copies'
+/// nesting level, before the copies (not reachable from their exits within one pass), without
+/// memory accesses, from which the widest copy cannot be reached within the pass.
+pub fn bypass_blocks(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[usize],
+    widest: usize,
+) -> Vec<usize> {
+    let Some(&first) = copies.first() else {
+        return Vec::new();
+    };
+    let level = cfg.loops[first].parent;
+    let stop = level.map(|p| cfg.loops[p].header);
+    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let after = after_copies(cfg, copies, level);
+    let inside: BTreeSet<usize> = copies
+        .iter()
+        .flat_map(|&o| cfg.loops[o].blocks.iter().copied())
+        .collect();
+    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
+    let target = cfg.loops[widest].header;
+    let reaches_widest = |b: usize| {
+        let mut work = vec![b];
+        let mut seen = BTreeSet::new();
+        while let Some(x) = work.pop() {
+            if x == target {
+                return true;
+            }
+            if (Some(x) == stop && x != b) || !seen.insert(x) {
+                continue;
+            }
+            work.extend(cfg.blocks[x].successors.iter().copied());
+        }
+        false
+    };
+    let lines_of = |b: usize| -> BTreeSet<u32> {
+        let block = &cfg.blocks[b];
+        function.instructions[block.first..block.end]
+            .iter()
+            .filter_map(|i| i.inner_line())
+            .filter(|p| same_file(&p.file, file))
+            .map(|p| p.line)
+            .collect()
+    };
+    let of_loop = |x: &u32| (line..=end).contains(x);
+    (0..cfg.blocks.len())
+        .filter(|&b| {
+            let block = &cfg.blocks[b];
+            let instructions = &function.instructions[block.first..block.end];
+            let lines = lines_of(b);
+            // The guard's own instructions often have no line (DWARF line 0); its test has.
+            let guarded = block
+                .predecessors
+                .iter()
+                .any(|&p| lines_of(p).iter().any(of_loop));
+            cfg.innermost_loop(b) == level
+                && !headers.contains(&b)
+                && !after.contains(&b)
+                && !inside.contains(&b)
+                && guarded
+                && lines.iter().all(of_loop)
+                && instructions.iter().all(|i| i.memory.is_empty())
+                && !reaches_widest(b)
+        })
+        .collect()
+}
+
+/// Entries of source loop `i` (summed over the enclosing nest) whose trip count is at least
+/// `k`: the nest with the innermost loop cut to the single iteration `start + (k-1)*stride`.
+pub fn entries_with_at_least(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    entries_where(source, i, k, None, options)
+}
+
+/// Entries of source loop `i` whose trip count `N` is at least `k` and, with `modulo =
+/// (m, r)`, satisfies `N mod m == r` (`N` affine in the enclosing counters: unit stride, one
+/// start and one end expression).
+fn entries_where(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    modulo: Option<(i64, i64)>,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    let mut chain = vec![i];
+    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
+        chain.push(p);
+    }
+    chain.reverse();
+    let mut loops = Vec::new();
+    for c in &chain {
+        loops.push(source.loops[*c].scop.clone()?);
+    }
+    let Some(inner) = loops.last_mut() else {
+        return Err("empty loop nest".into());
+    };
+    let (Bound::Max(starts) | Bound::Min(starts)) = &inner.start;
+    if inner.stride <= 0 || starts.len() != 1 {
+        return Err("guard of a loop without a single start or with a negative stride".into());
+    }
+    let start = starts[0].clone();
+    let at = start
+        .plus_constant((k - 1) * inner.stride)
+        .map_err(|e| e.to_string())?;
+    let last = if inner.end_inclusive {
+        at.clone()
+    } else {
+        at.plus_constant(1).map_err(|e| e.to_string())?
+    };
+    let mut ends = match &inner.end {
+        Bound::Min(v) => v.clone(),
+        Bound::Max(v) if v.len() == 1 => v.clone(),
+        Bound::Max(_) => return Err("guard of a loop with a max end bound".into()),
+    };
+    let mut conditions = Vec::new();
+    if let Some((m, r)) = modulo {
+        let ([end], 1) = (ends.as_slice(), inner.stride) else {
+            return Err("trip count modulo k of a strided or min-bounded loop".into());
+        };
+        let trips = end
+            .plus_scaled(&start, -1)
+            .and_then(|e| e.plus_constant(i64::from(inner.end_inclusive)))
+            .map_err(|e| e.to_string())?;
+        conditions.push(metron_symbolic::Condition::Modulo {
+            expr: trips,
+            modulus: m,
+            residue: r,
+            negated: false,
+        });
+    }
+    ends.push(last);
+    inner.start = Bound::single(at);
+    inner.end = Bound::Min(ends);
+    let mut nest = LoopNest::new(loops);
+    nest.conditions = conditions;
+    trip_count(&nest, options).map_err(|e| e.to_string())
+}
+
+/// One copy of a source loop: a binary loop, or a straight-line pass (a block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Copy {
+    Loop(usize),
+    Block(usize),
+}
+
+/// A node of the guard region's graph: a guard block, a copy (collapsed), or the way out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Node {
+    Block(usize),
+    Copy(usize),
+    Exit,
+}
+
+/// Counts of the guard blocks around the copies of source loop `s` (the blocks at the copies'
+/// nesting level, with no line outside the loop, that test the trip count `N` and route each
+/// entry through the copies: `N < k` bypasses, `iters == 1` shortcuts, the tests around
+/// clang's prologue remainders). Each entry takes one path through them, and it visits exactly
+/// the copies that have passes to run for its `N` (the cascade), which depends only on
+/// `N mod k1` once `N >= k1`, and on `N` itself below. So a guard block runs on the entries
+/// whose visited set is one of the sets of the paths through it:
+/// `sum over r of #[N == r] (r < k1) + #[N >= k1 and N mod k1 == r]`, each an exact count of
+/// the enclosing nest with a condition on the inner trip count. Blocks on only some paths of
+/// a visited set are left alone. `Err` when the region is not a small acyclic graph, or a
+/// visited set the cascade predicts has no path (the copies were misread).
+pub fn guard_counts(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[(Copy, i64)],
+    options: &CountOptions,
+) -> Result<Vec<(usize, Piecewise)>, String> {
+    let loops: Vec<usize> = copies
+        .iter()
+        .filter_map(|(c, _)| match c {
+            Copy::Loop(l) => Some(*l),
+            Copy::Block(_) => None,
+        })
+        .collect();
+    let Some(&first) = loops.first() else {
+        return Err("no loop copy".into());
+    };
+    let level = cfg.loops[first].parent;
+    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let in_loop: BTreeMap<usize, usize> = copies
+        .iter()
+        .enumerate()
+        .flat_map(|(k, (c, _))| match c {
+            Copy::Loop(l) => cfg.loops[*l]
+                .blocks
+                .iter()
+                .map(|&b| (b, k))
+                .collect::<Vec<_>>(),
+            Copy::Block(b) => vec![(*b, k)],
+        })
+        .collect();
+    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
+    // The guards: blocks at the copies' level with no line outside the loop, connected to the
+    // copies through such blocks (before them, after them, and the bypasses beside them).
+    let eligible = |b: usize| {
+        let block = &cfg.blocks[b];
+        cfg.innermost_loop(b) == level
+            && !headers.contains(&b)
+            && !in_loop.contains_key(&b)
+            && function.instructions[block.first..block.end]
+                .iter()
+                .filter_map(|i| i.inner_line())
+                .filter(|p| same_file(&p.file, file))
+                .all(|p| (line..=end).contains(&p.line))
+    };
+    let mut region: BTreeSet<usize> = BTreeSet::new();
+    let mut work: Vec<usize> = in_loop.keys().copied().collect();
+    let mut seen: BTreeSet<usize> = work.iter().copied().collect();
+    while let Some(b) = work.pop() {
+        let block = &cfg.blocks[b];
+        for &x in block.successors.iter().chain(&block.predecessors) {
+            if seen.insert(x) && eligible(x) {
+                region.insert(x);
+                work.push(x);
+            }
+        }
+    }
+    let node_of = |x: usize| -> Result<Node, String> {
+        if region.contains(&x) {
+            return Ok(Node::Block(x));
+        }
+        match in_loop.get(&x) {
+            Some(&k) => match copies[k].0 {
+                Copy::Loop(l) if cfg.loops[l].header != x => Err(format!(
+                    "edge into the middle of the copy at 0x{:x}",
+                    cfg.blocks[x].start
+                )),
+                _ => Ok(Node::Copy(k)),
+            },
+            None => Ok(Node::Exit),
+        }
+    };
+    let successors = |n: Node| -> Result<BTreeSet<Node>, String> {
+        let from: Vec<usize> = match n {
+            Node::Block(b) => vec![b],
+            Node::Copy(k) => match copies[k].0 {
+                Copy::Loop(l) => cfg.loops[l].blocks.iter().copied().collect(),
+                Copy::Block(b) => vec![b],
+            },
+            Node::Exit => Vec::new(),
+        };
+        let mut out = BTreeSet::new();
+        for b in from {
+            for &x in &cfg.blocks[b].successors {
+                if matches!(n, Node::Copy(k) if in_loop.get(&x) == Some(&k)) {
+                    continue;
+                }
+                out.insert(node_of(x)?);
+            }
+        }
+        Ok(out)
+    };
+    // Entry nodes: reached from outside the region and the copies; one node, or several all
+    // from one block (whose branch is a test of `N` too). Several ways in from several places
+    // (gcc's constant-size path beside the `argv` one) are not decided by `N`: no count.
+    let mut entries = BTreeSet::new();
+    let mut sources = BTreeSet::new();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        if region.contains(&b) || in_loop.contains_key(&b) {
+            continue;
+        }
+        for &x in &block.successors {
+            if let Ok(n @ (Node::Block(_) | Node::Copy(_))) = node_of(x) {
+                entries.insert(n);
+                sources.insert(b);
+            }
+        }
+    }
+    if entries.len() != 1 && sources.len() != 1 {
+        return Err("the guards are entered from several places".into());
+    }
+    let mut paths: Vec<Vec<Node>> = Vec::new();
+    for &e in &entries {
+        let mut stack = vec![vec![e]];
+        while let Some(path) = stack.pop() {
+            let Some(&last) = path.last() else { continue };
+            if last == Node::Exit {
+                paths.push(path);
+                if paths.len() > 4096 {
+                    return Err("too many paths through the guards".into());
+                }
+                continue;
+            }
+            for next in successors(last)? {
+                if path.contains(&next) {
+                    return Err("the guards around the copies form a cycle".into());
+                }
+                let mut longer = path.clone();
+                longer.push(next);
+                stack.push(longer);
+            }
+        }
+    }
+    // Visited copies per path, and which paths each visited set has.
+    let visited = |p: &[Node]| -> BTreeSet<usize> {
+        p.iter()
+            .filter_map(|n| match n {
+                Node::Copy(k) => Some(*k),
+                _ => None,
+            })
+            .collect()
+    };
+    // Per visited set, the shortest paths: a set with several paths usually has a structural
+    // detour no run takes (clang's `iters == 1` shortcut also leads to the scalar loop).
+    let mut by_set: BTreeMap<BTreeSet<usize>, Vec<&Vec<Node>>> = BTreeMap::new();
+    for p in &paths {
+        let set = visited(p);
+        if !set.is_empty() {
+            by_set.entry(set).or_default().push(p);
+        }
+    }
+    for ps in by_set.values_mut() {
+        let shortest = ps.iter().map(|p| p.len()).min().unwrap_or(0);
+        ps.retain(|p| p.len() == shortest);
+    }
+    // The cascade's visited set for a trip count `n`.
+    let mut factors: Vec<i64> = copies.iter().map(|(_, k)| *k).collect();
+    factors.sort_unstable_by(|a, b| b.cmp(a));
+    factors.dedup();
+    let widest = *factors.first().ok_or("no copies")?;
+    let set_for = |n: i64| -> BTreeSet<usize> {
+        let mut left = n;
+        let mut runs: BTreeMap<i64, bool> = BTreeMap::new();
+        for &k in &factors {
+            runs.insert(k, left / k >= 1);
+            left %= k;
+        }
+        copies
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, k))| runs.get(k).copied().unwrap_or(false))
+            .map(|(c, _)| c)
+            .collect()
+    };
+    let mut exactly = BTreeMap::new();
+    let mut at_least = |k: i64| -> Result<Piecewise, String> {
+        if let Some(p) = exactly.get(&k) {
+            return Ok(Clone::clone(p));
+        }
+        let p = entries_where(source, s, k, None, options)?;
+        exactly.insert(k, p.clone());
+        Ok(p)
+    };
+    let mut count_of: BTreeMap<BTreeSet<usize>, Piecewise> = BTreeMap::new();
+    // Entries with no iteration at all are taken to skip the guards (the `N >= 1` test sits
+    // before them, in the enclosing code): paths through no copy are detours no run takes.
+    for n in 1..widest {
+        let once = &at_least(n)? - &at_least(n + 1)?;
+        let slot = count_of.entry(set_for(n)).or_insert_with(Piecewise::zero);
+        *slot = &*slot + &once;
+    }
+    for r in 0..widest {
+        let long = entries_where(source, s, widest, Some((widest, r)), options)?;
+        let slot = count_of
+            .entry(set_for(widest + r))
+            .or_insert_with(Piecewise::zero);
+        *slot = &*slot + &long;
+    }
+    for set in count_of.keys() {
+        if !by_set.contains_key(set) {
+            return Err("a set of copies the cascade runs has no path through the guards".into());
+        }
+    }
+    let mut out = Vec::new();
+    for &b in &region {
+        if !paths.iter().any(|p| p.contains(&Node::Block(b))) {
+            continue;
+        }
+        // On a path, but on none a run takes: 0.
+        let mut total = Piecewise::zero();
+        let mut ambiguous = false;
+        for (set, ps) in &by_set {
+            let on = ps.iter().filter(|p| p.contains(&Node::Block(b))).count();
+            if on == 0 {
+                continue;
+            }
+            if on < ps.len() {
+                ambiguous = true;
+                break;
+            }
+            if let Some(c) = count_of.get(set) {
+                total = &total + c;
+            }
+        }
+        if !ambiguous {
+            out.push((b, total));
+        }
+    }
+    Ok(out)
+}
+
+/// Source iterations per pass of each of several binary loop copies of one source loop,
+/// relative to the narrowest: bytes a pass advances (least over the loop's arrays) over the
+/// narrowest copy's, which takes one source iteration per pass (clang's scalar remainder).
+/// Unlike the element rule this needs no element size and no subscript: a loop over
+/// `v[3*i..3*i+2]` advances 24 bytes per iteration in its scalar copy and 192 in a copy that
+/// takes 8. `None` when a copy has no advancing access or the advances do not divide.
+pub fn relative_factors(function: &Function, cfg: &Cfg, copies: &[usize]) -> Option<Vec<i64>> {
+    let advances: Vec<i64> = copies
+        .iter()
+        .map(|&l| {
+            advancing_arrays(function, cfg, l)
+                .keys()
+                .map(|(_, advance, _)| advance.abs())
+                .min()
+        })
+        .collect::<Option<_>>()?;
+    let narrowest = *advances.iter().min()?;
+    // Equal advances: distributed or versioned loops (gcc -O3 splits `a[j] = 1; b[j] = 2`
+    // into one loop per array), not a wide copy and its remainder.
+    if narrowest == 0 || advances.iter().all(|a| *a == narrowest) {
+        return None;
+    }
+    if advances.iter().any(|a| a % narrowest != 0) {
+        return None;
+    }
+    Some(advances.iter().map(|a| a / narrowest).collect())
+}
+
+/// Blocks no path from the entry reaches: the alignment padding (`nop`) optimisers put
+/// before loop headers after an unconditional jump. None when the function has indirect jumps
+/// (a jump table's targets have no known predecessor).
+pub fn padding_blocks(cfg: &Cfg) -> Vec<usize> {
+    if cfg.blocks.is_empty() || cfg.blocks.iter().any(|b| b.indirect) {
+        return Vec::new();
+    }
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut work = vec![0];
+    while let Some(b) = work.pop() {
+        if std::mem::replace(&mut seen[b], true) {
+            continue;
+        }
+        work.extend(cfg.blocks[b].successors.iter().copied());
+    }
+    (0..cfg.blocks.len()).filter(|&b| !seen[b]).collect()
+}
+
+/// Whether a lone copy of factor `k` (no other binary loop and no straight-line pass of the
+/// same source loop) is believable: a compiler that unrolls or vectorises needs a remainder
+/// unless the trip count is a constant multiple of `k`. A loop over `a[3*i]`, `a[3*i+1]`,
+/// `a[3*i+2]` looks like an unroll by 3 to the memory rule; this keeps it at 1.
+pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
+    let Ok(scop) = &source.loops[s].scop else {
+        return false;
+    };
+    let (Bound::Max(starts) | Bound::Min(starts)) = &scop.start;
+    let (Bound::Max(ends) | Bound::Min(ends)) = &scop.end;
+    let ([start], [end]) = (starts.as_slice(), ends.as_slice()) else {
+        return false;
+    };
+    let Ok(span) = end.plus_scaled(start, -1) else {
+        return false;
+    };
+    if !span.terms.is_empty() || scop.stride <= 0 {
+        return false;
+    }
+    let span = span.constant + i64::from(scop.end_inclusive);
+    let trip = (span + scop.stride - 1).div_euclid(scop.stride);
+    trip > 0 && trip % k == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceLoop;
+    use metron_symbolic::Loop;
+
+    fn source(loops: Vec<(Loop, Option<usize>)>) -> SourceModel {
+        SourceModel {
+            file: "t.c".into(),
+            functions: Vec::new(),
+            loops: loops
+                .into_iter()
+                .enumerate()
+                .map(|(k, (scop, parent))| SourceLoop {
+                    function: "f".into(),
+                    line: k as u32 + 1,
+                    end_line: 10,
+                    parent,
+                    scop: Ok(scop),
+                    annotations: Vec::new(),
+                    partial: (None, None),
+                })
+                .collect(),
+            ..SourceModel::default()
+        }
+    }
+
+    fn at(p: &Piecewise, n: i64) -> i64 {
+        p.evaluate(&metron_symbolic::binding([("n", n)]))
+            .unwrap()
+            .to_integer()
+            .try_into()
+            .unwrap()
+    }
+
+    // clang -O2's init loop of stream.c: 16 per pass, a vector remainder of 4, a scalar 1.
+    #[test]
+    fn cascade_of_a_single_loop_takes_whole_passes() {
+        let s = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
+        let options = CountOptions::default();
+        let (copies, entries) = cascade_totals(&s, 0, &[16, 4, 1, 4], &options).unwrap();
+        for n in [0, 3, 7, 16, 20000, 20013, 20015] {
+            let (wide, vector, scalar) = (n / 16, n / 4 % 4, n % 4);
+            assert_eq!(at(&copies[&16], n), wide, "n={n}");
+            assert_eq!(at(&copies[&4], n), vector, "n={n}");
+            assert_eq!(at(&copies[&1], n), scalar, "n={n}");
+            assert_eq!(at(&entries, n), 1);
+        }
+    }
+
+    // triangular.c's inner loop `for (j = i + 1; j <= n + 2; j++)` unrolled by 4 with a
+    // remainder: summed over i, against brute force.
+    #[test]
+    fn cascade_of_a_triangular_nest_matches_brute_force() {
+        let s = source(vec![
+            (Loop::inclusive("i", "1", "n", 1).unwrap(), None),
+            (Loop::inclusive("j", "i + 1", "n + 2", 1).unwrap(), Some(0)),
+        ]);
+        let options = CountOptions::default();
+        let (copies, entries) = cascade_totals(&s, 1, &[4, 2, 1], &options).unwrap();
+        let long = entries_with_at_least(&s, 1, 4, &options).unwrap();
+        for n in [1, 2, 5, 30, 31, 33] {
+            let trips: Vec<i64> = (1..=n).map(|i| (n + 2 - i).max(0)).collect();
+            let sum = |f: &dyn Fn(i64) -> i64| trips.iter().map(|&t| f(t)).sum::<i64>();
+            assert_eq!(at(&copies[&4], n), sum(&|t| t / 4), "n={n}");
+            assert_eq!(at(&copies[&2], n), sum(&|t| t / 2 % 2), "n={n}");
+            assert_eq!(at(&copies[&1], n), sum(&|t| t % 2), "n={n}");
+            assert_eq!(at(&entries, n), n);
+            assert_eq!(at(&long, n), sum(&|t| i64::from(t >= 4)), "n={n}");
+            for r in 0..4 {
+                let e = entries_where(&s, 1, 4, Some((4, r)), &options).unwrap();
+                let brute = sum(&|t| i64::from(t >= 4 && t % 4 == r));
+                assert_eq!(at(&e, n), brute, "n={n} r={r}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_lone_copy_needs_a_constant_multiple_trip_count() {
+        let s = source(vec![
+            (Loop::exclusive("i", "0", "n", 1).unwrap(), None),
+            (Loop::exclusive("j", "jj", "jj + 8", 1).unwrap(), Some(0)),
+            (Loop::inclusive("k", "1", "6", 1).unwrap(), Some(0)),
+        ]);
+        assert!(!lone_copy_plausible(&s, 0, 3));
+        assert!(lone_copy_plausible(&s, 1, 2));
+        assert!(lone_copy_plausible(&s, 1, 8));
+        assert!(!lone_copy_plausible(&s, 1, 3));
+        assert!(lone_copy_plausible(&s, 2, 3));
+        assert!(!lone_copy_plausible(&s, 2, 4));
+    }
+
+    #[test]
+    fn copies_that_do_not_nest_are_an_error() {
+        let s = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
+        let e = cascade_totals(&s, 0, &[6, 4], &CountOptions::default()).unwrap_err();
+        assert!(e.contains("do not nest"), "{e}");
+    }
+}
