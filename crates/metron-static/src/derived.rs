@@ -1,7 +1,7 @@
 //! Roll-ups and derived metrics of a model (004 §IV.D.2): floating-point operations (not
 //! instructions: a packed `vmulpd ymm` does four), loads, stores and bytes moved from iced's
 //! memory-operand info, branches; the paper's instruction-based arithmetic intensity and
-//! bytes moved per flop.
+//! bytes moved per flop (memory operands' bytes, whether they hit a cache or not).
 
 use std::collections::BTreeMap;
 
@@ -46,17 +46,35 @@ pub fn flops(ins: &Instruction) -> u32 {
     lanes * ops * if fused { 2 } else { 1 }
 }
 
+/// Bytes read and written by one execution of `ins`, from iced's memory-operand sizes (stack
+/// traffic of `push`/`call` included). An operand both read and written (`add [m], r`)
+/// moves its size each way.
+pub fn bytes_moved(ins: &Instruction) -> (u32, u32) {
+    let sizes: u32 = ins.memory.iter().map(|m| m.size).sum();
+    match (ins.loads, ins.stores) {
+        (0, 0) => (0, 0),
+        (_, 0) => (sizes, 0),
+        (0, _) => (0, sizes),
+        _ if ins.memory.len() == 1 => (sizes, sizes),
+        // Several operands, some read, some written (`movs`, `push [m]`): the sizes split.
+        (l, w) => (sizes * l / (l + w), sizes * w / (l + w)),
+    }
+}
+
 /// The roll-ups of one instruction that do not need the architecture description.
-pub fn instruction_rollups(ins: &Instruction) -> [(&'static str, u32); 4] {
+pub fn instruction_rollups(ins: &Instruction) -> [(&'static str, u32); 6] {
     let branch = matches!(
         ins.flow,
         FlowControl::ConditionalBranch
             | FlowControl::UnconditionalBranch
             | FlowControl::IndirectBranch
     );
+    let (read, written) = bytes_moved(ins);
     [
         ("loads", ins.loads),
         ("stores", ins.stores),
+        ("bytes_loaded", read),
+        ("bytes_stored", written),
         ("branches", u32::from(branch)),
         ("flops", flops(ins)),
     ]

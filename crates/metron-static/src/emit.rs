@@ -198,10 +198,11 @@ impl Formulas {
                         .or_insert_with(Piecewise::zero);
                     *e = &*e + &m.block_counts[*b];
                     if mn == "jmp" {
-                        // `jmp [GOT]`: a load and a branch.
-                        for k in ["loads", "branches"] {
+                        // `jmp [GOT]`: a load of 8 bytes and a branch.
+                        for (k, n) in [("loads", 1), ("bytes_loaded", 8), ("branches", 1)] {
+                            let add = &m.block_counts[*b] * &Piecewise::constant(n);
                             let e = rollups.entry(k.to_string()).or_insert_with(Piecewise::zero);
-                            *e = &*e + &m.block_counts[*b];
+                            *e = &*e + &add;
                         }
                     }
                 }
