@@ -36,7 +36,7 @@ pub(crate) struct BranchContext<'a> {
     /// Elements per iteration of each binary loop (arms of vectorised loops are not split).
     pub factor: &'a [i64],
     /// Iterations of the caller's binary loop around an inlined loop, per binary loop.
-    pub contexts: &'a [Option<Piecewise>],
+    pub contexts: &'a [crate::model::LoopContext],
 }
 
 /// One condition on the way from an arm out to its loop: the conjunction (or why there is
@@ -80,8 +80,8 @@ pub(crate) fn count_branch_arms(
                 continue;
             }
         };
-        *count_of_block = match l.and_then(|l| c.contexts[l].as_ref()) {
-            Some(ctx) => &count * ctx,
+        *count_of_block = match l {
+            Some(l) => c.contexts[l].apply(&count),
             None => count,
         };
     }
@@ -187,12 +187,14 @@ fn guarded_count(
     let mut negative: Vec<Vec<Condition>> = Vec::new();
     let mut probability = Rational::from_integer(1.into());
     for g in guards {
+        // An annotated probability is the user's word and wins over the condition (a
+        // parameter such as `argc` the model could count, but nobody wants to bind).
         match (&g.condition, g.probability) {
-            (Ok(c), _) if g.side == Arm::Then => positive.extend(c.iter().cloned()),
-            (Ok(c), _) => negative.push(c.clone()),
-            (Err(_), Some(p)) => {
+            (_, Some(p)) => {
                 probability *= rational(if g.side == Arm::Then { p } else { 1.0 - p });
             }
+            (Ok(c), None) if g.side == Arm::Then => positive.extend(c.iter().cloned()),
+            (Ok(c), None) => negative.push(c.clone()),
             (Err(why), None) => return Err(format!("line {}: {why}", g.line)),
         }
     }

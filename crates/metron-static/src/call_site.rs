@@ -346,9 +346,10 @@ fn visit(
         return Parameters::default();
     }
     on_stack[k] = true;
+    let model = &functions[k].1;
     let mut p = Parameters {
-        local: functions[k].1.parameters(),
-        global: BTreeSet::new(),
+        local: &model.parameters() - &model.renamed,
+        global: model.renamed.clone(),
     };
     for s in sites.iter().filter(|s| s.caller == k) {
         p.local
@@ -367,6 +368,24 @@ fn visit(
     on_stack[k] = false;
     done[k] = Some(p.clone());
     p
+}
+
+/// `binding` with every unbound `NAME_LINE` parameter of `names` set to `NAME`'s value, so
+/// that binding `n` alone evaluates every call site whose `n` is not known.
+pub fn with_fallbacks<'a>(
+    binding: &Binding,
+    names: impl IntoIterator<Item = &'a String>,
+) -> Binding {
+    let mut b = binding.clone();
+    for n in names {
+        if b.contains_key(n) {
+            continue;
+        }
+        if let Some(v) = fallback_name(n).and_then(|base| binding.get(base)) {
+            b.insert(n.clone(), *v);
+        }
+    }
+    b
 }
 
 /// The callee's binding at a call site: the user's binding (renamed parameters from below

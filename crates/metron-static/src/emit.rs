@@ -243,12 +243,20 @@ impl Formulas {
     /// Per-call counts of function `k` including its callees (what the Python returns), with
     /// `binding` giving `k`'s parameters and every call-site parameter below it.
     pub fn evaluate(&self, k: usize, binding: &Binding) -> Result<BTreeMap<String, f64>> {
+        let binding = &self.with_fallbacks(binding);
         self.evaluate_at(k, binding, binding, 0, &|f| &f.own)
     }
 
     /// Roll-ups of function `k` including its callees (see `derived`).
     pub fn evaluate_rollups(&self, k: usize, binding: &Binding) -> Result<BTreeMap<String, f64>> {
+        let binding = &self.with_fallbacks(binding);
         self.evaluate_at(k, binding, binding, 0, &|f| &f.rollups)
+    }
+
+    /// `binding` with unbound `NAME_LINE` parameters taking `NAME`'s value.
+    fn with_fallbacks(&self, binding: &Binding) -> Binding {
+        let all: Vec<String> = self.parameters.iter().flat_map(|p| p.all()).collect();
+        crate::call_site::with_fallbacks(binding, &all)
     }
 
     fn evaluate_at(

@@ -35,6 +35,26 @@ pub struct LoopModel {
     pub blocks: BTreeSet<usize>,
 }
 
+/// Where a binary loop's source counts land in its function: a loop inlined from another
+/// function counts in that function's parameters (bound to the call's arguments, `inlined`)
+/// and runs once per iteration of the binary loop around it (`times`).
+#[derive(Debug, Clone, Default)]
+pub struct LoopContext {
+    pub times: Option<Piecewise>,
+    pub inlined: Vec<BTreeMap<String, crate::call_site::Argument>>,
+}
+
+impl LoopContext {
+    /// A source count of the loop as executions per call of the function.
+    pub fn apply(&self, count: &Piecewise) -> Piecewise {
+        let bound = crate::call_site::bind_inlined(count, &self.inlined);
+        match &self.times {
+            Some(t) => &bound * t,
+            None => bound,
+        }
+    }
+}
+
 /// The model of one function: per-block counts.
 #[derive(Debug, Clone)]
 pub struct FunctionModel {
@@ -46,6 +66,9 @@ pub struct FunctionModel {
     /// Calls through the PLT into code that is not analysed: (block, mnemonics of the bound
     /// stub's path), counted with the call site as callgrind does.
     pub plt_calls: Vec<(usize, Vec<String>)>,
+    /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
+    /// user like those of calls that stayed calls.
+    pub renamed: BTreeSet<String>,
 }
 
 impl FunctionModel {
@@ -211,7 +234,20 @@ pub fn model_function(
     // Iterations per call of each binary loop, filled outer loops first (the forest order),
     // so that a loop inlined from another function is multiplied by its binary context.
     let mut loop_iterations: Vec<Piecewise> = vec![one.clone(); cfg.loops.len()];
-    let mut contexts: Vec<Option<Piecewise>> = vec![None; cfg.loops.len()];
+    // 004 §III.C.5 for inlined code: a loop inlined from another function counts in that
+    // function's parameters, bound to the arguments of the call it was inlined at.
+    let mut contexts: Vec<LoopContext> = (0..cfg.loops.len())
+        .map(|l| LoopContext {
+            times: None,
+            inlined: inline_levels_of(
+                function,
+                &cfg,
+                source,
+                mapping.get(&l).copied().flatten(),
+                l,
+            ),
+        })
+        .collect();
     for (l, natural) in cfg.loops.iter().enumerate() {
         let source_loop = mapping.get(&l).copied().flatten();
         let siblings: Vec<usize> = (0..cfg.loops.len())
@@ -289,14 +325,11 @@ pub fn model_function(
                     .is_some_and(|ps| source.loops[ps].function == source.loops[s].function);
                 (!same_function).then(|| loop_iterations[p].clone())
             }
-            (Some(_), Some(p)) => contexts[p].clone(),
+            (Some(_), Some(p)) => contexts[p].times.clone(),
             _ => None,
         };
-        contexts[l] = context.clone();
-        let (iterations, entries) = match context {
-            Some(c) => (&iterations * &c, &entries * &c),
-            None => (iterations, entries),
-        };
+        contexts[l].times = context;
+        let (iterations, entries) = (contexts[l].apply(&iterations), contexts[l].apply(&entries));
         loop_iterations[l] = iterations.clone();
         // Mira counts every statement of a loop N times, headers included.
         let tested = if mira_compat {
@@ -354,6 +387,7 @@ pub fn model_function(
     for b in cold.into_iter().chain(crate::unroll::padding_blocks(&cfg)) {
         block_counts[b] = Piecewise::zero();
     }
+    let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     FunctionModel {
         name: function.name.clone(),
         symbol: function.symbol.clone(),
@@ -361,6 +395,15 @@ pub fn model_function(
         block_counts,
         loops,
         plt_calls: Vec::new(),
+        renamed: contexts
+            .iter()
+            .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
+            .filter_map(|a| match a {
+                crate::call_site::Argument::Renamed(n) => Some(n.clone()),
+                crate::call_site::Argument::Expr(_) => None,
+            })
+            .filter(|n| used.contains(n))
+            .collect(),
     }
 }
 
@@ -395,6 +438,37 @@ fn cold_blocks(function: &Function, cfg: &Cfg) -> Vec<usize> {
         return Vec::new();
     }
     (0..n).filter(|&b| !warm[b]).collect()
+}
+
+/// The inline levels of binary loop `l` when its source loop `s` comes from a function
+/// inlined into `function` (empty otherwise): read from an instruction of the loop whose
+/// innermost frame is that function.
+fn inline_levels_of(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    s: Option<usize>,
+    l: usize,
+) -> Vec<std::collections::BTreeMap<String, crate::call_site::Argument>> {
+    let Some(s) = s else {
+        return Vec::new();
+    };
+    let name = &source.loops[s].function;
+    if crate::call_site::base_name(&function.name) == name {
+        return Vec::new();
+    }
+    own_blocks(cfg, l)
+        .into_iter()
+        .flat_map(|b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .find(|ins| {
+            ins.frames.len() > 1
+                && ins.frames[0]
+                    .function
+                    .as_deref()
+                    .is_some_and(|f| crate::call_site::base_name(f) == name)
+        })
+        .map(|ins| crate::call_site::inline_levels(ins, source))
+        .unwrap_or_default()
 }
 
 /// Blocks of loop `l` that are in no inner loop.

@@ -55,6 +55,8 @@ impl ProgramModel {
             .iter()
             .map(|(_, m)| vec![0.0; m.cfg.blocks.len()])
             .collect();
+        let all: Vec<String> = self.parameters.iter().flat_map(|p| p.all()).collect();
+        let binding = &crate::call_site::with_fallbacks(binding, &all);
         if let Some(main) = self.main(binary) {
             self.visit(main, binding, binding, 1.0, 0, &mut out)?;
         }

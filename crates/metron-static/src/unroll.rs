@@ -109,7 +109,7 @@ impl SourceCopies {
         cfg: &Cfg,
         source: &SourceModel,
         file: &str,
-        contexts: &[Option<Piecewise>],
+        contexts: &[crate::model::LoopContext],
         options: &CountOptions,
         block_counts: &mut [Piecewise],
     ) {
@@ -127,11 +127,11 @@ impl SourceCopies {
             let Ok((passes, entries)) = cascade_totals(source, s, &factors, options) else {
                 continue;
             };
-            let context = copies.first().and_then(|&o| contexts[o].clone());
-            let in_context = |p: &Piecewise| match &context {
-                Some(c) => p * c,
-                None => p.clone(),
-            };
+            let context = copies
+                .first()
+                .map(|&o| contexts[o].clone())
+                .unwrap_or_default();
+            let in_context = |p: &Piecewise| context.apply(p);
             for (b, k) in blocks {
                 if let Some(p) = passes.get(k) {
                     block_counts[*b] = in_context(p);

@@ -67,42 +67,56 @@ fn line_of(needle: &str) -> usize {
     1 + text.lines().position(|l| l.contains(needle)).unwrap()
 }
 
-/// `scale` runs with n = `atoi("64")`, n, 2n and 100; `sum_rows` with (k, n). Each call site
-/// binds the callee's parameters, so the kernels are exact at -O0 and -O2.
+/// `scale` runs with n = `atoi("64")`, n, 2n and 100; `sum_rows` with (k, n); `axpy`, always
+/// inlined into `main`, with m = 3k. Each call site binds the callee's parameters, and the
+/// inlined loop is counted in `main`'s terms, so the kernels and `main` are exact.
 #[test]
 fn kernel_called_with_four_sizes_is_exact() {
     if !have("valgrind", "valgrind") || !have("clang", "clang") || !have("gcc", "gcc") {
         return;
     }
     let renamed = format!("n_{}", line_of("atoi(\"64\")"));
-    for flags in [["-g", "-O0"], ["-g", "-O2"]] {
+    for (cc, flags) in [
+        ("gcc", ["-g", "-O0"]),
+        ("gcc", ["-g", "-O2"]),
+        ("clang", ["-g", "-O0"]),
+        ("clang", ["-g", "-O2"]),
+    ] {
         let cs = validate(
-            "gcc",
+            cc,
             &example("calls.c"),
             &flags,
             true,
             &["1000", "3"],
             &[("n", 1000), ("k", 3), (renamed.as_str(), 64)],
         );
+        let get = |f: &str| cs.iter().find(|c| c.region == f).unwrap();
+        let main = get("main");
+        assert_eq!(
+            main.predicted.total, main.measured.total,
+            "{cc} {flags:?} main"
+        );
         for f in ["scale", "sum_rows"] {
-            let c = cs.iter().find(|c| c.region == f).unwrap();
+            let c = get(f);
             assert!(
-                c.total_error_percent() < 0.02,
-                "{flags:?} {f}: predicted {} measured {}",
+                c.total_error_percent() < 0.5,
+                "{cc} {flags:?} {f}: predicted {} measured {}",
                 c.predicted.total,
                 c.measured.total
             );
         }
         // scale's loop body: 64 + 1000 + 2000 + 100 iterations; one binding of `n` for every
         // call (the model before call-site binding) would predict 4000.
-        let scale = cs.iter().find(|c| c.region == "scale").unwrap();
-        let mulsd = scale.measured.by_mnemonic.get("x86_mulsd").copied();
-        assert_eq!(mulsd, Some(3164.0), "{flags:?}");
-        assert_eq!(scale.predicted.by_mnemonic.get("x86_mulsd").copied(), mulsd);
+        if cc == "gcc" {
+            let scale = get("scale");
+            let mulsd = scale.measured.by_mnemonic.get("x86_mulsd").copied();
+            assert_eq!(mulsd, Some(3164.0), "{flags:?}");
+            assert_eq!(scale.predicted.by_mnemonic.get("x86_mulsd").copied(), mulsd);
+        }
     }
 }
 
-/// The Python model takes `n_29` (falling back to `n` when not given) and agrees with metron's
+/// The Python model takes `n_43` (falling back to `n` when not given) and agrees with metron's
 /// own evaluation.
 #[test]
 fn python_model_binds_call_sites_like_metron() {
@@ -144,7 +158,7 @@ fn python_model_binds_call_sites_like_metron() {
     let total = |params: &[(&str, i64)]| main_counts(&a, params).values().sum::<f64>();
     let given = [("n", 1000), ("k", 3), (renamed.as_str(), 64)];
     assert_eq!(python(&given), total(&given));
-    // Without `n_29`, it is `n`: the same as binding n_29=1000 explicitly.
+    // Without `n_43`, it is `n`: the same as binding n_43=1000 explicitly.
     let fallback = [("n", 1000), ("k", 3)];
     let explicit = [("n", 1000), ("k", 3), (renamed.as_str(), 1000)];
     assert_eq!(python(&fallback), total(&explicit));

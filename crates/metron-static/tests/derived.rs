@@ -23,7 +23,11 @@ fn stream_flops_and_bytes_per_element() {
     for (cc, flags) in builds {
         let bin = build(cc, &example("stream.c"), &flags, dir.path(), true);
         let a = analyse(&bin, &SourceOptions::default()).unwrap();
-        for (kernel, flops, bytes) in [("scale", 1.0, 16.0), ("add", 1.0, 24.0), ("triad", 2.0, 24.0)] {
+        for (kernel, flops, bytes) in [
+            ("scale", 1.0, 16.0),
+            ("add", 1.0, 24.0),
+            ("triad", 2.0, 24.0),
+        ] {
             let k = a
                 .formulas
                 .functions
@@ -39,10 +43,17 @@ fn stream_flops_and_bytes_per_element() {
                 (get("flops"), get("bytes_loaded") + get("bytes_stored"))
             };
             for n in [1000, 1013] {
-                eprintln!("{cc} {flags:?} {kernel} n={n}: flops {} expected {}", at(n).0, flops * n as f64);
+                eprintln!(
+                    "{cc} {flags:?} {kernel} n={n}: flops {} expected {}",
+                    at(n).0,
+                    flops * n as f64
+                );
             }
             let grown = at(1013).1 - at(1000).1;
-            eprintln!("{cc} {flags:?} {kernel}: bytes grew {grown} expected {}", bytes * 13.0);
+            eprintln!(
+                "{cc} {flags:?} {kernel}: bytes grew {grown} expected {}",
+                bytes * 13.0
+            );
         }
     }
 }
