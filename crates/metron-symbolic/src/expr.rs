@@ -51,7 +51,13 @@ pub(crate) fn int_rat(n: &BigInt) -> Rational {
 pub(crate) fn common_denominator<'a>(values: impl IntoIterator<Item = &'a Rational>) -> BigInt {
     values
         .into_iter()
-        .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
+        .fold(BigInt::one(), |acc, v| {
+            if v.denom().is_one() {
+                acc
+            } else {
+                acc.lcm(v.denom())
+            }
+        })
 }
 
 impl LinExpr {
@@ -124,6 +130,9 @@ impl LinExpr {
     pub fn scaled(&self, k: &Rational) -> LinExpr {
         if k.is_zero() {
             return LinExpr::zero();
+        }
+        if k.is_one() {
+            return self.clone();
         }
         LinExpr {
             terms: self.terms.iter().map(|(a, c)| (a.clone(), c * k)).collect(),
@@ -202,6 +211,9 @@ impl LinExpr {
     }
 
     pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
+        if let Some(v) = crate::small::lin(self, binding) {
+            return Ok(v.to_big());
+        }
         let mut v = self.constant.clone();
         for (a, c) in &self.terms {
             v += a.evaluate(binding)? * c;
@@ -209,10 +221,18 @@ impl LinExpr {
         Ok(v)
     }
 
+    /// Whether every symbol (also inside floors) has a value in `binding`.
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        self.terms.keys().all(|a| a.all_bound(binding))
+    }
+
     /// Multiplies by the least positive integer that makes every coefficient and the constant
     /// integral.
     pub(crate) fn integral_multiple(&self) -> (LinExpr, BigInt) {
         let d = common_denominator(self.terms.values().chain(std::iter::once(&self.constant)));
+        if d.is_one() {
+            return (self.clone(), d);
+        }
         (self.scaled(&int_rat(&d)), d)
     }
 
@@ -264,6 +284,13 @@ impl Atom {
                 out.insert(s.clone());
             }
             Atom::Floor(arg) => arg.symbols(out),
+        }
+    }
+
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        match self {
+            Atom::Symbol(s) => binding.contains_key(s),
+            Atom::Floor(arg) => arg.all_bound(binding),
         }
     }
 

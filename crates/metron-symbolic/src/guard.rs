@@ -141,6 +141,13 @@ impl Constraint {
     }
 
     pub fn holds(&self, binding: &Binding) -> Result<bool, Error> {
+        if let Some(v) = crate::small::lin(&self.expr, binding) {
+            return Ok(match &self.relation {
+                Relation::NonNegative => !v.is_negative(),
+                Relation::Zero => v.is_zero(),
+                Relation::Divisible(m) => v.divisible_by(m),
+            });
+        }
         let v = self.expr.evaluate(binding)?;
         Ok(match &self.relation {
             Relation::NonNegative => !v.is_negative(),
@@ -264,6 +271,10 @@ impl Guard {
             }
         }
         Ok(true)
+    }
+
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        self.constraints.iter().all(|c| c.expr.all_bound(binding))
     }
 
     pub fn parameters(&self) -> BTreeSet<String> {

@@ -32,6 +32,7 @@ pub mod oracle;
 mod parse;
 pub mod piecewise;
 pub mod poly;
+mod small;
 mod print;
 pub mod trip_count;
 mod wire;

@@ -216,6 +216,9 @@ impl QuasiPolynomial {
 
     /// Exact value under `binding`; a parameter without a value is an error.
     pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
+        if let Some(v) = crate::small::poly(self, binding) {
+            return Ok(v.to_big());
+        }
         let mut total = Rational::zero();
         for (m, c) in &self.terms {
             let mut v = c.clone();
@@ -226,6 +229,12 @@ impl QuasiPolynomial {
             total += v;
         }
         Ok(total)
+    }
+
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        self.terms
+            .keys()
+            .all(|m| m.0.keys().all(|a| a.all_bound(binding)))
     }
 
     /// Like [`evaluate`](Self::evaluate) but requires an integer result (counts always are).
