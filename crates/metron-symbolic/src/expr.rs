@@ -23,7 +23,7 @@ pub enum Atom {
     Symbol(String),
     /// `floor(arg)`, kept in the canonical form produced by [`LinExpr::floor`]: every
     /// coefficient and the constant of `arg` lie in `[0, 1)`.
-    Floor(Box<LinExpr>),
+    Floor(std::sync::Arc<LinExpr>),
 }
 
 /// A quasi-affine expression `constant + sum(coefficient * atom)` with rational coefficients.
@@ -47,17 +47,24 @@ pub(crate) fn int_rat(n: &BigInt) -> Rational {
     Rational::from_integer(n.clone())
 }
 
+/// `a * b`; integers (most coefficients) skip the gcd reductions of a general product.
+pub(crate) fn times(a: &Rational, b: &Rational) -> Rational {
+    if a.denom().is_one() && b.denom().is_one() {
+        Rational::new_raw(a.numer() * b.numer(), BigInt::one())
+    } else {
+        a * b
+    }
+}
+
 /// Least common multiple of the denominators of `values` (1 if empty).
 pub(crate) fn common_denominator<'a>(values: impl IntoIterator<Item = &'a Rational>) -> BigInt {
-    values
-        .into_iter()
-        .fold(BigInt::one(), |acc, v| {
-            if v.denom().is_one() {
-                acc
-            } else {
-                acc.lcm(v.denom())
-            }
-        })
+    values.into_iter().fold(BigInt::one(), |acc, v| {
+        if v.denom().is_one() {
+            acc
+        } else {
+            acc.lcm(v.denom())
+        }
+    })
 }
 
 impl LinExpr {
@@ -135,8 +142,12 @@ impl LinExpr {
             return self.clone();
         }
         LinExpr {
-            terms: self.terms.iter().map(|(a, c)| (a.clone(), c * k)).collect(),
-            constant: &self.constant * k,
+            terms: self
+                .terms
+                .iter()
+                .map(|(a, c)| (a.clone(), times(c, k)))
+                .collect(),
+            constant: times(&self.constant, k),
         }
     }
 
@@ -186,7 +197,7 @@ impl LinExpr {
         rest.constant = &self.constant - &whole;
         out.constant = whole;
         if !rest.terms.is_empty() {
-            out.add_term(Atom::Floor(Box::new(rest)), Rational::one());
+            out.add_term(Atom::Floor(std::sync::Arc::new(rest)), Rational::one());
         }
         out
     }
@@ -278,10 +289,12 @@ impl Atom {
         }
     }
 
-    fn symbols(&self, out: &mut BTreeSet<String>) {
+    pub(crate) fn symbols(&self, out: &mut BTreeSet<String>) {
         match self {
             Atom::Symbol(s) => {
-                out.insert(s.clone());
+                if !out.contains(s) {
+                    out.insert(s.clone());
+                }
             }
             Atom::Floor(arg) => arg.symbols(out),
         }

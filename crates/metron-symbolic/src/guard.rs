@@ -347,7 +347,7 @@ pub(crate) fn feasible_set<'a>(constraints: impl Iterator<Item = &'a Constraint>
     }
     // floor(a) = f  implies  a - f >= 0  and  f - a + 1 > 0, i.e. d*(f - a) + d - 1 >= 0.
     for arg in floors {
-        let f = LinExpr::atom(Atom::Floor(Box::new(arg.clone())));
+        let f = LinExpr::atom(Atom::Floor(std::sync::Arc::new(arg.clone())));
         let (diff, d) = f.minus(&arg).integral_multiple();
         exprs.push(diff.scaled(&crate::expr::rat(-1)));
         exprs.push(diff.plus(&LinExpr::constant(int_rat(&(d - BigInt::one())))));

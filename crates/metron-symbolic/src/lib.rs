@@ -32,8 +32,8 @@ pub mod oracle;
 mod parse;
 pub mod piecewise;
 pub mod poly;
-mod small;
 mod print;
+mod small;
 pub mod trip_count;
 mod wire;
 

@@ -43,12 +43,25 @@ impl Piecewise {
     }
 
     pub fn constant(c: i64) -> Self {
-        Self::from(QuasiPolynomial::integer(c))
+        Self::unguarded(QuasiPolynomial::integer(c))
     }
 
     /// The parameter `name` itself (unguarded).
     pub fn parameter(name: &str) -> Self {
-        Self::from(QuasiPolynomial::parameter(name))
+        Self::unguarded(QuasiPolynomial::parameter(name))
+    }
+
+    /// A single unguarded value without floors is simplified as it stands.
+    fn unguarded(value: QuasiPolynomial) -> Self {
+        if value.is_zero() {
+            return Self::zero();
+        }
+        Piecewise {
+            pieces: Arc::new(vec![Piece {
+                guard: Guard::always(),
+                value,
+            }]),
+        }
     }
 
     /// `value` where `guard` holds, 0 elsewhere.
@@ -158,7 +171,9 @@ impl Piecewise {
     pub fn parameters(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         for p in self.pieces.iter() {
-            out.extend(p.guard.parameters());
+            for c in p.guard.constraints() {
+                c.expr().symbols(&mut out);
+            }
             p.value.symbols_into(&mut out);
         }
         out

@@ -8,7 +8,7 @@ use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
 use crate::error::Error;
-use crate::expr::{int_rat, rat, Atom, LinExpr, Rational};
+use crate::expr::{int_rat, rat, times, Atom, LinExpr, Rational};
 use crate::Binding;
 
 /// A product of atoms with positive exponents; the empty product is 1.
@@ -105,7 +105,11 @@ impl QuasiPolynomial {
             return Self::zero();
         }
         QuasiPolynomial {
-            terms: self.terms.iter().map(|(m, c)| (m.clone(), c * k)).collect(),
+            terms: self
+                .terms
+                .iter()
+                .map(|(m, c)| (m.clone(), times(c, k)))
+                .collect(),
         }
     }
 
@@ -132,7 +136,7 @@ impl QuasiPolynomial {
     pub(crate) fn symbols_into(&self, out: &mut BTreeSet<String>) {
         for m in self.terms.keys() {
             for a in m.0.keys() {
-                LinExpr::atom(a.clone()).symbols(out);
+                a.symbols(out);
             }
         }
     }
@@ -309,7 +313,7 @@ impl Mul for &QuasiPolynomial {
         let mut out = QuasiPolynomial::zero();
         for (m1, c1) in &self.terms {
             for (m2, c2) in &rhs.terms {
-                out.add_term(m1.times(m2), c1 * c2);
+                out.add_term(m1.times(m2), times(c1, c2));
             }
         }
         out

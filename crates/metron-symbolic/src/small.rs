@@ -42,6 +42,12 @@ impl Small {
         Some(Small { num, den })
     }
 
+    /// An integer (already in lowest terms); `None` for `i128::MIN`, kept out of range so
+    /// that negation and `abs` never overflow.
+    fn integral(num: i128) -> Option<Small> {
+        (num != i128::MIN).then_some(Small { num, den: 1 })
+    }
+
     pub(crate) fn from_big(r: &Rational) -> Option<Small> {
         Small::new(r.numer().to_i128()?, r.denom().to_i128()?)
     }
@@ -51,16 +57,25 @@ impl Small {
     }
 
     pub(crate) fn add(self, o: Small) -> Option<Small> {
+        if self.den == 1 && o.den == 1 {
+            return Small::integral(self.num.checked_add(o.num)?);
+        }
         if self.den == o.den {
             return Small::new(self.num.checked_add(o.num)?, self.den);
         }
         let g = self.den.gcd(&o.den);
         let (a, b) = (self.den / g, o.den / g);
-        let num = self.num.checked_mul(b)?.checked_add(o.num.checked_mul(a)?)?;
+        let num = self
+            .num
+            .checked_mul(b)?
+            .checked_add(o.num.checked_mul(a)?)?;
         Small::new(num, self.den.checked_mul(b)?)
     }
 
     pub(crate) fn mul(self, o: Small) -> Option<Small> {
+        if self.den == 1 && o.den == 1 {
+            return Small::integral(self.num.checked_mul(o.num)?);
+        }
         // Cross-reduce first so that products stay small.
         let g1 = self.num.gcd(&o.den).max(1);
         let g2 = o.num.gcd(&self.den).max(1);

@@ -270,7 +270,11 @@ fn evaluation_is_exact_across_the_machine_integer_range() {
         let want_cube = &big_n * &big_n * &big_n;
         let want_strided = (&big_n + 2) / 3;
         assert_eq!(cube.evaluate_integer(&b).unwrap(), want_cube, "n^3 at {n}");
-        assert_eq!(strided.evaluate_integer(&b).unwrap(), want_strided, "strided at {n}");
+        assert_eq!(
+            strided.evaluate_integer(&b).unwrap(),
+            want_strided,
+            "strided at {n}"
+        );
         assert_eq!(
             product.evaluate_integer(&b).unwrap(),
             &want_cube * &want_strided,
