@@ -2,10 +2,12 @@
 //! source (Mira, 004), validated against callgrind's per-instruction counts.
 
 pub mod analysis;
+pub mod ast_cache;
 pub mod binary;
 pub mod callgrind;
 pub mod category;
 pub mod cfg;
+pub mod clang_ast;
 pub mod emit;
 pub mod error;
 pub mod model;
