@@ -115,6 +115,33 @@ fn external_callee(
         .map(|g| g.symbol.clone())
 }
 
+/// Instructions per mnemonic as integer weights on block counts, summed once at the end: a
+/// function's blocks share few distinct counts, so `sum(n_b * count_b)` becomes a handful of
+/// symbolic products instead of one symbolic sum per block and mnemonic.
+#[derive(Default)]
+struct MnemonicWeights(BTreeMap<String, Vec<(Piecewise, i64)>>);
+
+impl MnemonicWeights {
+    fn add(&mut self, mnemonic: String, count: &Piecewise, n: i64) {
+        let terms = self.0.entry(mnemonic).or_default();
+        match terms.iter_mut().find(|(c, _)| c == count) {
+            Some((_, w)) => *w += n,
+            None => terms.push((count.clone(), n)),
+        }
+    }
+
+    fn add_into(self, own: &mut BTreeMap<String, Piecewise>) {
+        for (mnemonic, terms) in self.0 {
+            let scaled: Vec<Piecewise> = terms
+                .iter()
+                .map(|(c, n)| c * &Piecewise::constant(*n))
+                .collect();
+            let e = own.entry(mnemonic).or_insert_with(Piecewise::zero);
+            *e = Piecewise::sum(std::iter::once(&*e).chain(&scaled));
+        }
+    }
+}
+
 impl Formulas {
     pub fn build(binary: &Binary, program: &ProgramModel, source: &SourceModel) -> Formulas {
         let index: BTreeMap<u64, usize> = program
@@ -127,6 +154,7 @@ impl Formulas {
         for (k, (i, m)) in program.functions.iter().enumerate() {
             let f = &binary.functions[*i];
             let mut own: BTreeMap<String, Piecewise> = BTreeMap::new();
+            let mut weights = MnemonicWeights::default();
             let mut calls = Vec::new();
             let mut external = Vec::new();
             for (b, block) in m.cfg.blocks.iter().enumerate() {
@@ -168,11 +196,10 @@ impl Formulas {
                     }
                 }
                 for (mn, n) in per_mnemonic {
-                    let add = &m.block_counts[b] * &Piecewise::constant(n);
-                    let e = own.entry(mn).or_insert_with(Piecewise::zero);
-                    *e = &*e + &add;
+                    weights.add(mn, &m.block_counts[b], n);
                 }
             }
+            weights.add_into(&mut own);
             // The bound PLT stub's `jmp` runs with each call into an unanalysed function.
             for (b, path) in &m.plt_calls {
                 for mn in path {
