@@ -56,6 +56,15 @@ pub(crate) fn times(a: &Rational, b: &Rational) -> Rational {
     }
 }
 
+/// `a += b`; integers skip the gcd reductions of a general sum.
+pub(crate) fn add_to(a: &mut Rational, b: &Rational) {
+    if a.denom().is_one() && b.denom().is_one() {
+        *a = Rational::new_raw(a.numer() + b.numer(), BigInt::one());
+    } else {
+        *a += b;
+    }
+}
+
 /// Least common multiple of the denominators of `values` (1 if empty).
 pub(crate) fn common_denominator<'a>(values: impl IntoIterator<Item = &'a Rational>) -> BigInt {
     values.into_iter().fold(BigInt::one(), |acc, v| {
@@ -110,15 +119,24 @@ impl LinExpr {
     }
 
     pub fn add_term(&mut self, atom: Atom, coefficient: Rational) {
-        let entry = self.terms.entry(atom).or_insert_with(Rational::zero);
-        *entry += coefficient;
-        if entry.is_zero() {
-            self.terms.retain(|_, c| !c.is_zero());
+        if coefficient.is_zero() {
+            return;
+        }
+        match self.terms.get_mut(&atom) {
+            Some(c) => {
+                add_to(c, &coefficient);
+                if c.is_zero() {
+                    self.terms.remove(&atom);
+                }
+            }
+            None => {
+                self.terms.insert(atom, coefficient);
+            }
         }
     }
 
     pub fn add_constant(&mut self, c: &Rational) {
-        self.constant += c;
+        add_to(&mut self.constant, c);
     }
 
     pub fn plus(&self, other: &LinExpr) -> LinExpr {

@@ -262,8 +262,7 @@ impl Piecewise {
                     v.insert(p.value);
                 }
                 std::collections::btree_map::Entry::Occupied(mut o) => {
-                    let sum = &*o.get() + &p.value;
-                    o.insert(sum);
+                    o.get_mut().add_assign(&p.value);
                 }
             }
         }

@@ -8,7 +8,7 @@ use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
 use crate::error::Error;
-use crate::expr::{int_rat, rat, times, Atom, LinExpr, Rational};
+use crate::expr::{add_to, int_rat, rat, times, Atom, LinExpr, Rational};
 use crate::Binding;
 
 /// A product of atoms with positive exponents; the empty product is 1.
@@ -93,10 +93,23 @@ impl QuasiPolynomial {
         if c.is_zero() {
             return;
         }
-        let entry = self.terms.entry(m.clone()).or_insert_with(Rational::zero);
-        *entry += c;
-        if entry.is_zero() {
-            self.terms.remove(&m);
+        match self.terms.get_mut(&m) {
+            Some(entry) => {
+                add_to(entry, &c);
+                if entry.is_zero() {
+                    self.terms.remove(&m);
+                }
+            }
+            None => {
+                self.terms.insert(m, c);
+            }
+        }
+    }
+
+    /// `self += other`, in place.
+    pub(crate) fn add_assign(&mut self, other: &QuasiPolynomial) {
+        for (m, c) in &other.terms {
+            self.add_term(m.clone(), c.clone());
         }
     }
 
