@@ -138,10 +138,20 @@ pub(crate) fn lin(e: &LinExpr, binding: &Binding) -> Option<Small> {
 
 pub(crate) fn poly(p: &QuasiPolynomial, binding: &Binding) -> Option<Small> {
     let mut total = Small::ZERO;
+    // The same floors recur in many monomials: evaluate each atom once.
+    let mut known: Vec<(&Atom, Small)> = Vec::new();
     for (m, c) in p.terms() {
         let mut v = Small::from_big(c)?;
         for (a, e) in m.factors() {
-            v = v.mul(atom(a, binding)?.pow(*e)?)?;
+            let x = match known.iter().find(|(k, _)| *k == a) {
+                Some((_, x)) => *x,
+                None => {
+                    let x = atom(a, binding)?;
+                    known.push((a, x));
+                    x
+                }
+            };
+            v = v.mul(x.pow(*e)?)?;
         }
         total = total.add(v)?;
     }
