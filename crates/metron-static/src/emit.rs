@@ -131,13 +131,12 @@ impl MnemonicWeights {
     }
 
     fn add_into(self, own: &mut BTreeMap<String, Piecewise>) {
+        let weight = |n: i64| metron_symbolic::Rational::from_integer(n.into());
         for (mnemonic, terms) in self.0 {
-            let scaled: Vec<Piecewise> = terms
-                .iter()
-                .map(|(c, n)| c * &Piecewise::constant(*n))
-                .collect();
             let e = own.entry(mnemonic).or_insert_with(Piecewise::zero);
-            *e = Piecewise::sum(std::iter::once(&*e).chain(&scaled));
+            *e = Piecewise::weighted_sum(
+                std::iter::once((&*e, weight(1))).chain(terms.iter().map(|(c, n)| (c, weight(*n)))),
+            );
         }
     }
 }

@@ -49,7 +49,9 @@ pub(crate) fn int_rat(n: &BigInt) -> Rational {
 
 /// `a * b`; integers (most coefficients) skip the gcd reductions of a general product.
 pub(crate) fn times(a: &Rational, b: &Rational) -> Rational {
-    if a.denom().is_one() && b.denom().is_one() {
+    if b.is_one() {
+        a.clone()
+    } else if a.denom().is_one() && b.denom().is_one() {
         Rational::new_raw(a.numer() * b.numer(), BigInt::one())
     } else {
         a * b

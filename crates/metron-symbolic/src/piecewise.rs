@@ -110,22 +110,35 @@ impl Piecewise {
 
     /// Sum of many (sequencing in a program model).
     pub fn sum<'a>(items: impl IntoIterator<Item = &'a Piecewise>) -> Piecewise {
+        Self::weighted_sum(items.into_iter().map(|p| (p, Rational::one())))
+    }
+
+    /// `sum(k * p)` over `(p, k)` pairs, e.g. instructions per block times block counts,
+    /// without building the scaled copies.
+    pub fn weighted_sum<'a>(
+        terms: impl IntoIterator<Item = (&'a Piecewise, Rational)>,
+    ) -> Piecewise {
         // The pieces of a `Piecewise` are simplified one by one (guards feasible and without
         // redundant constraints, constant floors resolved), so only the merging steps remain.
-        let items: Vec<&Piecewise> = items.into_iter().filter(|p| !p.is_zero()).collect();
-        if let [only] = items.as_slice() {
-            return (*only).clone();
+        let terms: Vec<(&Piecewise, Rational)> = terms
+            .into_iter()
+            .filter(|(p, k)| !p.is_zero() && !k.is_zero())
+            .collect();
+        if let [(p, k)] = terms.as_slice() {
+            return p.scaled(k);
         }
-        let mut p = Piecewise {
-            pieces: Arc::new(
-                items
-                    .into_iter()
-                    .flat_map(|p| p.pieces.iter().cloned())
-                    .collect(),
-            ),
-        };
-        p.merge_pieces();
-        p
+        let mut by_guard: BTreeMap<Guard, QuasiPolynomial> = BTreeMap::new();
+        for (p, k) in terms {
+            for piece in p.pieces.iter() {
+                match by_guard.get_mut(&piece.guard) {
+                    Some(v) => v.add_scaled(&piece.value, &k),
+                    None => {
+                        by_guard.insert(piece.guard.clone(), piece.value.scaled(&k));
+                    }
+                }
+            }
+        }
+        Self::merged(by_guard)
     }
 
     /// Restricts to where `guard` also holds.
@@ -262,10 +275,15 @@ impl Piecewise {
                     v.insert(p.value);
                 }
                 std::collections::btree_map::Entry::Occupied(mut o) => {
-                    o.get_mut().add_assign(&p.value);
+                    o.get_mut().add_scaled(&p.value, &Rational::one());
                 }
             }
         }
+        *self = Self::merged(by_guard);
+    }
+
+    /// Pieces from values summed per guard: drops zero values, merges complementary pairs.
+    fn merged(by_guard: BTreeMap<Guard, QuasiPolynomial>) -> Piecewise {
         let mut pieces: Vec<Piece> = by_guard
             .into_iter()
             .filter(|(_, v)| !v.is_zero())
@@ -276,7 +294,9 @@ impl Piecewise {
             pieces[i] = merged;
         }
         pieces.sort();
-        self.pieces = Arc::new(pieces);
+        Piecewise {
+            pieces: Arc::new(pieces),
+        }
     }
 }
 

@@ -106,10 +106,22 @@ impl QuasiPolynomial {
         }
     }
 
-    /// `self += other`, in place.
-    pub(crate) fn add_assign(&mut self, other: &QuasiPolynomial) {
+    /// `self += k * other`, in place.
+    pub(crate) fn add_scaled(&mut self, other: &QuasiPolynomial, k: &Rational) {
         for (m, c) in &other.terms {
-            self.add_term(m.clone(), c.clone());
+            let c = times(c, k);
+            match self.terms.get_mut(m) {
+                Some(entry) => {
+                    add_to(entry, &c);
+                    if entry.is_zero() {
+                        self.terms.remove(m);
+                    }
+                }
+                None if c.is_zero() => {}
+                None => {
+                    self.terms.insert(m.clone(), c);
+                }
+            }
         }
     }
 

@@ -207,6 +207,9 @@ proptest! {
             prop_assert_eq!(&times_k, &scaled_full);
             prop_assert_eq!(&k_times, &scaled_full);
         }
+        // A weighted sum is the sum of the scaled counts, exactly (same merging).
+        let weighted = Piecewise::weighted_sum([(&pa, k_rat.clone()), (&pb, Rational::from_integer(2.into()))]);
+        prop_assert_eq!(&weighted, &(&times_k + &(&pb * &Piecewise::constant(2))));
         let full = [concat(&pa, &pb), concat(&pa, &-&pb), scaled_full];
         for n in [-2i64, 0, 3, 7] {
             for m in [-1i64, 2, 5] {
