@@ -195,15 +195,7 @@ impl Piecewise {
     /// Exact value; a parameter without a value is an error naming it.
     pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
         self.check_bound(binding)?;
-        let mut small = Some(crate::small::Small::ZERO);
-        for p in self.pieces.iter() {
-            let Some(acc) = small else { break };
-            small = match p.guard.holds(binding)? {
-                true => crate::small::poly(&p.value, binding).and_then(|v| acc.add(v)),
-                false => Some(acc),
-            };
-        }
-        if let Some(v) = small {
+        if let Some(v) = self.evaluate_small(binding) {
             return Ok(v.to_big());
         }
         let mut total = rat(0);
@@ -213,6 +205,26 @@ impl Piecewise {
             }
         }
         Ok(total)
+    }
+
+    /// The value on machine integers (one cache of atom values for all pieces), or `None` on
+    /// overflow.
+    fn evaluate_small(&self, binding: &Binding) -> Option<crate::small::Small> {
+        let mut atoms = crate::small::Atoms::new(binding);
+        let mut total = crate::small::Small::ZERO;
+        for p in self.pieces.iter() {
+            let mut holds = true;
+            for c in p.guard.constraints() {
+                if !atoms.holds(c)? {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds {
+                total = total.add(atoms.poly(&p.value)?)?;
+            }
+        }
+        Some(total)
     }
 
     /// Exact integer value (counts always are).

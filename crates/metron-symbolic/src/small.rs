@@ -9,6 +9,7 @@ use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
 
 use crate::expr::{Atom, LinExpr, Rational};
+use crate::guard::{Constraint, Relation};
 use crate::poly::QuasiPolynomial;
 use crate::Binding;
 
@@ -119,43 +120,70 @@ impl Small {
     }
 }
 
-/// Value of a symbol or floor; `None` on overflow or a missing parameter (the slow path then
-/// reports it).
-fn atom(a: &Atom, binding: &Binding) -> Option<Small> {
-    match a {
-        Atom::Symbol(s) => binding.get(s).map(|v| Small::integer(*v)),
-        Atom::Floor(arg) => Some(lin(arg, binding)?.floor()),
+/// Values of atoms under one binding, each computed once: the same floors recur in many
+/// monomials, guards and pieces of one count. `None` from any method means overflow or a
+/// missing parameter (the slow path then reports it).
+pub(crate) struct Atoms<'a> {
+    binding: &'a Binding,
+    known: Vec<(&'a Atom, Small)>,
+}
+
+impl<'a> Atoms<'a> {
+    pub(crate) fn new(binding: &'a Binding) -> Self {
+        Atoms {
+            binding,
+            known: Vec::new(),
+        }
+    }
+
+    fn atom(&mut self, a: &'a Atom) -> Option<Small> {
+        if let Some((_, x)) = self.known.iter().find(|(k, _)| *k == a) {
+            return Some(*x);
+        }
+        let x = match a {
+            Atom::Symbol(s) => Small::integer(*self.binding.get(s)?),
+            Atom::Floor(arg) => self.lin(arg)?.floor(),
+        };
+        self.known.push((a, x));
+        Some(x)
+    }
+
+    pub(crate) fn lin(&mut self, e: &'a LinExpr) -> Option<Small> {
+        let mut v = Small::from_big(e.constant_term())?;
+        for (a, c) in e.terms() {
+            v = v.add(self.atom(a)?.mul(Small::from_big(c)?)?)?;
+        }
+        Some(v)
+    }
+
+    pub(crate) fn poly(&mut self, p: &'a QuasiPolynomial) -> Option<Small> {
+        let mut total = Small::ZERO;
+        for (m, c) in p.terms() {
+            let mut v = Small::from_big(c)?;
+            for (a, e) in m.factors() {
+                v = v.mul(self.atom(a)?.pow(*e)?)?;
+            }
+            total = total.add(v)?;
+        }
+        Some(total)
+    }
+
+    pub(crate) fn holds(&mut self, c: &'a Constraint) -> Option<bool> {
+        let v = self.lin(c.expr())?;
+        Some(match c.relation() {
+            Relation::NonNegative => !v.is_negative(),
+            Relation::Zero => v.is_zero(),
+            Relation::Divisible(m) => v.divisible_by(m),
+        })
     }
 }
 
 pub(crate) fn lin(e: &LinExpr, binding: &Binding) -> Option<Small> {
-    let mut v = Small::from_big(e.constant_term())?;
-    for (a, c) in e.terms() {
-        v = v.add(atom(a, binding)?.mul(Small::from_big(c)?)?)?;
-    }
-    Some(v)
+    Atoms::new(binding).lin(e)
 }
 
 pub(crate) fn poly(p: &QuasiPolynomial, binding: &Binding) -> Option<Small> {
-    let mut total = Small::ZERO;
-    // The same floors recur in many monomials: evaluate each atom once.
-    let mut known: Vec<(&Atom, Small)> = Vec::new();
-    for (m, c) in p.terms() {
-        let mut v = Small::from_big(c)?;
-        for (a, e) in m.factors() {
-            let x = match known.iter().find(|(k, _)| *k == a) {
-                Some((_, x)) => *x,
-                None => {
-                    let x = atom(a, binding)?;
-                    known.push((a, x));
-                    x
-                }
-            };
-            v = v.mul(x.pow(*e)?)?;
-        }
-        total = total.add(v)?;
-    }
-    Some(total)
+    Atoms::new(binding).poly(p)
 }
 
 #[cfg(test)]
