@@ -286,3 +286,27 @@ fn evaluation_is_exact_across_the_machine_integer_range() {
         assert_eq!(product.evaluate_integer(&b).unwrap(), BigInt::from(0));
     }
 }
+
+/// Counts are remembered per thread; the memory must tell options apart (a case limit that
+/// makes one call fail must not answer another call with a larger limit, and the reverse).
+#[test]
+fn remembered_counts_depend_on_the_options() {
+    // A `min` start of an upward loop splits into one case per expression.
+    // By hand: i = 1: j = 1..5 (5); i = 2, 3, 4: j = 2..5 (4 each); 17 in all.
+    let nest = LoopNest::new(vec![
+        Loop::inclusive("i", "1", "4", 1).unwrap(),
+        Loop::inclusive("j", "min(i, 2)", "5", 1).unwrap(),
+    ]);
+    let tight = CountOptions {
+        max_cases: 1,
+        ..CountOptions::default()
+    };
+    for _ in 0..2 {
+        assert!(matches!(
+            trip_count(&nest, &tight),
+            Err(Error::TooComplex { .. })
+        ));
+        let p = trip_count(&nest, &CountOptions::default()).unwrap();
+        assert_eq!(p.evaluate_integer(&binding([])).unwrap(), 17.into());
+    }
+}
