@@ -4,15 +4,20 @@
 # (docs/static-accuracy.md, "Analysis time").
 # Usage: python3 examples/static/gen_large.py 3000 > /tmp/large.c
 #        gcc -g -O0 /tmp/large.c -o /tmp/large && ls -l /tmp/large
+# The kernels repeat 15 loop-nest shapes (modulus k % 5 + 2, stride k % 3 + 1), as code
+# written from a few patterns does; with --distinct every kernel's inner bound differs
+# (`j <= n + 2 + k`), so that no two nests have the same count (no reuse of counts).
 import sys
 
-count = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+distinct = "--distinct" in sys.argv[1:]
+count = int(args[0]) if args else 3000
 print("#include <stdio.h>\n#include <stdlib.h>\n")
 for k in range(count):
     print(f"""double kernel_{k}(double *x, double *y, int n) {{
     double s = {k}.0;
     for (int i = 1; i <= n; i++)
-        for (int j = i + 1; j <= n + 2; j++) {{
+        for (int j = i + 1; j <= n + {2 + k if distinct else 2}; j++) {{
             if (j % {k % 5 + 2} != 0) {{
                 s += x[i] * y[j] + {k % 7}.5;
                 y[j] = s * 0.5;

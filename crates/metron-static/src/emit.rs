@@ -134,6 +134,32 @@ fn external_callee(
         .map(|g| g.symbol.clone())
 }
 
+/// Instructions per mnemonic as integer weights on block counts, summed once at the end: a
+/// function's blocks share few distinct counts, so `sum(n_b * count_b)` becomes a handful of
+/// symbolic products instead of one symbolic sum per block and mnemonic.
+#[derive(Default)]
+struct CountWeights(BTreeMap<String, Vec<(Piecewise, i64)>>);
+
+impl CountWeights {
+    fn add(&mut self, mnemonic: String, count: &Piecewise, n: i64) {
+        let terms = self.0.entry(mnemonic).or_default();
+        match terms.iter_mut().find(|(c, _)| c == count) {
+            Some((_, w)) => *w += n,
+            None => terms.push((count.clone(), n)),
+        }
+    }
+
+    fn add_into(self, own: &mut BTreeMap<String, Piecewise>) {
+        let weight = |n: i64| metron_symbolic::Rational::from_integer(n.into());
+        for (mnemonic, terms) in self.0 {
+            let e = own.entry(mnemonic).or_insert_with(Piecewise::zero);
+            *e = Piecewise::weighted_sum(
+                std::iter::once((&*e, weight(1))).chain(terms.iter().map(|(c, n)| (c, weight(*n)))),
+            );
+        }
+    }
+}
+
 impl Formulas {
     pub fn build(binary: &Binary, program: &ProgramModel, source: &SourceModel) -> Formulas {
         let index: BTreeMap<u64, usize> = program
@@ -147,6 +173,8 @@ impl Formulas {
             let f = &binary.functions[*i];
             let mut own: BTreeMap<String, Piecewise> = BTreeMap::new();
             let mut rollups: BTreeMap<String, Piecewise> = BTreeMap::new();
+            let mut weights = CountWeights::default();
+            let mut rollup_weights = CountWeights::default();
             let mut calls = Vec::new();
             let mut external = Vec::new();
             for (b, block) in m.cfg.blocks.iter().enumerate() {
@@ -180,16 +208,14 @@ impl Formulas {
                     }
                 }
                 for (mn, n) in per_mnemonic {
-                    let add = &m.block_counts[b] * &Piecewise::constant(n);
-                    let e = own.entry(mn).or_insert_with(Piecewise::zero);
-                    *e = &*e + &add;
+                    weights.add(mn, &m.block_counts[b], n);
                 }
                 for (k, n) in per_rollup.into_iter().filter(|(_, n)| *n != 0) {
-                    let add = &m.block_counts[b] * &Piecewise::constant(n);
-                    let e = rollups.entry(k.to_string()).or_insert_with(Piecewise::zero);
-                    *e = &*e + &add;
+                    rollup_weights.add(k.to_string(), &m.block_counts[b], n);
                 }
             }
+            weights.add_into(&mut own);
+            rollup_weights.add_into(&mut rollups);
             // The bound PLT stub's `jmp` runs with each call into an unanalysed function.
             for (b, path) in &m.plt_calls {
                 for mn in path {

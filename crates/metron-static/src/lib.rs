@@ -2,12 +2,14 @@
 //! source (Mira, 004), validated against callgrind's per-instruction counts.
 
 pub mod analysis;
+pub mod ast_cache;
 pub mod binary;
 mod branch;
 pub mod call_site;
 pub mod callgrind;
 pub mod category;
 pub mod cfg;
+pub mod clang_ast;
 pub mod derived;
 pub mod emit;
 pub mod error;

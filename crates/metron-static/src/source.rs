@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use metron_measure::tool::Tool;
 use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, Loop};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Result, StaticError};
@@ -20,7 +21,7 @@ pub const CLANG: Tool = Tool {
 };
 
 /// A source `for` loop and its static control part, when affine.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SourceLoop {
     pub function: String,
     /// Line of the `for` keyword, and the last line of the statement.
@@ -37,7 +38,7 @@ pub struct SourceLoop {
 }
 
 /// A function definition's extent.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SourceFunction {
     pub name: String,
     /// Number of declared parameters (for Mira's model names, `A_foo_2`).
@@ -50,14 +51,14 @@ pub struct SourceFunction {
 }
 
 /// Which arm of an `if` a statement sits in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Arm {
     Then,
     Else,
 }
 
 /// A source `if` (004 §III.C.3) and the lines of its arms, for joining binary blocks to it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SourceIf {
     pub function: String,
     /// Line of the `if` keyword and the line where the condition ends.
@@ -81,7 +82,7 @@ pub type Position = (u32, u32);
 
 /// Where an expression sits relative to its innermost enclosing `for`: the test runs once
 /// more per entry than the body, the init once per entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LoopPart {
     Init,
     Condition,
@@ -91,7 +92,7 @@ pub enum LoopPart {
 
 /// A `?:` (clang's ConditionalOperator, 004 §III.C.3 for an expression): its arms share lines
 /// with other code, so binary blocks are joined to them by (line, column) ranges.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SourceConditional {
     pub function: String,
     pub line: u32,
@@ -113,7 +114,7 @@ pub struct SourceConditional {
     pub probability: Option<f64>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct SourceModel {
     pub file: PathBuf,
     pub functions: Vec<SourceFunction>,
@@ -136,30 +137,38 @@ pub fn parse_file(file: &Path, cflags: &[String]) -> Result<SourceModel> {
     ];
     args.extend(cflags.iter().cloned());
     args.push(file.display().to_string());
-    let cache = ast_cache::Entry::new(file, &args);
-    let ast: Value = match cache.as_ref().and_then(|c| c.load()) {
-        Some(ast) => ast,
+    let cache = crate::ast_cache::Entry::new(file, &args, CLANG.program);
+    let mut model = match cache.as_ref().and_then(|c| c.load()) {
+        Some(model) => model,
         None => {
-            let output = CLANG.run(&args, None)?;
-            let ast: Value =
-                serde_json::from_slice(&output.stdout).map_err(|e| StaticError::Parse {
-                    path: file.to_path_buf(),
-                    line: 0,
-                    message: format!("clang's JSON AST did not parse: {e}"),
-                })?;
+            let (model, files) = parse_with_clang(file, &args)?;
             if let Some(c) = &cache {
-                c.store(&output.stdout, &ast);
+                c.store(&model, &files);
             }
-            ast
+            model
         }
     };
-    let mut model = from_ast(&ast, file);
     let text = std::fs::read_to_string(file).map_err(|source| StaticError::Read {
         path: file.to_path_buf(),
         source,
     })?;
     apply_annotations(&mut model, &parse_annotations(&text, file)?);
     Ok(model)
+}
+
+/// clang's AST of `file`, read as it streams out of clang one top-level declaration at a time
+/// (the same model as [`from_ast`] on the whole AST), and the files its locations mention.
+fn parse_with_clang(
+    file: &Path,
+    args: &[String],
+) -> Result<(SourceModel, std::collections::BTreeSet<String>)> {
+    let mut walk = Walk::new(file);
+    let mut files = std::collections::BTreeSet::new();
+    crate::clang_ast::dump(&CLANG, args, file, |node| {
+        crate::ast_cache::mentioned_files(&node, &mut files);
+        walk.node(&node);
+    })?;
+    Ok((walk.model, files))
 }
 
 /// One `#pragma @Annotation {key:value, ...}` line (004 §III.C.4).
@@ -368,24 +377,30 @@ fn annotated_scop(l: &SourceLoop) -> std::result::Result<Loop, String> {
 /// Reads the AST. clang prints `file` and `line` only when they change from the previously
 /// printed location, so the walk keeps the current position in print order.
 pub fn from_ast(ast: &Value, file: &Path) -> SourceModel {
-    let mut walk = Walk {
-        main_file: file.display().to_string(),
-        file: String::new(),
-        line: 0,
-        model: SourceModel {
-            file: file.to_path_buf(),
-            ..SourceModel::default()
-        },
-        function: None,
-        stack: Vec::new(),
-        if_stack: Vec::new(),
-        column: 0,
-        token_length: 0,
-        part: LoopPart::Body,
-        conditional_stack: Vec::new(),
-    };
+    let mut walk = Walk::new(file);
     walk.node(ast);
     walk.model
+}
+
+impl Walk {
+    fn new(file: &Path) -> Walk {
+        Walk {
+            main_file: file.display().to_string(),
+            file: String::new(),
+            line: 0,
+            model: SourceModel {
+                file: file.to_path_buf(),
+                ..SourceModel::default()
+            },
+            function: None,
+            stack: Vec::new(),
+            if_stack: Vec::new(),
+            column: 0,
+            token_length: 0,
+            part: LoopPart::Body,
+            conditional_stack: Vec::new(),
+        }
+    }
 }
 
 struct Walk {
@@ -1025,119 +1040,4 @@ pub fn flags_from_compile_commands(db: &Path, file: &Path) -> Result<Vec<String>
         line: 0,
         message: format!("no entry for {}", file.display()),
     })
-}
-
-/// The clang JSON AST cache (issue 4: "Cache it"). Key: FNV-1a of the source's bytes, the
-/// clang arguments and clang's own path, size and modification time. An entry also lists every
-/// file the AST mentions (headers) with size and modification time, and is used only while
-/// all of them are unchanged. Directory: `$METRON_CACHE_DIR`, else
-/// `$XDG_CACHE_HOME/metron/static-ast`, else `~/.cache/metron/static-ast`; `METRON_CACHE_DIR=off`
-/// disables it. Failures to read or write the cache fall back to running clang.
-mod ast_cache {
-    use std::collections::BTreeSet;
-    use std::hash::Hasher;
-    use std::path::{Path, PathBuf};
-
-    use serde_json::Value;
-
-    pub struct Entry {
-        ast: PathBuf,
-        deps: PathBuf,
-    }
-
-    fn directory() -> Option<PathBuf> {
-        match std::env::var_os("METRON_CACHE_DIR") {
-            Some(d) if d == "off" => None,
-            Some(d) => Some(PathBuf::from(d)),
-            None => std::env::var_os("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
-                .map(|c| c.join("metron").join("static-ast")),
-        }
-    }
-
-    /// `size mtime` of a file, as a stamp.
-    fn stamp(path: &Path) -> Option<String> {
-        let m = std::fs::metadata(path).ok()?;
-        let t = m
-            .modified()
-            .ok()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?;
-        Some(format!("{} {}", m.len(), t.as_nanos()))
-    }
-
-    impl Entry {
-        pub fn new(file: &Path, args: &[String]) -> Option<Entry> {
-            let dir = directory()?;
-            let mut h = fnv::FnvHasher::default();
-            h.write(&std::fs::read(file).ok()?);
-            for a in args {
-                h.write(a.as_bytes());
-                h.write_u8(0);
-            }
-            let clang = metron_measure::tool::find_on_path(super::CLANG.program)?;
-            h.write(clang.display().to_string().as_bytes());
-            h.write(stamp(&clang)?.as_bytes());
-            let key = format!("{:016x}", h.finish());
-            Some(Entry {
-                ast: dir.join(format!("{key}.json")),
-                deps: dir.join(format!("{key}.deps")),
-            })
-        }
-
-        pub fn load(&self) -> Option<Value> {
-            let deps = std::fs::read_to_string(&self.deps).ok()?;
-            for line in deps.lines() {
-                let (recorded, path) = line.split_once('\t')?;
-                if stamp(Path::new(path))?.as_str() != recorded {
-                    return None;
-                }
-            }
-            serde_json::from_slice(&std::fs::read(&self.ast).ok()?).ok()
-        }
-
-        pub fn store(&self, bytes: &[u8], ast: &Value) {
-            let mut files = BTreeSet::new();
-            mentioned_files(ast, &mut files);
-            let deps: String = files
-                .iter()
-                .filter_map(|f| stamp(Path::new(f)).map(|s| format!("{s}\t{f}\n")))
-                .collect();
-            let Some(dir) = self.ast.parent() else { return };
-            if std::fs::create_dir_all(dir).is_err() {
-                return;
-            }
-            // Write then rename, so that a concurrent reader never sees half a file.
-            let tmp = self
-                .ast
-                .with_extension(format!("tmp{}", std::process::id()));
-            if std::fs::write(&tmp, bytes).is_ok() && std::fs::rename(&tmp, &self.ast).is_ok() {
-                let tmp = self
-                    .deps
-                    .with_extension(format!("tmp{}", std::process::id()));
-                if std::fs::write(&tmp, deps).is_ok() {
-                    let _ = std::fs::rename(&tmp, &self.deps);
-                }
-            }
-        }
-    }
-
-    fn mentioned_files(v: &Value, out: &mut BTreeSet<String>) {
-        match v {
-            Value::Object(m) => {
-                if let Some(Value::String(f)) = m.get("file") {
-                    out.insert(f.clone());
-                }
-                for (k, c) in m {
-                    // Type strings and names hold no locations; skip the bulk quickly.
-                    if k != "type" {
-                        mentioned_files(c, out);
-                    }
-                }
-            }
-            Value::Array(a) => a.iter().for_each(|c| mentioned_files(c, out)),
-            _ => {}
-        }
-    }
 }

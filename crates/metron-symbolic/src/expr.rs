@@ -23,7 +23,7 @@ pub enum Atom {
     Symbol(String),
     /// `floor(arg)`, kept in the canonical form produced by [`LinExpr::floor`]: every
     /// coefficient and the constant of `arg` lie in `[0, 1)`.
-    Floor(Box<LinExpr>),
+    Floor(std::sync::Arc<LinExpr>),
 }
 
 /// A quasi-affine expression `constant + sum(coefficient * atom)` with rational coefficients.
@@ -47,11 +47,35 @@ pub(crate) fn int_rat(n: &BigInt) -> Rational {
     Rational::from_integer(n.clone())
 }
 
+/// `a * b`; integers (most coefficients) skip the gcd reductions of a general product.
+pub(crate) fn times(a: &Rational, b: &Rational) -> Rational {
+    if b.is_one() {
+        a.clone()
+    } else if a.denom().is_one() && b.denom().is_one() {
+        Rational::new_raw(a.numer() * b.numer(), BigInt::one())
+    } else {
+        a * b
+    }
+}
+
+/// `a += b`; integers skip the gcd reductions of a general sum.
+pub(crate) fn add_to(a: &mut Rational, b: &Rational) {
+    if a.denom().is_one() && b.denom().is_one() {
+        *a = Rational::new_raw(a.numer() + b.numer(), BigInt::one());
+    } else {
+        *a += b;
+    }
+}
+
 /// Least common multiple of the denominators of `values` (1 if empty).
 pub(crate) fn common_denominator<'a>(values: impl IntoIterator<Item = &'a Rational>) -> BigInt {
-    values
-        .into_iter()
-        .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
+    values.into_iter().fold(BigInt::one(), |acc, v| {
+        if v.denom().is_one() {
+            acc
+        } else {
+            acc.lcm(v.denom())
+        }
+    })
 }
 
 impl LinExpr {
@@ -97,15 +121,24 @@ impl LinExpr {
     }
 
     pub fn add_term(&mut self, atom: Atom, coefficient: Rational) {
-        let entry = self.terms.entry(atom).or_insert_with(Rational::zero);
-        *entry += coefficient;
-        if entry.is_zero() {
-            self.terms.retain(|_, c| !c.is_zero());
+        if coefficient.is_zero() {
+            return;
+        }
+        match self.terms.get_mut(&atom) {
+            Some(c) => {
+                add_to(c, &coefficient);
+                if c.is_zero() {
+                    self.terms.remove(&atom);
+                }
+            }
+            None => {
+                self.terms.insert(atom, coefficient);
+            }
         }
     }
 
     pub fn add_constant(&mut self, c: &Rational) {
-        self.constant += c;
+        add_to(&mut self.constant, c);
     }
 
     pub fn plus(&self, other: &LinExpr) -> LinExpr {
@@ -125,9 +158,16 @@ impl LinExpr {
         if k.is_zero() {
             return LinExpr::zero();
         }
+        if k.is_one() {
+            return self.clone();
+        }
         LinExpr {
-            terms: self.terms.iter().map(|(a, c)| (a.clone(), c * k)).collect(),
-            constant: &self.constant * k,
+            terms: self
+                .terms
+                .iter()
+                .map(|(a, c)| (a.clone(), times(c, k)))
+                .collect(),
+            constant: times(&self.constant, k),
         }
     }
 
@@ -177,7 +217,7 @@ impl LinExpr {
         rest.constant = &self.constant - &whole;
         out.constant = whole;
         if !rest.terms.is_empty() {
-            out.add_term(Atom::Floor(Box::new(rest)), Rational::one());
+            out.add_term(Atom::Floor(std::sync::Arc::new(rest)), Rational::one());
         }
         out
     }
@@ -202,6 +242,9 @@ impl LinExpr {
     }
 
     pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
+        if let Some(v) = crate::small::lin(self, binding) {
+            return Ok(v.to_big());
+        }
         let mut v = self.constant.clone();
         for (a, c) in &self.terms {
             v += a.evaluate(binding)? * c;
@@ -209,10 +252,18 @@ impl LinExpr {
         Ok(v)
     }
 
+    /// Whether every symbol (also inside floors) has a value in `binding`.
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        self.terms.keys().all(|a| a.all_bound(binding))
+    }
+
     /// Multiplies by the least positive integer that makes every coefficient and the constant
     /// integral.
     pub(crate) fn integral_multiple(&self) -> (LinExpr, BigInt) {
         let d = common_denominator(self.terms.values().chain(std::iter::once(&self.constant)));
+        if d.is_one() {
+            return (self.clone(), d);
+        }
         (self.scaled(&int_rat(&d)), d)
     }
 
@@ -258,12 +309,21 @@ impl Atom {
         }
     }
 
-    fn symbols(&self, out: &mut BTreeSet<String>) {
+    pub(crate) fn symbols(&self, out: &mut BTreeSet<String>) {
         match self {
             Atom::Symbol(s) => {
-                out.insert(s.clone());
+                if !out.contains(s) {
+                    out.insert(s.clone());
+                }
             }
             Atom::Floor(arg) => arg.symbols(out),
+        }
+    }
+
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        match self {
+            Atom::Symbol(s) => binding.contains_key(s),
+            Atom::Floor(arg) => arg.all_bound(binding),
         }
     }
 

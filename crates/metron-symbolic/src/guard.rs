@@ -2,6 +2,7 @@
 //! A piece of a count holds only where its guard does (004 Fig. 5(b): `if y > 0:`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -141,6 +142,13 @@ impl Constraint {
     }
 
     pub fn holds(&self, binding: &Binding) -> Result<bool, Error> {
+        if let Some(v) = crate::small::lin(&self.expr, binding) {
+            return Ok(match &self.relation {
+                Relation::NonNegative => !v.is_negative(),
+                Relation::Zero => v.is_zero(),
+                Relation::Divisible(m) => v.divisible_by(m),
+            });
+        }
         let v = self.expr.evaluate(binding)?;
         Ok(match &self.relation {
             Relation::NonNegative => !v.is_negative(),
@@ -218,7 +226,8 @@ fn decided(b: bool) -> Normalized {
 )]
 #[serde(into = "crate::wire::GuardWire", try_from = "crate::wire::GuardWire")]
 pub struct Guard {
-    constraints: BTreeSet<Constraint>,
+    /// Shared: the pieces of many counts in one program carry the same guards.
+    constraints: Arc<BTreeSet<Constraint>>,
 }
 
 impl Guard {
@@ -240,7 +249,7 @@ impl Guard {
             Normalized::True => true,
             Normalized::False => false,
             Normalized::Constraint(c) => {
-                self.constraints.insert(c);
+                Arc::make_mut(&mut self.constraints).insert(c);
                 true
             }
         }
@@ -249,16 +258,20 @@ impl Guard {
     /// The conjunction of two guards, or `None` if it is decidedly false.
     pub fn and(&self, other: &Guard) -> Option<Guard> {
         let mut g = self.clone();
-        g.constraints.extend(other.constraints.iter().cloned());
+        if !other.constraints.is_subset(&g.constraints) {
+            Arc::make_mut(&mut g.constraints).extend(other.constraints.iter().cloned());
+        }
         g.is_feasible().then_some(g)
     }
 
     pub(crate) fn from_set(constraints: BTreeSet<Constraint>) -> Self {
-        Guard { constraints }
+        Guard {
+            constraints: Arc::new(constraints),
+        }
     }
 
     pub fn holds(&self, binding: &Binding) -> Result<bool, Error> {
-        for c in &self.constraints {
+        for c in self.constraints.iter() {
             if !c.holds(binding)? {
                 return Ok(false);
             }
@@ -266,9 +279,13 @@ impl Guard {
         Ok(true)
     }
 
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        self.constraints.iter().all(|c| c.expr.all_bound(binding))
+    }
+
     pub fn parameters(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
-        for c in &self.constraints {
+        for c in self.constraints.iter() {
             c.expr.symbols(&mut out);
         }
         out
@@ -300,7 +317,7 @@ impl Guard {
             i += 1;
         }
         Guard {
-            constraints: kept.into_iter().collect(),
+            constraints: Arc::new(kept.into_iter().collect()),
         }
     }
 }
@@ -336,7 +353,7 @@ pub(crate) fn feasible_set<'a>(constraints: impl Iterator<Item = &'a Constraint>
     }
     // floor(a) = f  implies  a - f >= 0  and  f - a + 1 > 0, i.e. d*(f - a) + d - 1 >= 0.
     for arg in floors {
-        let f = LinExpr::atom(Atom::Floor(Box::new(arg.clone())));
+        let f = LinExpr::atom(Atom::Floor(std::sync::Arc::new(arg.clone())));
         let (diff, d) = f.minus(&arg).integral_multiple();
         exprs.push(diff.scaled(&crate::expr::rat(-1)));
         exprs.push(diff.plus(&LinExpr::constant(int_rat(&(d - BigInt::one())))));

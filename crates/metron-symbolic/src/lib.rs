@@ -33,6 +33,7 @@ mod parse;
 pub mod piecewise;
 pub mod poly;
 mod print;
+mod small;
 pub mod trip_count;
 mod wire;
 

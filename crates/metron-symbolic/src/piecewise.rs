@@ -8,9 +8,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Add, Mul, Neg, Sub};
+use std::sync::Arc;
 
 use num_bigint::BigInt;
-use num_traits::Signed;
+use num_traits::{One, Signed, Zero};
 
 use crate::error::Error;
 use crate::expr::{rat, Atom, LinExpr, Rational};
@@ -32,7 +33,8 @@ pub struct Piece {
     try_from = "crate::wire::PiecewiseWire"
 )]
 pub struct Piecewise {
-    pieces: Vec<Piece>,
+    /// Shared: program models hold the same count for many blocks, and clones are frequent.
+    pieces: Arc<Vec<Piece>>,
 }
 
 impl Piecewise {
@@ -41,12 +43,25 @@ impl Piecewise {
     }
 
     pub fn constant(c: i64) -> Self {
-        Self::from(QuasiPolynomial::integer(c))
+        Self::unguarded(QuasiPolynomial::integer(c))
     }
 
     /// The parameter `name` itself (unguarded).
     pub fn parameter(name: &str) -> Self {
-        Self::from(QuasiPolynomial::parameter(name))
+        Self::unguarded(QuasiPolynomial::parameter(name))
+    }
+
+    /// A single unguarded value without floors is simplified as it stands.
+    fn unguarded(value: QuasiPolynomial) -> Self {
+        if value.is_zero() {
+            return Self::zero();
+        }
+        Piecewise {
+            pieces: Arc::new(vec![Piece {
+                guard: Guard::always(),
+                value,
+            }]),
+        }
     }
 
     /// `value` where `guard` holds, 0 elsewhere.
@@ -56,7 +71,9 @@ impl Piecewise {
 
     /// Builds from pieces and simplifies.
     pub fn from_pieces(pieces: Vec<Piece>) -> Self {
-        let mut p = Piecewise { pieces };
+        let mut p = Piecewise {
+            pieces: Arc::new(pieces),
+        };
         p.simplify();
         p
     }
@@ -70,25 +87,58 @@ impl Piecewise {
     }
 
     pub fn scaled(&self, k: &Rational) -> Self {
-        Self::from_pieces(
-            self.pieces
-                .iter()
-                .map(|p| Piece {
-                    guard: p.guard.clone(),
-                    value: p.value.scaled(k),
-                })
-                .collect(),
-        )
+        if k.is_zero() {
+            return Self::zero();
+        }
+        if k.is_one() {
+            return self.clone();
+        }
+        // Every piece is already simplified and scaling by k != 0 keeps guards, keeps values
+        // non-zero and keeps equal values equal: the result is simplified as it stands.
+        Piecewise {
+            pieces: Arc::new(
+                self.pieces
+                    .iter()
+                    .map(|p| Piece {
+                        guard: p.guard.clone(),
+                        value: p.value.scaled(k),
+                    })
+                    .collect(),
+            ),
+        }
     }
 
     /// Sum of many (sequencing in a program model).
     pub fn sum<'a>(items: impl IntoIterator<Item = &'a Piecewise>) -> Piecewise {
-        Self::from_pieces(
-            items
-                .into_iter()
-                .flat_map(|p| p.pieces.iter().cloned())
-                .collect(),
-        )
+        Self::weighted_sum(items.into_iter().map(|p| (p, Rational::one())))
+    }
+
+    /// `sum(k * p)` over `(p, k)` pairs, e.g. instructions per block times block counts,
+    /// without building the scaled copies.
+    pub fn weighted_sum<'a>(
+        terms: impl IntoIterator<Item = (&'a Piecewise, Rational)>,
+    ) -> Piecewise {
+        // The pieces of a `Piecewise` are simplified one by one (guards feasible and without
+        // redundant constraints, constant floors resolved), so only the merging steps remain.
+        let terms: Vec<(&Piecewise, Rational)> = terms
+            .into_iter()
+            .filter(|(p, k)| !p.is_zero() && !k.is_zero())
+            .collect();
+        if let [(p, k)] = terms.as_slice() {
+            return p.scaled(k);
+        }
+        let mut by_guard: BTreeMap<Guard, QuasiPolynomial> = BTreeMap::new();
+        for (p, k) in terms {
+            for piece in p.pieces.iter() {
+                match by_guard.get_mut(&piece.guard) {
+                    Some(v) => v.add_scaled(&piece.value, &k),
+                    None => {
+                        by_guard.insert(piece.guard.clone(), piece.value.scaled(&k));
+                    }
+                }
+            }
+        }
+        Self::merged(by_guard)
     }
 
     /// Restricts to where `guard` also holds.
@@ -110,7 +160,7 @@ impl Piecewise {
     /// callee's parameter to the caller's argument expression (004 III.C.5).
     pub fn substitute(&self, name: &str, value: &LinExpr) -> Piecewise {
         let mut pieces = Vec::new();
-        'pieces: for p in &self.pieces {
+        'pieces: for p in self.pieces.iter() {
             let mut guard = Guard::always();
             for c in p.guard.constraints() {
                 if !guard.push(c.substitute(name, value)) {
@@ -133,8 +183,10 @@ impl Piecewise {
     /// Parameter names used by guards and values.
     pub fn parameters(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
-        for p in &self.pieces {
-            out.extend(p.guard.parameters());
+        for p in self.pieces.iter() {
+            for c in p.guard.constraints() {
+                c.expr().symbols(&mut out);
+            }
             p.value.symbols_into(&mut out);
         }
         out
@@ -143,13 +195,36 @@ impl Piecewise {
     /// Exact value; a parameter without a value is an error naming it.
     pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
         self.check_bound(binding)?;
+        if let Some(v) = self.evaluate_small(binding) {
+            return Ok(v.to_big());
+        }
         let mut total = rat(0);
-        for p in &self.pieces {
+        for p in self.pieces.iter() {
             if p.guard.holds(binding)? {
                 total += p.value.evaluate(binding)?;
             }
         }
         Ok(total)
+    }
+
+    /// The value on machine integers (one cache of atom values for all pieces), or `None` on
+    /// overflow.
+    fn evaluate_small(&self, binding: &Binding) -> Option<crate::small::Small> {
+        let mut atoms = crate::small::Atoms::new(binding);
+        let mut total = crate::small::Small::ZERO;
+        for p in self.pieces.iter() {
+            let mut holds = true;
+            for c in p.guard.constraints() {
+                if !atoms.holds(c)? {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds {
+                total = total.add(atoms.poly(&p.value)?)?;
+            }
+        }
+        Some(total)
     }
 
     /// Exact integer value (counts always are).
@@ -159,6 +234,13 @@ impl Piecewise {
 
     /// Reports the first missing parameter even if the piece using it is not active.
     fn check_bound(&self, binding: &Binding) -> Result<(), Error> {
+        if self
+            .pieces
+            .iter()
+            .all(|p| p.guard.all_bound(binding) && p.value.all_bound(binding))
+        {
+            return Ok(());
+        }
         match self
             .parameters()
             .into_iter()
@@ -173,18 +255,47 @@ impl Piecewise {
     /// constraints, merges pieces with equal guards, and merges two pieces with equal values
     /// whose guards differ only in one complementary inequality.
     pub fn simplify(&mut self) {
-        let mut by_guard: BTreeMap<Guard, QuasiPolynomial> = BTreeMap::new();
-        for p in std::mem::take(&mut self.pieces) {
+        let mut pieces = Vec::with_capacity(self.pieces.len());
+        for p in self.take_pieces() {
             let Some(p) = resolve_constant_floors(p) else {
                 continue;
             };
             if p.value.is_zero() || !p.guard.is_feasible() {
                 continue;
             }
-            let g = p.guard.without_redundant();
-            let slot = by_guard.entry(g).or_default();
-            *slot = &*slot + &p.value;
+            pieces.push(Piece {
+                guard: p.guard.without_redundant(),
+                value: p.value,
+            });
         }
+        self.pieces = Arc::new(pieces);
+        self.merge_pieces();
+    }
+
+    fn take_pieces(&mut self) -> Vec<Piece> {
+        let shared = std::mem::take(&mut self.pieces);
+        Arc::try_unwrap(shared).unwrap_or_else(|a| (*a).clone())
+    }
+
+    /// The merging steps of [`simplify`](Self::simplify), for pieces that are each simplified
+    /// already: adds pieces with equal guards, drops zero values, merges complementary pairs.
+    fn merge_pieces(&mut self) {
+        let mut by_guard: BTreeMap<Guard, QuasiPolynomial> = BTreeMap::new();
+        for p in self.take_pieces() {
+            match by_guard.entry(p.guard) {
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(p.value);
+                }
+                std::collections::btree_map::Entry::Occupied(mut o) => {
+                    o.get_mut().add_scaled(&p.value, &Rational::one());
+                }
+            }
+        }
+        *self = Self::merged(by_guard);
+    }
+
+    /// Pieces from values summed per guard: drops zero values, merges complementary pairs.
+    fn merged(by_guard: BTreeMap<Guard, QuasiPolynomial>) -> Piecewise {
         let mut pieces: Vec<Piece> = by_guard
             .into_iter()
             .filter(|(_, v)| !v.is_zero())
@@ -195,7 +306,9 @@ impl Piecewise {
             pieces[i] = merged;
         }
         pieces.sort();
-        self.pieces = pieces;
+        Piecewise {
+            pieces: Arc::new(pieces),
+        }
     }
 }
 
@@ -379,9 +492,17 @@ impl Sub for &Piecewise {
 impl Mul for &Piecewise {
     type Output = Piecewise;
     fn mul(self, rhs: &Piecewise) -> Piecewise {
+        // A constant factor (instructions per block, a call count) only scales.
+        for (a, b) in [(self, rhs), (rhs, self)] {
+            if let [p] = b.pieces.as_slice() {
+                if let (true, Some(k)) = (p.guard.is_always(), p.value.as_constant()) {
+                    return a.scaled(&k);
+                }
+            }
+        }
         let mut pieces = Vec::new();
-        for a in &self.pieces {
-            for b in &rhs.pieces {
+        for a in self.pieces.iter() {
+            for b in rhs.pieces.iter() {
                 if let Some(guard) = a.guard.and(&b.guard) {
                     pieces.push(Piece {
                         guard,

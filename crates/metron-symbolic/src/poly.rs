@@ -8,7 +8,7 @@ use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
 use crate::error::Error;
-use crate::expr::{int_rat, rat, Atom, LinExpr, Rational};
+use crate::expr::{add_to, int_rat, rat, times, Atom, LinExpr, Rational};
 use crate::Binding;
 
 /// A product of atoms with positive exponents; the empty product is 1.
@@ -93,10 +93,35 @@ impl QuasiPolynomial {
         if c.is_zero() {
             return;
         }
-        let entry = self.terms.entry(m.clone()).or_insert_with(Rational::zero);
-        *entry += c;
-        if entry.is_zero() {
-            self.terms.remove(&m);
+        match self.terms.get_mut(&m) {
+            Some(entry) => {
+                add_to(entry, &c);
+                if entry.is_zero() {
+                    self.terms.remove(&m);
+                }
+            }
+            None => {
+                self.terms.insert(m, c);
+            }
+        }
+    }
+
+    /// `self += k * other`, in place.
+    pub(crate) fn add_scaled(&mut self, other: &QuasiPolynomial, k: &Rational) {
+        for (m, c) in &other.terms {
+            let c = times(c, k);
+            match self.terms.get_mut(m) {
+                Some(entry) => {
+                    add_to(entry, &c);
+                    if entry.is_zero() {
+                        self.terms.remove(m);
+                    }
+                }
+                None if c.is_zero() => {}
+                None => {
+                    self.terms.insert(m.clone(), c);
+                }
+            }
         }
     }
 
@@ -105,7 +130,11 @@ impl QuasiPolynomial {
             return Self::zero();
         }
         QuasiPolynomial {
-            terms: self.terms.iter().map(|(m, c)| (m.clone(), c * k)).collect(),
+            terms: self
+                .terms
+                .iter()
+                .map(|(m, c)| (m.clone(), times(c, k)))
+                .collect(),
         }
     }
 
@@ -132,7 +161,7 @@ impl QuasiPolynomial {
     pub(crate) fn symbols_into(&self, out: &mut BTreeSet<String>) {
         for m in self.terms.keys() {
             for a in m.0.keys() {
-                LinExpr::atom(a.clone()).symbols(out);
+                a.symbols(out);
             }
         }
     }
@@ -216,6 +245,9 @@ impl QuasiPolynomial {
 
     /// Exact value under `binding`; a parameter without a value is an error.
     pub fn evaluate(&self, binding: &Binding) -> Result<Rational, Error> {
+        if let Some(v) = crate::small::poly(self, binding) {
+            return Ok(v.to_big());
+        }
         let mut total = Rational::zero();
         for (m, c) in &self.terms {
             let mut v = c.clone();
@@ -226,6 +258,12 @@ impl QuasiPolynomial {
             total += v;
         }
         Ok(total)
+    }
+
+    pub(crate) fn all_bound(&self, binding: &Binding) -> bool {
+        self.terms
+            .keys()
+            .all(|m| m.0.keys().all(|a| a.all_bound(binding)))
     }
 
     /// Like [`evaluate`](Self::evaluate) but requires an integer result (counts always are).
@@ -300,7 +338,7 @@ impl Mul for &QuasiPolynomial {
         let mut out = QuasiPolynomial::zero();
         for (m1, c1) in &self.terms {
             for (m2, c2) in &rhs.terms {
-                out.add_term(m1.times(m2), c1 * c2);
+                out.add_term(m1.times(m2), times(c1, c2));
             }
         }
         out

@@ -93,6 +93,57 @@ pub fn sum_over(
     summand: &QuasiPolynomial,
     options: &CountOptions,
 ) -> Result<Piecewise, Error> {
+    memo::remembered(nest, summand, options, count_uncached)
+}
+
+/// Counts are pure functions of their input, and a program model asks for the same nest many
+/// times (every block of an `if` arm, every kernel written from the same pattern): the last
+/// few thousand results are kept per thread.
+mod memo {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    use super::{CountOptions, Error, LoopNest, Piecewise, QuasiPolynomial};
+
+    const CAPACITY: usize = 4096;
+
+    thread_local! {
+        static MEMO: RefCell<HashMap<String, Result<Piecewise, Error>>> =
+            RefCell::new(HashMap::new());
+    }
+
+    pub(super) fn remembered(
+        nest: &LoopNest,
+        summand: &QuasiPolynomial,
+        options: &CountOptions,
+        count: impl FnOnce(&LoopNest, &QuasiPolynomial, &CountOptions) -> Result<Piecewise, Error>,
+    ) -> Result<Piecewise, Error> {
+        let key = serde_json::to_string(&(nest, summand, options)).ok();
+        if let Some(hit) = key
+            .as_ref()
+            .and_then(|k| MEMO.with(|m| m.borrow().get(k).cloned()))
+        {
+            return hit;
+        }
+        let result = count(nest, summand, options);
+        if let Some(k) = key {
+            MEMO.with(|m| {
+                let mut m = m.borrow_mut();
+                if m.len() >= CAPACITY {
+                    m.clear();
+                }
+                m.insert(k, result.clone());
+            });
+        }
+        result
+    }
+}
+
+fn count_uncached(
+    nest: &LoopNest,
+    summand: &QuasiPolynomial,
+    options: &CountOptions,
+) -> Result<Piecewise, Error> {
     nest.validate()?;
     let mut systems = initial_systems(nest, summand, options)?;
     for l in nest.loops.iter().rev() {

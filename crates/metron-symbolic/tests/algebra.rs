@@ -233,3 +233,80 @@ fn indicators_of_parameter_conditions() {
     let simple = metron_symbolic::indicator(&conds[..1], &opts).unwrap();
     assert_eq!(simple.to_string(), "if n > 0: 1");
 }
+
+/// Evaluation takes a machine-integer path and falls back to arbitrary precision on overflow:
+/// values near and beyond the `i64`/`i128` range must come out exact (checked against `BigInt`
+/// arithmetic done here, independently of the crate).
+#[test]
+fn evaluation_is_exact_across_the_machine_integer_range() {
+    use num_bigint::BigInt;
+    // for (i = 0; i < n; i++) for (j = 0; j < n; j++) for (k = 0; k < n; k++): n^3 for n > 0
+    let nest = LoopNest::new(vec![
+        Loop::exclusive("i", "0", "n", 1).unwrap(),
+        Loop::exclusive("j", "0", "n", 1).unwrap(),
+        Loop::exclusive("k", "0", "n", 1).unwrap(),
+    ]);
+    let cube = trip_count(&nest, &CountOptions::default()).unwrap();
+    // i < n; i += 3 on top: floor((n + 2)/3) pieces with rational coefficients.
+    let strided = trip_count(
+        &LoopNest::new(vec![Loop::exclusive("i", "0", "n", 3).unwrap()]),
+        &CountOptions::default(),
+    )
+    .unwrap();
+    let product = &cube * &strided;
+    for n in [
+        1i64,
+        7,
+        (1 << 20) + 1,
+        (1 << 42) - 1,
+        1 << 42,
+        (1 << 43) + 5,
+        i64::MAX / 2,
+        i64::MAX - 1,
+        i64::MAX,
+    ] {
+        let b = binding([("n", n)]);
+        let big_n = BigInt::from(n);
+        let want_cube = &big_n * &big_n * &big_n;
+        let want_strided = (&big_n + 2) / 3;
+        assert_eq!(cube.evaluate_integer(&b).unwrap(), want_cube, "n^3 at {n}");
+        assert_eq!(
+            strided.evaluate_integer(&b).unwrap(),
+            want_strided,
+            "strided at {n}"
+        );
+        assert_eq!(
+            product.evaluate_integer(&b).unwrap(),
+            &want_cube * &want_strided,
+            "product at {n}"
+        );
+    }
+    for n in [i64::MIN, -5, 0] {
+        let b = binding([("n", n)]);
+        assert_eq!(product.evaluate_integer(&b).unwrap(), BigInt::from(0));
+    }
+}
+
+/// Counts are remembered per thread; the memory must tell options apart (a case limit that
+/// makes one call fail must not answer another call with a larger limit, and the reverse).
+#[test]
+fn remembered_counts_depend_on_the_options() {
+    // A `min` start of an upward loop splits into one case per expression.
+    // By hand: i = 1: j = 1..5 (5); i = 2, 3, 4: j = 2..5 (4 each); 17 in all.
+    let nest = LoopNest::new(vec![
+        Loop::inclusive("i", "1", "4", 1).unwrap(),
+        Loop::inclusive("j", "min(i, 2)", "5", 1).unwrap(),
+    ]);
+    let tight = CountOptions {
+        max_cases: 1,
+        ..CountOptions::default()
+    };
+    for _ in 0..2 {
+        assert!(matches!(
+            trip_count(&nest, &tight),
+            Err(Error::TooComplex { .. })
+        ));
+        let p = trip_count(&nest, &CountOptions::default()).unwrap();
+        assert_eq!(p.evaluate_integer(&binding([])).unwrap(), 17.into());
+    }
+}

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{affine, children, kind, strip, Walk};
 
 /// One call expression of a modelled function.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SourceCall {
     /// The calling function (source name).
     pub function: String,
