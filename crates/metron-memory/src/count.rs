@@ -168,14 +168,14 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             Some(Err(e)) => {
                 notes.push(format!(
                     "loop %{header}: {e}; its trip count is the parameter trip_{}",
-                    crate::scev::sanitize(&header)
+                    metron_symbolic::identifier(&header)
                 ));
                 (unknown_trip(&header), 1, "unknown")
             }
             None => {
                 notes.push(format!(
                     "loop %{header}: no scalar-evolution count; its trip count is the parameter trip_{}",
-                    crate::scev::sanitize(&header)
+                    metron_symbolic::identifier(&header)
                 ));
                 (unknown_trip(&header), 1, "unknown")
             }
@@ -265,7 +265,8 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
 }
 
 fn unknown_trip(header: &str) -> Affine {
-    Affine::symbol(&format!("trip_{}", crate::scev::sanitize(header))).add(&Affine::constant(-1))
+    Affine::symbol(&format!("trip_{}", metron_symbolic::identifier(header)))
+        .add(&Affine::constant(-1))
 }
 
 /// An integer SSA value as an affine form: a literal, an argument, or its SCEV.

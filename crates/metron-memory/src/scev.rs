@@ -20,33 +20,16 @@ pub struct Affine {
 /// A symbol in an affine form: an argument of the function, or the iteration number of the
 /// loop whose header is named.
 pub fn loop_symbol(header: &str) -> String {
-    format!("k_{}", sanitize(header))
+    format!("k_{}", metron_symbolic::identifier(header))
 }
 
 pub fn arg_symbol(arg: &str) -> String {
-    let s = sanitize(arg);
+    let s = metron_symbolic::identifier(arg);
     if s.starts_with("k_") {
         format!("a_{s}")
     } else {
         s
     }
-}
-
-pub fn sanitize(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.chars().next().is_none_or(|c| c.is_ascii_digit()) {
-        s.insert(0, 'v');
-    }
-    s
 }
 
 impl Affine {

@@ -96,18 +96,11 @@ fn model_name(demangled: &str, symbol: &str, source: &SourceModel) -> String {
             .find(|f| f.name == symbol)
             .map_or(0, |f| f.arity),
     };
-    let base: String = clean
-        .replace("::", "_")
-        .replace("operator()", "operator_call")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let base = metron_symbolic::identifier(
+        &clean
+            .replace("::", "_")
+            .replace("operator()", "operator_call"),
+    );
     format!("{base}_{arity}")
 }
 

@@ -48,7 +48,7 @@ pub use guard::{Constraint, Guard, Relation};
 pub use nest::{unknown_bound_parameter, AffineExpr, Bound, CmpOp, Condition, Loop, LoopNest};
 pub use piecewise::{Piece, Piecewise};
 pub use poly::{Monomial, QuasiPolynomial};
-pub use print::check_python_identifier;
+pub use print::{check_python_identifier, identifier};
 pub use trip_count::{indicator, sum_over, trip_count, CountOptions, NotEqualRule};
 
 /// Builds a [`Binding`] from `(name, value)` pairs.

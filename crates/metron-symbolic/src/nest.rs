@@ -369,18 +369,5 @@ impl LoopNest {
 /// line of the call (004 III.C.5: `y_16`). Non-identifier characters become `_` so the name
 /// is a valid Python identifier.
 pub fn unknown_bound_parameter(variable: &str, line: u32) -> String {
-    let mut name: String = variable
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        name.insert(0, 'v');
-    }
-    format!("{name}_{line}")
+    format!("{}_{line}", crate::print::identifier(variable))
 }

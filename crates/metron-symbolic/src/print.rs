@@ -233,6 +233,26 @@ const PYTHON_KEYWORDS: &[&str] = &[
     "with", "yield", "total",
 ];
 
+/// `name` with every character that cannot be in an identifier replaced by `_`, and a `v`
+/// in front of an empty name or one that starts with a digit: how source names (`a.n`,
+/// `%12`, `1x`) become model parameters.
+pub fn identifier(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'v');
+    }
+    s
+}
+
 /// A name usable as a Python parameter (`total` is reserved by the emitted function).
 pub fn check_python_identifier(name: &str) -> Result<(), Error> {
     let valid = name

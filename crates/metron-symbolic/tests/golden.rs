@@ -89,6 +89,12 @@ fn figure5_annotated_bound_prints_like_the_paper() {
     assert!(err.contains("`y`"), "{err}");
     // Per call site the parameter is renamed (004 III.C.5: y_16 for the call on line 16).
     assert_eq!(metron_symbolic::unknown_bound_parameter("y", 16), "y_16");
+    assert_eq!(metron_symbolic::unknown_bound_parameter("a.n", 7), "a_n_7");
+    // Source names that are not identifiers become ones (one rule for static and memory).
+    assert_eq!(metron_symbolic::identifier("%12"), "_12");
+    assert_eq!(metron_symbolic::identifier("1x"), "v1x");
+    assert_eq!(metron_symbolic::identifier(""), "v");
+    assert_eq!(metron_symbolic::identifier("n"), "n");
 }
 
 #[test]
