@@ -57,7 +57,9 @@ Scalar cg_solve(const matvec_ell<Scalar> &A, int n, const Scalar *b, Scalar *x, 
 }
 
 int main(int argc, char **argv) {
+    #pragma @Annotation {br_prob: 1}
     int n = argc > 1 ? atoi(argv[1]) : 1000;
+    #pragma @Annotation {br_prob: 1}
     int max_iter = argc > 2 ? atoi(argv[2]) : 50;
     double *values = new double[3 * n], *b = new double[n], *x = new double[n];
     int *columns = new int[3 * n];

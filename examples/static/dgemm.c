@@ -22,6 +22,7 @@ void dgemm_blocked(int n, const double *a, const double *b, double *c) {
 }
 
 int main(int argc, char **argv) {
+    #pragma @Annotation {br_prob: 1}
     int n = argc > 1 ? atoi(argv[1]) : 64;
     double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n),
            *c = calloc((size_t)n * n, sizeof(double));

@@ -14,6 +14,7 @@ double softplus_sum(const double *x, int n) {
 }
 
 int main(int argc, char **argv) {
+    #pragma @Annotation {br_prob: 1}
     int n = argc > 1 ? atoi(argv[1]) : 100;
     double *x = malloc(sizeof(double) * n);
     for (int i = 0; i < n; i++)

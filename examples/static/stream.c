@@ -28,6 +28,7 @@ void triad(double *a, const double *b, const double *c, double s, int n) {
 }
 
 int main(int argc, char **argv) {
+    #pragma @Annotation {br_prob: 1}
     int n = argc > 1 ? atoi(argv[1]) : STREAM_ARRAY_SIZE;
     double *a = malloc(sizeof(double) * n), *b = malloc(sizeof(double) * n),
            *c = malloc(sizeof(double) * n);

@@ -20,6 +20,7 @@ double minmax(double *x, int n, int m) {
 }
 
 int main(int argc, char **argv) {
+    #pragma @Annotation {br_prob: 1}
     int n = argc > 1 ? atoi(argv[1]) : 100;
     double *x = malloc(sizeof(double) * (n + 3));
     for (int i = 0; i < n + 3; i++)

@@ -92,7 +92,7 @@ fn cg_setup_loop_conditionals_are_exact_at_gcc_o0() {
     );
     let setup = cs
         .iter()
-        .find(|c| c.region.starts_with("main loop@") && c.region.ends_with("(line 64)"))
+        .find(|c| c.region.starts_with("main loop@") && c.region.ends_with("(line 66)"))
         .expect("main's set-up loop");
     assert_eq!(setup.predicted.total, setup.measured.total);
 }
@@ -115,7 +115,7 @@ fn cg_setup_loop_selects_are_exact_at_clang_o0() {
     );
     let setup = cs
         .iter()
-        .find(|c| c.region.starts_with("main loop@") && c.region.ends_with("(line 64)"))
+        .find(|c| c.region.starts_with("main loop@") && c.region.ends_with("(line 66)"))
         .expect("main's set-up loop");
     assert_eq!(setup.predicted.total, setup.measured.total);
 }
@@ -138,17 +138,18 @@ fn conditionals_are_read_with_columns_parts_and_conditions() {
     assert_eq!(q.part, LoopPart::Condition);
     assert_eq!(tri.loops[q.parent_loop.unwrap()].line, 17);
     assert!(q.condition.is_ok(), "{:?}", q.condition);
-    // line 23: `    int n = argc > 1 ? atoi(argv[1]) : 100;` reads main's argc.
-    let main = tri.conditionals.iter().find(|c| c.line == 23).unwrap();
-    assert_eq!(main.then_range, ((23, 24), (23, 36)));
-    assert_eq!(main.else_range, ((23, 40), (23, 42)));
+    // line 24: `    int n = argc > 1 ? atoi(argv[1]) : 100;` reads main's argc (line 23 is
+    // its `br_prob: 1` annotation).
+    let main = tri.conditionals.iter().find(|c| c.line == 24).unwrap();
+    assert_eq!(main.then_range, ((24, 24), (24, 36)));
+    assert_eq!(main.else_range, ((24, 40), (24, 42)));
+    assert_eq!(main.probability, Some(1.0));
     assert!(main.parent_loop.is_none());
     assert!(main
         .condition
         .as_ref()
         .unwrap_err()
         .contains("main's arguments"));
-    assert_eq!(main.probability, None);
     // branches.c annotates main's `?:` with `br_prob: 1`.
     let br = parse_file(&example("branches.c"), &[]).unwrap();
     let main = br
