@@ -163,7 +163,7 @@ fn conditionals_are_read_with_columns_parts_and_conditions() {
     let setup: Vec<_> = cg
         .conditionals
         .iter()
-        .filter(|c| (65..=70).contains(&c.line))
+        .filter(|c| (67..=72).contains(&c.line))
         .collect();
     assert_eq!(setup.len(), 4);
     assert!(setup
