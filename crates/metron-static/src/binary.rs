@@ -177,6 +177,12 @@ impl Binary {
             });
         }
         let dwarf = load_dwarf(&file, path)?;
+        if let Some(dwo) = split_dwarf(&dwarf) {
+            return Err(StaticError::SplitDwarf {
+                path: path.to_path_buf(),
+                dwo,
+            });
+        }
         let compilation_units = compilation_units(&dwarf);
         let context = addr2line::Context::from_dwarf(dwarf).map_err(|e| StaticError::Dwarf {
             path: path.to_path_buf(),
@@ -287,6 +293,28 @@ fn load_dwarf(file: &object::File, path: &Path) -> Result<gimli::Dwarf<Reader>> 
         Ok(gimli::EndianReader::new(Arc::from(&*data), endian))
     };
     gimli::Dwarf::load(load)
+}
+
+/// The `.dwo` file of the first skeleton unit, when the binary was built with
+/// `-gsplit-dwarf` (its functions and inline frames are not in the binary).
+fn split_dwarf(dwarf: &gimli::Dwarf<Reader>) -> Option<String> {
+    let mut units = dwarf.units();
+    while let Ok(Some(header)) = units.next() {
+        let Ok(unit) = dwarf.unit(header) else {
+            continue;
+        };
+        if unit.dwo_id.is_none() {
+            continue;
+        }
+        let name = unit
+            .dwo_name()
+            .ok()
+            .flatten()
+            .and_then(|v| dwarf.attr_string(&unit, v).ok())
+            .and_then(|r| r.to_string_lossy().ok().map(|s| s.into_owned()));
+        return Some(name.unwrap_or_else(|| "a .dwo file".into()));
+    }
+    None
 }
 
 fn compilation_units(dwarf: &gimli::Dwarf<Reader>) -> Vec<(String, String)> {

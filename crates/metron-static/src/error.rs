@@ -14,6 +14,8 @@ pub enum StaticError {
     Architecture { path: PathBuf, machine: String },
     #[error("{path}: no DWARF debug information (.debug_info/.debug_line); rebuild with -g (e.g. `cc -g -O2 ...`)")]
     NoDebugInfo { path: PathBuf },
+    #[error("{path}: split DWARF (-gsplit-dwarf): functions and inline frames are in {dwo}, which metron does not read; rebuild without -gsplit-dwarf (plain -g)")]
+    SplitDwarf { path: PathBuf, dwo: String },
     #[error("{path}: malformed DWARF: {reason}")]
     Dwarf { path: PathBuf, reason: String },
     #[error("{path}: malformed section {section}: {reason}")]

@@ -40,6 +40,20 @@ fn non_elf_and_missing_debug_info_exit_2_with_the_reason() {
     let out = metron().arg("static").arg(&bin).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("rebuild with -g"));
+    // -gsplit-dwarf leaves the functions and inline frames in a .dwo beside the binary.
+    let split = dir.path().join("split");
+    assert!(Command::new("gcc")
+        .args(["-g", "-gsplit-dwarf", "-O2", "-o"])
+        .arg(&split)
+        .arg(example())
+        .current_dir(dir.path())
+        .status()
+        .unwrap()
+        .success());
+    let out = metron().arg("static").arg(&split).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("split DWARF") && err.contains(".dwo"), "{err}");
     let out = metron()
         .args(["static", "--param", "n"])
         .arg(&bin)
