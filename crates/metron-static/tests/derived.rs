@@ -23,7 +23,11 @@ fn stream_flops_and_bytes_per_element() {
     for (cc, flags) in builds {
         let bin = build(cc, &example("stream.c"), &flags, dir.path(), true);
         let a = analyse(&bin, &SourceOptions::default()).unwrap();
-        for (kernel, flops, bytes) in [("scale", 1.0, 16.0), ("add", 1.0, 24.0), ("triad", 2.0, 24.0)] {
+        for (kernel, flops, bytes) in [
+            ("scale", 1.0, 16.0),
+            ("add", 1.0, 24.0),
+            ("triad", 2.0, 24.0),
+        ] {
             let k = a
                 .formulas
                 .functions
@@ -39,10 +43,28 @@ fn stream_flops_and_bytes_per_element() {
                 (get("flops"), get("bytes_loaded") + get("bytes_stored"))
             };
             for n in [1000, 1013] {
-                eprintln!("{cc} {flags:?} {kernel} n={n}: flops {} expected {}", at(n).0, flops * n as f64);
+                assert_eq!(
+                    at(n).0,
+                    flops * n as f64,
+                    "{cc} {flags:?} {kernel} n={n}: flops"
+                );
             }
             let grown = at(1013).1 - at(1000).1;
-            eprintln!("{cc} {flags:?} {kernel}: bytes grew {grown} expected {}", bytes * 13.0);
+            // Known gap: gcc -O3 -march=haswell's scale has a scalar tail split across two
+            // blocks, entered both after its 2-wide pass and straight from the 4-wide loop; its
+            // guards are not counted (docs/static-accuracy.md, gap 3): one 8-byte access off.
+            if flags.contains(&"-march=haswell") && kernel == "scale" {
+                eprintln!(
+                    "{cc} {flags:?} {kernel}: bytes grew {grown} expected {} (known gap)",
+                    bytes * 13.0
+                );
+                continue;
+            }
+            assert_eq!(
+                grown,
+                bytes * 13.0,
+                "{cc} {flags:?} {kernel}: bytes per element"
+            );
         }
     }
 }
