@@ -1176,14 +1176,17 @@ enum Node {
 /// Counts of the guard blocks around the copies of source loop `s` (the blocks at the copies'
 /// nesting level, with no line outside the loop, that test the trip count `N` and route each
 /// entry through the copies: `N < k` bypasses, `iters == 1` shortcuts, the tests around
-/// clang's prologue remainders). Each entry takes one path through them, and it visits exactly
-/// the copies that have passes to run for its `N` (the cascade), which depends only on
-/// `N mod k1` once `N >= k1`, and on `N` itself below. So a guard block runs on the entries
-/// whose visited set is one of the sets of the paths through it:
-/// `sum over r of #[N == r] (r < k1) + #[N >= k1 and N mod k1 == r]`, each an exact count of
-/// the enclosing nest with a condition on the inner trip count. Blocks on only some paths of
-/// a visited set are left alone. `Err` when the region is not a small acyclic graph, or a
-/// visited set the cascade predicts has no path (the copies were misread).
+/// clang's prologue remainders, alias checks). Each entry takes one path through them, and it
+/// visits exactly the copies that have passes to run for its `N` as the guards route it
+/// (`routed_passes`: the cascade, or below a fallback's threshold `T` the fallback), which
+/// depends only on `N mod k1` once `N >= L = max(k1, T)`, and on `N` itself below. So a guard
+/// block runs on the entries whose route's path passes it:
+/// `sum over r of #[N == r] (r < L) + #[N >= L and N mod k1 == r]`, each an exact count of
+/// the enclosing nest with a condition on the inner trip count. A route's path: among the
+/// paths visiting its set, those that follow the guards' readable tests of `N`, then the
+/// shortest; blocks on only some of them are left alone. `Err` when the region is not a small
+/// acyclic graph, or a visited set the routing predicts has no path (the copies were misread).
+#[allow(clippy::too_many_arguments)]
 pub fn guard_counts(
     function: &Function,
     cfg: &Cfg,
