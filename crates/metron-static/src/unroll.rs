@@ -859,14 +859,16 @@ fn guard_threshold(
         } else {
             continue;
         };
-        // The fallback's condition on `x` against `c`: below (`<`) or at most (`<=`).
+        // The fallback's condition on `x` against `c`: below (`<`), at most (`<=`), or equal
+        // to the least trip count that gets here (`N == 1`, gcc -march=haswell; `N >= 1` was
+        // tested before).
         let m = jump.mnemonic.as_str();
-        let below = match (m, when_taken) {
-            ("jb" | "jl", true) | ("jae" | "jge", false) => true,
-            ("jbe" | "jle", true) | ("ja" | "jg", false) => false,
+        let t = match (m, when_taken) {
+            ("jb" | "jl", true) | ("jae" | "jge", false) => c - d,
+            ("jbe" | "jle", true) | ("ja" | "jg", false) => c - d + 1,
+            ("je", true) | ("jne", false) if c - d == 1 => 2,
             _ => continue,
         };
-        let t = if below { c - d } else { c - d + 1 };
         out = Some(out.map_or(t, |o: i64| o.min(t)));
     }
     out
@@ -1257,31 +1259,44 @@ pub fn guard_counts(
             }
         }
     }
-    // A block between guards and copies only (gcc's vector preheader carries the line of the
-    // function's closing brace) is a guard too.
+    // Blocks between guards and copies only (gcc's vector preheader carries the line of the
+    // function's closing brace) are guards too: the greatest set of blocks at the copies'
+    // level whose predecessors are guards, padding or in the set, and whose successors are
+    // guards, copies or in the set.
     let padding: BTreeSet<usize> = padding_blocks(cfg).into_iter().collect();
+    let mut between: BTreeSet<usize> = (0..cfg.blocks.len())
+        .filter(|&b| {
+            let block = &cfg.blocks[b];
+            cfg.innermost_loop(b) == level
+                && !headers.contains(&b)
+                && !region.contains(&b)
+                && !in_loop.contains_key(&b)
+                && !padding.contains(&b)
+                && !block.predecessors.is_empty()
+                && !block.successors.is_empty()
+        })
+        .collect();
     loop {
-        let between: Vec<usize> = (0..cfg.blocks.len())
-            .filter(|&b| {
-                let block = &cfg.blocks[b];
-                let inside = |x: &usize| region.contains(x) || in_loop.contains_key(x);
-                cfg.innermost_loop(b) == level
-                    && !headers.contains(&b)
-                    && !inside(&b)
-                    && !block.predecessors.is_empty()
-                    && !block.successors.is_empty()
-                    && block
-                        .predecessors
-                        .iter()
-                        .all(|x| region.contains(x) || padding.contains(x))
-                    && block.successors.iter().all(inside)
-            })
-            .collect();
-        if between.is_empty() {
+        let closed = |b: &usize| {
+            let block = &cfg.blocks[*b];
+            block
+                .predecessors
+                .iter()
+                .all(|x| region.contains(x) || padding.contains(x) || between.contains(x))
+                && block
+                    .successors
+                    .iter()
+                    .all(|x| region.contains(x) || in_loop.contains_key(x) || between.contains(x))
+        };
+        let open: Vec<usize> = between.iter().copied().filter(|b| !closed(b)).collect();
+        if open.is_empty() {
             break;
         }
-        region.extend(between);
+        for b in open {
+            between.remove(&b);
+        }
     }
+    region.extend(between);
     let node_of = |x: usize| -> Result<Node, String> {
         if region.contains(&x) {
             return Ok(Node::Block(x));

@@ -50,16 +50,6 @@ fn stream_flops_and_bytes_per_element() {
                 );
             }
             let grown = at(1013).1 - at(1000).1;
-            // Known gap: gcc -O3 -march=haswell's scale has a scalar tail split across two
-            // blocks, entered both after its 2-wide pass and straight from the 4-wide loop; its
-            // guards are not counted (docs/static-accuracy.md, gap 3): one 8-byte access off.
-            if flags.contains(&"-march=haswell") && kernel == "scale" {
-                eprintln!(
-                    "{cc} {flags:?} {kernel}: bytes grew {grown} expected {} (known gap)",
-                    bytes * 13.0
-                );
-                continue;
-            }
             assert_eq!(
                 grown,
                 bytes * 13.0,
