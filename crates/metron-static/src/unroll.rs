@@ -34,7 +34,12 @@ pub struct SourceCopies {
     pub roles: BTreeMap<usize, Role>,
     /// Binary loop -> source loop.
     mapping: BTreeMap<usize, Option<usize>>,
+    /// `copy_counts` per source loop, counted once (every copy asks).
+    counted: std::cell::RefCell<BTreeMap<usize, CopyCounts>>,
 }
+
+/// Passes per call of each copy, and the source loop's entries per call.
+type CopyCounts = Result<(BTreeMap<Copy, Piecewise>, Piecewise), String>;
 
 /// How a copy of a versioned loop is entered. A kernel that takes pointer arguments gets
 /// runtime alias checks: the compiler runs the vector copies when the arrays do not overlap
@@ -130,6 +135,7 @@ impl SourceCopies {
             remainders,
             roles,
             mapping: mapping.clone(),
+            counted: Default::default(),
         }
     }
 
@@ -163,7 +169,16 @@ impl SourceCopies {
         source: &SourceModel,
         s: usize,
         options: &CountOptions,
-    ) -> Result<(BTreeMap<Copy, Piecewise>, Piecewise), String> {
+    ) -> CopyCounts {
+        if let Some(done) = self.counted.borrow().get(&s) {
+            return done.clone();
+        }
+        let counts = self.count_copies(source, s, options);
+        self.counted.borrow_mut().insert(s, counts.clone());
+        counts
+    }
+
+    fn count_copies(&self, source: &SourceModel, s: usize, options: &CountOptions) -> CopyCounts {
         let parts = self.parts(s);
         let cascade: Vec<i64> = parts
             .iter()
@@ -1450,47 +1465,58 @@ pub fn guard_counts(
     // visited set (clang's `N < 4` bypass beside the alias checks that also lead to the
     // scalar copy); among the paths left, the shortest.
     let decisions = TripTests::read(function, cfg, &region, &sources);
-    let follows = |p: &[Node], n: i64| {
-        p.windows(2).all(|w| match w[0] {
-            Node::Block(b) => match decisions.successor(function, cfg, b, n) {
-                Some(x) => node_of(x).is_ok_and(|next| next == w[1]),
-                None => true,
-            },
-            _ => true,
-        })
-    };
-    let mut chosen: Vec<(Vec<&Vec<Node>>, Piecewise)> = Vec::new();
+    let path_sets: Vec<BTreeSet<usize>> = paths.iter().map(|p| visited(p)).collect();
+    // Routes (the chosen paths, by index) with the entries that take them, summed per route.
+    let mut routes: BTreeMap<Vec<usize>, Piecewise> = BTreeMap::new();
     for (n, count) in representatives {
         let set = set_for(n);
-        let Some(candidates) = by_set.get(&set) else {
+        if !by_set.contains_key(&set) {
             return Err("a set of copies the cascade runs has no path through the guards".into());
-        };
-        let mut ps: Vec<&Vec<Node>> = paths
+        }
+        // The successor each guard whose test reads `N` takes for this `n`.
+        let decided: BTreeMap<usize, Node> = region
             .iter()
-            .filter(|p| visited(p) == set && follows(p, n))
+            .filter_map(|&b| {
+                let x = decisions.successor(function, cfg, b, n)?;
+                Some((b, node_of(x).ok()?))
+            })
+            .collect();
+        let follows = |p: &[Node]| {
+            p.windows(2).all(|w| match w[0] {
+                Node::Block(b) => decided.get(&b).is_none_or(|next| *next == w[1]),
+                _ => true,
+            })
+        };
+        let of_set = |k: &usize| path_sets[*k] == set;
+        let mut ps: Vec<usize> = (0..paths.len())
+            .filter(|k| of_set(k) && follows(&paths[*k]))
             .collect();
         if ps.is_empty() {
-            ps = candidates.clone();
+            ps = (0..paths.len()).filter(of_set).collect();
         }
-        let shortest = ps.iter().map(|p| p.len()).min().unwrap_or(0);
-        ps.retain(|p| p.len() == shortest);
-        chosen.push((ps, count));
+        let shortest = ps.iter().map(|&k| paths[k].len()).min().unwrap_or(0);
+        ps.retain(|&k| paths[k].len() == shortest);
+        let slot = routes.entry(ps).or_insert_with(Piecewise::zero);
+        *slot = &*slot + &count;
     }
+    let routes: Vec<(Vec<usize>, Piecewise)> = routes.into_iter().collect();
+    let mut sums: BTreeMap<Vec<usize>, Piecewise> = BTreeMap::new();
     let mut out = Vec::new();
     for &b in &region {
-        if !paths.iter().any(|p| p.contains(&Node::Block(b))) {
+        let on_path = |k: &usize| paths[*k].contains(&Node::Block(b));
+        if !(0..paths.len()).any(|k| on_path(&k)) {
             continue;
         }
         // On every path, those through no copy too (the entry's `N >= 1` test): every entry.
-        if paths.iter().all(|p| p.contains(&Node::Block(b))) {
+        if (0..paths.len()).all(|k| on_path(&k)) {
             out.push((b, loop_entries.clone()));
             continue;
         }
-        // On a path, but on none a run takes: 0.
-        let mut total = Piecewise::zero();
+        // The routes through the block; on a path, but on none a run takes: 0.
+        let mut through = Vec::new();
         let mut ambiguous = false;
-        for (ps, count) in &chosen {
-            let on = ps.iter().filter(|p| p.contains(&Node::Block(b))).count();
+        for (r, (ps, _)) in routes.iter().enumerate() {
+            let on = ps.iter().filter(|k| on_path(k)).count();
             if on == 0 {
                 continue;
             }
@@ -1498,11 +1524,17 @@ pub fn guard_counts(
                 ambiguous = true;
                 break;
             }
-            total = &total + count;
+            through.push(r);
         }
-        if !ambiguous {
-            out.push((b, total));
+        if ambiguous {
+            continue;
         }
+        let total = sums.entry(through.clone()).or_insert_with(|| {
+            through
+                .iter()
+                .fold(Piecewise::zero(), |t, &r| &t + &routes[r].1)
+        });
+        out.push((b, total.clone()));
     }
     Ok(out)
 }
@@ -1513,6 +1545,8 @@ pub fn guard_counts(
 struct TripTests {
     /// Registers holding `N`.
     trip: BTreeSet<Register>,
+    /// Block start address -> block.
+    starts: BTreeMap<u64, usize>,
 }
 
 impl TripTests {
@@ -1539,7 +1573,13 @@ impl TripTests {
                 }
             }
         }
-        TripTests { trip }
+        let starts = cfg
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(b, x)| (x.start, b))
+            .collect();
+        TripTests { trip, starts }
     }
 
     /// The successor block `b` branches to for trip count `n`, when its test reads `N`.
@@ -1572,7 +1612,7 @@ impl TripTests {
             "jne" => value != c,
             _ => return None,
         };
-        let at = |address: u64| cfg.blocks.iter().position(|x| x.start == address);
+        let at = |address: u64| self.starts.get(&address).copied();
         if taken {
             jump.target.and_then(at)
         } else {
@@ -1763,6 +1803,7 @@ mod tests {
                 .map(|(l, (_, r))| (l, *r))
                 .collect(),
             mapping: (0..loops.len()).map(|l| (l, Some(s))).collect(),
+            counted: Default::default(),
         }
     }
 
