@@ -57,6 +57,13 @@ pub struct Instruction {
     /// Full registers compared by `cmp`/`test`.
     #[serde(skip)]
     pub compared: Vec<iced_x86::Register>,
+    /// `cmp r, imm`: the immediate (a guard's threshold on the trip count).
+    #[serde(skip)]
+    pub compared_immediate: Option<i64>,
+    /// `lea d, [s + c]` (no index) or `mov d, s`: (d, s, c), the destination as the source
+    /// plus a constant (gcc's guard tests `N - 1`).
+    #[serde(skip)]
+    pub offset: Option<(iced_x86::Register, iced_x86::Register, i64)>,
     /// Registers used to address memory, with their scale (base registers have scale 1).
     #[serde(skip)]
     pub addressing: Vec<(iced_x86::Register, u32)>,
@@ -515,7 +522,10 @@ fn disassemble(
             .max()
             .unwrap_or(0);
         let (step, compared, addressing) = register_roles(&instr);
+        let (compared_immediate, offset) = guard_operands(&instr);
         out.push(Instruction {
+            compared_immediate,
+            offset,
             address: instr.ip(),
             step,
             writes,
@@ -533,6 +543,58 @@ fn disassemble(
         });
     }
     out
+}
+
+/// The immediate of `cmp r, imm`, and `d = s + c` for `lea d, [s + c]` and `mov d, s`
+/// between general-purpose registers.
+fn guard_operands(
+    instr: &iced_x86::Instruction,
+) -> (
+    Option<i64>,
+    Option<(iced_x86::Register, iced_x86::Register, i64)>,
+) {
+    use iced_x86::{Mnemonic, Register};
+    let immediate = (instr.mnemonic() == Mnemonic::Cmp
+        && instr.op_count() == 2
+        && instr.op0_kind() == OpKind::Register
+        && matches!(
+            instr.op1_kind(),
+            OpKind::Immediate8
+                | OpKind::Immediate8to32
+                | OpKind::Immediate8to64
+                | OpKind::Immediate32
+                | OpKind::Immediate32to64
+        ))
+    .then(|| instr.immediate(1) as i64);
+    let gpr = |r: Register| r.is_gpr();
+    let offset = match instr.mnemonic() {
+        Mnemonic::Lea
+            if instr.memory_index() == Register::None
+                && gpr(instr.memory_base())
+                && gpr(instr.op0_register()) =>
+        {
+            Some((
+                instr.op0_register().full_register(),
+                instr.memory_base().full_register(),
+                instr.memory_displacement64() as i64,
+            ))
+        }
+        Mnemonic::Mov
+            if instr.op_count() == 2
+                && instr.op0_kind() == OpKind::Register
+                && instr.op1_kind() == OpKind::Register
+                && gpr(instr.op0_register())
+                && gpr(instr.op1_register()) =>
+        {
+            Some((
+                instr.op0_register().full_register(),
+                instr.op1_register().full_register(),
+                0,
+            ))
+        }
+        _ => None,
+    };
+    (immediate, offset)
 }
 
 type Roles = (

@@ -126,6 +126,8 @@ mod tests {
             step: None,
             writes: Vec::new(),
             compared: Vec::new(),
+            compared_immediate: None,
+            offset: None,
             addressing: Vec::new(),
             memory: Vec::new(),
             simd_bytes,

@@ -227,7 +227,6 @@ pub fn model_function(
     let copies =
         crate::unroll::SourceCopies::find(function, &cfg, source, &file, &mapping, mira_compat);
     let factor = &copies.factor;
-    let remainders = &copies.remainders;
     let one = Piecewise::constant(1);
     let mut block_counts = vec![one.clone(); cfg.blocks.len()];
     let cold = cold_blocks(function, &cfg);
@@ -255,19 +254,10 @@ pub fn model_function(
             .collect();
         let widest = siblings.iter().map(|&o| factor[o]).max().unwrap_or(1);
         let (iterations, entries, note) = match source_loop {
-            Some(s) if widest > 1 => match crate::unroll::cascade_totals(
-                source,
-                s,
-                &siblings
-                    .iter()
-                    .map(|&o| factor[o])
-                    .chain(remainders.get(&s).into_iter().flatten().map(|(_, k)| *k))
-                    .collect::<Vec<_>>(),
-                &options,
-            ) {
-                Ok((copies, entries)) => (
-                    copies
-                        .get(&factor[l])
+            Some(s) if widest > 1 => match copies.copy_counts(source, s, &options) {
+                Ok((passes, entries)) => (
+                    passes
+                        .get(&crate::unroll::Copy::Loop(l))
                         .cloned()
                         .unwrap_or_else(Piecewise::zero),
                     entries,

@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use iced_x86::Register;
+use iced_x86::{FlowControl, Register};
 use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise, Rational};
 
 use crate::binary::{Function, Instruction};
@@ -30,8 +30,35 @@ pub struct SourceCopies {
     /// Source loop -> (block, factor) of its straight-line passes, for source loops with an
     /// unrolled or vectorised copy.
     pub remainders: BTreeMap<usize, Vec<(usize, i64)>>,
+    /// Binary loop -> how it is entered; loops not listed are cascade steps.
+    pub roles: BTreeMap<usize, Role>,
     /// Binary loop -> source loop.
     mapping: BTreeMap<usize, Option<usize>>,
+    /// `copy_counts` per source loop, counted once (every copy asks).
+    counted: std::cell::RefCell<BTreeMap<usize, CopyCounts>>,
+}
+
+/// Passes per call of each copy, and the source loop's entries per call.
+type CopyCounts = Result<(BTreeMap<Copy, Piecewise>, Piecewise), String>;
+
+/// How a copy of a versioned loop is entered. A kernel that takes pointer arguments gets
+/// runtime alias checks: the compiler runs the vector copies when the arrays do not overlap
+/// and a scalar copy otherwise, and that scalar copy also takes the trip counts too short for
+/// the vector path and (clang) the remainder the vector copies leave. The model assumes the
+/// arrays do not overlap, the common case: the scalar fallback is then an alternative path,
+/// not a cascade step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    /// A step of the cascade: the vector copies, their straight-line passes, and a scalar
+    /// remainder narrower than the narrowest vector copy.
+    Cascade,
+    /// A scalar fallback the vector copies never reach (gcc -O3): it runs only for the trip
+    /// counts below `threshold`, which bypass the vector path.
+    Alternative { threshold: i64 },
+    /// A scalar fallback that takes at least as many iterations per pass as the narrowest
+    /// vector copy (clang's scalar loop unrolled by 4 beside a vector pass of 4): every
+    /// remainder it is entered with is shorter, so it runs only when the arrays overlap.
+    Never,
 }
 
 impl SourceCopies {
@@ -63,6 +90,7 @@ impl SourceCopies {
             .collect();
         // Straight-line passes (vector and scalar epilogues) of unrolled/vectorised source loops.
         let mut remainders: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
+        let mut roles: BTreeMap<usize, Role> = BTreeMap::new();
         for s in mapping
             .values()
             .flatten()
@@ -78,6 +106,12 @@ impl SourceCopies {
                     for (&o, k) in copies.iter().zip(relative) {
                         factor[o] = k;
                     }
+                    // The narrowest copy may itself be unrolled (clang's scalar remainder by
+                    // 2, behind a one-iteration prologue): scaled by a narrower pass.
+                    let unit = narrowest_unrolled(function, cfg, source, file, s, &copies, &factor);
+                    for &o in &copies {
+                        factor[o] *= unit;
+                    }
                 }
             }
             if copies.iter().any(|&o| factor[o] > 1) {
@@ -90,14 +124,99 @@ impl SourceCopies {
                         continue;
                     }
                 }
+                for (o, role) in fallback_roles(function, cfg, &copies, &factor, &blocks) {
+                    roles.insert(o, role);
+                }
                 remainders.insert(s, blocks);
             }
         }
         SourceCopies {
             factor,
             remainders,
+            roles,
             mapping: mapping.clone(),
+            counted: Default::default(),
         }
+    }
+
+    /// The copies of source loop `s`: its binary loops and straight-line passes, with their
+    /// factors and roles.
+    fn parts(&self, s: usize) -> Vec<(Copy, i64, Role)> {
+        self.mapping
+            .iter()
+            .filter(|(_, m)| **m == Some(s))
+            .map(|(&o, _)| {
+                let role = self.roles.get(&o).copied().unwrap_or(Role::Cascade);
+                (Copy::Loop(o), self.factor[o], role)
+            })
+            .chain(
+                self.remainders
+                    .get(&s)
+                    .into_iter()
+                    .flatten()
+                    .map(|&(b, k)| (Copy::Block(b), k, Role::Cascade)),
+            )
+            .collect()
+    }
+
+    /// Passes per call of every copy of source loop `s`, and the loop's entries per call: the
+    /// cascade over the cascade steps, 0 for copies that run only on overlapping arrays, and
+    /// for a fallback that bypasses the vector path below a threshold `T`, the trip counts
+    /// `n < T` moved from the cascade to it: `sum over n < T of #[N == n] (fallback(n) -
+    /// cascade(n))` (each `#[N == n]` an exact count of the nest).
+    pub fn copy_counts(
+        &self,
+        source: &SourceModel,
+        s: usize,
+        options: &CountOptions,
+    ) -> CopyCounts {
+        if let Some(done) = self.counted.borrow().get(&s) {
+            return done.clone();
+        }
+        let counts = self.count_copies(source, s, options);
+        self.counted.borrow_mut().insert(s, counts.clone());
+        counts
+    }
+
+    fn count_copies(&self, source: &SourceModel, s: usize, options: &CountOptions) -> CopyCounts {
+        let parts = self.parts(s);
+        let cascade: Vec<i64> = parts
+            .iter()
+            .filter(|(_, _, r)| *r == Role::Cascade)
+            .map(|(_, k, _)| *k)
+            .collect();
+        let (by_factor, entries) = cascade_totals(source, s, &cascade, options)?;
+        let mut out: BTreeMap<Copy, Piecewise> = parts
+            .iter()
+            .map(|(c, k, r)| {
+                let p = match r {
+                    Role::Cascade => by_factor.get(k).cloned().unwrap_or_else(Piecewise::zero),
+                    _ => Piecewise::zero(),
+                };
+                (*c, p)
+            })
+            .collect();
+        let Some(threshold) = alternative_threshold(&parts) else {
+            return Ok((out, entries));
+        };
+        let roles: Vec<(i64, Role)> = parts.iter().map(|(_, k, r)| (*k, *r)).collect();
+        for n in 1..threshold {
+            let routed = routed_passes(&roles, n);
+            let cascaded = cascade_passes(&roles, n, |r| r == Role::Cascade);
+            if routed == cascaded {
+                continue;
+            }
+            let exactly = &entries_with_at_least(source, s, n, options)?
+                - &entries_with_at_least(source, s, n + 1, options)?;
+            for ((c, _, _), (r, d)) in parts.iter().zip(routed.iter().zip(&cascaded)) {
+                if r != d {
+                    let slot = out.entry(*c).or_insert_with(Piecewise::zero);
+                    let delta = exactly.scaled(&Rational::from_integer((r - d).into()));
+                    *slot = &*slot + &delta;
+                }
+            }
+        }
+        Ok((out, entries))
     }
 
     /// Counts the straight-line passes (their share of the cascade) and the guard blocks
@@ -124,7 +243,7 @@ impl SourceCopies {
                 .map(|&o| factor[o])
                 .chain(blocks.iter().map(|(_, k)| *k))
                 .collect();
-            let Ok((passes, entries)) = cascade_totals(source, s, &factors, options) else {
+            let Ok((passes, entries)) = self.copy_counts(source, s, options) else {
                 continue;
             };
             let context = copies
@@ -132,18 +251,14 @@ impl SourceCopies {
                 .map(|&o| contexts[o].clone())
                 .unwrap_or_default();
             let in_context = |p: &Piecewise| context.apply(p);
-            for (b, k) in blocks {
-                if let Some(p) = passes.get(k) {
+            for (b, _) in blocks {
+                if let Some(p) = passes.get(&Copy::Block(*b)) {
                     block_counts[*b] = in_context(p);
                 }
             }
             // The guards around the copies run on the entries whose trip count routes them there.
-            let parts: Vec<(Copy, i64)> = copies
-                .iter()
-                .map(|&o| (Copy::Loop(o), factor[o]))
-                .chain(blocks.iter().map(|&(b, k)| (Copy::Block(b), k)))
-                .collect();
-            let g = guard_counts(function, cfg, source, file, s, &parts, options);
+            let parts = self.parts(s);
+            let g = guard_counts(function, cfg, source, file, s, &parts, &entries, options);
             match g {
                 Ok(guards) => {
                     for (b, c) in guards {
@@ -470,9 +585,7 @@ pub fn remainder_blocks(
     let Some(&first) = copies.first() else {
         return (Vec::new(), false);
     };
-    let level = cfg.loops[first].parent;
-    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
-    let after = after_copies(cfg, copies, level);
+    let after = after_copies(cfg, copies, cfg.loops[first].parent);
     // (elements a pass touches, iterations per pass) of the narrowest copy.
     let narrowest = copies
         .iter()
@@ -485,55 +598,19 @@ pub fn remainder_blocks(
                 .filter(|t| *t > 0)
                 .map(|t| (t, k, invariant))
         });
-    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
-    let before = before_copies(cfg, copies, level);
     let mut out = Vec::new();
-    let mut seen = false;
-    for (b, block) in cfg.blocks.iter().enumerate() {
-        let placed = after.contains(&b) || before.contains(&b);
-        if cfg.innermost_loop(b) != level || headers.contains(&b) || !placed {
-            continue;
-        }
-        let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
-            .iter()
-            .collect();
-        let lines: BTreeSet<u32> = instructions
-            .iter()
-            .filter_map(|i| i.inner_line())
-            .filter(|p| same_file(&p.file, file))
-            .map(|p| p.line)
-            .collect();
-        let inside = !lines.is_empty() && lines.iter().all(|x| (line..=end).contains(x));
-        if !inside || !lines.iter().any(|x| *x > line) {
-            continue;
-        }
-        // A pass does what the copies do: a store after a reduction loop is no pass.
-        // (Constants: `movapd c(%rip)` is no array access.)
-        let kinds = |i: &Instruction| (i.loads > 0, i.stores > 0);
-        let array = |i: &Instruction| {
-            i.memory
-                .iter()
-                .any(|m| (m.base.is_some() || m.index.is_some()) && m.base != Some(Register::RSP))
-        };
-        let in_copies: BTreeSet<(bool, bool)> = copies
-            .iter()
-            .flat_map(|&o| own_instructions(function, cfg, o))
-            .filter(|i| array(i))
-            .map(kinds)
-            .collect();
-        let same_work = instructions
-            .iter()
-            .filter(|i| array(i))
-            .all(|i| in_copies.contains(&kinds(i)));
-        if !same_work || !instructions.iter().any(|i| array(i)) {
-            continue;
-        }
-        // A pass before the copies (clang's prologue) is remainder code too, but its count
-        // depends on guards: it only shows that the copies are not alone.
-        seen = true;
+    let candidates = pass_candidates(function, cfg, source, file, s, copies);
+    // A pass before the copies (clang's prologue) is remainder code too, but its count
+    // depends on guards: it only shows that the copies are not alone.
+    let seen = !candidates.is_empty();
+    for b in candidates {
         if !after.contains(&b) {
             continue;
         }
+        let block = &cfg.blocks[b];
+        let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
+            .iter()
+            .collect();
         // Elements a source iteration touches, from the narrowest copy: a pass of a block
         // touching `t` elements takes `t / per_iteration` iterations.
         let Some(per_iteration) = narrowest.as_ref() else {
@@ -547,6 +624,319 @@ pub fn remainder_blocks(
         }
     }
     (out, seen)
+}
+
+/// Blocks that may be straight-line passes of source loop `s` beside its loop copies: at the
+/// copies' nesting level, before or after them within one pass of the enclosing loop, with
+/// their own lines (innermost inline frame) in the loop and including a body line, and doing
+/// the copies' kind of memory work (a store after a reduction loop is no pass; a constant
+/// `movapd c(%rip)` is no array access).
+fn pass_candidates(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[usize],
+) -> Vec<usize> {
+    let Some(&first) = copies.first() else {
+        return Vec::new();
+    };
+    let level = cfg.loops[first].parent;
+    let (line, end) = (source.loops[s].line, source.loops[s].end_line);
+    let after = after_copies(cfg, copies, level);
+    let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
+    let before = before_copies(cfg, copies, level);
+    let kinds = |i: &Instruction| (i.loads > 0, i.stores > 0);
+    let in_copies: BTreeSet<(bool, bool)> = copies
+        .iter()
+        .flat_map(|&o| own_instructions(function, cfg, o))
+        .filter(|i| array_access(i))
+        .map(kinds)
+        .collect();
+    let mut out = Vec::new();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        let placed = after.contains(&b) || before.contains(&b);
+        if cfg.innermost_loop(b) != level || headers.contains(&b) || !placed {
+            continue;
+        }
+        let instructions = &function.instructions[block.first..block.end];
+        let lines: BTreeSet<u32> = instructions
+            .iter()
+            .filter_map(|i| i.inner_line())
+            .filter(|p| same_file(&p.file, file))
+            .map(|p| p.line)
+            .collect();
+        let inside = !lines.is_empty() && lines.iter().all(|x| (line..=end).contains(x));
+        if !inside || !lines.iter().any(|x| *x > line) {
+            continue;
+        }
+        let same_work = instructions
+            .iter()
+            .filter(|i| array_access(i))
+            .all(|i| in_copies.contains(&kinds(i)));
+        if same_work && instructions.iter().any(array_access) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// Whether the instruction reads or writes an array (not the stack, not a constant).
+fn array_access(i: &Instruction) -> bool {
+    i.memory
+        .iter()
+        .any(|m| (m.base.is_some() || m.index.is_some()) && m.base != Some(Register::RSP))
+}
+
+/// Whether the instructions move whole vectors of an array (16 bytes or more per access).
+fn is_vector(instructions: &[&Instruction]) -> bool {
+    instructions.iter().any(|i| {
+        array_access(i)
+            && i.memory
+                .iter()
+                .any(|m| m.size >= 16 && m.base != Some(Register::RSP))
+    })
+}
+
+/// Iterations per pass of the narrowest loop copy of source loop `s`, when a scalar
+/// straight-line pass of the same source loop does less per pass (clang's one-iteration
+/// prologue before its scalar loop unrolled by 2, which peels `M mod 2` iterations): the
+/// elements the loop touches per pass over the pass's. 1 otherwise (then the narrowest copy
+/// takes one iteration per pass, as `relative_factors` assumes).
+fn narrowest_unrolled(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+    s: usize,
+    copies: &[usize],
+    factor: &[i64],
+) -> i64 {
+    let Some(&narrowest) = copies.iter().min_by_key(|&&o| factor[o]) else {
+        return 1;
+    };
+    let own = own_instructions(function, cfg, narrowest);
+    if factor[narrowest] != 1 || is_vector(&own) {
+        return 1;
+    }
+    let invariant = invariant_arrays(function, cfg, narrowest);
+    let Some(per_pass) = touched_elements(&own, &invariant).filter(|e| *e > 0) else {
+        return 1;
+    };
+    pass_candidates(function, cfg, source, file, s, copies)
+        .into_iter()
+        .filter_map(|b| {
+            let block = &cfg.blocks[b];
+            let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
+                .iter()
+                .collect();
+            if is_vector(&instructions) {
+                return None;
+            }
+            touched_elements(&instructions, &invariant)
+        })
+        .filter(|&t| t > 0 && t < per_pass && per_pass % t == 0)
+        .map(|t| per_pass / t)
+        .max()
+        .unwrap_or(1)
+}
+
+/// Roles of the scalar loop copies of a versioned source loop (`copies`, with `factor`s and
+/// straight-line passes `blocks`): a scalar copy the vector copies never reach, and that does
+/// not lead to them, is the alias-check fallback only, run for the trip counts below the
+/// threshold its guard tests (`guard_threshold`). A scalar copy the vector copies reach is the
+/// remainder too, a cascade step when narrower than the narrowest vector copy, else never run
+/// (its entries are all shorter than one of its passes). No roles without a vector copy.
+fn fallback_roles(
+    function: &Function,
+    cfg: &Cfg,
+    copies: &[usize],
+    factor: &[i64],
+    blocks: &[(usize, i64)],
+) -> Vec<(usize, Role)> {
+    let vector: Vec<usize> = copies
+        .iter()
+        .copied()
+        .filter(|&o| is_vector(&own_instructions(function, cfg, o)))
+        .collect();
+    let Some(&first) = vector.first() else {
+        return Vec::new();
+    };
+    let block_is_vector = |b: usize| {
+        let block = &cfg.blocks[b];
+        let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
+            .iter()
+            .collect();
+        is_vector(&instructions)
+    };
+    let vector_factors: Vec<i64> = vector
+        .iter()
+        .map(|&o| factor[o])
+        .chain(
+            blocks
+                .iter()
+                .filter(|(b, _)| block_is_vector(*b))
+                .map(|(_, k)| *k),
+        )
+        .collect();
+    let (Some(&narrowest), Some(&widest)) =
+        (vector_factors.iter().min(), vector_factors.iter().max())
+    else {
+        return Vec::new();
+    };
+    let level = cfg.loops[first].parent;
+    let reached = after_copies(cfg, &vector, level);
+    let leads_to = before_copies(cfg, &vector, level);
+    copies
+        .iter()
+        .copied()
+        .filter(|o| !vector.contains(o))
+        .filter_map(|o| {
+            let header = cfg.loops[o].header;
+            if !reached.contains(&header) {
+                if leads_to.contains(&header) {
+                    // A scalar copy before the vector ones (alignment peeling): a cascade step.
+                    return None;
+                }
+                // Unread guard: gcc 12's SSE2 scale/add/triad test `N - 1 <= vf - 1`.
+                let threshold =
+                    guard_threshold(function, cfg, o, &vector, level).unwrap_or(widest + 1);
+                return Some((o, Role::Alternative { threshold }));
+            }
+            (factor[o] >= narrowest).then_some((o, Role::Never))
+        })
+        .collect()
+}
+
+/// The trip count `T` below which the guards send an entry to the fallback copy `fallback`
+/// rather than to the `vector` copies: a conditional branch at the copies' level after
+/// `cmp x, c`, one side leading only to the fallback, the other to a vector copy, with `x`
+/// the trip count plus a constant (`lea -1(N), x`, gcc; or `N` itself, clang). `None` when no
+/// such guard is found (the fallback's threshold is then not read from the code).
+fn guard_threshold(
+    function: &Function,
+    cfg: &Cfg,
+    fallback: usize,
+    vector: &[usize],
+    level: Option<usize>,
+) -> Option<i64> {
+    let stop = level.map(|p| cfg.loops[p].header);
+    let reaches = |from: usize, to: usize| {
+        let mut work = vec![from];
+        let mut seen = BTreeSet::new();
+        while let Some(x) = work.pop() {
+            if x == to {
+                return true;
+            }
+            if (Some(x) == stop && x != from) || !seen.insert(x) {
+                continue;
+            }
+            work.extend(cfg.blocks[x].successors.iter().copied());
+        }
+        false
+    };
+    let at = |address: u64| cfg.blocks.iter().position(|x| x.start == address);
+    let to_vector = |x: usize| vector.iter().any(|&v| reaches(x, cfg.loops[v].header));
+    let only_fallback = |x: usize| reaches(x, cfg.loops[fallback].header) && !to_vector(x);
+    let mut out: Option<i64> = None;
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        let instructions = &function.instructions[block.first..block.end];
+        let [.., compare, jump] = instructions else {
+            continue;
+        };
+        if cfg.innermost_loop(b) != level || jump.flow != FlowControl::ConditionalBranch {
+            continue;
+        }
+        let (Some(c), Some(&x)) = (compare.compared_immediate, compare.compared.first()) else {
+            continue;
+        };
+        // `x = N + d`: the last write of `x` before the test is `lea`/`mov`, or none.
+        let writer = instructions[..instructions.len() - 2]
+            .iter()
+            .rev()
+            .find(|i| i.writes.contains(&x));
+        let d = match writer.map(|w| w.offset) {
+            None => 0,
+            Some(Some((dst, _, d))) if dst == x => d,
+            Some(_) => continue,
+        };
+        let (Some(taken), Some(next)) = (
+            jump.target.and_then(at),
+            at(jump.address + u64::from(jump.length)),
+        ) else {
+            continue;
+        };
+        let when_taken = if only_fallback(taken) && to_vector(next) {
+            true
+        } else if only_fallback(next) && to_vector(taken) {
+            false
+        } else {
+            continue;
+        };
+        // The fallback's condition on `x` against `c`: below (`<`), at most (`<=`), or equal
+        // to the least trip count that gets here (`N == 1`, gcc -march=haswell; `N >= 1` was
+        // tested before).
+        let m = jump.mnemonic.as_str();
+        let t = match (m, when_taken) {
+            ("jb" | "jl", true) | ("jae" | "jge", false) => c - d,
+            ("jbe" | "jle", true) | ("ja" | "jg", false) => c - d + 1,
+            ("je", true) | ("jne", false) if c - d == 1 => 2,
+            _ => continue,
+        };
+        out = Some(out.map_or(t, |o: i64| o.min(t)));
+    }
+    out
+}
+
+/// The trip count below which a fallback copy runs instead of the vector path, if any.
+pub fn alternative_threshold<C>(parts: &[(C, i64, Role)]) -> Option<i64> {
+    parts
+        .iter()
+        .filter_map(|(_, _, r)| match r {
+            Role::Alternative { threshold } => Some(*threshold),
+            _ => None,
+        })
+        .min()
+}
+
+/// Passes of each copy (factor, role) for one entry with trip count `n`, as the guards route
+/// it: below the fallback's threshold the fallback copies take `n` (their own cascade), else
+/// the cascade steps do; copies that run only on overlapping arrays take nothing.
+pub fn routed_passes(parts: &[(i64, Role)], n: i64) -> Vec<i64> {
+    let with_copy: Vec<((), i64, Role)> = parts.iter().map(|(k, r)| ((), *k, *r)).collect();
+    match alternative_threshold(&with_copy) {
+        Some(t) if n < t => cascade_passes(parts, n, |r| matches!(r, Role::Alternative { .. })),
+        _ => cascade_passes(parts, n, |r| r == Role::Cascade),
+    }
+}
+
+/// Passes of each copy for trip count `n` when the copies whose role `takes` form a cascade
+/// (the widest takes whole passes, each narrower what is left); the others take none.
+fn cascade_passes(parts: &[(i64, Role)], n: i64, takes: impl Fn(Role) -> bool) -> Vec<i64> {
+    let mut factors: Vec<i64> = parts
+        .iter()
+        .filter(|(k, r)| takes(*r) && *k >= 1)
+        .map(|(k, _)| *k)
+        .collect();
+    factors.sort_unstable_by(|a, b| b.cmp(a));
+    factors.dedup();
+    let mut left = n.max(0);
+    let mut passes = BTreeMap::new();
+    for k in factors {
+        passes.insert(k, left / k);
+        left %= k;
+    }
+    parts
+        .iter()
+        .map(|(k, r)| {
+            if takes(*r) {
+                passes.get(k).copied().unwrap_or(0)
+            } else {
+                0
+            }
+        })
+        .collect()
 }
 
 /// Blocks from which a copy's header is reachable within one pass of the enclosing loop
@@ -803,26 +1193,30 @@ enum Node {
 /// Counts of the guard blocks around the copies of source loop `s` (the blocks at the copies'
 /// nesting level, with no line outside the loop, that test the trip count `N` and route each
 /// entry through the copies: `N < k` bypasses, `iters == 1` shortcuts, the tests around
-/// clang's prologue remainders). Each entry takes one path through them, and it visits exactly
-/// the copies that have passes to run for its `N` (the cascade), which depends only on
-/// `N mod k1` once `N >= k1`, and on `N` itself below. So a guard block runs on the entries
-/// whose visited set is one of the sets of the paths through it:
-/// `sum over r of #[N == r] (r < k1) + #[N >= k1 and N mod k1 == r]`, each an exact count of
-/// the enclosing nest with a condition on the inner trip count. Blocks on only some paths of
-/// a visited set are left alone. `Err` when the region is not a small acyclic graph, or a
-/// visited set the cascade predicts has no path (the copies were misread).
+/// clang's prologue remainders, alias checks). Each entry takes one path through them, and it
+/// visits exactly the copies that have passes to run for its `N` as the guards route it
+/// (`routed_passes`: the cascade, or below a fallback's threshold `T` the fallback), which
+/// depends only on `N mod k1` once `N >= L = max(k1, T)`, and on `N` itself below. So a guard
+/// block runs on the entries whose route's path passes it:
+/// `sum over r of #[N == r] (r < L) + #[N >= L and N mod k1 == r]`, each an exact count of
+/// the enclosing nest with a condition on the inner trip count. A route's path: among the
+/// paths visiting its set, those that follow the guards' readable tests of `N`, then the
+/// shortest; blocks on only some of them are left alone. `Err` when the region is not a small
+/// acyclic graph, or a visited set the routing predicts has no path (the copies were misread).
+#[allow(clippy::too_many_arguments)]
 pub fn guard_counts(
     function: &Function,
     cfg: &Cfg,
     source: &SourceModel,
     file: &str,
     s: usize,
-    copies: &[(Copy, i64)],
+    copies: &[(Copy, i64, Role)],
+    loop_entries: &Piecewise,
     options: &CountOptions,
 ) -> Result<Vec<(usize, Piecewise)>, String> {
     let loops: Vec<usize> = copies
         .iter()
-        .filter_map(|(c, _)| match c {
+        .filter_map(|(c, _, _)| match c {
             Copy::Loop(l) => Some(*l),
             Copy::Block(_) => None,
         })
@@ -835,7 +1229,7 @@ pub fn guard_counts(
     let in_loop: BTreeMap<usize, usize> = copies
         .iter()
         .enumerate()
-        .flat_map(|(k, (c, _))| match c {
+        .flat_map(|(k, (c, _, _))| match c {
             Copy::Loop(l) => cfg.loops[*l]
                 .blocks
                 .iter()
@@ -847,16 +1241,26 @@ pub fn guard_counts(
     let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
     // The guards: blocks at the copies' level with no line outside the loop, connected to the
     // copies through such blocks (before them, after them, and the bypasses beside them).
+    // A bare `ret` after the copies (an out-of-line kernel's exit) runs on the paths that
+    // reach it, whatever line it carries.
+    let bare_return = |b: usize| {
+        let block = &cfg.blocks[b];
+        block.successors.is_empty()
+            && function.instructions[block.first..block.end]
+                .iter()
+                .all(|i| matches!(i.mnemonic.as_str(), "ret" | "vzeroupper" | "nop"))
+    };
     let eligible = |b: usize| {
         let block = &cfg.blocks[b];
         cfg.innermost_loop(b) == level
             && !headers.contains(&b)
             && !in_loop.contains_key(&b)
-            && function.instructions[block.first..block.end]
-                .iter()
-                .filter_map(|i| i.inner_line())
-                .filter(|p| same_file(&p.file, file))
-                .all(|p| (line..=end).contains(&p.line))
+            && (bare_return(b)
+                || function.instructions[block.first..block.end]
+                    .iter()
+                    .filter_map(|i| i.inner_line())
+                    .filter(|p| same_file(&p.file, file))
+                    .all(|p| (line..=end).contains(&p.line)))
     };
     let mut region: BTreeSet<usize> = BTreeSet::new();
     let mut work: Vec<usize> = in_loop.keys().copied().collect();
@@ -870,6 +1274,44 @@ pub fn guard_counts(
             }
         }
     }
+    // Blocks between guards and copies only (gcc's vector preheader carries the line of the
+    // function's closing brace) are guards too: the greatest set of blocks at the copies'
+    // level whose predecessors are guards, padding or in the set, and whose successors are
+    // guards, copies or in the set.
+    let padding: BTreeSet<usize> = padding_blocks(cfg).into_iter().collect();
+    let mut between: BTreeSet<usize> = (0..cfg.blocks.len())
+        .filter(|&b| {
+            let block = &cfg.blocks[b];
+            cfg.innermost_loop(b) == level
+                && !headers.contains(&b)
+                && !region.contains(&b)
+                && !in_loop.contains_key(&b)
+                && !padding.contains(&b)
+                && !block.predecessors.is_empty()
+                && !block.successors.is_empty()
+        })
+        .collect();
+    loop {
+        let closed = |b: &usize| {
+            let block = &cfg.blocks[*b];
+            block
+                .predecessors
+                .iter()
+                .all(|x| region.contains(x) || padding.contains(x) || between.contains(x))
+                && block
+                    .successors
+                    .iter()
+                    .all(|x| region.contains(x) || in_loop.contains_key(x) || between.contains(x))
+        };
+        let open: Vec<usize> = between.iter().copied().filter(|b| !closed(b)).collect();
+        if open.is_empty() {
+            break;
+        }
+        for b in open {
+            between.remove(&b);
+        }
+    }
+    region.extend(between);
     let node_of = |x: usize| -> Result<Node, String> {
         if region.contains(&x) {
             return Ok(Node::Block(x));
@@ -896,6 +1338,10 @@ pub fn guard_counts(
         };
         let mut out = BTreeSet::new();
         for b in from {
+            // A return leaves the guards.
+            if cfg.blocks[b].successors.is_empty() {
+                out.insert(Node::Exit);
+            }
             for &x in &cfg.blocks[b].successors {
                 if matches!(n, Node::Copy(k) if in_loop.get(&x) == Some(&k)) {
                     continue;
@@ -911,7 +1357,7 @@ pub fn guard_counts(
     let mut entries = BTreeSet::new();
     let mut sources = BTreeSet::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
-        if region.contains(&b) || in_loop.contains_key(&b) {
+        if region.contains(&b) || in_loop.contains_key(&b) || padding.contains(&b) {
             continue;
         }
         for &x in &block.successors {
@@ -919,6 +1365,13 @@ pub fn guard_counts(
                 entries.insert(n);
                 sources.insert(b);
             }
+        }
+    }
+    // An out-of-line kernel: its own entry block tests `N`.
+    if let Ok(n @ (Node::Block(_) | Node::Copy(_))) = node_of(0) {
+        if cfg.idom.first().is_some_and(|d| d.is_none()) && cfg.blocks[0].predecessors.is_empty() {
+            entries.insert(n);
+            sources.insert(usize::MAX);
         }
     }
     if entries.len() != 1 && sources.len() != 1 {
@@ -968,25 +1421,24 @@ pub fn guard_counts(
         let shortest = ps.iter().map(|p| p.len()).min().unwrap_or(0);
         ps.retain(|p| p.len() == shortest);
     }
-    // The cascade's visited set for a trip count `n`.
-    let mut factors: Vec<i64> = copies.iter().map(|(_, k)| *k).collect();
-    factors.sort_unstable_by(|a, b| b.cmp(a));
-    factors.dedup();
-    let widest = *factors.first().ok_or("no copies")?;
+    // The copies an entry with trip count `n` visits, as the guards route it.
+    let roles: Vec<(i64, Role)> = copies.iter().map(|(_, k, r)| (*k, *r)).collect();
+    let widest = roles
+        .iter()
+        .filter(|(_, r)| *r == Role::Cascade)
+        .map(|(k, _)| *k)
+        .max()
+        .ok_or("no copies")?;
     let set_for = |n: i64| -> BTreeSet<usize> {
-        let mut left = n;
-        let mut runs: BTreeMap<i64, bool> = BTreeMap::new();
-        for &k in &factors {
-            runs.insert(k, left / k >= 1);
-            left %= k;
-        }
-        copies
-            .iter()
+        routed_passes(&roles, n)
+            .into_iter()
             .enumerate()
-            .filter(|(_, (_, k))| runs.get(k).copied().unwrap_or(false))
+            .filter(|(_, p)| *p > 0)
             .map(|(c, _)| c)
             .collect()
     };
+    // Below `least` the route depends on `n` itself, above it only on `n mod widest`.
+    let least = widest.max(alternative_threshold(copies).unwrap_or(0));
     let mut exactly = BTreeMap::new();
     let mut at_least = |k: i64| -> Result<Piecewise, String> {
         if let Some(p) = exactly.get(&k) {
@@ -996,36 +1448,75 @@ pub fn guard_counts(
         exactly.insert(k, p.clone());
         Ok(p)
     };
-    let mut count_of: BTreeMap<BTreeSet<usize>, Piecewise> = BTreeMap::new();
+    // (representative trip count, entries it stands for): each `n < least` alone, then one
+    // per residue of `N mod widest` above.
+    let mut representatives: Vec<(i64, Piecewise)> = Vec::new();
     // Entries with no iteration at all are taken to skip the guards (the `N >= 1` test sits
     // before them, in the enclosing code): paths through no copy are detours no run takes.
-    for n in 1..widest {
+    for n in 1..least {
         let once = &at_least(n)? - &at_least(n + 1)?;
-        let slot = count_of.entry(set_for(n)).or_insert_with(Piecewise::zero);
-        *slot = &*slot + &once;
+        representatives.push((n, once));
     }
     for r in 0..widest {
-        let long = entries_where(source, s, widest, Some((widest, r)), options)?;
-        let slot = count_of
-            .entry(set_for(widest + r))
-            .or_insert_with(Piecewise::zero);
-        *slot = &*slot + &long;
+        let long = entries_where(source, s, least, Some((widest, r)), options)?;
+        representatives.push((least + (r - least).rem_euclid(widest), long));
     }
-    for set in count_of.keys() {
-        if !by_set.contains_key(set) {
+    // The guards' tests of the trip count that can be read decide between paths of one
+    // visited set (clang's `N < 4` bypass beside the alias checks that also lead to the
+    // scalar copy); among the paths left, the shortest.
+    let decisions = TripTests::read(function, cfg, &region, &sources);
+    let path_sets: Vec<BTreeSet<usize>> = paths.iter().map(|p| visited(p)).collect();
+    // Routes (the chosen paths, by index) with the entries that take them, summed per route.
+    let mut routes: BTreeMap<Vec<usize>, Piecewise> = BTreeMap::new();
+    for (n, count) in representatives {
+        let set = set_for(n);
+        if !by_set.contains_key(&set) {
             return Err("a set of copies the cascade runs has no path through the guards".into());
         }
+        // The successor each guard whose test reads `N` takes for this `n`.
+        let decided: BTreeMap<usize, Node> = region
+            .iter()
+            .filter_map(|&b| {
+                let x = decisions.successor(function, cfg, b, n)?;
+                Some((b, node_of(x).ok()?))
+            })
+            .collect();
+        let follows = |p: &[Node]| {
+            p.windows(2).all(|w| match w[0] {
+                Node::Block(b) => decided.get(&b).is_none_or(|next| *next == w[1]),
+                _ => true,
+            })
+        };
+        let of_set = |k: &usize| path_sets[*k] == set;
+        let mut ps: Vec<usize> = (0..paths.len())
+            .filter(|k| of_set(k) && follows(&paths[*k]))
+            .collect();
+        if ps.is_empty() {
+            ps = (0..paths.len()).filter(of_set).collect();
+        }
+        let shortest = ps.iter().map(|&k| paths[k].len()).min().unwrap_or(0);
+        ps.retain(|&k| paths[k].len() == shortest);
+        let slot = routes.entry(ps).or_insert_with(Piecewise::zero);
+        *slot = &*slot + &count;
     }
+    let routes: Vec<(Vec<usize>, Piecewise)> = routes.into_iter().collect();
+    let mut sums: BTreeMap<Vec<usize>, Piecewise> = BTreeMap::new();
     let mut out = Vec::new();
     for &b in &region {
-        if !paths.iter().any(|p| p.contains(&Node::Block(b))) {
+        let on_path = |k: &usize| paths[*k].contains(&Node::Block(b));
+        if !(0..paths.len()).any(|k| on_path(&k)) {
             continue;
         }
-        // On a path, but on none a run takes: 0.
-        let mut total = Piecewise::zero();
+        // On every path, those through no copy too (the entry's `N >= 1` test): every entry.
+        if (0..paths.len()).all(|k| on_path(&k)) {
+            out.push((b, loop_entries.clone()));
+            continue;
+        }
+        // The routes through the block; on a path, but on none a run takes: 0.
+        let mut through = Vec::new();
         let mut ambiguous = false;
-        for (set, ps) in &by_set {
-            let on = ps.iter().filter(|p| p.contains(&Node::Block(b))).count();
+        for (r, (ps, _)) in routes.iter().enumerate() {
+            let on = ps.iter().filter(|k| on_path(k)).count();
             if on == 0 {
                 continue;
             }
@@ -1033,15 +1524,101 @@ pub fn guard_counts(
                 ambiguous = true;
                 break;
             }
-            if let Some(c) = count_of.get(set) {
-                total = &total + c;
-            }
+            through.push(r);
         }
-        if !ambiguous {
-            out.push((b, total));
+        if ambiguous {
+            continue;
         }
+        let total = sums.entry(through.clone()).or_insert_with(|| {
+            through
+                .iter()
+                .fold(Piecewise::zero(), |t, &r| &t + &routes[r].1)
+        });
+        out.push((b, total.clone()));
     }
     Ok(out)
+}
+
+/// The guards' tests of the trip count `N` that can be read from the code: a conditional
+/// branch after `cmp x, c` where `x` is `N` (a register the entry tests with `test r, r;
+/// jle`) or `N + d` (`lea d(N), x` in the same block), as gcc and clang emit them.
+struct TripTests {
+    /// Registers holding `N`.
+    trip: BTreeSet<Register>,
+    /// Block start address -> block.
+    starts: BTreeMap<u64, usize>,
+}
+
+impl TripTests {
+    fn read(
+        function: &Function,
+        cfg: &Cfg,
+        region: &BTreeSet<usize>,
+        sources: &BTreeSet<usize>,
+    ) -> TripTests {
+        let mut trip = BTreeSet::new();
+        for &b in region.iter().chain(sources) {
+            let Some(block) = cfg.blocks.get(b) else {
+                continue;
+            };
+            let instructions = &function.instructions[block.first..block.end];
+            if let [.., test, jump] = instructions {
+                let positive = matches!(jump.mnemonic.as_str(), "jle" | "jg");
+                if let ([r, q], true, "test") =
+                    (test.compared.as_slice(), positive, test.mnemonic.as_str())
+                {
+                    if r == q {
+                        trip.insert(*r);
+                    }
+                }
+            }
+        }
+        let starts = cfg
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(b, x)| (x.start, b))
+            .collect();
+        TripTests { trip, starts }
+    }
+
+    /// The successor block `b` branches to for trip count `n`, when its test reads `N`.
+    fn successor(&self, function: &Function, cfg: &Cfg, b: usize, n: i64) -> Option<usize> {
+        let block = &cfg.blocks[b];
+        let instructions = &function.instructions[block.first..block.end];
+        let [before @ .., compare, jump] = instructions else {
+            return None;
+        };
+        let (c, &x) = (compare.compared_immediate?, compare.compared.first()?);
+        let writes = |i: &&Instruction, r: Register| i.writes.contains(&r);
+        let value = match before.iter().rposition(|i| writes(&i, x)) {
+            None if self.trip.contains(&x) => n,
+            None => return None,
+            Some(k) => {
+                let (dst, src, d) = before[k].offset?;
+                let rewritten = before[..k].iter().any(|i| writes(&i, src));
+                if dst != x || !self.trip.contains(&src) || rewritten {
+                    return None;
+                }
+                n + d
+            }
+        };
+        let taken = match jump.mnemonic.as_str() {
+            "jb" | "jl" => value < c,
+            "jbe" | "jle" => value <= c,
+            "ja" | "jg" => value > c,
+            "jae" | "jge" => value >= c,
+            "je" => value == c,
+            "jne" => value != c,
+            _ => return None,
+        };
+        let at = |address: u64| self.starts.get(&address).copied();
+        if taken {
+            jump.target.and_then(at)
+        } else {
+            at(jump.address + u64::from(jump.length))
+        }
+    }
 }
 
 /// Source iterations per pass of each of several binary loop copies of one source loop,
@@ -1204,6 +1781,156 @@ mod tests {
         assert!(!lone_copy_plausible(&s, 1, 3));
         assert!(lone_copy_plausible(&s, 2, 3));
         assert!(!lone_copy_plausible(&s, 2, 4));
+    }
+
+    /// Copies of source loop `s` (binary loops 0.., each (factor, role)) and straight-line
+    /// passes (blocks 100.., each factor).
+    fn versioned(s: usize, loops: &[(i64, Role)], blocks: &[i64]) -> SourceCopies {
+        SourceCopies {
+            factor: loops.iter().map(|(k, _)| *k).collect(),
+            remainders: BTreeMap::from([(
+                s,
+                blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(b, k)| (100 + b, *k))
+                    .collect(),
+            )]),
+            roles: loops
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, r))| *r != Role::Cascade)
+                .map(|(l, (_, r))| (l, *r))
+                .collect(),
+            mapping: (0..loops.len()).map(|l| (l, Some(s))).collect(),
+            counted: Default::default(),
+        }
+    }
+
+    /// clang's scalar code entered with `m` iterations left: a prologue that peels `m mod u`
+    /// one at a time, then a loop unrolled by `u`: (prologue passes, unrolled passes).
+    fn clang_scalar(m: i64, u: i64) -> (i64, i64) {
+        (m % u, m / u)
+    }
+
+    /// What clang -O2 runs for trip count `n` of an out-of-line kernel whose arrays do not
+    /// overlap: `n < 4` goes to the scalar code; otherwise the vector loop (8 per pass), the
+    /// vector epilogue (4, when the loop left 4 or more) and the scalar code with `n mod 4`.
+    /// Returns (vector loop, vector epilogue, scalar prologue, scalar unrolled loop).
+    fn clang_runs(n: i64, u: i64) -> (i64, i64, i64, i64) {
+        if n < 4 {
+            let (p, l) = clang_scalar(n, u);
+            return (0, 0, p, l);
+        }
+        let (p, l) = clang_scalar(n % 4, u);
+        (n / 8, n / 4 % 2, p, l)
+    }
+
+    // clang -O2 scale: the scalar prologue is a loop (1 per pass), the scalar loop unrolled by
+    // 4 is as wide as the vector epilogue and never runs on arrays that do not overlap.
+    #[test]
+    fn a_fallback_as_wide_as_the_narrowest_vector_copy_never_runs() {
+        let s = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
+        let copies = versioned(
+            0,
+            &[(8, Role::Cascade), (1, Role::Cascade), (4, Role::Never)],
+            &[4],
+        );
+        let (counts, entries) = copies.copy_counts(&s, 0, &CountOptions::default()).unwrap();
+        for n in 0..40 {
+            let (wide, epilogue, prologue, unrolled) = clang_runs(n, 4);
+            assert_eq!(at(&counts[&Copy::Loop(0)], n), wide, "n={n}");
+            assert_eq!(at(&counts[&Copy::Block(100)], n), epilogue, "n={n}");
+            assert_eq!(at(&counts[&Copy::Loop(1)], n), prologue, "n={n}");
+            assert_eq!(at(&counts[&Copy::Loop(2)], n), unrolled, "n={n}");
+            assert_eq!(at(&entries, n), 1);
+        }
+    }
+
+    // clang -O2 triad: the scalar loop is unrolled by 2 behind a one-iteration prologue block;
+    // both are cascade steps (2 and 1) after the vector loop (8) and its epilogue (4).
+    #[test]
+    fn an_unrolled_scalar_remainder_and_its_prologue_are_cascade_steps() {
+        let s = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
+        let copies = versioned(0, &[(8, Role::Cascade), (2, Role::Cascade)], &[4, 1]);
+        let (counts, _) = copies.copy_counts(&s, 0, &CountOptions::default()).unwrap();
+        for n in 0..40 {
+            let (wide, epilogue, prologue, unrolled) = clang_runs(n, 2);
+            assert_eq!(at(&counts[&Copy::Loop(0)], n), wide, "n={n}");
+            assert_eq!(at(&counts[&Copy::Block(100)], n), epilogue, "n={n}");
+            assert_eq!(at(&counts[&Copy::Loop(1)], n), unrolled, "n={n}");
+            assert_eq!(at(&counts[&Copy::Block(101)], n), prologue, "n={n}");
+        }
+    }
+
+    /// What gcc -O3 runs for trip count `n` when its guard sends `n < t` to the scalar
+    /// fallback: (vector loop by 2, scalar epilogue, fallback loop).
+    fn gcc_runs(n: i64, t: i64) -> (i64, i64, i64) {
+        if n < t {
+            (0, 0, n.max(0))
+        } else {
+            (n / 2, n % 2, 0)
+        }
+    }
+
+    // gcc -O3 copy (`N - 1 <= 2` goes to the fallback: t = 4) and scale (t = 3), in a loop
+    // nest too: the inner trip count `i` runs through every small value, each counted exactly.
+    #[test]
+    fn a_fallback_the_vector_copy_never_reaches_takes_only_short_trip_counts() {
+        for t in [3, 4] {
+            let alternative = Role::Alternative { threshold: t };
+            let loops = [(2, Role::Cascade), (1, alternative)];
+            let copies = versioned(0, &loops, &[1]);
+            let options = CountOptions::default();
+            let flat = source(vec![(Loop::exclusive("j", "0", "n", 1).unwrap(), None)]);
+            let (counts, _) = copies.copy_counts(&flat, 0, &options).unwrap();
+            for n in 0..30 {
+                let (vector, epilogue, fallback) = gcc_runs(n, t);
+                assert_eq!(at(&counts[&Copy::Loop(0)], n), vector, "t={t} n={n}");
+                assert_eq!(at(&counts[&Copy::Block(100)], n), epilogue, "t={t} n={n}");
+                assert_eq!(at(&counts[&Copy::Loop(1)], n), fallback, "t={t} n={n}");
+            }
+            let nest = source(vec![
+                (Loop::exclusive("i", "0", "n", 1).unwrap(), None),
+                (Loop::exclusive("j", "0", "i", 1).unwrap(), Some(0)),
+            ]);
+            let copies = versioned(1, &loops, &[1]);
+            let (counts, entries) = copies.copy_counts(&nest, 1, &options).unwrap();
+            for n in 0..20 {
+                let sum = |f: &dyn Fn((i64, i64, i64)) -> i64| {
+                    (0..n).map(|i| f(gcc_runs(i, t))).sum::<i64>()
+                };
+                assert_eq!(at(&counts[&Copy::Loop(0)], n), sum(&|r| r.0), "n={n}");
+                assert_eq!(at(&counts[&Copy::Block(100)], n), sum(&|r| r.1), "n={n}");
+                assert_eq!(at(&counts[&Copy::Loop(1)], n), sum(&|r| r.2), "n={n}");
+                assert_eq!(at(&entries, n), n);
+            }
+        }
+    }
+
+    // The guard routing per trip count, against the same machine semantics.
+    #[test]
+    fn routed_passes_follow_the_guards() {
+        let clang = [
+            (8, Role::Cascade),
+            (4, Role::Cascade),
+            (1, Role::Cascade),
+            (4, Role::Never),
+        ];
+        let gcc = [
+            (2, Role::Cascade),
+            (1, Role::Cascade),
+            (1, Role::Alternative { threshold: 3 }),
+        ];
+        for n in 0..40 {
+            let (wide, epilogue, prologue, unrolled) = clang_runs(n, 4);
+            assert_eq!(
+                routed_passes(&clang, n),
+                vec![wide, epilogue, prologue, unrolled]
+            );
+            let (vector, tail, fallback) = gcc_runs(n, 3);
+            assert_eq!(routed_passes(&gcc, n), vec![vector, tail, fallback]);
+        }
     }
 
     #[test]

@@ -43,16 +43,17 @@ fn stream_flops_and_bytes_per_element() {
                 (get("flops"), get("bytes_loaded") + get("bytes_stored"))
             };
             for n in [1000, 1013] {
-                eprintln!(
-                    "{cc} {flags:?} {kernel} n={n}: flops {} expected {}",
+                assert_eq!(
                     at(n).0,
-                    flops * n as f64
+                    flops * n as f64,
+                    "{cc} {flags:?} {kernel} n={n}: flops"
                 );
             }
             let grown = at(1013).1 - at(1000).1;
-            eprintln!(
-                "{cc} {flags:?} {kernel}: bytes grew {grown} expected {}",
-                bytes * 13.0
+            assert_eq!(
+                grown,
+                bytes * 13.0,
+                "{cc} {flags:?} {kernel}: bytes per element"
             );
         }
     }
