@@ -438,6 +438,20 @@ impl Formulas {
             });
             match binding {
                 Some(b) => {
+                    // A callee whose parameters come from its call sites (`sum_rows(a, k, n)`
+                    // binds `rows`, `cols`) has no per-call numbers under the user's binding;
+                    // its counts are in its callers' totals and in the run's (`run`).
+                    let bound = self.with_fallbacks(b);
+                    let unbound: Vec<String> = self
+                        .parameters(k)
+                        .into_iter()
+                        .filter(|p| !bound.contains_key(p))
+                        .collect();
+                    if !unbound.is_empty() {
+                        entry["unbound"] = serde_json::json!(unbound);
+                        functions.push(entry);
+                        continue;
+                    }
                     let counts = self.evaluate(k, b)?;
                     let mut categories: BTreeMap<String, f64> = BTreeMap::new();
                     for (m, v) in &counts {

@@ -61,6 +61,36 @@ fn figure_5_model_names_and_call_site_parameter() {
     assert_eq!(exact.get("x86_cvtsi2sd"), Some(&40.0));
 }
 
+/// With `--param`, a callee whose parameters come only from its call sites has no per-call
+/// numbers (it is listed with its `unbound` parameters) instead of failing the whole model.
+#[test]
+fn callee_bound_only_at_call_sites_is_listed_not_an_error() {
+    if !have("gcc", "gcc") || !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build("gcc", &example("calls.c"), &["-g", "-O0"], dir.path(), true);
+    let a = analysis(&bin, false);
+    let arch = metron_static::category::Architecture::x86_64();
+    let b = metron_symbolic::binding([("n", 1000), ("k", 3)]);
+    let json = a.formulas.to_json(&arch, Some(&b)).unwrap();
+    let f = |name: &str| {
+        json["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        f("sum_rows")["unbound"],
+        serde_json::json!(["cols", "rows"])
+    );
+    assert!(f("sum_rows").get("total").is_none());
+    assert!(f("main")["total"].as_f64().unwrap() > 0.0);
+}
+
 /// The line of `calls.c` holding `needle`.
 fn line_of(needle: &str) -> usize {
     let text = std::fs::read_to_string(example("calls.c")).unwrap();

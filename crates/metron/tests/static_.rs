@@ -95,6 +95,9 @@ fn model_json_with_params_and_validation_table() {
         .unwrap();
     // callgrind counts 16 per element + 14 at -O0 (tests/accuracy.rs in metron-static).
     assert_eq!(copy["total"].as_f64().unwrap(), 16.0 * 500.0 + 14.0);
+    // One call in the run: the run's own instructions are the per-call count.
+    assert_eq!(copy["run"]["calls"].as_f64(), Some(1.0));
+    assert_eq!(copy["run"]["total"].as_f64(), Some(16.0 * 500.0 + 14.0));
     let out = metron()
         .args(["static", "validate", "--json", "-q", "--param", "n=500"])
         .arg(&bin)

@@ -148,6 +148,9 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
     let mut json = formulas
         .to_json(&arch, evaluated.then_some(&b))
         .map_err(input)?;
+    if evaluated {
+        add_run_totals(&mut json, &analysis, &arch, &b).map_err(input)?;
+    }
     if let Some(name) = &args.function {
         let f = analysis.binary.function(name).map_err(input)?;
         if let Some(list) = json["functions"].as_array_mut() {
@@ -227,7 +230,25 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
             );
         }
         if evaluated {
-            println!("    total {:.0}", f["total"].as_f64().unwrap_or(0.0));
+            if let Some(run) = f.get("run") {
+                println!(
+                    "    in one run: {:.0} calls, {:.0} instructions of its own",
+                    run["calls"].as_f64().unwrap_or(0.0),
+                    run["total"].as_f64().unwrap_or(0.0)
+                );
+            }
+            if let Some(u) = f["unbound"].as_array() {
+                let names: Vec<&str> = u.iter().filter_map(|x| x.as_str()).collect();
+                println!(
+                    "    per call: needs {} (bound at its call sites; counted in its callers)",
+                    names.join(", ")
+                );
+                continue;
+            }
+            println!(
+                "    per call, callees included: {:.0}",
+                f["total"].as_f64().unwrap_or(0.0)
+            );
             if let Some(cats) = f["categories"].as_object() {
                 let mut cats: Vec<_> = cats.iter().collect();
                 cats.sort_by(|a, b| {
@@ -257,6 +278,40 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
             for (m, v) in counts {
                 println!("      {:<16} {}", m, indent(v.as_str().unwrap_or(""), 23));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Per function, what one run from `main` executes (004 §III.C.5 contexts summed): its calls
+/// and its own instructions over all of them, the numbers `validate` compares with callgrind.
+fn add_run_totals(
+    json: &mut serde_json::Value,
+    analysis: &metron_static::analysis::Analysis,
+    arch: &metron_static::category::Architecture,
+    binding: &Binding,
+) -> Result<(), StaticError> {
+    let program = &analysis.program;
+    if program.main(&analysis.binary).is_none() {
+        return Ok(());
+    }
+    let blocks = program.block_executions(&analysis.binary, binding)?;
+    let calls = program.calls(&analysis.binary, binding)?;
+    let Some(list) = json["functions"].as_array_mut() else {
+        return Ok(());
+    };
+    for (((i, model), blocks), calls) in program.functions.iter().zip(&blocks).zip(calls) {
+        let function = &analysis.binary.functions[*i];
+        let run = model.counts(function, arch, blocks, None);
+        if let Some(entry) = list
+            .iter_mut()
+            .find(|e| e["symbol"] == function.symbol.as_str())
+        {
+            entry["run"] = serde_json::json!({
+                "calls": calls,
+                "total": run.total,
+                "categories": run.by_category,
+            });
         }
     }
     Ok(())
