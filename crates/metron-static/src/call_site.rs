@@ -321,24 +321,48 @@ impl Parameters {
 pub fn parameters(
     functions: &[(usize, FunctionModel)],
     sites: &[CallSite],
+    sites_of: &[Vec<usize>],
     mira_compat: bool,
 ) -> Vec<Parameters> {
     let mut done: Vec<Option<Parameters>> = vec![None; functions.len()];
     let mut on_stack = vec![false; functions.len()];
+    let graph = SiteGraph {
+        functions,
+        sites,
+        sites_of,
+        mira_compat,
+    };
     for k in 0..functions.len() {
-        visit(k, functions, sites, mira_compat, &mut done, &mut on_stack);
+        visit(k, &graph, &mut done, &mut on_stack);
     }
     done.into_iter().map(Option::unwrap_or_default).collect()
 }
 
+/// Indices of `sites` per calling function (`functions` of them), in order.
+pub fn sites_by_caller(sites: &[CallSite], functions: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); functions];
+    for (i, s) in sites.iter().enumerate() {
+        if let Some(v) = out.get_mut(s.caller) {
+            v.push(i);
+        }
+    }
+    out
+}
+
+struct SiteGraph<'a> {
+    functions: &'a [(usize, FunctionModel)],
+    sites: &'a [CallSite],
+    sites_of: &'a [Vec<usize>],
+    mira_compat: bool,
+}
+
 fn visit(
     k: usize,
-    functions: &[(usize, FunctionModel)],
-    sites: &[CallSite],
-    mira_compat: bool,
+    g: &SiteGraph,
     done: &mut Vec<Option<Parameters>>,
     on_stack: &mut Vec<bool>,
 ) -> Parameters {
+    let (functions, mira_compat) = (g.functions, g.mira_compat);
     if let Some(p) = &done[k] {
         return p.clone();
     }
@@ -351,10 +375,10 @@ fn visit(
         local: &model.parameters() - &model.renamed,
         global: model.renamed.clone(),
     };
-    for s in sites.iter().filter(|s| s.caller == k) {
+    for s in g.sites_of[k].iter().map(|&i| &g.sites[i]) {
         p.local
-            .extend(functions[k].1.block_counts[s.block].parameters());
-        let below = visit(s.callee, functions, sites, mira_compat, done, on_stack);
+            .extend(&model.block_counts[s.block].parameters() - &model.renamed);
+        let below = visit(s.callee, g, done, on_stack);
         for q in &below.local {
             match s.argument(q, mira_compat) {
                 Argument::Expr(e) => p.local.extend(e.names().cloned()),

@@ -226,7 +226,7 @@ impl Formulas {
                     }
                 }
             }
-            for site in program.call_sites.iter().filter(|c| c.caller == k) {
+            for site in program.sites_of[k].iter().map(|&i| &program.call_sites[i]) {
                 let arguments =
                     site.arguments(&program.parameters[site.callee].local, program.mira_compat);
                 calls.push(FormulaCall {
@@ -406,6 +406,8 @@ impl Formulas {
         binding: Option<&Binding>,
     ) -> Result<serde_json::Value> {
         let mut functions = Vec::new();
+        // `NAME_LINE` parameters take `NAME`'s value when not given: once for all functions.
+        let bound = binding.map(|b| self.with_fallbacks(b)).unwrap_or_default();
         for (k, f) in self.functions.iter().enumerate() {
             let mut entry = serde_json::json!({
                 "name": f.name,
@@ -437,11 +439,10 @@ impl Formulas {
                 })).collect::<Vec<_>>(),
             });
             match binding {
-                Some(b) => {
+                Some(_) => {
                     // A callee whose parameters come from its call sites (`sum_rows(a, k, n)`
                     // binds `rows`, `cols`) has no per-call numbers under the user's binding;
                     // its counts are in its callers' totals and in the run's (`run`).
-                    let bound = self.with_fallbacks(b);
                     let unbound: Vec<String> = self
                         .parameters(k)
                         .into_iter()
@@ -452,14 +453,17 @@ impl Formulas {
                         functions.push(entry);
                         continue;
                     }
-                    let counts = self.evaluate(k, b)?;
+                    let counts = self.evaluate_at(k, &bound, &bound, 0, &|f| &f.own)?;
                     let mut categories: BTreeMap<String, f64> = BTreeMap::new();
                     for (m, v) in &counts {
                         let class = arch.classify(m.trim_start_matches("x86_"));
                         *categories.entry(class.category).or_default() += v;
                     }
-                    let (rollups, derived) =
-                        crate::derived::with_derived(arch, &counts, self.evaluate_rollups(k, b)?);
+                    let (rollups, derived) = crate::derived::with_derived(
+                        arch,
+                        &counts,
+                        self.evaluate_at(k, &bound, &bound, 0, &|f| &f.rollups)?,
+                    );
                     entry["total"] = serde_json::json!(counts.values().sum::<f64>());
                     entry["counts"] = serde_json::json!(counts);
                     entry["categories"] = serde_json::json!(categories);

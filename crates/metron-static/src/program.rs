@@ -5,7 +5,9 @@
 use metron_symbolic::Binding;
 
 use crate::binary::Binary;
-use crate::call_site::{call_sites, callee_binding, parameters, CallSite, Parameters};
+use crate::call_site::{
+    call_sites, callee_binding, parameters, sites_by_caller, CallSite, Parameters,
+};
 use crate::error::{Result, StaticError};
 use crate::model::{model_binary, FunctionModel};
 use crate::source::SourceModel;
@@ -18,6 +20,8 @@ pub struct ProgramModel {
     /// (index into `Binary::functions`, model).
     pub functions: Vec<(usize, FunctionModel)>,
     pub call_sites: Vec<CallSite>,
+    /// Per function: indices of its call sites in `call_sites`.
+    pub sites_of: Vec<Vec<usize>>,
     /// Per function: the parameters its model (with callees) takes.
     pub parameters: Vec<Parameters>,
     /// 004's approximations: also every callee parameter renamed per call site (Fig. 5).
@@ -30,10 +34,12 @@ impl ProgramModel {
     pub fn build(binary: &Binary, source: &SourceModel, mira_compat: bool) -> ProgramModel {
         let functions = model_binary(binary, source, mira_compat);
         let call_sites = call_sites(binary, source, &functions);
-        let parameters = parameters(&functions, &call_sites, mira_compat);
+        let sites_of = sites_by_caller(&call_sites, functions.len());
+        let parameters = parameters(&functions, &call_sites, &sites_of, mira_compat);
         ProgramModel {
             functions,
             call_sites,
+            sites_of,
             parameters,
             mira_compat,
         }
@@ -82,7 +88,7 @@ impl ProgramModel {
         for (acc, b) in out[k].iter_mut().zip(&blocks) {
             *acc += times * b;
         }
-        for s in self.call_sites.iter().filter(|s| s.caller == k) {
+        for s in self.sites_of[k].iter().map(|&i| &self.call_sites[i]) {
             let site_runs = blocks[s.block];
             if site_runs == 0.0 {
                 continue;
@@ -97,6 +103,11 @@ impl ProgramModel {
     /// Calls of each function in one run (the sum over its contexts).
     pub fn calls(&self, binary: &Binary, binding: &Binding) -> Result<Vec<f64>> {
         let blocks = self.block_executions(binary, binding)?;
+        Ok(self.calls_in(binary, &blocks))
+    }
+
+    /// Calls of each function, from the run's block executions (`block_executions`).
+    pub fn calls_in(&self, binary: &Binary, blocks: &[Vec<f64>]) -> Vec<f64> {
         let mut calls = vec![0.0; self.functions.len()];
         if let Some(main) = self.main(binary) {
             calls[main] = 1.0;
@@ -104,6 +115,6 @@ impl ProgramModel {
         for s in &self.call_sites {
             calls[s.callee] += blocks[s.caller][s.block];
         }
-        Ok(calls)
+        calls
     }
 }

@@ -296,16 +296,21 @@ fn add_run_totals(
         return Ok(());
     }
     let blocks = program.block_executions(&analysis.binary, binding)?;
-    let calls = program.calls(&analysis.binary, binding)?;
+    let calls = program.calls_in(&analysis.binary, &blocks);
     let Some(list) = json["functions"].as_array_mut() else {
         return Ok(());
     };
+    let position: std::collections::HashMap<String, usize> = list
+        .iter()
+        .enumerate()
+        .filter_map(|(n, e)| Some((e["symbol"].as_str()?.to_string(), n)))
+        .collect();
     for (((i, model), blocks), calls) in program.functions.iter().zip(&blocks).zip(calls) {
         let function = &analysis.binary.functions[*i];
         let run = model.counts(function, arch, blocks, None);
-        if let Some(entry) = list
-            .iter_mut()
-            .find(|e| e["symbol"] == function.symbol.as_str())
+        if let Some(entry) = position
+            .get(&function.symbol)
+            .and_then(|&n| list.get_mut(n))
         {
             entry["run"] = serde_json::json!({
                 "calls": calls,
