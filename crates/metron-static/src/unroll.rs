@@ -822,20 +822,7 @@ fn guard_threshold(
     level: Option<usize>,
 ) -> Option<i64> {
     let stop = level.map(|p| cfg.loops[p].header);
-    let reaches = |from: usize, to: usize| {
-        let mut work = vec![from];
-        let mut seen = BTreeSet::new();
-        while let Some(x) = work.pop() {
-            if x == to {
-                return true;
-            }
-            if (Some(x) == stop && x != from) || !seen.insert(x) {
-                continue;
-            }
-            work.extend(cfg.blocks[x].successors.iter().copied());
-        }
-        false
-    };
+    let reaches = |from: usize, to: usize| reaches_before(cfg, from, to, stop);
     let at = |address: u64| cfg.blocks.iter().position(|x| x.start == address);
     let to_vector = |x: usize| vector.iter().any(|&v| reaches(x, cfg.loops[v].header));
     let only_fallback = |x: usize| reaches(x, cfg.loops[fallback].header) && !to_vector(x);
@@ -1054,20 +1041,7 @@ pub fn bypass_blocks(
         .collect();
     let headers: BTreeSet<usize> = cfg.loops.iter().map(|n| n.header).collect();
     let target = cfg.loops[widest].header;
-    let reaches_widest = |b: usize| {
-        let mut work = vec![b];
-        let mut seen = BTreeSet::new();
-        while let Some(x) = work.pop() {
-            if x == target {
-                return true;
-            }
-            if (Some(x) == stop && x != b) || !seen.insert(x) {
-                continue;
-            }
-            work.extend(cfg.blocks[x].successors.iter().copied());
-        }
-        false
-    };
+    let reaches_widest = |b: usize| reaches_before(cfg, b, target, stop);
     let lines_of = |b: usize| -> BTreeSet<u32> {
         let block = &cfg.blocks[b];
         function.instructions[block.first..block.end]
@@ -1689,6 +1663,23 @@ pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
     let span = span.constant + i64::from(scop.end_inclusive);
     let trip = (span + scop.stride - 1).div_euclid(scop.stride);
     trip > 0 && trip % k == 0
+}
+
+/// Whether block `to` is reachable from `from` without passing `stop` (the enclosing loop's
+/// header: the next iteration is not this one).
+fn reaches_before(cfg: &Cfg, from: usize, to: usize, stop: Option<usize>) -> bool {
+    let mut work = vec![from];
+    let mut seen = BTreeSet::new();
+    while let Some(x) = work.pop() {
+        if x == to {
+            return true;
+        }
+        if (Some(x) == stop && x != from) || !seen.insert(x) {
+            continue;
+        }
+        work.extend(cfg.blocks[x].successors.iter().copied());
+    }
+    false
 }
 
 #[cfg(test)]
