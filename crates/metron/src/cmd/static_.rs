@@ -45,7 +45,8 @@ pub struct SourceArgs {
     /// Architecture description TOML (default: the bundled x86-64 one).
     #[arg(long)]
     pub arch: Option<PathBuf>,
-    /// Reproduce Mira's approximations (every loop block N times, no vector factor).
+    /// Reproduce Mira's approximations (every loop block N times, no vector factor, every
+    /// callee parameter renamed per call site as in 004 Fig. 5).
     #[arg(long)]
     pub mira_compat: bool,
 }
@@ -66,6 +67,7 @@ pub struct ModelArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct ValidateArgs {
+    /// The compiled program (x86-64 ELF built with -g), run under callgrind with ARGS.
     pub binary: PathBuf,
     #[command(flatten)]
     pub source: SourceArgs,
