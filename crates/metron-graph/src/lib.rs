@@ -256,6 +256,25 @@ pub fn strongly_connected_components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
 mod tests {
     use super::*;
 
+    /// `count` reproducible graphs of 1 to `max_blocks` blocks with up to 2 edges each
+    /// (xorshift64 from `seed`): self loops, unreachable blocks and irreducible cycles included.
+    fn random_graphs(mut seed: u64, count: usize, max_blocks: usize) -> Vec<Vec<Vec<usize>>> {
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        (0..count)
+            .map(|_| {
+                let n = 1 + next(max_blocks);
+                (0..n)
+                    .map(|_| (0..next(3)).map(|_| next(n)).collect())
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Dominance by definition: `a` dominates `b` iff `b` cannot be reached from the entry
     /// once `a` is removed (and `b` is reachable at all).
     fn brute_dominates(succ: &[Vec<usize>], a: usize, b: usize) -> bool {
@@ -308,18 +327,8 @@ mod tests {
 
     #[test]
     fn agrees_with_the_definition_on_pseudo_random_graphs() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |m: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % m as u64) as usize
-        };
-        for _ in 0..300 {
-            let n = 1 + next(9);
-            let succ: Vec<Vec<usize>> = (0..n)
-                .map(|_| (0..next(3)).map(|_| next(n)).collect())
-                .collect();
+        for succ in random_graphs(0x9e37_79b9_7f4a_7c15u64, 300, 9) {
+            let n = succ.len();
             let idom = immediate_dominators(&succ, &predecessors(&succ));
             for a in 0..n {
                 for b in 0..n {
@@ -377,19 +386,8 @@ mod tests {
 
     #[test]
     fn loops_agree_with_the_definition_on_pseudo_random_graphs() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % m as u64) as usize
-        };
         let mut with_loops = 0;
-        for _ in 0..400 {
-            let n = 1 + next(10);
-            let succ: Vec<Vec<usize>> = (0..n)
-                .map(|_| (0..next(3)).map(|_| next(n)).collect())
-                .collect();
+        for succ in random_graphs(0x2545_f491_4f6c_dd1du64, 400, 10) {
             let pred = predecessors(&succ);
             let loops = natural_loops(&succ, &pred, &immediate_dominators(&succ, &pred));
             let got: BTreeMap<usize, BTreeSet<usize>> =
@@ -430,18 +428,8 @@ mod tests {
 
     #[test]
     fn components_agree_with_mutual_reachability_and_come_in_topological_order() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut next = |m: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % m as u64) as usize
-        };
-        for _ in 0..300 {
-            let n = 1 + next(10);
-            let succ: Vec<Vec<usize>> = (0..n)
-                .map(|_| (0..next(3)).map(|_| next(n)).collect())
-                .collect();
+        for succ in random_graphs(0x1234_5678_9abc_def1u64, 300, 10) {
+            let n = succ.len();
             let reach = |a: usize| {
                 let mut seen = vec![false; n];
                 let mut work = vec![a];

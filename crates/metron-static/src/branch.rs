@@ -201,13 +201,10 @@ fn guarded_count(
     if negative.len() > 6 {
         return Err("too many nested else arms".into());
     }
-    let mut loops = Vec::new();
-    let mut at = s;
-    while let Some(i) = at {
-        loops.push(source.loops[i].scop.clone()?);
-        at = source.loops[i].parent;
-    }
-    loops.reverse();
+    let loops = match s {
+        Some(i) => source.nest_of(i)?,
+        None => Vec::new(),
+    };
     let mut total = Piecewise::zero();
     for subset in 0u32..(1 << negative.len()) {
         let mut nest = LoopNest::new(loops.clone());

@@ -477,18 +477,7 @@ pub(crate) fn source_total(
     i: usize,
     options: &CountOptions,
 ) -> std::result::Result<Piecewise, String> {
-    let mut chain = vec![i];
-    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
-        chain.push(p);
-    }
-    chain.reverse();
-    let mut loops = Vec::new();
-    for c in chain {
-        match &source.loops[c].scop {
-            Ok(l) => loops.push(l.clone()),
-            Err(why) => return Err(why.clone()),
-        }
-    }
+    let loops = source.nest_of(i)?;
     trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
 }
 

@@ -128,6 +128,21 @@ pub struct SourceModel {
     pub call_costs: std::collections::BTreeMap<String, u64>,
 }
 
+impl SourceModel {
+    /// The affine loops from loop `i`'s outermost ancestor down to `i` (the nest its count
+    /// sums over), or why one of them is not affine.
+    pub fn nest_of(&self, i: usize) -> std::result::Result<Vec<Loop>, String> {
+        let mut loops = Vec::new();
+        let mut at = Some(i);
+        while let Some(l) = at.and_then(|l| self.loops.get(l)) {
+            loops.push(l.scop.clone()?);
+            at = l.parent;
+        }
+        loops.reverse();
+        Ok(loops)
+    }
+}
+
 /// Runs clang on `file` with `cflags` and reads the loops of that file (not of its headers).
 pub fn parse_file(file: &Path, cflags: &[String]) -> Result<SourceModel> {
     let mut args: Vec<String> = vec![

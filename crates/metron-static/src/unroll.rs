@@ -540,15 +540,7 @@ fn whole_passes(
     if k == 1 {
         return crate::model::source_total(source, i, options);
     }
-    let mut chain = vec![i];
-    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
-        chain.push(p);
-    }
-    chain.reverse();
-    let mut loops = Vec::new();
-    for c in &chain {
-        loops.push(source.loops[*c].scop.clone()?);
-    }
+    let mut loops = source.nest_of(i)?;
     let Some(inner) = loops.last_mut() else {
         return Err("empty loop nest".into());
     };
@@ -1095,15 +1087,7 @@ fn entries_where(
     modulo: Option<(i64, i64)>,
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
-    let mut chain = vec![i];
-    while let Some(p) = source.loops[*chain.last().unwrap_or(&i)].parent {
-        chain.push(p);
-    }
-    chain.reverse();
-    let mut loops = Vec::new();
-    for c in &chain {
-        loops.push(source.loops[*c].scop.clone()?);
-    }
+    let mut loops = source.nest_of(i)?;
     let Some(inner) = loops.last_mut() else {
         return Err("empty loop nest".into());
     };
