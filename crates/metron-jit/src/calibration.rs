@@ -365,6 +365,71 @@ pub fn paper_relative_weights() -> BTreeMap<String, f64> {
     relative_weights(&Weights::paper_eq7().per_class, "guard")
 }
 
+/// The experiment kind a corpus calibration is stored under.
+pub const STORE_KIND: &str = "jit-calibration";
+
+/// Records a corpus calibration in the experiment store (001 §4.3, "per machine"): the machine in
+/// the environment, the whole fit (weights in seconds per operation, R², cross-validation) in the
+/// config, and one benchmark per program whose runs carry its wall and CPU times, so that
+/// `metron show` summarises them like any other experiment.
+pub fn record_in_store(
+    cal: &CorpusCalibration,
+    environment: &metron_measure::environment::Environment,
+    corpus: &std::path::Path,
+    store: &mut metron_store::Store,
+) -> Result<metron_store::ExperimentId, metron_store::StoreError> {
+    use metron_store::{NewBenchmark, NewExperiment, NewRun, Sample, Status};
+    let name = format!("corpus {}", corpus.display());
+    let to_json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or(serde_json::Value::Null);
+    let exp = store.begin_experiment(&NewExperiment {
+        kind: STORE_KIND,
+        name: Some(&name),
+        metron_version: env!("CARGO_PKG_VERSION"),
+        argv: &serde_json::json!(std::env::args().collect::<Vec<_>>()),
+        environment: &to_json(serde_json::to_value(environment)),
+        config: &to_json(serde_json::to_value(cal)),
+        host: Some(&environment.hostname),
+    })?;
+    for (position, p) in cal.programs.iter().enumerate() {
+        let params = vec![("program".to_string(), p.program.clone())];
+        let b = store.add_benchmark(
+            exp,
+            &NewBenchmark {
+                position: position as u32,
+                label: &p.program,
+                command: &format!("pypy3 {}", p.program),
+                argv: std::slice::from_ref(&p.program),
+                params: &params,
+            },
+        )?;
+        for (i, t) in p.runs.iter().enumerate() {
+            let samples = [
+                Sample {
+                    metric: "wall-time".into(),
+                    value: t.wall,
+                    unit: "s".into(),
+                },
+                Sample {
+                    metric: metron_measure::metric::CPU_TIME.into(),
+                    value: t.cpu,
+                    unit: "s".into(),
+                },
+            ];
+            store.record_run(&NewRun {
+                benchmark: b,
+                index: i as u32 + 1,
+                warmup: false,
+                exit_code: Some(0),
+                signal: None,
+                ok: true,
+                samples: &samples,
+            })?;
+        }
+    }
+    store.finish_experiment(exp, Status::Complete)?;
+    Ok(exp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,69 +542,4 @@ mod tests {
         let e = corpus_programs(empty.path()).unwrap_err();
         assert!(e.to_string().contains("no Python programs"), "{e}");
     }
-}
-
-/// The experiment kind a corpus calibration is stored under.
-pub const STORE_KIND: &str = "jit-calibration";
-
-/// Records a corpus calibration in the experiment store (001 §4.3, "per machine"): the machine in
-/// the environment, the whole fit (weights in seconds per operation, R², cross-validation) in the
-/// config, and one benchmark per program whose runs carry its wall and CPU times, so that
-/// `metron show` summarises them like any other experiment.
-pub fn record_in_store(
-    cal: &CorpusCalibration,
-    environment: &metron_measure::environment::Environment,
-    corpus: &std::path::Path,
-    store: &mut metron_store::Store,
-) -> Result<metron_store::ExperimentId, metron_store::StoreError> {
-    use metron_store::{NewBenchmark, NewExperiment, NewRun, Sample, Status};
-    let name = format!("corpus {}", corpus.display());
-    let to_json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or(serde_json::Value::Null);
-    let exp = store.begin_experiment(&NewExperiment {
-        kind: STORE_KIND,
-        name: Some(&name),
-        metron_version: env!("CARGO_PKG_VERSION"),
-        argv: &serde_json::json!(std::env::args().collect::<Vec<_>>()),
-        environment: &to_json(serde_json::to_value(environment)),
-        config: &to_json(serde_json::to_value(cal)),
-        host: Some(&environment.hostname),
-    })?;
-    for (position, p) in cal.programs.iter().enumerate() {
-        let params = vec![("program".to_string(), p.program.clone())];
-        let b = store.add_benchmark(
-            exp,
-            &NewBenchmark {
-                position: position as u32,
-                label: &p.program,
-                command: &format!("pypy3 {}", p.program),
-                argv: &[p.program.clone()],
-                params: &params,
-            },
-        )?;
-        for (i, t) in p.runs.iter().enumerate() {
-            let samples = [
-                Sample {
-                    metric: "wall-time".into(),
-                    value: t.wall,
-                    unit: "s".into(),
-                },
-                Sample {
-                    metric: metron_measure::metric::CPU_TIME.into(),
-                    value: t.cpu,
-                    unit: "s".into(),
-                },
-            ];
-            store.record_run(&NewRun {
-                benchmark: b,
-                index: i as u32 + 1,
-                warmup: false,
-                exit_code: Some(0),
-                signal: None,
-                ok: true,
-                samples: &samples,
-            })?;
-        }
-    }
-    store.finish_experiment(exp, Status::Complete)?;
-    Ok(exp)
 }

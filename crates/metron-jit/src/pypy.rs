@@ -5,18 +5,13 @@ use std::path::{Path, PathBuf};
 
 use metron_measure::counters::CounterSet;
 use metron_measure::runner::{self, OutputPolicy};
-use metron_measure::tool::Tool;
 
 use crate::error::JitError;
 
 /// The sections metron reads: optimised traces, counters and the summary.
 pub const DEFAULT_SECTIONS: &str = "jit-log-opt,jit-backend-counts,jit-summary";
 
-pub const PYPY3: Tool = Tool {
-    program: "pypy3",
-    debian_package: "pypy3",
-    purpose: "recording PyPy JIT logs",
-};
+pub use metron_measure::tool::PYPY3;
 
 /// Finds `pypy3` on the PATH, or says how to install it.
 pub fn locate() -> Result<PathBuf, JitError> {

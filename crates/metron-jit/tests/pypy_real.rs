@@ -17,14 +17,9 @@ fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/jit")
 }
 
+/// pypy3, or a visible skip (a failure under CI: metron_measure::tool::testing).
 fn have_pypy() -> bool {
-    match pypy::locate() {
-        Ok(_) => true,
-        Err(e) => {
-            eprintln!("skipped: {e}");
-            false
-        }
-    }
+    metron_measure::tool::testing::require(&pypy::PYPY3).is_some()
 }
 
 fn record(script: &Path, args: &[&str]) -> (tempfile::TempDir, JitLog) {

@@ -6,14 +6,10 @@ use std::path::{Path, PathBuf};
 use metron_measure::counters::CounterSet;
 use metron_measure::runner::{run_once, OutputPolicy};
 use metron_measure::stats::{median, Bootstrap, Interval};
-use metron_measure::tool::{Tool, ToolError};
+use metron_measure::tool::ToolError;
 use serde::Serialize;
 
-pub const OCTAVE: Tool = Tool {
-    program: "octave-cli",
-    debian_package: "octave",
-    purpose: "running MATLAB code to check and time transformations",
-};
+pub use metron_measure::tool::OCTAVE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {

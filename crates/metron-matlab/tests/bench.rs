@@ -47,15 +47,14 @@ fn cache_relative_sizes() {
             resolve_size(&SizeSpec::Relative("L1".into()), 2).unwrap(),
             l1 / 16
         ),
-        None => eprintln!("skipped: no cache sizes in sysfs"),
+        None => metron_measure::tool::testing::skip("no cache sizes in sysfs"),
     }
     assert!(resolve_size(&SizeSpec::Relative("X9".into()), 2).is_err());
 }
 
 #[test]
 fn menchi_modes_on_octave() {
-    if !metron_matlab::octave::OCTAVE.is_available() {
-        eprintln!("skipped: octave-cli not found; install with: apt-get install -y --no-install-recommends octave");
+    if metron_measure::tool::testing::require(&metron_matlab::octave::OCTAVE).is_none() {
         return;
     }
     let spec = Spec {
@@ -94,8 +93,7 @@ fn menchi_modes_on_octave() {
 
 #[test]
 fn bench_results_go_to_the_store() {
-    if !metron_matlab::octave::OCTAVE.is_available() {
-        eprintln!("skipped: octave-cli not found; install with: apt-get install -y --no-install-recommends octave");
+    if metron_measure::tool::testing::require(&metron_matlab::octave::OCTAVE).is_none() {
         return;
     }
     use metron_matlab::bench::run_observed;

@@ -174,8 +174,7 @@ mod tests {
 
     #[test]
     fn git_commit_inside_a_checkout() {
-        if !tool::GIT.is_available() {
-            eprintln!("skipped: git is not installed; apt-get install -y git");
+        if tool::testing::require(&tool::GIT).is_none() {
             return;
         }
         let dir = tempfile::tempdir().unwrap();

@@ -17,6 +17,7 @@ pub mod runner;
 pub mod stats;
 pub mod tool;
 pub mod units;
+pub mod valgrind;
 
 use std::path::PathBuf;
 

@@ -358,10 +358,10 @@ mod tests {
     fn software_counters_count_the_child_only() {
         let c = CounterSet::open(crate::counters::DEFAULT);
         if !c.availability().available.iter().any(|n| n == "task-clock") {
-            eprintln!(
-                "skipped: perf_event_open is not permitted here: {:?}",
+            crate::tool::testing::skip(&format!(
+                "perf_event_open is not permitted here: {:?}",
                 c.availability()
-            );
+            ));
             return;
         }
         let busy = argv(&[

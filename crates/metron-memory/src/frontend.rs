@@ -4,21 +4,22 @@
 
 use std::path::{Path, PathBuf};
 
-use metron_measure::tool::Tool;
+use metron_measure::tool::{run_path, ToolError};
 use serde::Serialize;
 
 use crate::MemoryError;
 
-pub const CLANG: Tool = Tool {
-    program: "clang-14",
-    debian_package: "clang-14",
-    purpose: "compiling C to LLVM IR for memory-access analysis",
-};
-pub const OPT: Tool = Tool {
-    program: "opt-14",
-    debian_package: "llvm-14",
-    purpose: "canonicalising LLVM IR and scalar evolution (loop trip counts)",
-};
+pub use metron_measure::tool::{CLANG, OPT};
+
+/// The `opt` of the same LLVM major version as the `clang` that writes the IR: an older opt
+/// cannot read a newer clang's IR.
+/// Without a clang (analysing a given `.ll`), any accepted opt.
+pub fn opt_path() -> Result<PathBuf, ToolError> {
+    match CLANG.resolve().ok().and_then(|c| c.major()) {
+        Some(major) => OPT.resolve_major(major).map(|r| r.path),
+        None => OPT.locate(),
+    }
+}
 
 /// 003 §4.1.2: scalar evolution needs rotated loops with simplified induction variables.
 pub const DEFAULT_PIPELINE: &str = "mem2reg,loop-simplify,loop-rotate,indvars";
@@ -49,9 +50,9 @@ pub fn clang_flags() -> Vec<String> {
     .collect()
 }
 
-fn tool_error(e: metron_measure::tool::ToolError, file: &Path) -> MemoryError {
+fn tool_error(e: ToolError, file: &Path) -> MemoryError {
     match e {
-        metron_measure::tool::ToolError::Missing { .. } => MemoryError::Tool(e.to_string()),
+        e if e.is_missing() => MemoryError::Tool(e.to_string()),
         other => MemoryError::Compile {
             file: file.display().to_string(),
             message: other.to_string(),
@@ -92,7 +93,10 @@ pub fn prepare(source: &Path, pipeline: &str, workdir: &Path) -> Result<Prepared
     } else {
         pipeline.to_string()
     };
-    OPT.run(
+    let opt = opt_path().map_err(|e| tool_error(e, source))?;
+    run_path(
+        "opt",
+        &opt,
         [
             "-S".to_string(),
             format!("-passes={passes}"),
@@ -103,24 +107,25 @@ pub fn prepare(source: &Path, pipeline: &str, workdir: &Path) -> Result<Prepared
         None,
     )
     .map_err(|e| match e {
-        metron_measure::tool::ToolError::Failed { stderr, .. } => MemoryError::Compile {
+        ToolError::Failed { stderr, .. } => MemoryError::Compile {
             file: source.display().to_string(),
             message: format!(
-                "opt-14 could not read or transform it (IR from an unsupported LLVM version, or a bad pass pipeline `{pipeline}`?): {stderr}"
+                "opt could not read or transform it (IR from an unsupported LLVM version, or a bad pass pipeline `{pipeline}`?): {stderr}"
             ),
         },
         other => tool_error(other, source),
     })?;
-    let scev_out = OPT
-        .run(
-            [
-                "-disable-output".to_string(),
-                "-passes=print<scalar-evolution>".into(),
-                canonical.display().to_string(),
-            ],
-            None,
-        )
-        .map_err(|e| tool_error(e, source))?;
+    let scev_out = run_path(
+        "opt",
+        &opt,
+        [
+            "-disable-output".to_string(),
+            "-passes=print<scalar-evolution>".into(),
+            canonical.display().to_string(),
+        ],
+        None,
+    )
+    .map_err(|e| tool_error(e, source))?;
     let ir = std::fs::read_to_string(&canonical).map_err(|e| MemoryError::Io {
         file: canonical.display().to_string(),
         message: e.to_string(),

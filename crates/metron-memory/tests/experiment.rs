@@ -9,11 +9,8 @@ use metron_memory::frontend;
 
 #[test]
 fn experiment_runs_end_to_end() {
-    for t in [frontend::CLANG, frontend::OPT] {
-        if let Err(e) = t.locate() {
-            eprintln!("skipped: {e}");
-            return;
-        }
+    if metron_measure::tool::testing::require_all(&[&frontend::CLANG, &frontend::OPT]).is_none() {
+        return;
     }
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/memory/matrix.c");
     let s = sizes(&[2, 5, 9]);

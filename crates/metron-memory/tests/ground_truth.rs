@@ -8,13 +8,7 @@ use metron_memory::{frontend, Analysis, BranchPolicy};
 use metron_symbolic::binding;
 
 fn tools_present() -> bool {
-    for t in [frontend::CLANG, frontend::OPT] {
-        if let Err(e) = t.locate() {
-            eprintln!("skipped: {e}");
-            return false;
-        }
-    }
-    true
+    metron_measure::tool::testing::require_all(&[&frontend::CLANG, &frontend::OPT]).is_some()
 }
 
 fn kernels() -> Analysis {

@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn tsc_calibration_agrees_with_sleep() {
         if !invariant_tsc() {
-            eprintln!("skipped: this CPU reports no invariant TSC");
+            metron_measure::tool::testing::skip("this CPU reports no invariant TSC");
             return;
         }
         let tpn = calibrate_ticks_per_ns(ClockKind::Tsc, Duration::from_millis(5));

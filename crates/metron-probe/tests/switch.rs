@@ -32,10 +32,10 @@ fn tsc_is_recalibrated_over_the_whole_run() {
     std::thread::sleep(std::time::Duration::from_millis(120));
     let p = metron_probe::snapshot();
     if p.clock.name != "tsc" {
-        eprintln!(
-            "skipped: process clock is {}, not an invariant TSC",
+        metron_measure::tool::testing::skip(&format!(
+            "process clock is {}, not an invariant TSC",
             p.clock.name
-        );
+        ));
         return;
     }
     assert_eq!(p.clock.calibration, "whole_run");

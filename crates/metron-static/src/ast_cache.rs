@@ -61,7 +61,7 @@ fn executable_identity() -> Option<String> {
 }
 
 impl Entry {
-    pub fn new(file: &Path, args: &[String], clang: &str) -> Option<Entry> {
+    pub fn new(file: &Path, args: &[String], clang: &Path) -> Option<Entry> {
         let dir = directory()?;
         let mut h = fnv::FnvHasher::default();
         h.write(&std::fs::read(file).ok()?);
@@ -69,9 +69,8 @@ impl Entry {
             h.write(a.as_bytes());
             h.write_u8(0);
         }
-        let clang = metron_measure::tool::find_on_path(clang)?;
         h.write(clang.display().to_string().as_bytes());
-        h.write(stamp(&clang)?.as_bytes());
+        h.write(stamp(clang)?.as_bytes());
         let key = format!("{:016x}", h.finish());
         Some(Entry {
             model: dir.join(format!("{key}.model")),

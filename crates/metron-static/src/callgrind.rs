@@ -48,6 +48,15 @@ impl Profile {
             .map(|(_, c)| c)
     }
 
+    /// Files the counts of object `from` under `to` (a stand-in copy of a binary, run in its
+    /// place, reported as the binary).
+    pub fn rename_object(&mut self, from: &Path, to: &Path) {
+        let from = from.display().to_string();
+        if let Some(counts) = self.objects.remove(&from) {
+            self.objects.insert(to.display().to_string(), counts);
+        }
+    }
+
     pub fn parse(text: &str, path: &Path) -> Result<Profile> {
         Parser::new(path).run(text)
     }

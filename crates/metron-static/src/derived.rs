@@ -38,11 +38,7 @@ pub fn flops(ins: &Instruction) -> u32 {
     if !arithmetic {
         return 0;
     }
-    let lanes = if lane == 0 {
-        1
-    } else {
-        (ins.simd_bytes / lane).max(1)
-    };
+    let lanes = ins.simd_bytes.checked_div(lane).unwrap_or(1).max(1);
     lanes * ops * if fused { 2 } else { 1 }
 }
 

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use metron_measure::tool::Tool;
 use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, Loop};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -14,11 +13,7 @@ use crate::error::{Result, StaticError};
 mod call;
 pub use call::SourceCall;
 
-pub const CLANG: Tool = Tool {
-    program: "clang",
-    debian_package: "clang",
-    purpose: "parsing C/C++ sources into an AST (metron static)",
-};
+pub use metron_measure::tool::CLANG;
 
 /// A source `for` loop and its static control part, when affine.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -152,7 +147,10 @@ pub fn parse_file(file: &Path, cflags: &[String]) -> Result<SourceModel> {
     ];
     args.extend(cflags.iter().cloned());
     args.push(file.display().to_string());
-    let cache = crate::ast_cache::Entry::new(file, &args, CLANG.program);
+    let cache = CLANG
+        .locate()
+        .ok()
+        .and_then(|clang| crate::ast_cache::Entry::new(file, &args, &clang));
     let mut model = match cache.as_ref().and_then(|c| c.load()) {
         Some(model) => model,
         None => {

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use metron_measure::counters::CounterSet;
-use metron_measure::runner::{run_once, run_once_with_env, OutputPolicy};
-use metron_measure::tool::Tool;
+use metron_measure::runner::{run_once, OutputPolicy};
+use metron_measure::valgrind;
+
 use metron_symbolic::Binding;
 use serde::Serialize;
 
@@ -17,44 +18,52 @@ use crate::category::{Architecture, Counts};
 use crate::error::{Result, StaticError};
 use crate::model::FunctionModel;
 
-pub const VALGRIND: Tool = Tool {
-    program: "valgrind",
-    debian_package: "valgrind",
-    purpose: "measuring per-instruction execution counts with callgrind (metron static validate)",
-};
+pub use metron_measure::tool::VALGRIND;
 
-/// Runs `binary args...` under callgrind and returns the profile.
+/// Runs `binary args...` under callgrind and returns the profile. A clang binary whose DWARF 5
+/// valgrind cannot read is run as a copy without debug information (`metron_measure::valgrind`);
+/// its counts are filed under `binary`.
 pub fn run_callgrind(binary: &Path, args: &[String], out_dir: &Path) -> Result<Profile> {
-    let valgrind = VALGRIND.locate()?;
     // valgrind looks a bare name up on PATH; the user meant the file here.
     let binary = &std::fs::canonicalize(binary).map_err(|source| StaticError::Read {
         path: binary.to_path_buf(),
         source,
     })?;
     let out: PathBuf = out_dir.join("callgrind.out");
-    let mut argv = vec![
-        valgrind.display().to_string(),
-        "--tool=callgrind".into(),
+    let tool_args = [
+        "--tool=callgrind".to_string(),
         "--dump-instr=yes".into(),
         "--compress-strings=no".into(),
         format!("--callgrind-out-file={}", out.display()),
-        binary.display().to_string(),
     ];
-    argv.extend(args.iter().cloned());
     // Eager binding: with lazy binding the first call of each libc function also runs the
     // PLT's resolver path (4 instructions charged to the caller), a once-per-symbol start-up
     // cost of ld.so that is not the program's.
     let env = [("LD_BIND_NOW".to_string(), "1".to_string())];
-    let outcome = run_once_with_env(&argv, &env, OutputPolicy::Discard, &CounterSet::none())
-        .map_err(|e| StaticError::Run(format!("valgrind could not run: {e}")))?;
-    if !outcome.exit.success() {
+    let run = valgrind::run(&valgrind::Invocation {
+        tool_args: &tool_args,
+        program: binary,
+        args,
+        env: &env,
+        work: out_dir,
+    })
+    .map_err(|e| match e {
+        valgrind::ValgrindError::Tool(t) => StaticError::Tool(t),
+        other => StaticError::Run(other.to_string()),
+    })?;
+    if !run.exit.success() {
         return Err(StaticError::Run(format!(
-            "`{}` under callgrind exited with status {}",
-            argv[5..].join(" "),
-            outcome.exit.status()
+            "`{} {}` under callgrind exited with status {}",
+            binary.display(),
+            args.join(" "),
+            run.exit.status()
         )));
     }
-    Profile::load(&out)
+    let mut profile = Profile::load(&out)?;
+    if run.ran_copy(binary) {
+        profile.rename_object(&run.ran, binary);
+    }
+    Ok(profile)
 }
 
 /// A hardware count of the whole run next to callgrind's (004 validated Mira with PAPI).

@@ -133,7 +133,7 @@ fn stale_corrupt_and_old_format_entries_are_ignored_and_replaced() {
 
 /// clang's whole JSON AST of `src`, run directly (independently of metron's streaming reader).
 fn whole_ast(src: &Path, flags: &[&str]) -> serde_json::Value {
-    let out = std::process::Command::new("clang")
+    let out = metron_measure::tool::testing::command("clang")
         .args(["-Xclang", "-ast-dump=json", "-fsyntax-only"])
         .args(flags)
         .arg(src)

@@ -172,7 +172,7 @@ fn python_model_binds_call_sites_like_metron() {
     let main = main.model_name.clone();
     let python = |params: &[(&str, i64)]| -> f64 {
         let args: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let out = Command::new("python3")
+        let out = metron_measure::tool::testing::command("python3")
             .arg(&py)
             .args(&args)
             .output()

@@ -13,12 +13,10 @@ pub fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
-pub fn have(program: &str, package: &str) -> bool {
-    if metron_measure::tool::find_on_path(program).is_some() {
-        return true;
-    }
-    eprintln!("skipped: `{program}` not found; install with: apt-get install -y {package}");
-    false
+/// The catalogue tool named `program`, or a visible skip (a failure under CI:
+/// metron_measure::tool::testing). `_package` is kept for the call sites' readability.
+pub fn have(program: &str, _package: &str) -> bool {
+    metron_measure::tool::testing::require_named(program).is_some()
 }
 
 /// Compiles `src` with `compiler` and `flags` into `dir`.
@@ -30,7 +28,7 @@ pub fn build(compiler: &str, src: &Path, flags: &[&str], dir: &Path, pie: bool) 
         flags.join("").replace(['-', ' '], ""),
         if pie { "-pie" } else { "-nopie" }
     ));
-    let mut cmd = Command::new(compiler);
+    let mut cmd = metron_measure::tool::testing::command(compiler);
     cmd.args(flags).arg(if pie { "-fPIE" } else { "-fno-PIE" });
     cmd.arg(if pie { "-pie" } else { "-no-pie" });
     if src.extension().is_some_and(|e| e == "cpp") && compiler == "gcc" {

@@ -26,7 +26,7 @@ fn python_model_of_cg_matches_param_evaluation() {
     let text = std::fs::read_to_string(&py).unwrap();
     assert!(text.contains("def handle_function_call(caller, callee, times=1):"));
     assert!(text.contains("local = defaultdict(lambda: 0)"));
-    let out = std::process::Command::new("python3")
+    let out = metron_measure::tool::testing::command("python3")
         .arg(&py)
         .args(["n=300", "max_iter=7"])
         .output()

@@ -124,7 +124,9 @@ fn clang_o3_scalar_copies_are_remainder_and_fallback() {
 #[test]
 fn gcc_avx2_fallback_is_guarded_by_an_equality() {
     if !std::arch::is_x86_feature_detected!("avx2") {
-        eprintln!("skipped: this CPU has no AVX2 to run a -march=haswell build on");
+        metron_measure::tool::testing::skip(
+            "this CPU has no AVX2 to run a -march=haswell build on",
+        );
         return;
     }
     if tools("gcc") {

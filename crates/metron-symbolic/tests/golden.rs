@@ -166,13 +166,15 @@ fn python_emission_runs_under_python3() {
             expected.push(enumerate(&nest, &binding([("n", n), ("m", m)]), 1 << 20).unwrap());
         }
     }
-    let out = match Command::new("python3").arg("-c").arg(&script).output() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("skipped: python3 not found ({e}); install with: apt-get install python3");
-            return;
-        }
+    let Some(python) = metron_measure::tool::testing::require(&metron_measure::tool::PYTHON3)
+    else {
+        return;
     };
+    let out = Command::new(python)
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}",

@@ -66,6 +66,8 @@ enum Command {
     Static(cmd::static_::StaticArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
+    /// List the external tools metron uses: found where, which version, what needs them, how to install.
+    Doctor(cmd::doctor::DoctorArgs),
 }
 
 pub(crate) fn run(cli: Cli) -> CliResult {
@@ -82,6 +84,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Command::Matlab(a) => cmd::matlab::run(a, g),
         Command::Static(a) => cmd::static_::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
+        Command::Doctor(a) => cmd::doctor::run(a, g),
     }
 }
 

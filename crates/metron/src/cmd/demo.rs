@@ -86,20 +86,18 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         global,
         "metron-probe: a C solver with region timers, run as four ranks",
     );
-    if let Some(dir) = probe_step(&out, global)? {
-        produced.push(("probe profiles (metron profile show)".into(), dir));
-    }
+    let dir = probe_step(&out, global)?;
+    produced.push(("probe profiles (metron profile show)".into(), dir));
 
     step(
         &mut steps,
         global,
         "metron jit: a PyPy JIT log of a Mandelbrot loop, costed per fragment and source line",
     );
-    if let Some(log) = jit_step(&out, global)? {
-        produced.push(("PyPy JIT log (metron jit analyze)".into(), log));
-        if !args.quick {
-            jit_tau_step(&out, global)?;
-        }
+    let log = jit_step(&out, global)?;
+    produced.push(("PyPy JIT log (metron jit analyze)".into(), log));
+    if !args.quick {
+        jit_tau_step(&out, global)?;
     }
 
     step(
@@ -107,21 +105,19 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         global,
         "metron static: an instruction-count model from binary and source, checked against callgrind",
     );
-    if let Some(dir) = static_step(&out, global)? {
-        produced.push((
-            "static model (Python, 004 Fig. 5)".into(),
-            dir.join("stream_model.py"),
-        ));
-    }
+    let dir = static_step(&out, global)?;
+    produced.push((
+        "static model (Python, 004 Fig. 5)".into(),
+        dir.join("stream_model.py"),
+    ));
 
     step(
         &mut steps,
         global,
         "metron memory: static access counts on LLVM IR, checked against a traced run",
     );
-    if let Some(dir) = memory_step(&out, global)? {
-        produced.push(("memory analysis inputs".into(), dir));
-    }
+    let dir = memory_step(&out, global)?;
+    produced.push(("memory analysis inputs".into(), dir));
 
     step(
         &mut steps,
@@ -150,9 +146,8 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         global,
         "metron matlab: the execution model, a vectorising transformation, proven on Octave",
     );
-    if let Some(dir) = matlab_step(&out, args.quick, global)? {
-        produced.push(("MATLAB original and transformed".into(), dir));
-    }
+    let dir = matlab_step(&out, args.quick, global)?;
+    produced.push(("MATLAB original and transformed".into(), dir));
 
     if !global.json {
         println!("\nThe demo's outputs:");
@@ -196,7 +191,7 @@ fn build_triad(out: &Path) -> CliResult<(PathBuf, PathBuf)> {
 /// Builds `examples/c/jacobi.c` against the static probe library that `make demo` builds next
 /// to this binary, runs it as four ranks with different iteration counts (so that the load
 /// imbalance column has something to show), and shows the merged profile.
-fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
     let exe = std::env::current_exe().map_err(CliError::failure)?;
     // METRON_PROBE_LIB names the library when it was built elsewhere (the tests do that).
     let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
@@ -205,12 +200,11 @@ fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
         .or(beside_exe)
         .filter(|l| l.is_file())
     else {
-        println!(
-            "skipped: libmetron_probe.a is not next to {}; build it with \
-             `cargo build --release -p metron-probe` (make demo does)\n",
+        return Err(CliError::input(format!(
+            "demo step `probe` cannot run: libmetron_probe.a is not next to {}; build it with \
+             `cargo build --release -p metron-probe` (make demo does), or name it in METRON_PROBE_LIB",
             exe.display()
-        );
-        return Ok(None);
+        )));
     };
     let dir = out.join("probe");
     let profiles = dir.join("profile");
@@ -279,17 +273,14 @@ fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
         global,
     )?;
     println!();
-    Ok(Some(profiles))
+    Ok(profiles)
 }
 
 /// Records a PYPYLOG of a small float loop and analyses it (001): fragments, frequencies,
 /// costs, and the Python lines the cost comes from.
-fn jit_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+fn jit_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
     use super::jit::{AnalyzeArgs, JitArgs, JitCommand, ModelArgs, RecordArgs};
-    if let Err(e) = metron_jit::pypy::locate() {
-        println!("skipped: {e}\n");
-        return Ok(None);
-    }
+    need("jit", &[tool::PYPY3])?;
     let dir = out.join("jit");
     std::fs::create_dir_all(&dir)
         .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
@@ -328,7 +319,7 @@ fn jit_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
         global,
     )?;
     println!();
-    Ok(Some(log))
+    Ok(log)
 }
 
 /// Runs a metron command line exactly as a user would type it, printing it first, so that the
@@ -373,19 +364,18 @@ fn write_example(dir: &Path, name: &str, text: &str) -> CliResult<PathBuf> {
     Ok(p)
 }
 
-/// A tool a step needs; `None` (after saying so) when it is missing.
-fn need(program: &str, package: &str) -> Option<()> {
-    if tool::find_on_path(program).is_some() {
-        return Some(());
+/// The tools a step needs. A missing one stops the demo with the step's name and the install
+/// line: after `scripts/install-deps` nothing may be missing, and a skipped step would hide it.
+fn need(step: &str, tools: &[tool::Tool]) -> CliResult<()> {
+    for t in tools {
+        t.resolve()
+            .map_err(|e| CliError::input(format!("demo step `{step}` cannot run: {e}")))?;
     }
-    println!("skipped: `{program}` is not installed; apt-get install -y {package}\n");
-    None
+    Ok(())
 }
 
-fn memory_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
-    if need("clang-14", "clang-14").is_none() || need("opt-14", "llvm-14").is_none() {
-        return Ok(None);
-    }
+fn memory_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
+    need("memory", &[tool::CLANG, tool::OPT])?;
     let dir = out.join("memory");
     let file = write_example(&dir, "kernels.c", KERNELS_C)?;
     let file = file.display().to_string();
@@ -410,10 +400,10 @@ fn memory_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
         ],
         global,
     )?;
-    Ok(Some(dir))
+    Ok(dir)
 }
 
-fn matlab_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
+fn matlab_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<PathBuf> {
     invoke(
         &[
             "matlab",
@@ -424,9 +414,7 @@ fn matlab_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option
         ],
         global,
     )?;
-    if need("octave-cli", "octave").is_none() {
-        return Ok(None);
-    }
+    need("matlab", &[tool::OCTAVE])?;
     let dir = out.join("matlab");
     let orig = write_example(&dir, "triad.m", TRIAD_M)?
         .display()
@@ -462,7 +450,7 @@ fn matlab_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option
         ],
         global,
     )?;
-    Ok(Some(dir))
+    Ok(dir)
 }
 
 /// k(τ) of a chunked matrix multiplication with the bundled calibrated weights (001 §5).
@@ -489,10 +477,8 @@ fn jit_tau_step(out: &Path, global: &GlobalOpts) -> CliResult {
 
 /// Builds the STREAM-like example with -g -O2, models it without running it, and checks the
 /// model against callgrind's per-instruction counts (004).
-fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
-    if need("clang", "clang").is_none() || need("valgrind", "valgrind").is_none() {
-        return Ok(None);
-    }
+fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
+    need("static", &[tool::CLANG, tool::VALGRIND])?;
     let dir = out.join("static");
     let src = write_example(&dir, "stream.c", STREAM_C)?;
     let bin = dir.join("stream");
@@ -527,5 +513,5 @@ fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
         ],
         global,
     )?;
-    Ok(Some(dir))
+    Ok(dir)
 }

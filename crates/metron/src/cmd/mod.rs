@@ -2,6 +2,7 @@
 
 pub mod contention;
 pub mod demo;
+pub mod doctor;
 pub mod history;
 pub mod jit;
 pub mod matlab;
