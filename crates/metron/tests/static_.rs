@@ -156,9 +156,9 @@ fn validate_perf_compares_whole_run_or_says_why_not() {
         // (callgrind does not see the few instructions of the kernel's signal/vDSO paths).
         Some(d) => assert!(d < 5.0, "{perf}"),
         None => {
+            // Without a PMU (virtual machines) the promise is the other half: say why not.
             let why = perf["unavailable"].as_str().unwrap();
             assert!(why.contains("instructions:u"), "{why}");
-            metron_measure::tool::testing::skip(&format!("the perf comparison: {why}"));
         }
     }
 }
