@@ -2,9 +2,8 @@
 //! penalised optimal partitioning with pruning of Killick, Fearnhead and Eckley, "Optimal
 //! detection of changepoints with a linear computational cost", JASA 107(500), 2012.
 //!
-//! The signal is the rates Δ(M_j)/Δ(T) of the members, each scaled by a robust estimate of its
-//! noise (the MAD of first differences, which a mean shift barely moves), so one penalty fits
-//! all events. The segment cost is the multivariate L2 (Gaussian mean-change) cost, the same
+//! The signal is the rates Δ(M_j)/Δ(T) of the members, each divided by its standard deviation
+//! so that one penalty fits all events. The segment cost is the multivariate L2 (Gaussian mean-change) cost, the same
 //! as the `l2` model of the `ruptures` package, so both find the same optimum for the same
 //! penalty (docs/pep.md compares them).
 
@@ -16,8 +15,7 @@ use crate::profile::ProfileGroup;
 /// Settings of the segmentation.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PeltConfig {
-    /// β per change point; `None`: 3·d·ln(n) on the scaled signal (a BIC-like penalty made
-    /// more conservative, since counter noise has heavier tails than a Gaussian).
+    /// β per change point; `None`: 3·d·ln(n) on the scaled signal (BIC-like).
     pub penalty: Option<f64>,
     /// Minimum segment length in samples.
     pub min_size: usize,
@@ -146,37 +144,22 @@ pub fn optimal_partitioning(signal: &[Vec<f64>], penalty: f64, min_size: usize) 
     cps
 }
 
-/// Each series divided by a robust estimate of its noise: σ̂ = MAD(first differences) /
-/// (0.6745·√2). A series without noise is scaled by a thousandth of its range instead, so
-/// its steps still dominate any penalty.
+/// Each series divided by its standard deviation over the whole run, so that the penalty is
+/// in units of each event's total variance: a change point must explain a share of what
+/// varies. (An iid-noise scale such as the MAD of first differences over-segments counter
+/// rates, which drift and dip periodically within a phase: the page-fault rate of a loop
+/// that maps and unmaps memory, say.) A constant series is left as it is.
 pub fn standardise(series: &[Vec<f64>]) -> Vec<Vec<f64>> {
     series
         .iter()
         .map(|x| {
-            let diffs: Vec<f64> = x.windows(2).map(|w| w[1] - w[0]).collect();
-            let sigma = mad(&diffs) / (0.6745 * std::f64::consts::SQRT_2);
-            let (lo, hi) = x
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
-            let range = if x.is_empty() { 0.0 } else { hi - lo };
-            let scale = if sigma > 1e-12 * range.max(1e-300) {
-                sigma
-            } else if range > 0.0 {
-                range * 1e-3
-            } else {
-                1.0
-            };
+            let n = x.len().max(1) as f64;
+            let mean = x.iter().sum::<f64>() / n;
+            let sd = (x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt();
+            let scale = if sd > 0.0 { sd } else { 1.0 };
             x.iter().map(|v| v / scale).collect()
         })
         .collect()
-}
-
-fn mad(x: &[f64]) -> f64 {
-    if x.is_empty() {
-        return 0.0;
-    }
-    let med = median(x.to_vec());
-    median(x.iter().map(|v| (v - med).abs()).collect())
 }
 
 pub(crate) fn median(mut v: Vec<f64>) -> f64 {
@@ -242,7 +225,7 @@ pub fn segment(g: &ProfileGroup, events: &[String], config: PeltConfig) -> Segme
             .collect()
     };
     Segmentation {
-        method: "PELT (Killick et al. 2012), L2 cost on robustly scaled rates".into(),
+        method: "PELT (Killick et al. 2012), L2 cost on standardised rates".into(),
         penalty,
         min_size: config.min_size,
         events: chosen.iter().map(|&j| g.events[j].clone()).collect(),

@@ -15,6 +15,7 @@ pub mod ffi;
 pub mod instruction_block;
 pub mod profile;
 pub mod record;
+pub mod summary;
 pub mod trace;
 
 use std::path::PathBuf;

@@ -20,7 +20,7 @@ use std::time::Duration;
 use metron_measure::counters::CounterSet;
 use metron_measure::runner::{run_once_attaching, Exit, OutputPolicy};
 use perf_event::data::Record as PerfRecord;
-use perf_event::{Counter, ReadFormat, SampleFlag, Sampler};
+use perf_event::{Clock, Counter, ReadFormat, SampleFlag, Sampler};
 use serde::{Deserialize, Serialize};
 
 use crate::events::{unsupported, EventError, EventSpec};
@@ -58,7 +58,7 @@ pub(crate) enum Target {
     Child(libc::pid_t),
 }
 
-/// An open counter group: the leader's ring buffer and the members.
+/// One counter group on one CPU: the leader's ring buffer and the members.
 pub(crate) struct OpenGroup {
     pub(crate) leader: Sampler,
     /// Kept open: closing a member takes it out of the group.
@@ -67,37 +67,60 @@ pub(crate) struct OpenGroup {
     ids: Vec<u64>,
 }
 
-/// Opens the sampled group (with kernel counting where permitted, else user space only).
-pub(crate) fn open_group(spec: &GroupSpec, target: Target) -> Result<OpenGroup, EventError> {
-    match open_group_with(spec, target, true) {
-        Ok(g) => Ok(g),
-        Err(_) => open_group_with(spec, target, false),
-    }
+/// The group on every CPU. The kernel refuses to map the ring buffer of an inherited
+/// per-task event that follows its task on any CPU, so, as `perf record` does, there is one
+/// group per CPU, each with its own buffer.
+pub(crate) struct OpenGroups {
+    pub(crate) groups: Vec<OpenGroup>,
+}
+
+/// Opens the group (with kernel counting where permitted, else user space only).
+pub(crate) fn open_groups(spec: &GroupSpec, target: Target) -> Result<OpenGroups, EventError> {
+    let cpus = online_cpus();
+    let open = |kernel| -> Result<OpenGroups, EventError> {
+        let groups = cpus
+            .iter()
+            .map(|&cpu| open_group_with(spec, target, kernel, cpu))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(OpenGroups { groups })
+    };
+    open(true).or_else(|_| open(false))
+}
+
+fn online_cpus() -> Vec<usize> {
+    // SAFETY: sysconf has no preconditions.
+    let n = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    (0..n.max(1) as usize).collect()
 }
 
 fn open_group_with(
     spec: &GroupSpec,
     target: Target,
     kernel: bool,
+    cpu: usize,
 ) -> Result<OpenGroup, EventError> {
     let place = |b: &mut perf_event::Builder<'static>| {
         match target {
             Target::Myself => b.observe_self(),
             Target::Child(pid) => b.observe_pid(pid),
         };
-        b.any_cpu()
+        // Sample times on CLOCK_MONOTONIC, which a program can read to mark its own phases
+        // (every member of a group must use the leader's clock).
+        b.one_cpu(cpu)
+            .clockid(Clock::MONOTONIC)
             .inherit(spec.inherit)
             .read_format(ReadFormat::GROUP | ReadFormat::ID);
     };
     let mut lb = spec.sample.builder(kernel);
     place(&mut lb);
+    // TID: since Linux 6.12 an inherited group may be sampled with PERF_SAMPLE_READ only if
+    // the sample says whose counters it read.
     let mut flags = SampleFlag::READ | SampleFlag::TID | SampleFlag::TIME;
     if spec.address {
         flags |= SampleFlag::IP;
     }
     lb.sample_period(spec.threshold)
         .sample(flags)
-        .wakeup_events(1)
         .enabled(false)
         .enable_on_exec(matches!(target, Target::Child(_)));
     let mut leader = lb.build().map_err(|e| unsupported(&spec.sample, &e))?;
@@ -114,7 +137,7 @@ fn open_group_with(
     let mut ids = vec![leader.id()];
     ids.extend(members.iter().map(|c| c.id()));
     let leader = leader
-        .sampled(1 << 20)
+        .sampled(1 << 18)
         .map_err(|e| unsupported(&spec.sample, &e))?;
     Ok(OpenGroup {
         leader,
@@ -123,89 +146,118 @@ fn open_group_with(
     })
 }
 
-/// Samples gathered so far: the latest cumulative values per thread, and the rows.
+/// One sample as the kernel wrote it.
+#[derive(Debug, Clone)]
+pub(crate) struct RawSample {
+    time: u64,
+    tid: u32,
+    cpu: usize,
+    values: Vec<u64>,
+    ip: u64,
+}
+
+/// Samples read so far from every CPU's buffer.
 #[derive(Debug, Default)]
 pub(crate) struct Collector {
-    ids: Vec<u64>,
-    latest: BTreeMap<u32, Vec<u64>>,
-    /// Combined rows (sum over threads), with the sampled address and thread.
-    pub(crate) rows: Vec<(Vec<u64>, u64, u32)>,
-    /// Per-thread rows.
-    pub(crate) per_thread: BTreeMap<u32, Vec<(Vec<u64>, u64)>>,
+    pub(crate) samples: Vec<RawSample>,
     pub(crate) lost: u64,
 }
 
 impl Collector {
-    fn new(ids: Vec<u64>) -> Collector {
-        Collector {
-            ids,
-            ..Default::default()
-        }
-    }
-
-    fn take(&mut self, rec: &perf_event::Record<'_>) {
+    fn take(&mut self, rec: &perf_event::Record<'_>, cpu: usize, ids: &[u64]) {
         match rec.parse_record() {
             Ok(PerfRecord::Sample(s)) => {
                 let Some(group) = s.values() else { return };
-                let values: Option<Vec<u64>> = self
-                    .ids
+                let values: Option<Vec<u64>> = ids
                     .iter()
                     .map(|&id| group.get_by_id(id).map(|e| e.value()))
                     .collect();
                 let Some(values) = values else { return };
-                let tid = s.tid().unwrap_or(0);
-                let ip = s.ip().unwrap_or(0);
-                self.per_thread
-                    .entry(tid)
-                    .or_default()
-                    .push((values.clone(), ip));
-                self.latest.insert(tid, values);
-                let mut sum = vec![0u64; self.ids.len()];
-                for v in self.latest.values() {
-                    for (a, b) in sum.iter_mut().zip(v) {
-                        *a += b;
-                    }
-                }
-                self.rows.push((sum, ip, tid));
+                self.samples.push(RawSample {
+                    time: s.time().unwrap_or(0),
+                    tid: s.tid().unwrap_or(0),
+                    cpu,
+                    values,
+                    ip: s.ip().unwrap_or(0),
+                });
             }
             Ok(PerfRecord::Lost(l)) => self.lost += l.lost,
             _ => {}
         }
     }
+
+    fn drain(&mut self, groups: &mut OpenGroups) -> bool {
+        let mut got = false;
+        for (cpu, g) in groups.groups.iter_mut().enumerate() {
+            while let Some(rec) = g.leader.next_record() {
+                self.take(&rec, cpu, &g.ids);
+                got = true;
+            }
+        }
+        got
+    }
+
+    /// Rows in time order: each sample updates its thread's (per CPU) cumulative values;
+    /// the combined row is the sum over all of them. Per-thread rows sum over CPUs only.
+    pub(crate) fn rows(&self) -> Rows {
+        let mut samples = self.samples.clone();
+        samples.sort_by_key(|s| s.time);
+        let width = samples.first().map_or(0, |s| s.values.len());
+        let mut latest: BTreeMap<(u32, usize), Vec<u64>> = BTreeMap::new();
+        let mut rows = Rows::default();
+        for s in &samples {
+            latest.insert((s.tid, s.cpu), s.values.clone());
+            let sum = |keep: &dyn Fn(u32) -> bool| {
+                let mut sum = vec![0u64; width];
+                for (_, v) in latest.iter().filter(|((t, _), _)| keep(*t)) {
+                    for (a, b) in sum.iter_mut().zip(v) {
+                        *a += b;
+                    }
+                }
+                sum
+            };
+            rows.combined.push((sum(&|_| true), s.ip));
+            rows.clock_ns.push(s.time);
+            rows.per_thread
+                .entry(s.tid)
+                .or_default()
+                .push((sum(&|t| t == s.tid), s.ip));
+        }
+        rows
+    }
 }
 
-/// A thread that empties the leader's ring buffer while the program runs.
+/// Trace rows (cumulative values and the sampled address).
+#[derive(Debug, Default)]
+pub(crate) struct Rows {
+    pub(crate) combined: Vec<(Vec<u64>, u64)>,
+    pub(crate) clock_ns: Vec<u64>,
+    pub(crate) per_thread: BTreeMap<u32, Vec<(Vec<u64>, u64)>>,
+}
+
+/// A thread that empties the ring buffers while the program runs.
 pub(crate) struct Drain {
     stop: Arc<AtomicBool>,
-    handle: Option<JoinHandle<(Collector, OpenGroup)>>,
+    handle: Option<JoinHandle<(Collector, OpenGroups)>>,
 }
 
 impl Drain {
-    pub(crate) fn start(mut group: OpenGroup) -> Drain {
+    pub(crate) fn start(mut groups: OpenGroups) -> Drain {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let handle = std::thread::spawn(move || {
-            let mut c = Collector::new(group.ids.clone());
+            let mut c = Collector::default();
             loop {
                 let stopping = flag.load(Ordering::Acquire);
-                let mut got = false;
-                while let Some(rec) = group.leader.next_record() {
-                    c.take(&rec);
-                    got = true;
-                }
+                let got = c.drain(&mut groups);
                 if stopping {
                     break;
                 }
                 if !got {
-                    // Wakes on the next sample or after the timeout; returns at once after
-                    // the program exits (POLLHUP), hence the sleep.
-                    match group.leader.next_blocking(Some(Duration::from_millis(20))) {
-                        Some(rec) => c.take(&rec),
-                        None => std::thread::sleep(Duration::from_millis(5)),
-                    }
+                    std::thread::sleep(Duration::from_millis(5));
                 }
             }
-            (c, group)
+            (c, groups)
         });
         Drain {
             stop,
@@ -213,14 +265,13 @@ impl Drain {
         }
     }
 
-    /// Stops after reading what is left in the buffer.
-    pub(crate) fn finish(mut self) -> Result<(Collector, OpenGroup)> {
+    /// Stops after reading what is left in the buffers.
+    pub(crate) fn finish(mut self) -> Result<(Collector, OpenGroups)> {
         self.stop.store(true, Ordering::Release);
-        self.handle
-            .take()
-            .expect("finished once")
-            .join()
-            .map_err(|_| PepError::Record("the sample reader thread panicked".into()))
+        match self.handle.take().map(JoinHandle::join) {
+            Some(Ok(r)) => Ok(r),
+            _ => Err(PepError::Record("the sample reader thread failed".into())),
+        }
     }
 }
 
@@ -230,18 +281,22 @@ impl Drop for Drain {
     }
 }
 
-impl OpenGroup {
-    /// The group's current cumulative values in column order (counting mode: V per event).
+impl OpenGroups {
+    /// The group's current cumulative values in column order, summed over CPUs (counting
+    /// mode: V per event; inherited counts of finished children included).
     pub(crate) fn totals(&mut self) -> Vec<u64> {
-        let data = match self.leader.as_counter_mut().read_group() {
-            Ok(d) => d,
-            Err(_) => return vec![0; self.ids.len()],
-        };
-        let by_id: BTreeMap<u64, u64> = data.iter().map(|e| (e.id(), e.value())).collect();
-        self.ids
-            .iter()
-            .map(|id| by_id.get(id).copied().unwrap_or(0))
-            .collect()
+        let width = self.groups.first().map_or(0, |g| g.ids.len());
+        let mut sum = vec![0u64; width];
+        for g in &mut self.groups {
+            let Ok(data) = g.leader.as_counter_mut().read_group() else {
+                continue;
+            };
+            let by_id: BTreeMap<u64, u64> = data.iter().map(|e| (e.id(), e.value())).collect();
+            for (s, id) in sum.iter_mut().zip(&g.ids) {
+                *s += by_id.get(id).copied().unwrap_or(0);
+            }
+        }
+        sum
     }
 }
 
@@ -294,6 +349,9 @@ pub struct Recording {
     pub lost: u64,
     pub totals: Vec<EventTotal>,
     pub observer: Option<ObserverEffect>,
+    /// CLOCK_MONOTONIC (ns) of each row of the combined trace; the trace format has no
+    /// column for it.
+    pub clock_ns: Vec<u64>,
 }
 
 /// The 20% limit of 000 §3.3.2.
@@ -302,17 +360,18 @@ pub const OBSERVER_LIMIT: f64 = 0.20;
 /// Records `argv` (000 §3.3.3's trace_register/tic/toc, for a whole command).
 pub fn record(argv: &[String], opts: &RecordOptions) -> Result<Recording> {
     // Open the group once on metron itself: a bad event fails here, before the command runs.
-    drop(open_group(&opts.group, Target::Myself)?);
+    drop(open_groups(&opts.group, Target::Myself)?);
     let (outcome, drain) = run_once_attaching(
         argv,
         &[],
         opts.output,
         &CounterSet::none(),
-        |pid| open_group(&opts.group, Target::Child(pid)).map(Drain::start),
+        |pid| open_groups(&opts.group, Target::Child(pid)).map(Drain::start),
     )?;
-    let (collector, mut group) = drain?.finish()?;
-    let sampled_totals = group.totals();
-    drop(group);
+    let (collector, mut groups) = drain?.finish()?;
+    let sampled_totals = groups.totals();
+    drop(groups);
+    let rows = collector.rows();
     let names = opts.group.event_names();
     let counting = if opts.observer_check {
         Some(counting_run(argv, opts)?)
@@ -334,18 +393,19 @@ pub fn record(argv: &[String], opts: &RecordOptions) -> Result<Recording> {
         })
         .collect();
     Ok(Recording {
-        traces: traces_of(&collector, opts),
+        traces: traces_of(&rows, opts),
         exit_status: match outcome.exit {
             Exit::Code(c) => c,
             Exit::Signal(s) => 128 + s,
         },
         wall_s,
         cpu_s,
-        samples: collector.rows.len(),
-        threads: collector.per_thread.len(),
+        samples: rows.combined.len(),
+        threads: rows.per_thread.len(),
         lost: collector.lost,
         totals,
         observer,
+        clock_ns: rows.clock_ns,
     })
 }
 
@@ -385,7 +445,7 @@ fn counting_run(argv: &[String], opts: &RecordOptions) -> Result<(f64, f64, Vec<
     let mut counting = opts.group.clone();
     counting.threshold = 0;
     let (outcome, group) = run_once_attaching(argv, &[], opts.output, &CounterSet::none(), |pid| {
-        open_group(&counting, Target::Child(pid))
+        open_groups(&counting, Target::Child(pid))
     })?;
     let totals = group?.totals();
     Ok((
@@ -404,31 +464,31 @@ fn trace_of(name: TraceName, events: &[String], address: bool, rows: Vec<Vec<u64
     }
 }
 
-fn traces_of(c: &Collector, opts: &RecordOptions) -> Vec<Trace> {
+fn traces_of(rows: &Rows, opts: &RecordOptions) -> Vec<Trace> {
     let events = opts.group.event_names();
     let address = opts.group.address;
-    let row = |v: &Vec<u64>, ip: u64| {
+    let row = |(v, ip): &(Vec<u64>, u64)| {
         let mut r = v.clone();
         if address {
-            r.push(ip);
+            r.push(*ip);
         }
         r
     };
+    let threads = rows.per_thread.len().max(1).to_string();
     if !opts.per_thread {
         let mut name = opts.name.clone();
-        name.threads = c.per_thread.len().max(1).to_string();
-        let rows = c.rows.iter().map(|(v, ip, _)| row(v, *ip)).collect();
-        return vec![trace_of(name, &events, address, rows)];
+        name.threads = threads;
+        return vec![trace_of(name, &events, address, rows.combined.iter().map(row).collect())];
     }
-    c.per_thread
+    rows.per_thread
         .iter()
         .enumerate()
-        .map(|(i, (tid, rows))| {
+        .map(|(i, (tid, r))| {
             let mut name = opts.name.clone();
-            name.threads = c.per_thread.len().to_string();
+            name.threads = threads.clone();
             name.process = tid.to_string();
             name.in_process = (i + 1).to_string();
-            trace_of(name, &events, address, rows.iter().map(|(v, ip)| row(v, *ip)).collect())
+            trace_of(name, &events, address, r.iter().map(row).collect())
         })
         .collect()
 }
