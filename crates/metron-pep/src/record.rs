@@ -455,7 +455,7 @@ fn counting_run(argv: &[String], opts: &RecordOptions) -> Result<(f64, f64, Vec<
     ))
 }
 
-fn trace_of(name: TraceName, events: &[String], address: bool, rows: Vec<Vec<u64>>) -> Trace {
+pub(crate) fn trace_of(name: TraceName, events: &[String], address: bool, rows: Vec<Vec<u64>>) -> Trace {
     Trace {
         name,
         events: events.to_vec(),
