@@ -65,7 +65,11 @@ fn interpolate(xs: &[f64], ys: &[f64], x: f64) -> f64 {
     if i >= xs.len() {
         return *ys.last().unwrap_or(&0.0);
     }
-    let (x0, y0) = if i == 0 { (0.0, 0.0) } else { (xs[i - 1], ys[i - 1]) };
+    let (x0, y0) = if i == 0 {
+        (0.0, 0.0)
+    } else {
+        (xs[i - 1], ys[i - 1])
+    };
     let (x1, y1) = (xs[i], ys[i]);
     if x1 <= x0 {
         return y1;
@@ -81,7 +85,11 @@ mod tests {
     /// A deterministic program: loads grow 3 per instruction until 50 000, then 1 per
     /// instruction; stores 1 per instruction until 50 000, then 0.
     fn loads(i: u64) -> u64 {
-        if i <= 50_000 { 3 * i } else { 150_000 + (i - 50_000) }
+        if i <= 50_000 {
+            3 * i
+        } else {
+            150_000 + (i - 50_000)
+        }
     }
 
     fn stores(i: u64) -> u64 {

@@ -206,9 +206,7 @@ pub fn segment(g: &ProfileGroup, events: &[String], config: PeltConfig) -> Segme
     let signal = standardise(&signal);
     let n = signal.first().map_or(0, Vec::len);
     let d = signal.len().max(1) as f64;
-    let penalty = config
-        .penalty
-        .unwrap_or(3.0 * d * (n.max(2) as f64).ln());
+    let penalty = config.penalty.unwrap_or(3.0 * d * (n.max(2) as f64).ln());
     let cps: Vec<usize> = pelt(&signal, penalty, config.min_size)
         .into_iter()
         .map(|c| c + 1)

@@ -215,7 +215,12 @@ pub fn list_events() -> EventList {
         let r = probe(&spec);
         events.push(EventStatus {
             name: name.into(),
-            kind: if spec.hardware() { "hardware" } else { "software" }.into(),
+            kind: if spec.hardware() {
+                "hardware"
+            } else {
+                "software"
+            }
+            .into(),
             supported: r.is_ok(),
             reason: r.err().map(|e| match e {
                 EventError::Unsupported { reason, .. } => reason,
@@ -238,7 +243,10 @@ mod tests {
 
     #[test]
     fn names_parse_as_perf_spells_them() {
-        assert_eq!(parse_event("cpu-clock").unwrap().source, Source::Software(0));
+        assert_eq!(
+            parse_event("cpu-clock").unwrap().source,
+            Source::Software(0)
+        );
         let u = parse_event("instructions:u").unwrap();
         assert!(u.user_only && u.hardware());
         assert_eq!(parse_event("r01c4").unwrap().source, Source::Raw(0x1c4));

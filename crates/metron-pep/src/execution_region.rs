@@ -39,14 +39,32 @@ pub enum Cmp {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Predicate {
-    Compare { q: Quantity, cmp: Cmp, value: f64 },
+    Compare {
+        q: Quantity,
+        cmp: Cmp,
+        value: f64,
+    },
     /// |q − target| ≤ tol.
-    Approx { q: Quantity, target: f64, tol: f64 },
-    BeforeFirst { event: String },
-    FromFirst { event: String },
-    And { all: Vec<Predicate> },
-    Or { any: Vec<Predicate> },
-    Not { not: Box<Predicate> },
+    Approx {
+        q: Quantity,
+        target: f64,
+        tol: f64,
+    },
+    BeforeFirst {
+        event: String,
+    },
+    FromFirst {
+        event: String,
+    },
+    And {
+        all: Vec<Predicate>,
+    },
+    Or {
+        any: Vec<Predicate>,
+    },
+    Not {
+        not: Box<Predicate>,
+    },
 }
 
 impl Predicate {
@@ -143,7 +161,13 @@ impl Ctx<'_> {
         let div = |a: &[u64], b: &[u64]| -> Vec<f64> {
             a.iter()
                 .zip(b)
-                .map(|(&x, &y)| if y == 0 { f64::NAN } else { x as f64 / y as f64 })
+                .map(|(&x, &y)| {
+                    if y == 0 {
+                        f64::NAN
+                    } else {
+                        x as f64 / y as f64
+                    }
+                })
                 .collect()
         };
         Ok(match q {
@@ -337,7 +361,11 @@ fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
             }
             out.push(Tok::Name(s[start..i].to_string()));
         } else {
-            return Err(format!("unexpected character `{}` at column {}", c as char, i + 1));
+            return Err(format!(
+                "unexpected character `{}` at column {}",
+                c as char,
+                i + 1
+            ));
         }
     }
     Ok(out)
@@ -378,7 +406,11 @@ impl Parser<'_> {
         while self.eat("||") {
             any.push(self.and()?);
         }
-        Ok(if any.len() == 1 { any.remove(0) } else { Predicate::Or { any } })
+        Ok(if any.len() == 1 {
+            any.remove(0)
+        } else {
+            Predicate::Or { any }
+        })
     }
 
     fn and(&mut self) -> Result<Predicate, String> {
@@ -386,7 +418,11 @@ impl Parser<'_> {
         while self.eat("&&") {
             all.push(self.unary()?);
         }
-        Ok(if all.len() == 1 { all.remove(0) } else { Predicate::And { all } })
+        Ok(if all.len() == 1 {
+            all.remove(0)
+        } else {
+            Predicate::And { all }
+        })
     }
 
     fn unary(&mut self) -> Result<Predicate, String> {
@@ -463,7 +499,11 @@ impl Parser<'_> {
     fn comparison(&mut self, q: Quantity) -> Result<Predicate, String> {
         if self.eat("~") {
             let target = self.number()?;
-            let tol = if self.eat("+-") { self.number()? } else { 0.1 * target.abs() };
+            let tol = if self.eat("+-") {
+                self.number()?
+            } else {
+                0.1 * target.abs()
+            };
             return Ok(Predicate::Approx { q, target, tol });
         }
         let cmp = [
@@ -477,7 +517,9 @@ impl Parser<'_> {
         .find(|(s, _)| self.eat(s))
         .map(|(_, c)| c)
         .ok_or_else(|| match self.peek() {
-            Some(t) => format!("expected a comparison (>, >=, <, <=, ==, ~) after `{q}`, found `{t}`"),
+            Some(t) => {
+                format!("expected a comparison (>, >=, <, <=, ==, ~) after `{q}`, found `{t}`")
+            }
             None => format!("expected a comparison (>, >=, <, <=, ==, ~) after `{q}`"),
         })?;
         Ok(Predicate::Compare {
@@ -533,7 +575,10 @@ mod tests {
         // §3.5's proxy profile: from the start until the first flop.
         let copy = regions(
             &g,
-            &parse_predicate("before_first(FP)").unwrap().evaluate(&g).unwrap(),
+            &parse_predicate("before_first(FP)")
+                .unwrap()
+                .evaluate(&g)
+                .unwrap(),
             1,
         );
         assert_eq!(copy[0].length(), 500);
@@ -560,7 +605,10 @@ mod tests {
             let e = parse_predicate(bad).unwrap_err().to_string();
             assert!(e.contains(want), "{bad}: {e}");
         }
-        let e = parse_predicate("NOPE > 0").unwrap().evaluate(&g).unwrap_err();
+        let e = parse_predicate("NOPE > 0")
+            .unwrap()
+            .evaluate(&g)
+            .unwrap_err();
         assert!(e.to_string().contains("NOPE"), "{e}");
     }
 }

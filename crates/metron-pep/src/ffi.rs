@@ -188,7 +188,11 @@ pub unsafe extern "C" fn metron_pep_trace_start(
                 text(sample, "sample")?,
                 text(events, "events")?,
                 text(file, "file")?,
-                if name.is_null() { "trace".into() } else { text(name, "name")? },
+                if name.is_null() {
+                    "trace".into()
+                } else {
+                    text(name, "name")?
+                },
             )
         };
         let spec = spec(&sample, threshold, &events)?;
@@ -232,7 +236,12 @@ pub extern "C" fn metron_pep_trace_stop() -> c_int {
                 in_process: s.traces.to_string(),
             };
             let rows = collector.rows();
-            let trace = crate::record::trace_of(trace_name, &spec.event_names(), false, rows.combined.iter().map(|(v, _)| v.clone()).collect());
+            let trace = crate::record::trace_of(
+                trace_name,
+                &spec.event_names(),
+                false,
+                rows.combined.iter().map(|(v, _)| v.clone()).collect(),
+            );
             let n = trace.rows.len();
             append(&file, &trace).map_err(|e| e.to_string())?;
             Ok(n as c_int)
@@ -286,8 +295,15 @@ mod tests {
         assert_eq!(metron_pep_counters_stop(), 2);
         let name = unsafe { CStr::from_ptr(metron_pep_count_name(1)) };
         assert_eq!(name.to_str().unwrap(), "page-faults");
-        assert!(metron_pep_count_value(0) > 1_000_000, "task-clock {}", metron_pep_count_value(0));
-        assert!(metron_pep_count_value(1) >= 16, "the 512 KiB vector faults in");
+        assert!(
+            metron_pep_count_value(0) > 1_000_000,
+            "task-clock {}",
+            metron_pep_count_value(0)
+        );
+        assert!(
+            metron_pep_count_value(1) >= 16,
+            "the 512 KiB vector faults in"
+        );
         assert_eq!(metron_pep_counters_stop(), -1);
         let err = unsafe { CStr::from_ptr(metron_pep_last_error()) };
         assert!(err.to_str().unwrap().contains("without"), "{err:?}");
@@ -297,7 +313,9 @@ mod tests {
         let f = CString::new(file.to_str().unwrap()).unwrap();
         let (s, e, n) = (c"cpu-clock", c"task-clock", c"busy");
         for _ in 0..2 {
-            let r = unsafe { metron_pep_trace_start(s.as_ptr(), 1_000_000, e.as_ptr(), f.as_ptr(), n.as_ptr()) };
+            let r = unsafe {
+                metron_pep_trace_start(s.as_ptr(), 1_000_000, e.as_ptr(), f.as_ptr(), n.as_ptr())
+            };
             assert_eq!(r, 0);
             assert!(busy() > 0.0);
             assert!(metron_pep_trace_stop() > 0);

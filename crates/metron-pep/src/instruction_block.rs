@@ -88,7 +88,12 @@ mod tests {
             for i in 0..120 {
                 t += 100_000 + rng.next() % 200;
                 // background: a few misses per interval; spike: hundreds.
-                cum += rng.next() % 20 + if planted.contains(&i) { 800 + rng.next() % 400 } else { 0 };
+                cum += rng.next() % 20
+                    + if planted.contains(&i) {
+                        800 + rng.next() % 400
+                    } else {
+                        0
+                    };
                 times.push(t);
                 misses.push(cum);
             }
@@ -98,11 +103,12 @@ mod tests {
                 events: vec!["L2_RQSTS:CODE_RD_MISS".into()],
                 measures: vec![misses],
             };
-            let starts: Vec<usize> = block_starts(&g, "L2_RQSTS:CODE_RD_MISS", SpikeConfig::default())
-                .unwrap()
-                .iter()
-                .map(|b| b.sample)
-                .collect();
+            let starts: Vec<usize> =
+                block_starts(&g, "L2_RQSTS:CODE_RD_MISS", SpikeConfig::default())
+                    .unwrap()
+                    .iter()
+                    .map(|b| b.sample)
+                    .collect();
             // 17 and 18 are one spike: one block.
             assert_eq!(starts, vec![0, 17, 55, 90]);
         }

@@ -151,10 +151,16 @@ pub fn jitter(group: &ProfileGroup, threshold: Option<u64>) -> Option<Jitter> {
     } else {
         (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) as f64 / 2.0
     };
-    let t_hat = threshold.map_or(median, |t| t as f64).max(f64::MIN_POSITIVE);
+    let t_hat = threshold
+        .map_or(median, |t| t as f64)
+        .max(f64::MIN_POSITIVE);
     let n = steady.len() as f64;
     let mean = steady.iter().map(|&d| d as f64).sum::<f64>() / n;
-    let var = steady.iter().map(|&d| (d as f64 - mean).powi(2)).sum::<f64>() / n;
+    let var = steady
+        .iter()
+        .map(|&d| (d as f64 - mean).powi(2))
+        .sum::<f64>()
+        / n;
     let rel: Vec<f64> = steady
         .iter()
         .map(|&d| (d as f64 - t_hat).abs() / t_hat)

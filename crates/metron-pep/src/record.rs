@@ -361,13 +361,10 @@ pub const OBSERVER_LIMIT: f64 = 0.20;
 pub fn record(argv: &[String], opts: &RecordOptions) -> Result<Recording> {
     // Open the group once on metron itself: a bad event fails here, before the command runs.
     drop(open_groups(&opts.group, Target::Myself)?);
-    let (outcome, drain) = run_once_attaching(
-        argv,
-        &[],
-        opts.output,
-        &CounterSet::none(),
-        |pid| open_groups(&opts.group, Target::Child(pid)).map(Drain::start),
-    )?;
+    let (outcome, drain) =
+        run_once_attaching(argv, &[], opts.output, &CounterSet::none(), |pid| {
+            open_groups(&opts.group, Target::Child(pid)).map(Drain::start)
+        })?;
     let (collector, mut groups) = drain?.finish()?;
     let sampled_totals = groups.totals();
     drop(groups);
@@ -444,9 +441,10 @@ fn counting_run(argv: &[String], opts: &RecordOptions) -> Result<(f64, f64, Vec<
     // A sample period of 0 is counting mode: the same group, never sampled.
     let mut counting = opts.group.clone();
     counting.threshold = 0;
-    let (outcome, group) = run_once_attaching(argv, &[], opts.output, &CounterSet::none(), |pid| {
-        open_groups(&counting, Target::Child(pid))
-    })?;
+    let (outcome, group) =
+        run_once_attaching(argv, &[], opts.output, &CounterSet::none(), |pid| {
+            open_groups(&counting, Target::Child(pid))
+        })?;
     let totals = group?.totals();
     Ok((
         (outcome.user + outcome.sys).as_secs_f64(),
@@ -455,11 +453,20 @@ fn counting_run(argv: &[String], opts: &RecordOptions) -> Result<(f64, f64, Vec<
     ))
 }
 
-pub(crate) fn trace_of(name: TraceName, events: &[String], address: bool, rows: Vec<Vec<u64>>) -> Trace {
+pub(crate) fn trace_of(
+    name: TraceName,
+    events: &[String],
+    address: bool,
+    rows: Vec<Vec<u64>>,
+) -> Trace {
     Trace {
         name,
         events: events.to_vec(),
-        extra: if address { vec!["address".into()] } else { Vec::new() },
+        extra: if address {
+            vec!["address".into()]
+        } else {
+            Vec::new()
+        },
         rows,
     }
 }
@@ -478,7 +485,12 @@ fn traces_of(rows: &Rows, opts: &RecordOptions) -> Vec<Trace> {
     if !opts.per_thread {
         let mut name = opts.name.clone();
         name.threads = threads;
-        return vec![trace_of(name, &events, address, rows.combined.iter().map(row).collect())];
+        return vec![trace_of(
+            name,
+            &events,
+            address,
+            rows.combined.iter().map(row).collect(),
+        )];
     }
     rows.per_thread
         .iter()

@@ -65,7 +65,11 @@ pub fn summarise(t: &Trace, threshold: Option<u64>, pelt: PeltConfig) -> TraceSu
         sampling_event: g.time_event.clone(),
         events: g.events.clone(),
         samples: g.len(),
-        totals: g.measures.iter().map(|m| m.last().copied().unwrap_or(0)).collect(),
+        totals: g
+            .measures
+            .iter()
+            .map(|m| m.last().copied().unwrap_or(0))
+            .collect(),
         jitter: jitter(&g, threshold),
         segmentation,
         segments,

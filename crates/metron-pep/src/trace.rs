@@ -146,11 +146,17 @@ pub fn parse(text: &str) -> Result<Vec<Trace>, ParseError> {
                 have_events: false,
             });
         } else if let Some(rest) = line.strip_prefix("@perf_events:") {
-            let o = open
-                .as_mut()
-                .ok_or_else(|| ParseError::new(n, "@perf_events outside a trace (no @trace_start before it)"))?;
+            let o = open.as_mut().ok_or_else(|| {
+                ParseError::new(
+                    n,
+                    "@perf_events outside a trace (no @trace_start before it)",
+                )
+            })?;
             if o.have_events {
-                return Err(ParseError::new(n, "a second @perf_events line in one trace"));
+                return Err(ParseError::new(
+                    n,
+                    "a second @perf_events line in one trace",
+                ));
             }
             let (events, extra) = parse_events(rest, n)?;
             o.trace.events = events;
@@ -167,7 +173,9 @@ pub fn parse(text: &str) -> Result<Vec<Trace>, ParseError> {
         } else if line.starts_with('@') {
             return Err(ParseError::new(
                 n,
-                format!("unknown keyword `{line}`: expected @trace_start, @perf_events or @trace_end"),
+                format!(
+                    "unknown keyword `{line}`: expected @trace_start, @perf_events or @trace_end"
+                ),
             ));
         } else {
             let o = open.as_mut().ok_or_else(|| {
@@ -231,7 +239,10 @@ fn parse_events(rest: &str, n: usize) -> Result<(Vec<String>, Vec<String>), Pars
         ));
     }
     if events.is_empty() {
-        return Err(ParseError::new(n, "@perf_events names no event (the sampling event comes first)"));
+        return Err(ParseError::new(
+            n,
+            "@perf_events names no event (the sampling event comes first)",
+        ));
     }
     Ok((events.to_vec(), extra.to_vec()))
 }
@@ -261,7 +272,11 @@ fn parse_row(line: &str, trace: &Trace, n: usize) -> Result<Vec<u64>, ParseError
                     .map_or("", String::as_str);
                 ParseError::new(
                     n,
-                    format!("`{}` in column {} ({col}) is not a non-negative integer", s.trim(), c + 1),
+                    format!(
+                        "`{}` in column {} ({col}) is not a non-negative integer",
+                        s.trim(),
+                        c + 1
+                    ),
                 )
             })
         })
@@ -307,7 +322,12 @@ pub fn to_string(traces: &[Trace]) -> String {
             "@trace_start:{}:{}:{}:{}:{}:{}:{}",
             n.env, n.threads, n.process, n.benchmark, n.version, n.n, n.in_process
         );
-        let cols: Vec<&str> = t.events.iter().chain(&t.extra).map(String::as_str).collect();
+        let cols: Vec<&str> = t
+            .events
+            .iter()
+            .chain(&t.extra)
+            .map(String::as_str)
+            .collect();
         let _ = writeln!(s, "@perf_events:{}", cols.join(","));
         for r in &t.rows {
             let cells: Vec<String> = r.iter().map(u64::to_string).collect();

@@ -47,7 +47,11 @@ fn the_fixture_samples_every_100000_instructions() {
 #[test]
 fn eq_3_2_finds_the_data_copy_of_the_fixture() {
     let traces = read_file(&fixture()).unwrap();
-    let phi = Predicate::data_copy("MEM_INST_RETIRED:ALL_LOADS", "MEM_INST_RETIRED:ALL_STORES", 0.1);
+    let phi = Predicate::data_copy(
+        "MEM_INST_RETIRED:ALL_LOADS",
+        "MEM_INST_RETIRED:ALL_STORES",
+        0.1,
+    );
     // Trace 1: loads ≈ stores ≈ 16 700 per 100 000 instructions from sample 3 on.
     let g = ProfileGroup::from_trace(&traces[0]);
     let r = regions(&g, &phi.evaluate(&g).unwrap(), 1);

@@ -13,7 +13,10 @@ const MEX: &[&str] = &[
 ];
 
 fn need(tool: &str) {
-    let ok = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     assert!(ok, "{tool} is needed for the Octave interface test; install it with: apt-get install -y octave octave-dev");
 }
 
@@ -46,7 +49,11 @@ fn build_mex(out: &Path) {
             .arg(format!("-Wl,-rpath,{}", lib.display()))
             .output()
             .unwrap();
-        assert!(o.status.success(), "mkoctfile {f}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "mkoctfile {f}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
 }
 
@@ -78,7 +85,10 @@ fn octave_counts_and_traces_through_the_mex_interface() {
     assert_eq!(traces.len(), 2);
     assert_eq!(traces[0].name.benchmark, "loop1");
     assert_eq!(traces[1].name.in_process, "2");
-    assert_eq!(traces[0].events, vec!["cpu-clock", "task-clock", "page-faults"]);
+    assert_eq!(
+        traces[0].events,
+        vec!["cpu-clock", "task-clock", "page-faults"]
+    );
     for t in &traces {
         assert!(t.rows.len() >= 20, "{} samples", t.rows.len());
         // Members created enabled: the first sample holds a whole interval of task-clock.

@@ -23,7 +23,12 @@ fn three_phase(dir: &Path) -> PathBuf {
         .arg(&out)
         .arg(&src)
         .status()
-        .unwrap_or_else(|e| panic!("cc is needed to build {}: {e}; install it with: apt-get install -y gcc", src.display()));
+        .unwrap_or_else(|e| {
+            panic!(
+                "cc is needed to build {}: {e}; install it with: apt-get install -y gcc",
+                src.display()
+            )
+        });
     assert!(status.success(), "cc failed on {}", src.display());
     out
 }
@@ -71,7 +76,11 @@ fn the_three_phases_come_out_as_regions() {
     let dir = tempfile::tempdir().unwrap();
     let exe = three_phase(dir.path());
     let truth = dir.path().join("boundaries");
-    let argv: Vec<String> = vec![exe.display().to_string(), "1".into(), truth.display().to_string()];
+    let argv: Vec<String> = vec![
+        exe.display().to_string(),
+        "1".into(),
+        truth.display().to_string(),
+    ];
     // No counting-mode run here: it would write the boundaries again.
     let rec = run(&argv, &options(&["page-faults", "task-clock"], false));
     assert_eq!(rec.exit_status, 0);
@@ -91,39 +100,91 @@ fn the_three_phases_come_out_as_regions() {
     let df = metron_pep::profile::delta(&g.measures[0]);
     let around = |i: usize| -> String {
         (i.saturating_sub(12)..(i + 12).min(g.len()))
-            .map(|k| format!("{k}: t={} dT={} dPF={} clk={}\n", g.times[k], g.dt()[k], df[k], rec.clock_ns[k]))
+            .map(|k| {
+                format!(
+                    "{k}: t={} dT={} dPF={} clk={}\n",
+                    g.times[k],
+                    g.dt()[k],
+                    df[k],
+                    rec.clock_ns[k]
+                )
+            })
             .collect()
     };
 
     // The compute phase: no page faults.
-    let compute = regions(&g, &parse_predicate("page-faults == 0").unwrap().evaluate(&g).unwrap(), 10);
+    let compute = regions(
+        &g,
+        &parse_predicate("page-faults == 0")
+            .unwrap()
+            .evaluate(&g)
+            .unwrap(),
+        10,
+    );
     assert_eq!(compute.len(), 1, "{compute:?}");
-    assert!(near(compute[0].first_sample, end1, tol), "{:?} vs sample {end1} at {}\n{}", compute[0], b[0], around(end1));
-    assert!(near(compute[0].last_sample + 1, end2, tol), "{:?} vs sample {end2} at {}\n{}", compute[0], b[1], around(end2));
+    assert!(
+        near(compute[0].first_sample, end1, tol),
+        "{:?} vs sample {end1} at {}\n{}",
+        compute[0],
+        b[0],
+        around(end1)
+    );
+    assert!(
+        near(compute[0].last_sample + 1, end2, tol),
+        "{:?} vs sample {end2} at {}\n{}",
+        compute[0],
+        b[1],
+        around(end2)
+    );
     // Allocation and copy: faulting, at different rates.
-    let faulting = regions(&g, &parse_predicate("page-faults > 0").unwrap().evaluate(&g).unwrap(), 10);
+    let faulting = regions(
+        &g,
+        &parse_predicate("page-faults > 0")
+            .unwrap()
+            .evaluate(&g)
+            .unwrap(),
+        10,
+    );
     assert_eq!(faulting.len(), 2, "{faulting:?}");
     assert_eq!(faulting[0].first_sample, 0);
     // The exit (unmapping everything) may take a few samples without faults.
-    assert!(faulting[1].last_sample + 12 >= g.len(), "{faulting:?} of {}", g.len());
+    assert!(
+        faulting[1].last_sample + 12 >= g.len(),
+        "{faulting:?} of {}",
+        g.len()
+    );
 
     // Without a predicate: PELT finds both boundaries.
     let seg = segment(&g, &[], PeltConfig::default());
     for truth in [end1, end2] {
         assert!(
-            seg.segments.iter().any(|r| near(r.first_sample, truth, tol)),
+            seg.segments
+                .iter()
+                .any(|r| near(r.first_sample, truth, tol)),
             "no change point near sample {truth}: {:?}",
             seg.segments
         );
     }
-    assert!(seg.segments.len() <= 5, "over-segmented: {:?}", seg.segments);
+    assert!(
+        seg.segments.len() <= 5,
+        "over-segmented: {:?}",
+        seg.segments
+    );
 
     // Members created enabled: the first sample is a full one for every member.
     let first = &rec.traces[0].rows[0];
-    assert!(first[0] >= THRESHOLD / 2 && first[0] <= 2 * THRESHOLD, "{first:?}");
-    assert!(first[2] as f64 >= 0.9 * first[0] as f64, "task-clock short in the first sample: {first:?}");
-    assert!(first[1] > 0, "page-faults short in the first sample: {first:?}");
-
+    assert!(
+        first[0] >= THRESHOLD / 2 && first[0] <= 2 * THRESHOLD,
+        "{first:?}"
+    );
+    assert!(
+        first[2] as f64 >= 0.9 * first[0] as f64,
+        "task-clock short in the first sample: {first:?}"
+    );
+    assert!(
+        first[1] > 0,
+        "page-faults short in the first sample: {first:?}"
+    );
 }
 
 #[test]
@@ -151,7 +212,12 @@ fn children_are_followed_and_split_per_thread() {
     let one = run(&[exe.clone(), "0.2".into()], &opts);
     let both = run(&argv, &opts);
     let faults = |r: &Recording| r.totals[1].sampled_run as f64;
-    assert!(faults(&both) > 1.8 * faults(&one), "{} vs {}", faults(&both), faults(&one));
+    assert!(
+        faults(&both) > 1.8 * faults(&one),
+        "{} vs {}",
+        faults(&both),
+        faults(&one)
+    );
     assert!(both.threads >= 2, "{} threads", both.threads);
     opts.per_thread = true;
     let split = run(&argv, &opts);
@@ -165,13 +231,21 @@ fn children_are_followed_and_split_per_thread() {
     opts.per_thread = false;
     opts.group.inherit = false;
     let shell = run(&argv, &opts);
-    assert!(faults(&shell) < 0.5 * faults(&one), "{} vs {}", faults(&shell), faults(&one));
+    assert!(
+        faults(&shell) < 0.5 * faults(&one),
+        "{} vs {}",
+        faults(&shell),
+        faults(&one)
+    );
 }
 
 #[test]
 fn a_command_that_cannot_start_is_an_error_naming_it() {
-    let e = record(&["/nonexistent/metron-prog".to_string()], &options(&["page-faults"], false))
-        .unwrap_err()
-        .to_string();
+    let e = record(
+        &["/nonexistent/metron-prog".to_string()],
+        &options(&["page-faults"], false),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("/nonexistent/metron-prog"), "{e}");
 }

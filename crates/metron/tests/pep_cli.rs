@@ -4,7 +4,10 @@
 use std::process::Command;
 
 fn metron(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_metron")).args(args).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_metron"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -12,7 +15,10 @@ fn metron(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../metron-pep/tests/data/with_address.trace");
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../metron-pep/tests/data/with_address.trace"
+);
 
 #[test]
 fn malformed_traces_fail_at_their_line_with_exit_2() {
@@ -27,7 +33,10 @@ fn malformed_traces_fail_at_their_line_with_exit_2() {
         std::fs::write(&p, format!("{head}{body}")).unwrap();
         let (code, _, err) = metron(&["pep", "show", p.to_str().unwrap()]);
         assert_eq!(code, 2, "{err}");
-        assert!(err.contains(&format!("bad.trace:{line}:")) && err.contains(what), "{err}");
+        assert!(
+            err.contains(&format!("bad.trace:{line}:")) && err.contains(what),
+            "{err}"
+        );
     }
 }
 
@@ -36,17 +45,56 @@ fn unsupported_events_and_programs_that_cannot_start_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.trace");
     let out = out.to_str().unwrap();
-    let (code, _, err) = metron(&["pep", "record", "--sample", "cpu-clock:100000", "-e", "MEM_INST_RETIRED:ALL_LOADS", "-o", out, "--", "true"]);
+    let (code, _, err) = metron(&[
+        "pep",
+        "record",
+        "--sample",
+        "cpu-clock:100000",
+        "-e",
+        "MEM_INST_RETIRED:ALL_LOADS",
+        "-o",
+        out,
+        "--",
+        "true",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("raw code"), "{err}");
-    let (code, _, err) = metron(&["pep", "record", "--sample", "cpu-clock:100000", "-o", out, "--", "/nonexistent/prog"]);
+    let (code, _, err) = metron(&[
+        "pep",
+        "record",
+        "--sample",
+        "cpu-clock:100000",
+        "-o",
+        out,
+        "--",
+        "/nonexistent/prog",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent/prog"), "{err}");
-    let (code, _, err) = metron(&["pep", "record", "--sample", "cpu-clock", "-o", out, "--", "true"]);
+    let (code, _, err) = metron(&[
+        "pep",
+        "record",
+        "--sample",
+        "cpu-clock",
+        "-o",
+        out,
+        "--",
+        "true",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("EVENT:THRESHOLD"), "{err}");
     // Hardware events: either this machine has a PMU, or the refusal says why and what instead.
-    let (code, _, err) = metron(&["pep", "record", "--sample", "cycles:1000000", "--no-observer-check", "-o", out, "--", "true"]);
+    let (code, _, err) = metron(&[
+        "pep",
+        "record",
+        "--sample",
+        "cycles:1000000",
+        "--no-observer-check",
+        "-o",
+        out,
+        "--",
+        "true",
+    ]);
     if code != 0 {
         assert_eq!(code, 2);
         assert!(err.contains("cycles") && err.contains("cpu-clock"), "{err}");
@@ -54,12 +102,23 @@ fn unsupported_events_and_programs_that_cannot_start_exit_2() {
     let (code, out, _) = metron(&["pep", "events"]);
     assert_eq!(code, 0);
     assert!(out.contains("cpu-clock"));
-    assert_eq!(out.contains("No hardware PMU"), out.lines().any(|l| l.starts_with("cycles") && l.contains(" no ")));
+    assert_eq!(
+        out.contains("No hardware PMU"),
+        out.lines()
+            .any(|l| l.starts_with("cycles") && l.contains(" no "))
+    );
 }
 
 #[test]
 fn the_fixture_shows_regions_and_converts_to_csv() {
-    let (code, out, err) = metron(&["pep", "regions", FIXTURE, "--data-copy", "MEM_INST_RETIRED:ALL_LOADS,MEM_INST_RETIRED:ALL_STORES", "--json"]);
+    let (code, out, err) = metron(&[
+        "pep",
+        "regions",
+        FIXTURE,
+        "--data-copy",
+        "MEM_INST_RETIRED:ALL_LOADS,MEM_INST_RETIRED:ALL_STORES",
+        "--json",
+    ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v[1]["regions"][0]["first_sample"], 10);

@@ -160,7 +160,10 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         global,
         "metron pep: a sampled counter profile of a three-phase program, and its regions",
     );
-    produced.push(("performance event trace (metron pep show)".into(), pep_step(&out, global)?));
+    produced.push((
+        "performance event trace (metron pep show)".into(),
+        pep_step(&out, global)?,
+    ));
 
     if !global.json {
         println!("\nThe demo's outputs:");
@@ -552,11 +555,30 @@ fn pep_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
     let trace_s = trace.display().to_string();
     invoke(
         &[
-            "pep", "record", "--sample", "cpu-clock:1000000", "-e", "page-faults,task-clock",
-            "-o", &trace_s, "--", &bin_s,
+            "pep",
+            "record",
+            "--sample",
+            "cpu-clock:1000000",
+            "-e",
+            "page-faults,task-clock",
+            "-o",
+            &trace_s,
+            "--",
+            &bin_s,
         ],
         global,
     )?;
-    invoke(&["pep", "regions", &trace_s, "--predicate", "page-faults == 0", "--min-samples", "10"], global)?;
+    invoke(
+        &[
+            "pep",
+            "regions",
+            &trace_s,
+            "--predicate",
+            "page-faults == 0",
+            "--min-samples",
+            "10",
+        ],
+        global,
+    )?;
     Ok(trace)
 }

@@ -37,12 +37,14 @@ pub enum PepCommand {
     Show(ShowArgs),
     /// Execution regions: a predicate (000 §3.4), Eq. 3.2's data copy, instruction-block
     /// starts (§4.3) or change-point segments.
-    #[command(after_help = "Predicates: EV (its Δ per sample), rate(EV) = Δ(EV)/Δ(T), ratio(A, B),\n\
+    #[command(
+        after_help = "Predicates: EV (its Δ per sample), rate(EV) = Δ(EV)/Δ(T), ratio(A, B),\n\
         compared with > >= < <= == or `~ X +- TOL`; before_first(EV), from_first(EV); && || ! ( ).\n\
         Examples:\n  \
         metron pep regions run.trace --predicate 'page-faults == 0'\n  \
         metron pep regions run.trace --data-copy MEM_INST_RETIRED:ALL_LOADS,MEM_INST_RETIRED:ALL_STORES\n  \
-        metron pep regions run.trace --predicate 'before_first(FP_ARITH_INST_RETIRED:SCALAR_DOUBLE)' --elements 1000000")]
+        metron pep regions run.trace --predicate 'before_first(FP_ARITH_INST_RETIRED:SCALAR_DOUBLE)' --elements 1000000"
+    )]
     Regions(RegionsArgs),
     /// The long-format CSV of 000 App. C.3 (trace_id, time, event, value, delta).
     Csv(CsvArgs),
@@ -185,21 +187,21 @@ fn group_spec(a: &RecordArgs) -> CliResult<GroupSpec> {
             a.sample
         ))
     })?;
-    let threshold: u64 = threshold
-        .parse()
-        .ok()
-        .filter(|&t| t > 0)
-        .ok_or_else(|| {
-            CliError::input(format!(
-                "--sample `{}`: the threshold `{threshold}` is not a positive integer",
-                a.sample
-            ))
-        })?;
+    let threshold: u64 = threshold.parse().ok().filter(|&t| t > 0).ok_or_else(|| {
+        CliError::input(format!(
+            "--sample `{}`: the threshold `{threshold}` is not a positive integer",
+            a.sample
+        ))
+    })?;
     let parse = |e: &str| parse_event(e).map_err(CliError::input);
     Ok(GroupSpec {
         sample: parse(event)?,
         threshold,
-        members: a.events.iter().map(|e| parse(e)).collect::<CliResult<_>>()?,
+        members: a
+            .events
+            .iter()
+            .map(|e| parse(e))
+            .collect::<CliResult<_>>()?,
         address: a.address,
         inherit: !a.no_inherit,
     })
@@ -207,9 +209,10 @@ fn group_spec(a: &RecordArgs) -> CliResult<GroupSpec> {
 
 fn run_record(a: RecordArgs, g: &GlobalOpts) -> CliResult {
     let group = group_spec(&a)?;
-    let program = Path::new(&a.command[0])
-        .file_name()
-        .map_or_else(|| a.command[0].clone(), |f| f.to_string_lossy().into_owned());
+    let program = Path::new(&a.command[0]).file_name().map_or_else(
+        || a.command[0].clone(),
+        |f| f.to_string_lossy().into_owned(),
+    );
     let opts = RecordOptions {
         group,
         per_thread: a.per_thread,
@@ -265,12 +268,18 @@ fn print_recording(rec: &Recording, out: &Path, threshold: u64, quiet: bool) {
             String::new()
         }
     );
-    println!("{:<28} {:>16} {:>16} {:>16}", "event", "ΣM (profile)", "V (end of run)", "V (counting run)");
+    println!(
+        "{:<28} {:>16} {:>16} {:>16}",
+        "event", "ΣM (profile)", "V (end of run)", "V (counting run)"
+    );
     let last = rec.traces.first().and_then(|t| t.rows.last());
     for (i, t) in rec.totals.iter().enumerate() {
         let profile = last.map_or(0, |r| r[i]);
         let counting = t.counting_run.map_or("-".into(), |v| v.to_string());
-        println!("{:<28} {:>16} {:>16} {:>16}", t.event, profile, t.sampled_run, counting);
+        println!(
+            "{:<28} {:>16} {:>16} {:>16}",
+            t.event, profile, t.sampled_run, counting
+        );
     }
     if let Some(o) = &rec.observer {
         println!(
@@ -340,7 +349,15 @@ fn print_summary(s: &TraceSummary) {
     let n = &s.name;
     println!(
         "\ntrace {}:{}:{}:{}:{}:{}:{}  sampled on {}, {} samples",
-        n.env, n.threads, n.process, n.benchmark, n.version, n.n, n.in_process, s.sampling_event, s.samples
+        n.env,
+        n.threads,
+        n.process,
+        n.benchmark,
+        n.version,
+        n.n,
+        n.in_process,
+        s.sampling_event,
+        s.samples
     );
     if let Some(j) = &s.jitter {
         println!(
@@ -369,7 +386,10 @@ fn print_regions_table<'a>(
     events: &[String],
     rows: impl Iterator<Item = (&'a Region, &'a Vec<f64>)>,
 ) {
-    let mut head = format!("  {:>8} {:>8} {:>14} {:>14}", "samples", "first", "start", "end");
+    let mut head = format!(
+        "  {:>8} {:>8} {:>14} {:>14}",
+        "samples", "first", "start", "end"
+    );
     for e in events {
         head.push_str(&format!(" {:>18}", format!("rate {e}")));
     }
@@ -428,7 +448,11 @@ fn run_regions(a: RegionsArgs, g: &GlobalOpts) -> CliResult {
         let rates = found.iter().map(|r| region_rates(&group, r)).collect();
         let costs = found
             .iter()
-            .map(|r| a.elements.and_then(|e| proxy_cost(r, e)).map(|c| c.per_element))
+            .map(|r| {
+                a.elements
+                    .and_then(|e| proxy_cost(r, e))
+                    .map(|c| c.per_element)
+            })
             .collect();
         out.push(TraceRegions {
             trace: i + 1,
@@ -442,8 +466,20 @@ fn run_regions(a: RegionsArgs, g: &GlobalOpts) -> CliResult {
     if g.json {
         return json(&out);
     }
-    for (tr, t) in out.iter().zip(traces.iter().enumerate().filter(|(i, _)| a.trace.is_none_or(|k| k == i + 1))) {
-        println!("\ntrace {} ({}:{}): {} region(s) where {}", tr.trace, tr.name.benchmark, tr.name.version, tr.regions.len(), tr.what);
+    for (tr, t) in out.iter().zip(
+        traces
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| a.trace.is_none_or(|k| k == i + 1)),
+    ) {
+        println!(
+            "\ntrace {} ({}:{}): {} region(s) where {}",
+            tr.trace,
+            tr.name.benchmark,
+            tr.name.version,
+            tr.regions.len(),
+            tr.what
+        );
         print_regions_table(&t.1.events[1..], tr.regions.iter().zip(&tr.rates));
         for (r, c) in tr.regions.iter().zip(&tr.costs) {
             if let Some(c) = c {
@@ -484,18 +520,25 @@ fn find_regions(
                 end_time: group.times[last],
             });
         }
-        return Ok((format!("an instruction block starts at a spike of {ev} (000 §4.3)"), found));
+        return Ok((
+            format!("an instruction block starts at a spike of {ev} (000 §4.3)"),
+            found,
+        ));
     }
     let seg = metron_pep::changepoint::segment(group, &[], a.pelt.config());
-    Ok((format!("{} (penalty {:.1})", seg.method, seg.penalty), seg.segments))
+    Ok((
+        format!("{} (penalty {:.1})", seg.method, seg.penalty),
+        seg.segments,
+    ))
 }
 
 fn run_csv(a: CsvArgs) -> CliResult {
     let traces = load(&a.file)?;
     let text = metron_pep::csv::to_long_csv(&traces);
     match &a.output {
-        Some(p) => std::fs::write(p, text)
-            .map_err(|e| CliError::input(format!("{}: {e}", p.display()))),
+        Some(p) => {
+            std::fs::write(p, text).map_err(|e| CliError::input(format!("{}: {e}", p.display())))
+        }
         None => {
             print!("{text}");
             Ok(())
