@@ -73,6 +73,17 @@ impl L2Cost {
 /// PELT on `signal` (d series of equal length n). Returns the change points: the indices at
 /// which a new segment starts, increasing, without 0 and n.
 pub fn pelt(signal: &[Vec<f64>], penalty: f64, min_size: usize) -> Vec<usize> {
+    partition(signal, penalty, min_size, true)
+}
+
+/// The same optimum as [`pelt`] without pruning, O(n²): the reference the tests check
+/// pruning against.
+pub fn optimal_partitioning(signal: &[Vec<f64>], penalty: f64, min_size: usize) -> Vec<usize> {
+    partition(signal, penalty, min_size, false)
+}
+
+/// Optimal partitioning, F(t) = min_τ F(τ) + C(τ, t) + β, with or without PELT's pruning.
+fn partition(signal: &[Vec<f64>], penalty: f64, min_size: usize, prune: bool) -> Vec<usize> {
     let n = signal.first().map_or(0, Vec::len);
     let m = min_size.max(1);
     if n < 2 * m {
@@ -88,7 +99,7 @@ pub fn pelt(signal: &[Vec<f64>], penalty: f64, min_size: usize) -> Vec<usize> {
         // last change if F(τ) + C(τ, s) > F(s) for an s at which a segment may start, i.e.
         // s ≤ t − m; with a minimum segment length the test must wait m steps.
         let s = t - m;
-        if s >= m {
+        if prune && s >= m {
             candidates.retain(|&c| c >= s || f[c] + cost.cost(c, s) <= f[s]);
         }
         // τ = t − m becomes admissible once F(τ) is defined (τ = 0 or τ ≥ m).
@@ -101,38 +112,6 @@ pub fn pelt(signal: &[Vec<f64>], penalty: f64, min_size: usize) -> Vec<usize> {
             .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
         f[t] = best;
         last[t] = arg;
-    }
-    let mut cps = Vec::new();
-    let mut t = n;
-    while t > 0 {
-        t = last[t];
-        if t > 0 {
-            cps.push(t);
-        }
-    }
-    cps.reverse();
-    cps
-}
-
-/// The same optimum as [`pelt`] without pruning, O(n²): the reference the tests check against.
-pub fn optimal_partitioning(signal: &[Vec<f64>], penalty: f64, min_size: usize) -> Vec<usize> {
-    let n = signal.first().map_or(0, Vec::len);
-    let m = min_size.max(1);
-    if n < 2 * m {
-        return Vec::new();
-    }
-    let cost = L2Cost::new(signal);
-    let mut f = vec![f64::INFINITY; n + 1];
-    let mut last = vec![0usize; n + 1];
-    f[0] = -penalty;
-    for t in m..=n {
-        for s in (0..=t - m).filter(|&s| s == 0 || s >= m) {
-            let v = f[s] + cost.cost(s, t) + penalty;
-            if v < f[t] {
-                f[t] = v;
-                last[t] = s;
-            }
-        }
     }
     let mut cps = Vec::new();
     let mut t = last[n];
