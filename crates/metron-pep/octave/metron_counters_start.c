@@ -9,5 +9,5 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     char *events = metron_event_list(prhs[0], "events");
     int r = metron_pep_counters_start(events);
     mxFree(events);
-    if (r != 0) metron_fail("metron_counters_start");
+    if (r != 0) metron_fail();
 }

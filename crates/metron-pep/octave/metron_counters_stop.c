@@ -8,7 +8,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     (void)prhs;
     if (nrhs != 0) mexErrMsgIdAndTxt("metron:args", "usage: s = metron_counters_stop()");
     int n = metron_pep_counters_stop();
-    if (n < 0) metron_fail("metron_counters_stop");
+    if (n < 0) metron_fail();
     char **names = mxCalloc(n > 0 ? n : 1, sizeof *names);
     for (int i = 0; i < n; i++) {
         const char *name = metron_pep_count_name(i);

@@ -26,8 +26,9 @@ static char *metron_event_list(const mxArray *a, const char *what) {
     return out;
 }
 
-static void metron_fail(const char *what) {
-    mexErrMsgIdAndTxt("metron:pep", "%s: %s", what, metron_pep_last_error());
+/* Octave already prefixes the message with the function's name. */
+static void metron_fail(void) {
+    mexErrMsgIdAndTxt("metron:pep", "%s", metron_pep_last_error());
 }
 
 #endif

@@ -19,5 +19,5 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     mxFree(events);
     mxFree(file);
     if (name) mxFree(name);
-    if (r != 0) metron_fail("metron_trace_start");
+    if (r != 0) metron_fail();
 }

@@ -7,6 +7,6 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]) {
     (void)prhs;
     if (nrhs != 0) mexErrMsgIdAndTxt("metron:args", "usage: n = metron_trace_stop()");
     int n = metron_pep_trace_stop();
-    if (n < 0) metron_fail("metron_trace_stop");
+    if (n < 0) metron_fail();
     plhs[0] = mxCreateDoubleScalar((double)n);
 }
