@@ -504,3 +504,17 @@ fn traces_of(rows: &Rows, opts: &RecordOptions) -> Vec<Trace> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_than_20_percent_slowdown_warns_and_suggests_a_larger_threshold() {
+        let o = observer_effect(1.0, 1.25, 1.0, 1.3, 1000);
+        assert!((o.slowdown - 0.25).abs() < 1e-12);
+        let w = o.warning.unwrap();
+        assert!(w.contains("25%") && w.contains("EVENT:10000"), "{w}");
+        assert!(observer_effect(1.0, 1.15, 1.0, 1.15, 1000).warning.is_none());
+    }
+}
