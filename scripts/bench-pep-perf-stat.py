@@ -2,15 +2,19 @@
 """metron pep record against `perf stat -I` (interval mode, Debian's linux-perf) on the
 bundled three-phase program, with the same software events.
 
-For each tool: the event totals, the cost (wall and CPU time of tool + program, median of
-REPS runs, against the plain program), and what the time series shows (rows, and the
-compute phase found as the rows without page faults).
+Every tool runs `sh -c 'three_phase; times >FILE'`, so the program's own CPU time (rusage, as
+the shell's `times` reports it) is measured the same way under each tool. For each tool: the
+program's CPU time against the plain run (the observer effect), the tool's own CPU time
+(perf does not fold its workload into its rusage, so its own is all it reports; metron's
+includes the program, which is subtracted), the event totals, and what the time series shows
+(rows, and the compute phase found as the longest run of rows without page faults).
 
 Usage: scripts/bench-pep-perf-stat.py [--reps 10] [--metron target/release/metron]
 """
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -30,6 +34,18 @@ def timed(argv):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, p
+
+
+def program_cpu(stderr):
+    """The children line of the shell's `times`: user and system time of the program."""
+    lines = [l for l in stderr.splitlines() if re.fullmatch(r"\d+m[\d.]+s \d+m[\d.]+s", l.strip())]
+    if len(lines) < 2:
+        raise SystemExit("no `times` output in:\n" + stderr)
+    total = 0.0
+    for part in lines[1].split():
+        m, sec = part[:-1].split("m")
+        total += 60 * float(m) + float(sec)
+    return total
 
 
 def perf_intervals(stderr):
@@ -69,27 +85,32 @@ def main():
     exe = os.path.join(d, "three_phase")
     subprocess.check_call(["cc", "-O2", "-o", exe, os.path.join(ROOT, "examples", "pep", "three_phase.c")])
     trace = os.path.join(d, "t.trace")
+    times_file = os.path.join(d, "times")
+    prog = ["sh", "-c", f"{exe} >/dev/null; times >{times_file}"]
+    record = [args.metron, "--json", "pep", "record", "--no-observer-check", "--show-output", "--sample"]
+    members = ["-e", "page-faults,task-clock", "-o", trace, "--"]
     tools = {
-        "plain": [exe],
-        "perf stat -I 10": ["perf", "stat", "-I", "10", "-x,", "-e", EVENTS, "--", exe],
-        "perf stat -I 1": ["perf", "stat", "-I", "1", "-x,", "-e", EVENTS, "--", exe],
-        "metron pep 10ms": [args.metron, "--json", "pep", "record", "--no-observer-check", "--sample",
-                            "cpu-clock:10000000", "-e", "page-faults,task-clock", "-o", trace, "--", exe],
-        "metron pep 1ms": [args.metron, "--json", "pep", "record", "--no-observer-check", "--sample",
-                           "cpu-clock:1000000", "-e", "page-faults,task-clock", "-o", trace, "--", exe],
+        "plain": prog,
+        "perf stat -I 10": ["perf", "stat", "-I", "10", "-x,", "-e", EVENTS, "--"] + prog,
+        "perf stat -I 1": ["perf", "stat", "-I", "1", "-x,", "-e", EVENTS, "--"] + prog,
+        "metron pep 10ms": record + ["cpu-clock:10000000"] + members + prog,
+        "metron pep 1ms": record + ["cpu-clock:1000000"] + members + prog,
     }
     print(f"three-phase program, {args.reps} runs per tool (alternating), medians")
     results = {k: [] for k in tools}
     for _ in range(args.reps):
         for name, argv in tools.items():
-            results[name].append(timed(argv))
-    base_wall = statistics.median(r[0] for r in results["plain"])
-    base_cpu = statistics.median(r[1] for r in results["plain"])
-    print(f"{'tool':18} {'wall s':>8} {'CPU s':>8} {'wall +%':>8} {'CPU +%':>8} {'rows':>6} "
+            wall, cpu, p = timed(argv)
+            with open(times_file) as f:
+                results[name].append((wall, cpu, p, program_cpu(f.read())))
+    base_prog = statistics.median(r[3] for r in results["plain"])
+    print(f"{'tool':18} {'program CPU s':>13} {'vs plain':>9} {'tool CPU s':>10} {'wall s':>7} {'rows':>6} "
           f"{'page-faults':>12} {'cpu-clock ms':>13} {'compute phase rows':>20}")
     for name, runs in results.items():
         wall = statistics.median(r[0] for r in runs)
-        cpu = statistics.median(r[1] for r in runs)
+        prog_cpu = statistics.median(r[3] for r in runs)
+        own = [r[1] - r[3] if name.startswith("metron") else r[1] for r in runs]
+        tool_cpu = statistics.median(own) if name != "plain" else 0.0
         last = runs[-1][2]
         rows, faults, clock, phase = "-", "-", "-", "-"
         if name.startswith("perf"):
@@ -101,7 +122,7 @@ def main():
             p = compute_phase([iv[t].get("page-faults", 0) == 0 for t in times])
             phase = f"{p[0]}..{p[1]} ({p[1] - p[0] + 1})" if p else "none"
         elif name.startswith("metron"):
-            rec = json.loads(last.stdout)
+            rec = json.loads(last.stdout[last.stdout.index("{"):])
             t = rec["traces"][0]["rows"]
             rows = len(t)
             faults = rec["totals"][1]["sampled_run"]
@@ -114,7 +135,7 @@ def main():
             p = compute_phase(flags)
             phase = f"{p[0]}..{p[1]} ({p[1] - p[0] + 1})" if p else "none"
         clock_s = f"{clock:.1f}" if clock != "-" else "-"
-        print(f"{name:18} {wall:8.3f} {cpu:8.3f} {100 * (wall / base_wall - 1):8.1f} {100 * (cpu / base_cpu - 1):8.1f} "
+        print(f"{name:18} {prog_cpu:13.3f} {100 * (prog_cpu / base_prog - 1):+8.1f}% {tool_cpu:10.3f} {wall:7.3f} "
               f"{rows!s:>6} {faults!s:>12} {clock_s:>13} {phase:>20}")
 
 
