@@ -515,6 +515,8 @@ mod tests {
         assert!((o.slowdown - 0.25).abs() < 1e-12);
         let w = o.warning.unwrap();
         assert!(w.contains("25%") && w.contains("EVENT:10000"), "{w}");
-        assert!(observer_effect(1.0, 1.15, 1.0, 1.15, 1000).warning.is_none());
+        assert!(observer_effect(1.0, 1.15, 1.0, 1.15, 1000)
+            .warning
+            .is_none());
     }
 }

@@ -132,3 +132,42 @@ fn the_fixture_shows_regions_and_converts_to_csv() {
     assert_eq!(code, 2);
     assert!(err.contains("NOPE"), "{err}");
 }
+
+#[test]
+fn groups_measured_separately_align_back_into_one() {
+    // Split the fixture's first trace into two groups (loads; stores) on the same sampling
+    // event, as two runs would measure them; aligned, they are the original group.
+    let text = std::fs::read_to_string(FIXTURE).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.starts_with('@'))
+        .map(|l| l.split(',').collect())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, col: usize, event: &str| {
+        let mut s =
+            format!("@trace_start:R2018b:1:1:b:v:1:1\n@perf_events:INST_RETIRED:ANY_P,{event}\n");
+        for r in &rows {
+            s.push_str(&format!("{},{}\n", r[0], r[col]));
+        }
+        s.push_str("@trace_end\n");
+        let p = dir.path().join(name);
+        std::fs::write(&p, s).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let a = write("a.trace", 3, "MEM_INST_RETIRED:ALL_LOADS");
+    let b = write("b.trace", 4, "MEM_INST_RETIRED:ALL_STORES");
+    let out = dir.path().join("ab.trace");
+    let (code, _, err) = metron(&["pep", "align", &a, &b, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let got = std::fs::read_to_string(&out).unwrap();
+    let want: String = rows
+        .iter()
+        .map(|r| format!("{},{},{}\n", r[0], r[3], r[4]))
+        .collect();
+    assert!(got.contains(&want), "{got}");
+    assert!(got.contains(
+        "@perf_events:INST_RETIRED:ANY_P,MEM_INST_RETIRED:ALL_LOADS,MEM_INST_RETIRED:ALL_STORES"
+    ));
+}

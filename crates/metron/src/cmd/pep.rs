@@ -48,6 +48,22 @@ pub enum PepCommand {
     Regions(RegionsArgs),
     /// The long-format CSV of 000 App. C.3 (trace_id, time, event, value, delta).
     Csv(CsvArgs),
+    /// Align groups measured in separate runs into one (000 §3.4's λ): trace k of every file
+    /// becomes trace k of OUT, on the first file's sampling times.
+    Align(AlignArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct AlignArgs {
+    /// Trace files of the same program, each with other member events.
+    #[arg(required = true, num_args = 2..)]
+    pub files: Vec<PathBuf>,
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Scale each run's time axis to the first run's length first (for cycles or cpu-clock);
+    /// default: the runs share a deterministic sampling event (retired instructions).
+    #[arg(long)]
+    pub stretch: bool,
 }
 
 #[derive(Args, Debug)]
@@ -169,6 +185,7 @@ pub fn run(args: PepArgs, g: &GlobalOpts) -> CliResult {
         PepCommand::Show(a) => run_show(a, g),
         PepCommand::Regions(a) => run_regions(a, g),
         PepCommand::Csv(a) => run_csv(a),
+        PepCommand::Align(a) => run_align(a),
     }
 }
 
@@ -544,4 +561,51 @@ fn run_csv(a: CsvArgs) -> CliResult {
             Ok(())
         }
     }
+}
+
+fn run_align(a: AlignArgs) -> CliResult {
+    use metron_pep::align::{align, Alignment};
+    let files = a
+        .files
+        .iter()
+        .map(|f| load(f))
+        .collect::<CliResult<Vec<_>>>()?;
+    let n = files[0].len();
+    if let Some((f, t)) = a.files.iter().zip(&files).find(|(_, t)| t.len() != n) {
+        return Err(CliError::input(format!(
+            "{} holds {} traces, {} holds {n}: align needs the same number in every file",
+            f.display(),
+            t.len(),
+            a.files[0].display()
+        )));
+    }
+    let how = if a.stretch {
+        Alignment::Stretch
+    } else {
+        Alignment::SharedCount
+    };
+    let mut out = Vec::new();
+    for k in 0..n {
+        let groups: Vec<ProfileGroup> = files
+            .iter()
+            .map(|f| ProfileGroup::from_trace(&f[k]))
+            .collect();
+        let g = align(&groups, how).map_err(input)?;
+        let rows = (0..g.len())
+            .map(|i| {
+                std::iter::once(g.times[i])
+                    .chain(g.measures.iter().map(|m| m[i]))
+                    .collect()
+            })
+            .collect();
+        out.push(Trace {
+            name: files[0][k].name.clone(),
+            events: std::iter::once(g.time_event.clone())
+                .chain(g.events.iter().cloned())
+                .collect(),
+            extra: Vec::new(),
+            rows,
+        });
+    }
+    write_file(&a.output, &out).map_err(input)
 }
