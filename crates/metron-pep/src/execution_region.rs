@@ -268,6 +268,26 @@ pub fn regions(g: &ProfileGroup, mask: &[bool], min_samples: usize) -> Vec<Regio
     out
 }
 
+/// `mask` with every run of at most `max_gap` false samples between two true ones made true:
+/// a sample in which the program made no progress (its vCPU preempted by the host while
+/// cpu-clock went on, say) should not cut a region in two.
+pub fn close_gaps(mask: &[bool], max_gap: usize) -> Vec<bool> {
+    let mut out = mask.to_vec();
+    let mut last_true: Option<usize> = None;
+    for (i, &m) in mask.iter().enumerate() {
+        if !m {
+            continue;
+        }
+        if let Some(j) = last_true {
+            if i - j - 1 <= max_gap {
+                out[j + 1..i].iter_mut().for_each(|b| *b = true);
+            }
+        }
+        last_true = Some(i);
+    }
+    out
+}
+
 pub(crate) fn region_of(g: &ProfileGroup, first: usize, last: usize) -> Region {
     Region {
         first_sample: first,
@@ -584,6 +604,20 @@ mod tests {
         assert_eq!(copy[0].length(), 500);
         let cost = proxy_cost(&copy[0], 250.0).unwrap();
         assert_eq!(cost.per_element, 2.0);
+    }
+
+    #[test]
+    fn short_gaps_close_and_long_ones_stay() {
+        let m = [true, false, true, false, false, false, true, false];
+        assert_eq!(
+            close_gaps(&m, 1),
+            vec![true, true, true, false, false, false, true, false]
+        );
+        assert_eq!(
+            close_gaps(&m, 3),
+            vec![true, true, true, true, true, true, true, false]
+        );
+        assert_eq!(close_gaps(&m, 0), m.to_vec());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::process::Command;
 use metron_measure::runner::OutputPolicy;
 use metron_pep::changepoint::{segment, PeltConfig};
 use metron_pep::events::parse_event;
-use metron_pep::execution_region::{parse_predicate, regions};
+use metron_pep::execution_region::{close_gaps, parse_predicate, regions};
 use metron_pep::profile::ProfileGroup;
 use metron_pep::record::{record, GroupSpec, RecordOptions, Recording};
 use metron_pep::trace::TraceName;
@@ -112,15 +112,12 @@ fn the_three_phases_come_out_as_regions() {
             .collect()
     };
 
-    // The compute phase: no page faults.
-    let compute = regions(
-        &g,
-        &parse_predicate("page-faults == 0")
-            .unwrap()
-            .evaluate(&g)
-            .unwrap(),
-        10,
-    );
+    // The compute phase: no page faults (but for a stray one under load: gaps of 2 close).
+    let zero = parse_predicate("page-faults == 0")
+        .unwrap()
+        .evaluate(&g)
+        .unwrap();
+    let compute = regions(&g, &close_gaps(&zero, 2), 10);
     assert_eq!(compute.len(), 1, "{compute:?}");
     assert!(
         near(compute[0].first_sample, end1, tol),
@@ -137,14 +134,13 @@ fn the_three_phases_come_out_as_regions() {
         around(end2)
     );
     // Allocation and copy: faulting, at different rates.
-    let faulting = regions(
-        &g,
-        &parse_predicate("page-faults > 0")
-            .unwrap()
-            .evaluate(&g)
-            .unwrap(),
-        10,
-    );
+    // A sample without progress (the vCPU preempted while cpu-clock runs on) has no faults:
+    // gaps of up to 3 such samples do not cut a phase.
+    let faulting = parse_predicate("page-faults > 0")
+        .unwrap()
+        .evaluate(&g)
+        .unwrap();
+    let faulting = regions(&g, &close_gaps(&faulting, 3), 10);
     assert_eq!(faulting.len(), 2, "{faulting:?}");
     assert_eq!(faulting[0].first_sample, 0);
     // The exit (unmapping everything) may take a few samples without faults.

@@ -7,7 +7,9 @@ use clap::{Args, Subcommand};
 use metron_measure::runner::OutputPolicy;
 use metron_pep::changepoint::PeltConfig;
 use metron_pep::events::{list_events, parse_event};
-use metron_pep::execution_region::{parse_predicate, proxy_cost, regions, Predicate, Region};
+use metron_pep::execution_region::{
+    close_gaps, parse_predicate, proxy_cost, regions, Predicate, Region,
+};
 use metron_pep::instruction_block::{block_starts, SpikeConfig};
 use metron_pep::profile::ProfileGroup;
 use metron_pep::record::{record, GroupSpec, RecordOptions, Recording};
@@ -153,6 +155,9 @@ pub struct RegionsArgs {
     /// Drop regions shorter than this many samples.
     #[arg(long, default_value_t = 1)]
     pub min_samples: usize,
+    /// Close gaps of up to this many samples where the predicate fails inside a region.
+    #[arg(long, default_value_t = 0)]
+    pub max_gap: usize,
     /// Elements a region processes: prints its proxy-profile cost (000 §3.5).
     #[arg(long)]
     pub elements: Option<f64>,
@@ -521,7 +526,7 @@ fn find_regions(
     predicate: Option<&Predicate>,
 ) -> CliResult<(String, Vec<Region>)> {
     if let Some(p) = predicate {
-        let mask = p.evaluate(group).map_err(input)?;
+        let mask = close_gaps(&p.evaluate(group).map_err(input)?, a.max_gap);
         return Ok((format!("{p}"), regions(group, &mask, a.min_samples)));
     }
     if let Some(ev) = &a.blocks {
