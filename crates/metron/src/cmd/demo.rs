@@ -577,6 +577,8 @@ fn pep_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
             "page-faults == 0",
             "--min-samples",
             "10",
+            "--max-gap",
+            "2",
         ],
         global,
     )?;
