@@ -1,7 +1,7 @@
 //! Event names as `perf list` spells them: generic hardware events, software events and raw
 //! `rNNNN` codes; which of them this machine can open; and what to use instead when it
-//! cannot. PMU-specific names (`MEM_INST_RETIRED:ALL_LOADS`) need libpfm4's tables, which
-//! metron does not link: they are refused with the raw-code alternative.
+//! cannot. PMU-specific names (`MEM_INST_RETIRED:ALL_LOADS`) go through libpfm4 when
+//! libpfm.so.4 is installed ([`crate::libpfm`]).
 
 use perf_event::events::{Hardware, Raw, Software};
 use perf_event::Builder;
@@ -13,6 +13,13 @@ pub enum Source {
     Hardware(u64),
     Software(u64),
     Raw(u64),
+    /// Encoded by libpfm4: any perf_event type (raw core events, uncore PMUs, perf::...).
+    Pmu {
+        type_: u32,
+        config: u64,
+        config1: u64,
+        config2: u64,
+    },
 }
 
 /// A parsed event name.
@@ -27,7 +34,11 @@ pub struct EventSpec {
 
 impl EventSpec {
     pub fn hardware(&self) -> bool {
-        !matches!(self.source, Source::Software(_))
+        match self.source {
+            Source::Software(_) => false,
+            Source::Pmu { type_, .. } => type_ != 1, // PERF_TYPE_SOFTWARE
+            _ => true,
+        }
     }
 
     /// A builder for this event with only its type, config and privilege level set.
@@ -36,6 +47,16 @@ impl EventSpec {
             Source::Hardware(c) => Builder::new(Hardware(c)),
             Source::Software(c) => Builder::new(Software(c)),
             Source::Raw(c) => Builder::new(Raw::new(c)),
+            Source::Pmu {
+                type_,
+                config,
+                config1,
+                config2,
+            } => {
+                let mut b = Builder::new(Raw::new(config).config1(config1).config2(config2));
+                b.attrs_mut().type_ = type_;
+                b
+            }
         };
         b.exclude_kernel(self.user_only || !include_kernel);
         b.exclude_hv(true);
@@ -78,8 +99,10 @@ const SOFTWARE: &[(&str, Software)] = &[
 pub enum EventError {
     #[error("unknown event `{name}`: expected a generic hardware event ({}), a software event ({}) or a raw code rNNNN (hex)", hardware_names().join(", "), software_names().join(", "))]
     Unknown { name: String },
-    #[error("event `{name}` is a PMU-specific name, which needs libpfm4's tables (not linked into metron); give its raw code instead, e.g. -e r01c4 (perf list -v or libpfm4's showevtinfo print it)")]
+    #[error("event `{name}` is a PMU-specific name, which needs libpfm4's tables: install them (apt-get install -y libpfm4) or give its raw code instead, e.g. -e r01c4 (perf list -v or libpfm4's showevtinfo print it)")]
     NeedsLibpfm { name: String },
+    #[error("event `{name}`: {reason} (this machine's PMU does not have it, or the name is misspelt); `metron pep events` lists what works here, or give a raw code rNNNN")]
+    Libpfm { name: String, reason: String },
     #[error("event `{name}` cannot be opened here: {reason}; {alternative}")]
     Unsupported {
         name: String,
@@ -121,7 +144,23 @@ pub fn parse_event(name: &str) -> Result<EventSpec, EventError> {
         }
     }
     if name.contains(':') || name.chars().any(|c| c.is_ascii_uppercase()) {
-        return Err(EventError::NeedsLibpfm { name: name.into() });
+        return match crate::libpfm::encode(name) {
+            None => Err(EventError::NeedsLibpfm { name: name.into() }),
+            Some(Err(reason)) => Err(EventError::Libpfm {
+                name: name.into(),
+                reason,
+            }),
+            Some(Ok(e)) => Ok(EventSpec {
+                name: name.to_string(),
+                source: Source::Pmu {
+                    type_: e.type_,
+                    config: e.config,
+                    config1: e.config1,
+                    config2: e.config2,
+                },
+                user_only: false,
+            }),
+        };
     }
     Err(EventError::Unknown { name: name.into() })
 }
@@ -250,10 +289,28 @@ mod tests {
         let u = parse_event("instructions:u").unwrap();
         assert!(u.user_only && u.hardware());
         assert_eq!(parse_event("r01c4").unwrap().source, Source::Raw(0x1c4));
-        assert!(matches!(
-            parse_event("MEM_INST_RETIRED:ALL_LOADS"),
-            Err(EventError::NeedsLibpfm { .. })
-        ));
+        // libpfm4 (scripts/install-deps) knows perf's own events on every machine...
+        assert!(
+            crate::libpfm::available(),
+            "libpfm.so.4 is needed; install it with: apt-get install -y libpfm4"
+        );
+        let pf = parse_event("perf::PERF_COUNT_SW_PAGE_FAULTS").unwrap();
+        assert_eq!(
+            pf.source,
+            Source::Pmu {
+                type_: 1,
+                config: Software::PAGE_FAULTS.0,
+                config1: 0,
+                config2: 0
+            }
+        );
+        assert!(!pf.hardware());
+        probe(&pf).unwrap();
+        // ...and Skylake's load event only where that PMU is; elsewhere it says why.
+        match parse_event("MEM_INST_RETIRED:ALL_LOADS") {
+            Ok(e) => assert!(e.hardware()),
+            Err(e) => assert!(e.to_string().contains("libpfm4"), "{e}"),
+        }
         let e = parse_event("pagefaults").unwrap_err().to_string();
         assert!(e.contains("page-faults") && e.contains("rNNNN"), "{e}");
     }

@@ -13,6 +13,7 @@ pub mod events;
 pub mod execution_region;
 pub mod ffi;
 pub mod instruction_block;
+pub mod libpfm;
 pub mod profile;
 pub mod record;
 pub mod summary;

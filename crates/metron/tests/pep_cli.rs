@@ -57,8 +57,13 @@ fn unsupported_events_and_programs_that_cannot_start_exit_2() {
         "--",
         "true",
     ]);
+    // libpfm4 may know the name (it reads the CPU model) while the VM has no PMU to count it.
     assert_eq!(code, 2);
-    assert!(err.contains("raw code"), "{err}");
+    assert!(
+        err.contains("MEM_INST_RETIRED:ALL_LOADS")
+            && (err.contains("raw code") || err.contains("no PMU")),
+        "{err}"
+    );
     let (code, _, err) = metron(&[
         "pep",
         "record",
