@@ -345,6 +345,11 @@ fn run_events(g: &GlobalOpts) -> CliResult {
         );
     }
     println!("also: raw codes rNNNN (hex, PERF_TYPE_RAW) where the PMU has them");
+    if metron_pep::libpfm::available() {
+        println!("also: PMU-specific names through libpfm4 (e.g. MEM_INST_RETIRED:ALL_LOADS), where the PMU has them");
+    } else {
+        println!("PMU-specific names need libpfm4: apt-get install -y libpfm4");
+    }
     Ok(())
 }
 
