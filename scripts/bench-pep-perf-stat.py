@@ -16,6 +16,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -81,6 +82,11 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--metron", default=os.path.join(ROOT, "target", "release", "metron"))
     args = ap.parse_args()
+    for tool, package in (("perf", "linux-perf"), ("cc", "build-essential")):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"`{tool}` is not installed; install it with: apt-get install -y {package}")
+    if not os.path.exists(args.metron):
+        raise SystemExit(f"{args.metron} is missing: cargo build --release -p metron")
     d = tempfile.mkdtemp()
     exe = os.path.join(d, "three_phase")
     subprocess.check_call(["cc", "-O2", "-o", exe, os.path.join(ROOT, "examples", "pep", "three_phase.c")])

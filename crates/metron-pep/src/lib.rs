@@ -21,6 +21,27 @@ pub mod trace;
 
 use std::path::PathBuf;
 
+use metron_measure::tool::Tool;
+
+/// Builds the Octave MEX interface in `octave/` (the lead moves these into the catalogue).
+pub const MKOCTFILE: Tool = Tool {
+    program: "mkoctfile",
+    debian_package: "octave-dev",
+    purpose: "building metron-pep's Octave MEX interface",
+};
+/// Runs the Octave interface's test script.
+pub const OCTAVE_CLI: Tool = Tool {
+    program: "octave-cli",
+    debian_package: "octave",
+    purpose: "calling metron-pep's MEX interface from Octave",
+};
+/// `perf stat -I`, the peer in scripts/bench-pep-perf-stat.py.
+pub const PERF: Tool = Tool {
+    program: "perf",
+    debian_package: "linux-perf",
+    purpose: "comparing metron pep with perf stat -I",
+};
+
 /// Errors of this crate; each names the file, line, event or predicate it is about.
 #[derive(Debug, thiserror::Error)]
 pub enum PepError {

@@ -12,12 +12,11 @@ const MEX: &[&str] = &[
     "metron_trace_stop",
 ];
 
-fn need(tool: &str) {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(ok, "{tool} is needed for the Octave interface test; install it with: apt-get install -y octave octave-dev");
+/// A missing tool fails the test with its install line (CI installs it).
+fn need(tool: metron_measure::tool::Tool) {
+    if let Err(e) = tool.locate() {
+        panic!("{e}");
+    }
 }
 
 /// The directory holding libmetron_pep.so built for this test run.
@@ -59,8 +58,8 @@ fn build_mex(out: &Path) {
 
 #[test]
 fn octave_counts_and_traces_through_the_mex_interface() {
-    need("octave-cli");
-    need("mkoctfile");
+    need(metron_pep::OCTAVE_CLI);
+    need(metron_pep::MKOCTFILE);
     let dir = tempfile::tempdir().unwrap();
     build_mex(dir.path());
     std::fs::copy(
