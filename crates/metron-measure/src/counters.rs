@@ -263,8 +263,13 @@ fn open_one(kind: CounterKind, pid: libc::pid_t) -> Result<Counter, String> {
 }
 
 fn explain(kind: CounterKind, e: std::io::Error) -> String {
+    explain_open_error(kind.hardware, &e)
+}
+
+/// Why `perf_event_open` refused an event, in words (shared with metron-pep's groups).
+pub fn explain_open_error(hardware: bool, e: &std::io::Error) -> String {
     match e.raw_os_error() {
-        Some(libc::ENOENT) | Some(libc::EOPNOTSUPP) | Some(libc::ENODEV) if kind.hardware => {
+        Some(libc::ENOENT) | Some(libc::EOPNOTSUPP) | Some(libc::ENODEV) if hardware => {
             "no PMU".into()
         }
         Some(libc::EACCES) | Some(libc::EPERM) => {

@@ -72,6 +72,19 @@ pub fn run_once_with_env(
     output: OutputPolicy,
     counters: &CounterSet,
 ) -> Result<Outcome> {
+    run_once_attaching(argv, env, output, counters, |_| ()).map(|(o, ())| o)
+}
+
+/// [`run_once_with_env`] that also calls `attach` with the pid of the child while it is
+/// stopped before its `exec`, for perf_event files the caller opens itself (metron-pep's
+/// sampled groups, with `enable_on_exec`); what `attach` returns comes back with the outcome.
+pub fn run_once_attaching<T>(
+    argv: &[String],
+    env: &[(String, String)],
+    output: OutputPolicy,
+    counters: &CounterSet,
+    attach: impl FnOnce(libc::pid_t) -> T,
+) -> Result<(Outcome, T)> {
     let program = argv.first().ok_or(MeasureError::EmptyCommand)?;
     let spawn_error = |reason: String| MeasureError::Spawn {
         program: program.clone(),
@@ -82,6 +95,7 @@ pub fn run_once_with_env(
     let exec = ExecImage::new(&path, argv, env).map_err(spawn_error)?;
     let child = fork_stopped(&exec, output).map_err(|e| spawn_error(e.to_string()))?;
     let attached = counters.attach(child.pid);
+    let extra = attach(child.pid);
     let start = Instant::now();
     let pid = child.pid;
     let exec_errno = child.release();
@@ -93,7 +107,7 @@ pub fn run_once_with_env(
             &std::io::Error::from_raw_os_error(errno),
         )));
     }
-    Ok(Outcome {
+    let outcome = Outcome {
         exit: decode_status(status),
         wall,
         user: timeval(usage.ru_utime),
@@ -101,7 +115,8 @@ pub fn run_once_with_env(
         // Linux reports ru_maxrss in KiB.
         max_rss_bytes: (usage.ru_maxrss.max(0) as u64) * 1024,
         counters: attached.read(),
-    })
+    };
+    Ok((outcome, extra))
 }
 
 /// Everything `execve` needs, built before the fork: after it, the child may only make

@@ -64,6 +64,8 @@ enum Command {
     Matlab(cmd::matlab::MatlabCommand),
     /// Static instruction-count models from binary + source (004); `static validate` checks them.
     Static(cmd::static_::StaticArgs),
+    /// Performance event profiles: sampled counter groups over time, execution regions (000 Ch. 3).
+    Pep(cmd::pep::PepArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
     /// List the external tools metron uses: found where, which version, what needs them, how to install.
@@ -83,6 +85,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Command::Contention(a) => cmd::contention::run(a, g),
         Command::Matlab(a) => cmd::matlab::run(a, g),
         Command::Static(a) => cmd::static_::run(a, g),
+        Command::Pep(a) => cmd::pep::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
         Command::Doctor(a) => cmd::doctor::run(a, g),
     }

@@ -84,6 +84,7 @@ fn demo_runs_and_writes_its_outputs() {
             "chain: copy, copy, {.*}, {cos, ./}, {compute}, {+}",
         ),
         ("matlab check", "equal"),
+        ("pep", "region(s) where page-faults == 0"),
     ] {
         assert!(
             stdout.contains(needle),

@@ -76,9 +76,25 @@ pub const OCTAVE: Tool = Tool::new(
 )
 .needed_by(&["matlab check", "matlab profile", "matlab bench"]);
 
+pub const MKOCTFILE: Tool = Tool::new(
+    "mkoctfile",
+    "octave-dev",
+    "building metron pep's Octave MEX interface",
+)
+.needed_by(&["tests of pep (the Octave interface)"]);
+
+/// `perf stat -I`, the peer metron pep is compared with (scripts/bench-pep-perf-stat.py).
+pub const PERF: Tool = Tool::new(
+    "perf",
+    "linux-perf",
+    "comparing metron pep with perf stat -I",
+)
+.needed_by(&["scripts/bench-pep-perf-stat.py"]);
+
 /// Every tool above, in the order `metron doctor` lists them.
 pub const ALL: &[Tool] = &[
-    GIT, CC, GCC, GXX, CLANG, CLANGXX, OPT, VALGRIND, OBJCOPY, PYTHON3, PYPY3, OCTAVE,
+    GIT, CC, GCC, GXX, CLANG, CLANGXX, OPT, VALGRIND, OBJCOPY, PYTHON3, PYPY3, OCTAVE, MKOCTFILE,
+    PERF,
 ];
 
 /// The catalogue entry for a plain program name (`"clang"`), for tests that name compilers.

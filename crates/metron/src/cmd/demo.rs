@@ -21,6 +21,7 @@ const JIT_WEIGHTS: &str =
 const STREAM_C: &str = include_str!("../../../../examples/static/stream.c");
 const KERNELS_C: &str = include_str!("../../../../examples/memory/kernels.c");
 const TRIAD_M: &str = include_str!("../../../../examples/matlab/triad.m");
+const THREE_PHASE_C: &str = include_str!("../../../../examples/pep/three_phase.c");
 
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
@@ -148,6 +149,16 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     );
     let dir = matlab_step(&out, args.quick, global)?;
     produced.push(("MATLAB original and transformed".into(), dir));
+
+    step(
+        &mut steps,
+        global,
+        "metron pep: a sampled counter profile of a three-phase program, and its regions",
+    );
+    produced.push((
+        "performance event trace (metron pep show)".into(),
+        pep_step(&out, global)?,
+    ));
 
     if !global.json {
         println!("\nThe demo's outputs:");
@@ -514,4 +525,48 @@ fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         global,
     )?;
     Ok(dir)
+}
+
+/// Records the three-phase example on cpu-clock with page-faults and task-clock (software
+/// events, so it works without a PMU) and shows its regions two ways.
+fn pep_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
+    let dir = out.join("pep");
+    let src = write_example(&dir, "three_phase.c", THREE_PHASE_C)?;
+    let bin = dir.join("three_phase");
+    let (src, bin_s) = (src.display().to_string(), bin.display().to_string());
+    tool::CC
+        .run(["-O2", "-o", &bin_s, &src], None)
+        .map_err(CliError::input)?;
+    let trace = dir.join("three_phase.trace");
+    let trace_s = trace.display().to_string();
+    invoke(
+        &[
+            "pep",
+            "record",
+            "--sample",
+            "cpu-clock:1000000",
+            "-e",
+            "page-faults,task-clock",
+            "-o",
+            &trace_s,
+            "--",
+            &bin_s,
+        ],
+        global,
+    )?;
+    invoke(
+        &[
+            "pep",
+            "regions",
+            &trace_s,
+            "--predicate",
+            "page-faults == 0",
+            "--min-samples",
+            "10",
+            "--max-gap",
+            "2",
+        ],
+        global,
+    )?;
+    Ok(trace)
 }

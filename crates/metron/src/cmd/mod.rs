@@ -8,6 +8,7 @@ pub mod jit;
 pub mod matlab;
 pub mod measure;
 pub mod memory;
+pub mod pep;
 pub mod probe;
 pub mod profile;
 pub mod static_;
