@@ -31,6 +31,33 @@ pub enum AnalysisError {
     Format { path: PathBuf, found: String },
     #[error("{path}: no metron-probe profiles (*.json) found")]
     Empty { path: PathBuf },
+    #[error("{path}: binary data at byte offset {offset} ({what}); expected a metron-probe profile: JSON text with \"format\": \"{FORMAT}\" or \"{SET_FORMAT}\"")]
+    Binary {
+        path: PathBuf,
+        offset: usize,
+        what: String,
+    },
+}
+
+/// Text of a profile file, or where and why it is not text.
+fn read_text(path: &Path) -> Result<String, AnalysisError> {
+    let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let binary = |offset: usize, what: String| AnalysisError::Binary {
+        path: path.to_path_buf(),
+        offset,
+        what,
+    };
+    if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+        return Err(binary(offset, "a NUL byte".into()));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes()[offset];
+        binary(offset, format!("byte 0x{byte:02x} is not UTF-8"))
+    })
 }
 
 /// Profiles of several processes (ranks) of one run.
@@ -81,10 +108,7 @@ pub fn load(path: &Path) -> Result<ProfileSet, AnalysisError> {
 }
 
 fn load_file(path: &Path) -> Result<Vec<Profile>, AnalysisError> {
-    let text = std::fs::read_to_string(path).map_err(|source| AnalysisError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_text(path)?;
     let parse_err = |e: serde_json::Error| AnalysisError::Parse {
         path: path.to_path_buf(),
         line: e.line(),

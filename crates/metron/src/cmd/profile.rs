@@ -114,8 +114,9 @@ fn load(path: &Path) -> CliResult<ProfileSet> {
 
 fn emit(text: &str, output: Option<&Path>) -> CliResult {
     match output {
+        // A path that cannot be written is the user's input: exit 2.
         Some(p) => std::fs::write(p, text)
-            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", p.display()))),
+            .map_err(|e| CliError::input(format!("cannot write {}: {e}", p.display()))),
         None => {
             use std::io::Write as _;
             // A closed pipe (`| head`) is the reader's choice, not a failure.
