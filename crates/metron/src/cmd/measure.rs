@@ -186,11 +186,15 @@ impl MeasureArgs {
                 }
             }
             (None, Some(runs)) => Stopping::Fixed { runs },
-            (None, None) => Stopping::Budget {
-                min: min.unwrap_or(10).max(1),
-                max: max.unwrap_or(u32::MAX),
-                seconds: 3.0,
-            },
+            (None, None) => {
+                let max = max.unwrap_or(u32::MAX).max(1);
+                Stopping::Budget {
+                    // An explicit --max-runs below the default minimum wins, as in hyperfine.
+                    min: min.unwrap_or(10.min(max)).max(1),
+                    max,
+                    seconds: 3.0,
+                }
+            }
         })
     }
 
