@@ -65,12 +65,14 @@ pub fn write_json(report: &Report, path: &Path) -> Result<()> {
 pub fn markdown(report: &Report, time_unit: Option<crate::units::TimeUnit>) -> String {
     use crate::units::{TimeUnit, Unit};
     let primary = &report.config.primary_metric;
-    let rows: Vec<(&crate::report::BenchmarkReport, Option<&crate::report::MetricSummary>)> =
-        report
-            .benchmarks
-            .iter()
-            .map(|b| (b, b.metrics.iter().find(|m| &m.metric == primary)))
-            .collect();
+    let rows: Vec<(
+        &crate::report::BenchmarkReport,
+        Option<&crate::report::MetricSummary>,
+    )> = report
+        .benchmarks
+        .iter()
+        .map(|b| (b, b.metrics.iter().find(|m| &m.metric == primary)))
+        .collect();
     let fastest = rows
         .iter()
         .filter_map(|(_, m)| m.map(|m| m.summary.mean))

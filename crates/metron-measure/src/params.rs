@@ -73,7 +73,11 @@ fn range(from: &str, to: &str) -> Result<Vec<String>, String> {
     if count > 100_000.0 {
         return Err(format!("{count} values is more than a sweep should have"));
     }
-    let decimals = [from, to, step].into_iter().map(decimals).max().unwrap_or(0);
+    let decimals = [from, to, step]
+        .into_iter()
+        .map(decimals)
+        .max()
+        .unwrap_or(0);
     Ok((0..count as u64)
         .map(|i| format_value(a + i as f64 * d, decimals))
         .collect())
@@ -94,7 +98,10 @@ fn decimals(s: &str) -> usize {
 fn format_value(v: f64, decimals: usize) -> String {
     let s = format!("{v:.decimals$}");
     // `-0` is not what anyone typed.
-    if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
         s.trim_start_matches('-').to_string()
     } else {
         s
@@ -220,8 +227,17 @@ mod tests {
         );
         assert_eq!(Param::parse("N=1..2.5").unwrap().values, ["1.0", "2.0"]);
         for bad in [
-            "N", "=1", "N=", "N=1,,2", "1N=3", "N=5..1", "N=1..x", "N=1..4:0", "N=0..1:-1",
-            "N=0..inf", "N=0..1e9:1e-3",
+            "N",
+            "=1",
+            "N=",
+            "N=1,,2",
+            "1N=3",
+            "N=5..1",
+            "N=1..x",
+            "N=1..4:0",
+            "N=0..1:-1",
+            "N=0..inf",
+            "N=0..1e9:1e-3",
         ] {
             assert!(Param::parse(bad).is_err(), "{bad}");
         }

@@ -245,10 +245,7 @@ fn random_thread(seed: &mut u64, index: u32, nodes: usize) -> ThreadProfile {
         let depth = stack.len() as u32;
         let name = ["a", "b", "c", "d"][(next() % 4) as usize];
         // Siblings with one name would be one node in a real profile; keep them distinct.
-        if tree
-            .iter()
-            .any(|n| n.parent == parent && n.name == name)
-        {
+        if tree.iter().any(|n| n.parent == parent && n.name == name) {
             continue;
         }
         let total = 1000.0 * (1 + next() % 100) as f64;
@@ -326,7 +323,10 @@ fn a_recursion_20000_deep_is_one_chain() {
     let rows = analysis::call_tree(&set, Strategy::Max);
     assert_eq!(rows.len(), DEPTH as usize);
     let last = rows.last().unwrap();
-    assert_eq!((last.depth, last.parent), (DEPTH - 1, Some(DEPTH as usize - 2)));
+    assert_eq!(
+        (last.depth, last.parent),
+        (DEPTH - 1, Some(DEPTH as usize - 2))
+    );
     // Each level's exclusive time is the microsecond its child does not cover.
     assert!(rows.iter().all(|r| (r.exclusive_ns - 1e3).abs() < 1e-6));
 }

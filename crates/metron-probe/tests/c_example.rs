@@ -404,16 +404,17 @@ fn c_region_macros_time_what_an_independent_clock_sees() {
             .collect();
         let p = read_json(&dir.join("metron-rank0.json"));
         let t = &p["threads"][0];
-        for (name, own_ns, nap_ms) in [
-            ("nap_scope", own[0].1, 20.0),
-            ("nap_pair", own[1].1, 10.0),
-        ] {
+        for (name, own_ns, nap_ms) in [("nap_scope", own[0].1, 20.0), ("nap_pair", own[1].1, 10.0)]
+        {
             assert_eq!(own.iter().filter(|(n, _)| n == name).count(), 1);
             let r = region(t, name);
             assert_eq!(r["count"], 5, "{name}");
             let probe = r["total_ns"].as_f64().unwrap();
             println!("{name}: probe {probe:.0} ns, program's clock {own_ns:.0} ns");
-            assert!(probe >= 5.0 * nap_ms * 1e6, "{name}: {probe} ns < the sleeps");
+            assert!(
+                probe >= 5.0 * nap_ms * 1e6,
+                "{name}: {probe} ns < the sleeps"
+            );
             // Inside the program's interval (up to 0.2% for the TSC frequency calibrated
             // against CLOCK_MONOTONIC), and short of it only by the clock reads and whatever
             // preemption fell between them: 2% on a loaded machine. A unit, clock or

@@ -523,13 +523,15 @@ impl Store {
             let id = raw.id;
             match self.decode_experiment(raw) {
                 Ok(r) => rows.push(r),
-                Err(StoreError::Corrupt { path, column, detail }) => {
-                    skipped.push(StoreError::Corrupt {
-                        path,
-                        column,
-                        detail: format!("experiment {id}: {detail}"),
-                    })
-                }
+                Err(StoreError::Corrupt {
+                    path,
+                    column,
+                    detail,
+                }) => skipped.push(StoreError::Corrupt {
+                    path,
+                    column,
+                    detail: format!("experiment {id}: {detail}"),
+                }),
                 Err(e) => skipped.push(e),
             }
         }
@@ -726,7 +728,9 @@ fn raw_experiment(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawExperiment> {
 /// Builds a complete new store at a temporary name beside `path` and links it into place;
 /// if another process got there first, its store is kept and ours discarded.
 fn create_whole(path: &Path) -> Result<()> {
-    let name = path.file_name().map_or("metron.db".into(), |n| n.to_string_lossy().into_owned());
+    let name = path
+        .file_name()
+        .map_or("metron.db".into(), |n| n.to_string_lossy().into_owned());
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());

@@ -219,7 +219,10 @@ fn an_empty_file_or_empty_database_is_refused_and_left_untouched() {
     let empty = dir.path().join("empty.db");
     std::fs::write(&empty, "").unwrap();
     let err = Store::open(&empty).err().expect("must refuse").to_string();
-    assert!(err.contains("not a metron store") && err.contains("0 bytes"), "{err}");
+    assert!(
+        err.contains("not a metron store") && err.contains("0 bytes"),
+        "{err}"
+    );
     assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
     let sqlite = dir.path().join("blank.db");
     rusqlite::Connection::open(&sqlite)
@@ -272,8 +275,7 @@ fn read_only_opening_reads_and_refuses_to_write() {
             config: &json!({}),
             host: None,
         })
-        .err()
-        .expect("read-only")
+        .expect_err("read-only")
         .to_string();
     assert!(err.contains("readonly"), "{err}");
     assert!(matches!(
@@ -304,7 +306,8 @@ fn one_corrupt_experiment_does_not_hide_the_others() {
     assert_eq!(skipped.len(), 1);
     let msg = skipped[0].to_string();
     assert!(
-        msg.contains("experiments.environment") && msg.contains(&format!("experiment {}", ids[1].0)),
+        msg.contains("experiments.environment")
+            && msg.contains(&format!("experiment {}", ids[1].0)),
         "{msg}"
     );
 }

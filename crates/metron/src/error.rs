@@ -29,7 +29,9 @@ impl CliError {
         match self {
             CliError::Input(_) => ExitCode::from(2),
             CliError::Failure(_) => ExitCode::from(1),
-            CliError::Interrupted { signal, .. } => ExitCode::from((128 + signal).clamp(1, 255) as u8),
+            CliError::Interrupted { signal, .. } => {
+                ExitCode::from((128 + signal).clamp(1, 255) as u8)
+            }
         }
     }
 }

@@ -16,8 +16,17 @@ fn an_unmet_ci_target_exits_1_and_is_not_called_complete() {
     // No six runs of a process have a median CI a millionth of the median wide.
     let out = run(
         &[
-            "measure", "--target-ci", "0.0001", "--min-runs", "3", "--max-runs", "6", "--",
-            "sh", "-c", "exit 0",
+            "measure",
+            "--target-ci",
+            "0.0001",
+            "--min-runs",
+            "3",
+            "--max-runs",
+            "6",
+            "--",
+            "sh",
+            "-c",
+            "exit 0",
         ],
         &store,
     );
@@ -25,11 +34,17 @@ fn an_unmet_ci_target_exits_1_and_is_not_called_complete() {
     assert!(err.contains("after 6 runs"), "{err}");
     let table = stdout(&out);
     assert!(table.contains("NOT MET"), "{table}");
-    assert!(!table.contains("narrower than 0.0001%"), "claims the target: {table}");
+    assert!(
+        !table.contains("narrower than 0.0001%"),
+        "claims the target: {table}"
+    );
     let history = json(&run(&["--json", "history"], &store));
     assert_eq!(history[0]["status"], "incomplete");
     let table = stdout(&run(&["history"], &store));
-    assert!(table.contains(" incomplete ") && !table.contains(" complete "), "{table}");
+    assert!(
+        table.contains(" incomplete ") && !table.contains(" complete "),
+        "{table}"
+    );
     let shown = json(&run(&["--json", "show", "1"], &store));
     let target = &shown["benchmarks"][0]["target"];
     assert_eq!(target["met"], false);
@@ -37,12 +52,23 @@ fn an_unmet_ci_target_exits_1_and_is_not_called_complete() {
 
     // A target that any two runs meet: exit 0, complete, and the table says met.
     let out = run(
-        &["measure", "--target-ci", "100000", "--min-runs", "2", "--", "true"],
+        &[
+            "measure",
+            "--target-ci",
+            "100000",
+            "--min-runs",
+            "2",
+            "--",
+            "true",
+        ],
         &store,
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains(": met"), "{}", stdout(&out));
-    assert_eq!(json(&run(&["--json", "history"], &store))[0]["status"], "complete");
+    assert_eq!(
+        json(&run(&["--json", "history"], &store))[0]["status"],
+        "complete"
+    );
 }
 
 #[test]
@@ -50,23 +76,54 @@ fn a_metric_this_machine_cannot_measure_exits_2_listing_what_it_can() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_in(&dir);
     let out = run(
-        &["measure", "--no-counters", "--metric", "task-clock", "--runs", "2", "--", "true"],
+        &[
+            "measure",
+            "--no-counters",
+            "--metric",
+            "task-clock",
+            "--runs",
+            "2",
+            "--",
+            "true",
+        ],
         &store,
     );
-    let err = expect_exit(&out, 2, "--metric task-clock: this machine cannot measure it");
+    let err = expect_exit(
+        &out,
+        2,
+        "--metric task-clock: this machine cannot measure it",
+    );
     assert!(err.contains("metrics it can measure: wall-time"), "{err}");
     assert!(!err.contains("task-clock,"), "it is off: {err}");
     // instructions: refused with the same message where there is no PMU, measured where
     // there is one; never "no successful run" with exit 0.
     let out = run(
-        &["--json", "measure", "--metric", "instructions", "--runs", "2", "--", "true"],
+        &[
+            "--json",
+            "measure",
+            "--metric",
+            "instructions",
+            "--runs",
+            "2",
+            "--",
+            "true",
+        ],
         &store,
     );
     if out.status.success() {
         let v = json(&out);
-        assert!(metric(&v["benchmarks"][0], "instructions")["median"].as_f64().unwrap() > 0.0);
+        assert!(
+            metric(&v["benchmarks"][0], "instructions")["median"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
     } else {
-        expect_exit(&out, 2, "--metric instructions: this machine cannot measure it");
+        expect_exit(
+            &out,
+            2,
+            "--metric instructions: this machine cannot measure it",
+        );
     }
 }
 
@@ -75,7 +132,10 @@ fn a_zero_byte_file_is_not_a_store() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty.db");
     std::fs::write(&empty, "").unwrap();
-    for args in [&["measure", "--runs", "1", "--", "true"][..], &["history"][..]] {
+    for args in [
+        &["measure", "--runs", "1", "--", "true"][..],
+        &["history"][..],
+    ] {
         let out = run(args, &empty);
         expect_exit(&out, 2, "not a metron store");
         assert!(stderr(&out).contains("0 bytes"), "{}", stderr(&out));
@@ -90,7 +150,10 @@ fn a_read_only_store_can_be_listed_and_shown() {
     let archive = dir.path().join("archive");
     std::fs::create_dir(&archive).unwrap();
     let store = archive.join("metron.db");
-    json(&run(&["--json", "measure", "--runs", "2", "--", "true"], &store));
+    json(&run(
+        &["--json", "measure", "--runs", "2", "--", "true"],
+        &store,
+    ));
     let before = std::fs::read(&store).unwrap();
     // A read-only file in a read-only directory, as an archive is. root ignores permission
     // bits, so the reader runs as `nobody` when the test runs as root.
@@ -124,13 +187,21 @@ fn a_read_only_store_can_be_listed_and_shown() {
     assert_eq!(write.status.code(), Some(2), "{}", stderr(&write));
     let history = reader(&["history"]);
     assert!(history.status.success(), "{}", stderr(&history));
-    assert!(stdout(&history).contains("complete"), "{}", stdout(&history));
+    assert!(
+        stdout(&history).contains("complete"),
+        "{}",
+        stdout(&history)
+    );
     let shown = reader(&["--json", "show", "1"]);
     assert!(shown.status.success(), "{}", stderr(&shown));
     let v: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(v["benchmarks"][0]["runs"].as_array().unwrap().len(), 2);
     set(&archive, 0o755);
-    assert_eq!(std::fs::read(&store).unwrap(), before, "reading changed the store");
+    assert_eq!(
+        std::fs::read(&store).unwrap(),
+        before,
+        "reading changed the store"
+    );
 }
 
 #[test]
@@ -138,11 +209,17 @@ fn one_corrupt_experiment_is_skipped_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_in(&dir);
     for _ in 0..3 {
-        json(&run(&["--json", "measure", "--runs", "1", "--", "true"], &store));
+        json(&run(
+            &["--json", "measure", "--runs", "1", "--", "true"],
+            &store,
+        ));
     }
     rusqlite::Connection::open(&store)
         .unwrap()
-        .execute("UPDATE experiments SET environment = '{\"cores\": ' WHERE id = 2", [])
+        .execute(
+            "UPDATE experiments SET environment = '{\"cores\": ' WHERE id = 2",
+            [],
+        )
         .unwrap();
     let out = run(&["history"], &store);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -173,11 +250,20 @@ fn programs_that_cannot_run_say_why() {
     let out = run(&["measure", "--runs", "1", "--", path], &store);
     expect_exit(&out, 2, "not executable");
     assert!(stderr(&out).contains(&format!("chmod +x {path}")));
-    let out = run(&["measure", "--runs", "1", "--", dir.path().to_str().unwrap()], &store);
+    let out = run(
+        &["measure", "--runs", "1", "--", dir.path().to_str().unwrap()],
+        &store,
+    );
     expect_exit(&out, 2, "is a directory");
     let out = metron()
         .current_dir(dir.path())
-        .args(["--store", store.to_str().unwrap(), "measure", "--", "bench.sh"])
+        .args([
+            "--store",
+            store.to_str().unwrap(),
+            "measure",
+            "--",
+            "bench.sh",
+        ])
         .output()
         .unwrap();
     expect_exit(&out, 2, "write ./bench.sh");
@@ -195,7 +281,11 @@ fn a_profile(dir: &std::path::Path) -> std::path::PathBuf {
         let _r = metron_probe::region!("cli.test");
     }
     let path = dir.join("p.json");
-    std::fs::write(&path, metron_probe::output::to_json(&metron_probe::snapshot())).unwrap();
+    std::fs::write(
+        &path,
+        metron_probe::output::to_json(&metron_probe::snapshot()),
+    )
+    .unwrap();
     path
 }
 
@@ -206,7 +296,14 @@ fn profile_output_into_a_missing_directory_exits_2() {
     let p = profile.to_str().unwrap();
     for args in [
         &["profile", "merge", p, "-o", "/nonexistent/metron/out.json"][..],
-        &["profile", "export", p, "--folded", "-o", "/nonexistent/metron/out.folded"][..],
+        &[
+            "profile",
+            "export",
+            p,
+            "--folded",
+            "-o",
+            "/nonexistent/metron/out.folded",
+        ][..],
     ] {
         let out = run(args, &store_in(&dir));
         expect_exit(&out, 2, "cannot write /nonexistent/metron/out");
@@ -241,7 +338,14 @@ fn signal_reaches_the_child(signal: &str, code: i32) {
         pidfile.display()
     );
     let child = metron()
-        .args(["--store", store.to_str().unwrap(), "-q", "measure", "--runs", "5"])
+        .args([
+            "--store",
+            store.to_str().unwrap(),
+            "-q",
+            "measure",
+            "--runs",
+            "5",
+        ])
         .args(["--warmup", "0", "--", "sh", "-c", &script])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -260,7 +364,10 @@ fn signal_reaches_the_child(signal: &str, code: i32) {
     assert!(!running(measured), "the measured sleep is still running");
     let history = json(&run(&["--json", "history"], &store));
     assert_eq!(history[0]["status"], "interrupted");
-    assert_eq!(history[0]["runs"], 0, "the interrupted run must not be recorded");
+    assert_eq!(
+        history[0]["runs"], 0,
+        "the interrupted run must not be recorded"
+    );
     std::thread::sleep(Duration::from_millis(10));
 }
 

@@ -47,10 +47,22 @@ fn setup_prepare_and_cleanup_run_where_hyperfine_runs_them() {
 
     // A failing hook stops the experiment with a message naming it.
     let out = run(
-        &["measure", "--runs", "2", "--prepare", "exit 3", "--", "true"],
+        &[
+            "measure",
+            "--runs",
+            "2",
+            "--prepare",
+            "exit 3",
+            "--",
+            "true",
+        ],
         &store_in(&dir),
     );
-    expect_exit(&out, 2, "the prepare command `exit 3` failed with exit status 3");
+    expect_exit(
+        &out,
+        2,
+        "the prepare command `exit 3` failed with exit status 3",
+    );
 }
 
 #[test]
@@ -92,11 +104,31 @@ fn command_names_and_markdown_export() {
         "{text}"
     );
     assert_eq!(lines[1], "|:---|---:|---:|---:|---:|---:|");
-    assert!(lines[2].starts_with("| `short 1` |") && lines[2].contains("| 1.00 |"), "{text}");
+    assert!(
+        lines[2].starts_with("| `short 1` |") && lines[2].contains("| 1.00 |"),
+        "{text}"
+    );
     // hyperfine's relative column: mean over the fastest mean, here about 5.
-    let rel: f64 = lines[3].split('|').nth(5).unwrap().split('±').next().unwrap().trim().parse().unwrap();
-    let mean = |i: usize| metric(&v["benchmarks"][i], "wall-time")["mean"].as_f64().unwrap();
-    assert!((rel - mean(1) / mean(0)).abs() < 0.006, "{rel} vs {}", mean(1) / mean(0));
+    let rel: f64 = lines[3]
+        .split('|')
+        .nth(5)
+        .unwrap()
+        .split('±')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let mean = |i: usize| {
+        metric(&v["benchmarks"][i], "wall-time")["mean"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        (rel - mean(1) / mean(0)).abs() < 0.006,
+        "{rel} vs {}",
+        mean(1) / mean(0)
+    );
     let table = stdout(&run(&["show", "1"], &store));
     assert!(table.contains("short 1 (sleep 0.01)"), "{table}");
 }
@@ -105,7 +137,15 @@ fn command_names_and_markdown_export() {
 fn default_run_count_fills_a_three_second_budget() {
     let dir = tempfile::tempdir().unwrap();
     let out = run(
-        &["--json", "measure", "--min-runs", "2", "--", "sleep", "0.25"],
+        &[
+            "--json",
+            "measure",
+            "--min-runs",
+            "2",
+            "--",
+            "sleep",
+            "0.25",
+        ],
         &store_in(&dir),
     );
     let v = json(&out);
@@ -122,7 +162,10 @@ fn default_run_count_fills_a_three_second_budget() {
         &store_in(&dir),
     ));
     assert_eq!(v["benchmarks"][0]["runs"].as_array().unwrap().len(), 3);
-    let out = run(&["measure", "--runs", "3", "--max-runs", "4", "--", "true"], &store_in(&dir));
+    let out = run(
+        &["measure", "--runs", "3", "--max-runs", "4", "--", "true"],
+        &store_in(&dir),
+    );
     expect_exit(&out, 2, "--max-runs");
 }
 
@@ -140,7 +183,10 @@ fn parameter_scans_take_decimal_steps_and_exponents() {
             .map(|b| b["params"]["X"].as_str().unwrap().to_string())
             .collect()
     };
-    assert_eq!(values(&["-P", "X", "0", "1", "-D", "0.25"]), ["0.00", "0.25", "0.50", "0.75", "1.00"]);
+    assert_eq!(
+        values(&["-P", "X", "0", "1", "-D", "0.25"]),
+        ["0.00", "0.25", "0.50", "0.75", "1.00"]
+    );
     assert_eq!(values(&["-p", "X=1e3..3e3:1e3"]), ["1000", "2000", "3000"]);
     assert_eq!(values(&["-P", "X", "1", "3"]), ["1", "2", "3"]);
     assert_eq!(values(&["-L", "X", "a,b"]), ["a", "b"]);
@@ -149,14 +195,29 @@ fn parameter_scans_take_decimal_steps_and_exponents() {
 #[test]
 fn time_unit_fixes_the_unit_of_every_time() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(&["measure", "--runs", "2", "-u", "ms", "--", "true"], &store_in(&dir));
+    let out = run(
+        &["measure", "--runs", "2", "-u", "ms", "--", "true"],
+        &store_in(&dir),
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let table = stdout(&out);
-    let wall = table.lines().find(|l| l.trim_start().starts_with("wall time")).unwrap();
-    let user = table.lines().find(|l| l.trim_start().starts_with("user time")).unwrap();
+    let wall = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("wall time"))
+        .unwrap();
+    let user = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("user time"))
+        .unwrap();
     for line in [wall, user] {
-        assert!(line.contains(" ms") && !line.contains("µs") && !line.contains(" s "), "{line}");
+        assert!(
+            line.contains(" ms") && !line.contains("µs") && !line.contains(" s "),
+            "{line}"
+        );
     }
-    let out = run(&["measure", "-u", "fortnight", "--", "true"], &store_in(&dir));
+    let out = run(
+        &["measure", "-u", "fortnight", "--", "true"],
+        &store_in(&dir),
+    );
     expect_exit(&out, 2, "fortnight");
 }

@@ -205,8 +205,7 @@ fn failing_runs_are_reported_and_excluded() {
     );
     let out = run(
         &[
-            "--json", "measure", "-i", "--runs", "6", "--warmup", "0", "--", "sh", "-c",
-            &script,
+            "--json", "measure", "-i", "--runs", "6", "--warmup", "0", "--", "sh", "-c", &script,
         ],
         &store,
     );
@@ -334,7 +333,10 @@ fn interrupted_measurement_keeps_finished_runs(signal: &str) {
     // SIGTERM is forwarded and the child reaped; SIGKILL reaches it through PDEATHSIG.
     let deadline = Instant::now() + Duration::from_secs(5);
     while running(measured) {
-        assert!(Instant::now() < deadline, "the measured program outlived metron");
+        assert!(
+            Instant::now() < deadline,
+            "the measured program outlived metron"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
 

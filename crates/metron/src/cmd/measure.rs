@@ -300,7 +300,10 @@ impl Observer for CliObserver<'_> {
 
 /// Measures as the arguments say; returns the report (the demo prints it its own way), and
 /// why the experiment stopped early, if it did.
-pub fn measure_all(args: &MeasureArgs, global: &GlobalOpts) -> CliResult<(Report, Option<Stopped>)> {
+pub fn measure_all(
+    args: &MeasureArgs,
+    global: &GlobalOpts,
+) -> CliResult<(Report, Option<Stopped>)> {
     let plan = Plan::with_hooks(args.config()?, args.hyperfine.hooks()).map_err(CliError::input)?;
     for p in plan.unused_params() {
         if !global.quiet {
@@ -412,8 +415,7 @@ pub fn run(args: MeasureArgs, global: &GlobalOpts) -> CliResult {
         export::write_json(&report, path).map_err(CliError::input)?;
     }
     if let Some(path) = &args.hyperfine.export_markdown {
-        export::write_markdown(&report, path, args.hyperfine.time_unit)
-            .map_err(CliError::input)?;
+        export::write_markdown(&report, path, args.hyperfine.time_unit).map_err(CliError::input)?;
     }
     print_report_in(&report, global, args.hyperfine.time_unit)?;
     if let Some(s) = &stopped {

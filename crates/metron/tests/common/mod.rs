@@ -55,7 +55,12 @@ pub fn stderr(o: &Output) -> String {
 /// Asserts the exit code and that stderr says `needle`; returns stderr.
 pub fn expect_exit(o: &Output, code: i32, needle: &str) -> String {
     let err = stderr(o);
-    assert_eq!(o.status.code(), Some(code), "stderr: {err}\nstdout: {}", stdout(o));
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stderr: {err}\nstdout: {}",
+        stdout(o)
+    );
     assert!(err.contains(needle), "stderr should say `{needle}`: {err}");
     err
 }
@@ -81,7 +86,11 @@ pub fn wait_for_pid(path: &Path) -> u32 {
         {
             return pid;
         }
-        assert!(std::time::Instant::now() < deadline, "{} never appeared", path.display());
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
