@@ -13,11 +13,15 @@ static RECEIVED: AtomicI32 = AtomicI32::new(0);
 /// Bit `sig` is set when this module handles `sig` (and a forked child must reset it).
 static HANDLED: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_signal(sig: libc::c_int) {
+extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     let _ = RECEIVED.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
     let pid = CHILD.load(Ordering::SeqCst);
+    // Ctrl-C at a terminal (si_code SI_KERNEL) already reached the whole foreground process
+    // group, the child included: a second copy could cut short the child's own clean-up.
+    // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
+    let from_terminal = !info.is_null() && unsafe { (*info).si_code } == libc::SI_KERNEL;
     // pid 0 would signal our whole process group: never.
-    if pid > 0 {
+    if pid > 0 && !from_terminal {
         // SAFETY: kill is async-signal-safe.
         unsafe { libc::kill(pid, sig) };
     }
@@ -39,7 +43,10 @@ pub fn forward_to_children() {
                 continue;
             }
             let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
+            sa.sa_sigaction = on_signal
+                as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
+                as usize;
+            sa.sa_flags = libc::SA_SIGINFO;
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }

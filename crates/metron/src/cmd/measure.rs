@@ -359,7 +359,17 @@ pub fn measure_all(
     signals::forward_to_children();
     let execution = experiment::execute_all(&plan, &counters, &mut observer);
     observer.bar.finish_and_clear();
-    let execution = execution.map_err(CliError::input)?;
+    let execution = match execution {
+        Ok(e) => e,
+        Err(e) => {
+            // A failing --setup/--prepare/--cleanup: close the experiment rather than leave it
+            // `running`.
+            if let Some(s) = observer.store.take() {
+                let _ = s.finish_as(Status::Failed);
+            }
+            return Err(CliError::input(e));
+        }
+    };
     let mut report = Report::from_records(
         &plan,
         environment,
