@@ -487,18 +487,14 @@ impl Store {
         Ok(())
     }
 
-    /// Experiments, newest first; `last` limits how many.
+    /// Experiments, newest first; `last` limits how many. Fails on the first row that cannot
+    /// be decoded; [`Store::experiments_lenient`] lists around it.
     pub fn experiments(&self, last: Option<usize>) -> Result<Vec<ExperimentRow>> {
-        let limit = last.map(|n| n as i64).unwrap_or(-1);
-        let mut stmt = self
-            .conn
-            .prepare(&format!("{EXPERIMENT_SELECT} ORDER BY e.id DESC LIMIT ?1"))
-            .map_err(sql(&self.path))?;
-        let rows = stmt
-            .query_map([limit], raw_experiment)
-            .map_err(sql(&self.path))?;
-        rows.map(|r| self.decode_experiment(r.map_err(sql(&self.path))?))
-            .collect()
+        let (rows, skipped) = self.experiments_lenient(last)?;
+        match skipped.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(rows),
+        }
     }
 
     /// [`Store::experiments`], skipping rows that cannot be decoded (a corrupt JSON column)
