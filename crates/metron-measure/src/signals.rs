@@ -27,10 +27,29 @@ extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, _: *mut li
     }
 }
 
-/// From now on SIGINT and SIGTERM are forwarded to the measured child instead of killing this
-/// process; [`received`] tells the caller to stop. For programs that measure (the CLI), not
-/// for libraries linked into others.
-pub fn forward_to_children() {
+/// While it lives, SIGINT and SIGTERM are forwarded to the measured child instead of killing
+/// this process, and [`received`] tells the caller to stop; dropping it restores the previous
+/// handlers (a later Ctrl-C ends the program again).
+#[must_use = "signals are forwarded only while the guard lives"]
+pub struct Forwarding {
+    previous: Vec<(libc::c_int, libc::sigaction)>,
+}
+
+impl Drop for Forwarding {
+    fn drop(&mut self) {
+        for (sig, old) in &self.previous {
+            // SAFETY: restoring a disposition read by sigaction itself.
+            unsafe { libc::sigaction(*sig, old, std::ptr::null_mut()) };
+            HANDLED.fetch_and(!(1 << sig), Ordering::SeqCst);
+        }
+    }
+}
+
+/// Starts forwarding SIGINT and SIGTERM to the measured child. For programs that measure (the
+/// CLI), not for libraries linked into others.
+pub fn forward_to_children() -> Forwarding {
+    RECEIVED.store(0, Ordering::SeqCst);
+    let mut previous = Vec::new();
     for sig in [libc::SIGINT, libc::SIGTERM] {
         // SAFETY: zeroed sigactions with a plain handler and an empty mask are valid; no
         // SA_RESTART, so blocking calls see EINTR and the runner's loops retry them.
@@ -49,9 +68,11 @@ pub fn forward_to_children() {
             sa.sa_flags = libc::SA_SIGINFO;
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
+            previous.push((sig, old));
         }
         HANDLED.fetch_or(1 << sig, Ordering::SeqCst);
     }
+    Forwarding { previous }
 }
 
 /// In a forked child before its exec: the default action for the signals handled here, so

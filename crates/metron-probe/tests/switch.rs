@@ -28,7 +28,10 @@ fn call_tree_switches_off_at_run_time() {
     metron_probe::set_call_tree(false);
     let off = metron_probe::snapshot();
     metron_probe::set_call_tree(true);
-    assert!(!off.call_tree, "a profile taken with the tree off says it is on");
+    assert!(
+        !off.call_tree,
+        "a profile taken with the tree off says it is on"
+    );
 }
 
 #[test]

@@ -356,8 +356,9 @@ pub fn measure_all(
     };
     // From here on Ctrl-C and SIGTERM reach the measured program, which is reaped, and the
     // experiment is closed as interrupted.
-    signals::forward_to_children();
+    let forwarding = signals::forward_to_children();
     let execution = experiment::execute_all(&plan, &counters, &mut observer);
+    drop(forwarding);
     observer.bar.finish_and_clear();
     let execution = match execution {
         Ok(e) => e,
