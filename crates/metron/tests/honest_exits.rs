@@ -270,6 +270,32 @@ fn programs_that_cannot_run_say_why() {
 }
 
 #[test]
+fn an_export_into_a_missing_directory_fails_before_measuring() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    for flag in ["--export-csv", "--export-json", "--export-markdown"] {
+        let out = run(
+            &[
+                "measure",
+                "--runs",
+                "1",
+                flag,
+                "/nonexistent/metron/out",
+                "--",
+                "true",
+            ],
+            &store,
+        );
+        expect_exit(
+            &out,
+            2,
+            "cannot write /nonexistent/metron/out: no such directory",
+        );
+    }
+    assert!(!store.exists(), "nothing was measured or stored");
+}
+
+#[test]
 fn probe_calibrate_with_no_pairs_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     let out = run(&["probe", "calibrate", "--n", "0"], &store_in(&dir));

@@ -304,6 +304,7 @@ pub fn measure_all(
     args: &MeasureArgs,
     global: &GlobalOpts,
 ) -> CliResult<(Report, Option<Stopped>)> {
+    check_export_paths(args)?;
     let plan = Plan::with_hooks(args.config()?, args.hyperfine.hooks()).map_err(CliError::input)?;
     for p in plan.unused_params() {
         if !global.quiet {
@@ -393,6 +394,27 @@ pub fn measure_all(
         }
     }
     Ok((report, execution.stopped))
+}
+
+/// An export that cannot be written is found out before the measurement, not after it.
+fn check_export_paths(args: &MeasureArgs) -> CliResult {
+    for path in [
+        &args.export_csv,
+        &args.export_json,
+        &args.hyperfine.export_markdown,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            return Err(CliError::input(format!(
+                "cannot write {}: no such directory",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// [`measure_all`] for callers that treat an early stop as an error.
