@@ -315,13 +315,8 @@ pub fn measure_all(
     }
     // The environment first: capturing it runs git, which must not be counted.
     let environment = Environment::capture(&std::env::current_dir().unwrap_or_default());
-    let counters = if args.no_counters {
-        CounterSet::none()
-    } else {
-        CounterSet::open(counters::DEFAULT)
-    };
+    let counters = open_counters(args)?;
     let availability = counters.availability().clone();
-    check_metric(&args.metric, &availability, args.no_counters)?;
     let startup = if plan.groups.iter().any(|g| g.len() > 1) {
         experiment::calibrate_startup(&counters, 10).map_err(CliError::input)?
     } else {
@@ -380,14 +375,9 @@ pub fn measure_all(
         &startup,
     );
     if let Some(s) = observer.store.take() {
-        let status = match &execution.stopped {
-            Some(Stopped::Interrupted { .. }) => Status::Interrupted,
-            Some(Stopped::RunFailed { .. }) => Status::Failed,
-            None if report.any_benchmark_failed_entirely() => Status::Failed,
-            None if !report.unmet_targets().is_empty() => Status::Incomplete,
-            None => Status::Complete,
-        };
-        let id = s.finish_as(status).map_err(CliError::input)?;
+        let id = s
+            .finish_as(final_status(execution.stopped.as_ref(), &report))
+            .map_err(CliError::input)?;
         if let Some(store) = store.as_ref() {
             // Read back what was stored, so that `metron show` prints exactly this.
             report = persist::load_report(store, id).map_err(CliError::input)?;
@@ -415,6 +405,28 @@ fn check_export_paths(args: &MeasureArgs) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// How the stored experiment ended; `history` must not call an unmet target complete.
+fn final_status(stopped: Option<&Stopped>, report: &Report) -> Status {
+    match stopped {
+        Some(Stopped::Interrupted { .. }) => Status::Interrupted,
+        Some(Stopped::RunFailed { .. }) => Status::Failed,
+        None if report.any_benchmark_failed_entirely() => Status::Failed,
+        None if !report.unmet_targets().is_empty() => Status::Incomplete,
+        None => Status::Complete,
+    }
+}
+
+/// Counters for the run, and the primary metric checked against what they can count.
+fn open_counters(args: &MeasureArgs) -> CliResult<CounterSet> {
+    let counters = if args.no_counters {
+        CounterSet::none()
+    } else {
+        CounterSet::open(counters::DEFAULT)
+    };
+    check_metric(&args.metric, counters.availability(), args.no_counters)?;
+    Ok(counters)
 }
 
 /// [`measure_all`] for callers that treat an early stop as an error.
