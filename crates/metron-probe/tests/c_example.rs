@@ -417,10 +417,10 @@ fn c_region_macros_time_what_an_independent_clock_sees() {
             );
             // Inside the program's interval (up to 0.2% for the TSC frequency calibrated
             // against CLOCK_MONOTONIC), and short of it only by the clock reads and whatever
-            // preemption fell between them: 2% on a loaded machine. A unit, clock or
-            // calibration error would be far outside.
+            // preemption fell between them (5% leaves room for a few time slices of a loaded
+            // machine). A unit, clock or calibration error would be far outside.
             assert!(
-                probe <= own_ns * 1.002 && probe >= own_ns * 0.98,
+                probe <= own_ns * 1.002 && probe >= own_ns * 0.95,
                 "{name}: probe {probe} vs program {own_ns}"
             );
         }
