@@ -14,6 +14,7 @@ pub mod params;
 pub mod persist;
 pub mod report;
 pub mod runner;
+pub mod signals;
 pub mod stats;
 pub mod tool;
 pub mod units;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ParamError {
-    #[error("--param `{spec}`: expected NAME=V1,V2,... or NAME=FROM..TO[:STEP] ({why})")]
+    #[error("--param `{spec}`: expected NAME=V1,V2,... or NAME=FROM..TO[:STEP], numbers such as 1, 0.25 or 1e3 ({why})")]
     Syntax { spec: String, why: String },
     #[error("--param {name} is given twice")]
     Duplicate { name: String },
@@ -48,25 +48,64 @@ impl Param {
     }
 }
 
+/// `FROM..TO[:STEP]`, inclusive. Integers stay integers; decimals (`0..1:0.25`) and exponents
+/// (`1e3..4e3:1e3`) are allowed, as hyperfine's `--parameter-scan` with `-D`. Values are
+/// computed as FROM + i STEP (no accumulated rounding) and printed with as many decimals as
+/// the bounds and step have, so `0.1` steps give `0.3`, not `0.30000000000000004`.
 fn range(from: &str, to: &str) -> Result<Vec<String>, String> {
     let (to, step) = match to.split_once(':') {
         Some((t, s)) => (t, s),
         None => (to, "1"),
     };
-    let int = |s: &str| {
-        s.trim()
-            .parse::<i64>()
-            .map_err(|_| format!("`{}` is not an integer", s.trim()))
+    let (from, to, step) = (from.trim(), to.trim(), step.trim());
+    let num = |s: &str| {
+        s.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("`{s}` is not a number"))
     };
-    let (from, to, step) = (int(from)?, int(to)?, int(step)?);
-    if step <= 0 || from > to {
+    let (a, b, d) = (num(from)?, num(to)?, num(step)?);
+    if d <= 0.0 || a > b {
         return Err("a range needs FROM <= TO and a positive STEP".into());
     }
-    let count = (to - from) / step + 1;
-    if count > 100_000 {
+    // A tolerance of a millionth of a step keeps 0..1:0.1 from losing its last value.
+    let count = ((b - a) / d + 1e-6).floor() + 1.0;
+    if count > 100_000.0 {
         return Err(format!("{count} values is more than a sweep should have"));
     }
-    Ok((0..count).map(|i| (from + i * step).to_string()).collect())
+    let decimals = [from, to, step]
+        .into_iter()
+        .map(decimals)
+        .max()
+        .unwrap_or(0);
+    Ok((0..count as u64)
+        .map(|i| format_value(a + i as f64 * d, decimals))
+        .collect())
+}
+
+/// Digits after the decimal point that `s` needs when written without an exponent:
+/// `2.5` 1, `1e3` 0, `2.5e-2` 3.
+fn decimals(s: &str) -> usize {
+    let lower = s.to_ascii_lowercase();
+    let (mantissa, exp) = match lower.split_once('e') {
+        Some((m, e)) => (m.to_string(), e.parse::<i64>().unwrap_or(0)),
+        None => (lower.clone(), 0),
+    };
+    let frac = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i64);
+    (frac - exp).clamp(0, 15) as usize
+}
+
+fn format_value(v: f64, decimals: usize) -> String {
+    let s = format!("{v:.decimals$}");
+    // `-0` is not what anyone typed.
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -169,8 +208,36 @@ mod tests {
         );
         assert_eq!(Param::parse("T=1..4").unwrap().values, ["1", "2", "3", "4"]);
         assert_eq!(Param::parse("T=0..10:5").unwrap().values, ["0", "5", "10"]);
+        // hyperfine's -P/-D: decimal steps and exponent notation.
+        assert_eq!(
+            Param::parse("X=0..1:0.25").unwrap().values,
+            ["0.00", "0.25", "0.50", "0.75", "1.00"]
+        );
+        assert_eq!(
+            Param::parse("X=0..0.3:0.1").unwrap().values,
+            ["0.0", "0.1", "0.2", "0.3"]
+        );
+        assert_eq!(
+            Param::parse("N=1e3..4e3:1e3").unwrap().values,
+            ["1000", "2000", "3000", "4000"]
+        );
+        assert_eq!(
+            Param::parse("N=-1..1:0.5").unwrap().values,
+            ["-1.0", "-0.5", "0.0", "0.5", "1.0"]
+        );
+        assert_eq!(Param::parse("N=1..2.5").unwrap().values, ["1.0", "2.0"]);
         for bad in [
-            "N", "=1", "N=", "N=1,,2", "1N=3", "N=5..1", "N=1..x", "N=1..4:0",
+            "N",
+            "=1",
+            "N=",
+            "N=1,,2",
+            "1N=3",
+            "N=5..1",
+            "N=1..x",
+            "N=1..4:0",
+            "N=0..1:-1",
+            "N=0..inf",
+            "N=0..1e9:1e-3",
         ] {
             assert!(Param::parse(bad).is_err(), "{bad}");
         }

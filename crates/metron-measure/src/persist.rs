@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::counters::Availability;
 use crate::environment::Environment;
-use crate::experiment::{BenchmarkSpec, Config, Observer, Plan, RunRecord};
+use crate::experiment::{BenchmarkSpec, Config, Hooks, Observer, Plan, RunRecord};
 use crate::report::{ExperimentInfo, Report, RunData};
 use crate::{MeasureError, Result};
 
@@ -23,6 +23,8 @@ struct StoredConfig {
     /// Start-up calibration (`experiment::calibrate_startup`), seconds.
     #[serde(default)]
     startup: Vec<f64>,
+    #[serde(default)]
+    hooks: Hooks,
 }
 
 /// Commits every run as it finishes.
@@ -47,6 +49,7 @@ impl<'s> StoreObserver<'s> {
             counters: counters.clone(),
             groups: plan.groups.clone(),
             startup: startup.to_vec(),
+            hooks: plan.hooks.clone(),
         };
         let experiment = store.begin_experiment(&NewExperiment {
             kind: KIND,
@@ -82,7 +85,12 @@ impl<'s> StoreObserver<'s> {
     }
 
     pub fn finish(self, ok: bool) -> Result<ExperimentId> {
-        let status = if ok { Status::Complete } else { Status::Failed };
+        self.finish_as(if ok { Status::Complete } else { Status::Failed })
+    }
+
+    /// Ends the experiment with any status (`Incomplete` for a target not met,
+    /// `Interrupted` for a signal).
+    pub fn finish_as(self, status: Status) -> Result<ExperimentId> {
         self.store.finish_experiment(self.experiment, status)?;
         Ok(self.experiment)
     }
@@ -126,6 +134,24 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
     };
     let environment: Environment =
         serde_json::from_value(row.environment.clone()).map_err(|e| corrupt("environment", e))?;
+    // Other kinds (a MATLAB bench, later tuning campaigns) keep their own config; they are
+    // summarised with the same statistics, each benchmark on its own.
+    let stored: Option<StoredConfig> = if row.kind == KIND {
+        Some(serde_json::from_value(row.config.clone()).map_err(|e| corrupt("config", e))?)
+    } else {
+        None
+    };
+    let name_of = |position: u32, params: &[(String, String)]| -> Option<String> {
+        let s = stored.as_ref()?;
+        let n = s.hooks.names.len();
+        let t = position as usize % s.config.commands.len().max(1);
+        let name = if n == 1 {
+            s.hooks.names.first()
+        } else {
+            s.hooks.names.get(t)
+        }?;
+        crate::params::substitute(name, params).ok()
+    };
     let bench_rows = store.benchmarks(id)?;
     let runs = store.runs(id)?;
     let benchmarks: Vec<(BenchmarkSpec, Vec<RunData>)> = bench_rows
@@ -136,6 +162,7 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
                 command: b.command.clone(),
                 argv: b.argv.clone(),
                 params: b.params.clone(),
+                name: name_of(b.position, &b.params),
             };
             let data = runs
                 .iter()
@@ -151,13 +178,7 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
             (spec, data)
         })
         .collect();
-    // Other kinds (a MATLAB bench, later tuning campaigns) keep their own config; they are
-    // summarised with the same statistics, each benchmark on its own.
-    let stored: StoredConfig = if row.kind == KIND {
-        serde_json::from_value(row.config.clone()).map_err(|e| corrupt("config", e))?
-    } else {
-        generic_config(&benchmarks)
-    };
+    let stored = stored.unwrap_or_else(|| generic_config(&benchmarks));
     let mut report = Report::build(
         stored.config,
         environment,
@@ -166,6 +187,7 @@ pub fn load_report(store: &Store, id: ExperimentId) -> Result<Report> {
         &stored.groups,
         &stored.startup,
     );
+    report.hooks = stored.hooks;
     report.experiment = Some(ExperimentInfo {
         kind: row.kind,
         id: id.0,
@@ -220,6 +242,7 @@ fn generic_config(benchmarks: &[(BenchmarkSpec, Vec<RunData>)]) -> StoredConfig 
         counters: Availability::default(),
         groups: (0..benchmarks.len()).map(|i| vec![i]).collect(),
         startup: Vec::new(),
+        hooks: Hooks::default(),
     }
 }
 

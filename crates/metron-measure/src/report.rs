@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::counters::Availability;
 use crate::environment::Environment;
-use crate::experiment::{BenchmarkSpec, Config, Stopping};
+use crate::experiment::{BenchmarkSpec, Config, Hooks, Stopping};
 use crate::metric;
 use crate::stats::{Interval, Summary};
-use crate::units::Unit;
+use crate::units::{format_in, TimeUnit, Unit};
 use metron_store::Sample;
 
 /// Version tag of the JSON layout; bumped on any incompatible change.
@@ -31,6 +31,9 @@ pub struct Report {
     /// commands.
     pub startup: Option<Summary>,
     pub warnings: Vec<String>,
+    /// Setup, prepare and cleanup commands, command names, abort on failure.
+    #[serde(default)]
+    pub hooks: Hooks,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,6 +52,9 @@ pub struct ExperimentInfo {
 pub struct BenchmarkReport {
     pub position: usize,
     pub label: String,
+    /// `--command-name`, if one was given.
+    #[serde(default)]
+    pub name: Option<String>,
     pub command: String,
     pub argv: Vec<String>,
     pub params: BTreeMap<String, String>,
@@ -57,6 +63,25 @@ pub struct BenchmarkReport {
     pub failed_runs: usize,
     /// Over successful counted runs only, in metron's display order of metrics.
     pub metrics: Vec<MetricSummary>,
+    /// With `--target-ci`: whether this benchmark reached the target.
+    #[serde(default)]
+    pub target: Option<TargetOutcome>,
+}
+
+impl BenchmarkReport {
+    pub fn display_name(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.command)
+    }
+}
+
+/// The stopping rule of `--target-ci`, checked on the runs as they are.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetOutcome {
+    /// Asked-for width of the median's 95% CI, percent of the median.
+    pub target_pct: f64,
+    /// Width reached; null when no run succeeded.
+    pub reached_pct: Option<f64>,
+    pub met: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -140,7 +165,29 @@ impl Report {
             comparisons,
             startup,
             warnings,
+            hooks: Hooks::default(),
         }
+    }
+
+    /// Benchmarks that stopped without reaching `--target-ci`, one message each, saying what
+    /// was reached.
+    pub fn unmet_targets(&self) -> Vec<String> {
+        self.benchmarks
+            .iter()
+            .filter_map(|b| {
+                let t = b.target.as_ref().filter(|t| !t.met)?;
+                let reached = t
+                    .reached_pct
+                    .map_or("no successful run".to_string(), |p| format!("{p:.2}%"));
+                Some(format!(
+                    "{} `{}`: target CI {}% not met: reached {reached} after {} runs",
+                    b.label,
+                    b.display_name(),
+                    t.target_pct,
+                    b.runs.len()
+                ))
+            })
+            .collect()
     }
 
     /// True when some benchmark had no successful run at all.
@@ -182,7 +229,7 @@ fn benchmark_report(
         .collect();
     names.sort_by_key(|m| (metric::rank(m), m.clone()));
     names.dedup();
-    let metrics = names
+    let metrics: Vec<MetricSummary> = names
         .into_iter()
         .filter_map(|m| {
             let values: Vec<f64> = good
@@ -201,9 +248,25 @@ fn benchmark_report(
             })
         })
         .collect();
+    let target = match config.stopping {
+        Stopping::Adaptive { target_pct, .. } => {
+            let reached_pct = metrics
+                .iter()
+                .find(|m: &&MetricSummary| m.metric == config.primary_metric)
+                .map(|m| m.summary.median_ci_width_pct());
+            Some(TargetOutcome {
+                target_pct,
+                reached_pct,
+                met: reached_pct.is_some_and(|p| p <= target_pct),
+            })
+        }
+        _ => None,
+    };
     BenchmarkReport {
         position,
         label: spec.label.clone(),
+        name: spec.name.clone(),
+        target,
         command: spec.command.clone(),
         argv: spec.argv.clone(),
         params: spec.params.iter().cloned().collect(),
@@ -332,7 +395,7 @@ pub fn environment_warnings(e: &Environment) -> Vec<String> {
 }
 
 /// One line per benchmark: the primary metric's median and CI, for sweeps and comparisons.
-fn render_summary(out: &mut String, r: &Report) {
+fn render_summary(out: &mut String, r: &Report, tu: Option<TimeUnit>) {
     let name = metric::label(&r.config.primary_metric);
     let _ = writeln!(out, "Summary ({name}, median and 95% CI)");
     for b in &r.benchmarks {
@@ -343,7 +406,7 @@ fn render_summary(out: &mut String, r: &Report) {
             .find(|m| m.metric == r.config.primary_metric)
         {
             Some(m) => {
-                let f = |v: f64| m.unit.format(v);
+                let f = |v: f64| format_in(m.unit, v, tu);
                 let s = &m.summary;
                 format!(
                     "{:>11}  [{}, {}]",
@@ -359,7 +422,7 @@ fn render_summary(out: &mut String, r: &Report) {
             "  {:<3} {:<20} {cell}   {}",
             b.label,
             params.join(" "),
-            b.command
+            b.display_name()
         );
     }
     out.push('\n');
@@ -367,6 +430,11 @@ fn render_summary(out: &mut String, r: &Report) {
 
 /// The human table: per benchmark, one line per metric; then comparisons and notes.
 pub fn render_table(r: &Report) -> String {
+    render_table_in(r, None)
+}
+
+/// [`render_table`] with times in a fixed unit (`--time-unit`).
+pub fn render_table_in(r: &Report, tu: Option<TimeUnit>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", environment_line(&r.environment));
     let total = r.benchmarks.len();
@@ -377,7 +445,10 @@ pub fn render_table(r: &Report) -> String {
             "Benchmark {}/{total} [{}]: {}",
             b.position + 1,
             b.label,
-            b.command
+            match &b.name {
+                Some(n) => format!("{n} ({})", b.command),
+                None => b.command.clone(),
+            }
         );
         let _ = writeln!(
             out,
@@ -394,7 +465,7 @@ pub fn render_table(r: &Report) -> String {
             "metric", "median", "95% CI of median", "mean", "σ", "min", "max"
         );
         for m in &b.metrics {
-            let f = |v: f64| m.unit.format(v);
+            let f = |v: f64| format_in(m.unit, v, tu);
             let s = &m.summary;
             let _ = writeln!(
                 out,
@@ -430,7 +501,7 @@ pub fn render_table(r: &Report) -> String {
         out.push('\n');
     }
     if r.benchmarks.len() > 1 {
-        render_summary(&mut out, r);
+        render_summary(&mut out, r, tu);
     }
     if !r.comparisons.is_empty() {
         let _ = writeln!(
@@ -466,10 +537,22 @@ pub fn render_table(r: &Report) -> String {
         out.push('\n');
     }
     if let Stopping::Adaptive { target_pct, .. } = r.config.stopping {
-        let _ = writeln!(
-            out,
-            "Stopping rule: 95% CI of the median narrower than {target_pct}% of it\n"
-        );
+        let unmet = r.unmet_targets();
+        if unmet.is_empty() {
+            let _ = writeln!(
+                out,
+                "Stopping rule: 95% CI of the median narrower than {target_pct}% of it: met\n"
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "Stopping rule --target-ci {target_pct}%: NOT MET, the 95% CI of the median stayed wider"
+            );
+            for u in unmet {
+                let _ = writeln!(out, "  {u}");
+            }
+            out.push('\n');
+        }
     }
     for note in environment_warnings(&r.environment) {
         let _ = writeln!(out, "warning: {note}");
@@ -510,14 +593,16 @@ impl Report {
                 (spec.clone(), data)
             })
             .collect();
-        Report::build(
+        let mut report = Report::build(
             plan.config.clone(),
             environment,
             counters,
             &benchmarks,
             &plan.groups,
             startup_samples,
-        )
+        );
+        report.hooks = plan.hooks.clone();
+        report
     }
 }
 

@@ -90,17 +90,18 @@ pub fn run_once_attaching<T>(
         program: program.clone(),
         reason,
     };
-    let path = crate::tool::find_on_path(program)
-        .ok_or_else(|| spawn_error("no such program (not on PATH, or the path is wrong)".into()))?;
+    let path = resolve_program(program)?;
     let exec = ExecImage::new(&path, argv, env).map_err(spawn_error)?;
     let child = fork_stopped(&exec, output).map_err(|e| spawn_error(e.to_string()))?;
+    crate::signals::set_child(child.pid);
     let attached = counters.attach(child.pid);
     let extra = attach(child.pid);
     let start = Instant::now();
     let pid = child.pid;
     let exec_errno = child.release();
-    let (status, usage) =
-        reap(pid).map_err(|e| spawn_error(format!("waiting for it failed: {e}")))?;
+    let reaped = reap(pid);
+    crate::signals::clear_child();
+    let (status, usage) = reaped.map_err(|e| spawn_error(format!("waiting for it failed: {e}")))?;
     let wall = start.elapsed();
     if let Some(errno) = exec_errno {
         return Err(spawn_error(spawn_reason(
@@ -117,6 +118,33 @@ pub fn run_once_attaching<T>(
         counters: attached.read(),
     };
     Ok((outcome, extra))
+}
+
+/// The file `program` names (a path, or a name looked up on PATH), or an error that says
+/// why it cannot be run: missing, a directory, not executable.
+pub fn resolve_program(program: &str) -> Result<std::path::PathBuf> {
+    if let Some(path) = crate::tool::find_on_path(program) {
+        return Ok(path);
+    }
+    let err = |reason: String| MeasureError::Spawn {
+        program: program.to_string(),
+        reason,
+    };
+    let candidate = std::path::Path::new(program);
+    if program.contains('/') {
+        return Err(err(match std::fs::metadata(candidate) {
+            Ok(m) if m.is_dir() => "it is a directory, not a program".into(),
+            Ok(_) => format!("the file is not executable (chmod +x {program})"),
+            Err(_) => "no such file".into(),
+        }));
+    }
+    let mut reason = "no such program on PATH".to_string();
+    if candidate.is_file() {
+        reason.push_str(&format!(
+            "; a file `{program}` is in the current directory: write ./{program} to run it"
+        ));
+    }
+    Err(err(reason))
 }
 
 /// Everything `execve` needs, built before the fork: after it, the child may only make
@@ -229,6 +257,8 @@ fn fork_stopped(exec: &ExecImage, output: OutputPolicy) -> std::io::Result<Stopp
     let (go_r, go_w) = pipe()?;
     let (err_r, err_w) = pipe()?;
     let null = dev_null()?;
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
     // SAFETY: the child only calls async-signal-safe functions (read, dup2, execve, write,
     // _exit) on data prepared before the fork.
     let pid = unsafe { libc::fork() };
@@ -237,6 +267,13 @@ fn fork_stopped(exec: &ExecImage, output: OutputPolicy) -> std::io::Result<Stopp
     }
     if pid == 0 {
         unsafe {
+            crate::signals::reset_in_child();
+            // If metron dies (even by SIGKILL), the measured program must not live on as an
+            // orphan; checked once more after the prctl in case metron died before it.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != parent {
+                libc::_exit(127);
+            }
             let mut b = 0u8;
             while libc::read(go_r.as_raw_fd(), (&mut b as *mut u8).cast(), 1) < 0 {}
             libc::dup2(null.as_raw_fd(), 0);
@@ -265,6 +302,9 @@ fn spawn_reason(e: &std::io::Error) -> String {
             "no such program (not on PATH, or the path is wrong)".into()
         }
         std::io::ErrorKind::PermissionDenied => "permission denied (is it executable?)".into(),
+        _ if e.raw_os_error() == Some(libc::ENOEXEC) => {
+            "not a program this machine can run (a script without a #! line, or a binary for another system)".into()
+        }
         _ => e.to_string(),
     }
 }

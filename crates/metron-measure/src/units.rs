@@ -38,6 +38,79 @@ impl Unit {
     }
 }
 
+/// A fixed unit for times (`--time-unit`, as hyperfine's); without one, each value is scaled
+/// for reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    Nanosecond,
+    Microsecond,
+    Millisecond,
+    Second,
+}
+
+impl TimeUnit {
+    /// hyperfine's names (`millisecond`) and the symbols (`ms`).
+    pub fn parse(s: &str) -> Option<TimeUnit> {
+        Some(match s {
+            "nanosecond" | "ns" => TimeUnit::Nanosecond,
+            "microsecond" | "us" | "µs" => TimeUnit::Microsecond,
+            "millisecond" | "ms" => TimeUnit::Millisecond,
+            "second" | "s" => TimeUnit::Second,
+            _ => return None,
+        })
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            TimeUnit::Nanosecond => "ns",
+            TimeUnit::Microsecond => "µs",
+            TimeUnit::Millisecond => "ms",
+            TimeUnit::Second => "s",
+        }
+    }
+
+    /// Seconds per one of this unit.
+    pub fn seconds(self) -> f64 {
+        match self {
+            TimeUnit::Nanosecond => 1e-9,
+            TimeUnit::Microsecond => 1e-6,
+            TimeUnit::Millisecond => 1e-3,
+            TimeUnit::Second => 1.0,
+        }
+    }
+
+    /// The number alone, in this unit.
+    pub fn number(self, seconds: f64) -> String {
+        let v = seconds / self.seconds();
+        match self {
+            TimeUnit::Second => format!("{v:.3}"),
+            _ => format!("{v:.2}"),
+        }
+    }
+
+    pub fn format(self, seconds: f64) -> String {
+        format!("{} {}", self.number(seconds), self.symbol())
+    }
+
+    /// The unit hyperfine's markdown picks for a value: ms below a second, else s.
+    pub fn auto(seconds: f64) -> TimeUnit {
+        if seconds.abs() < 1.0 {
+            TimeUnit::Millisecond
+        } else {
+            TimeUnit::Second
+        }
+    }
+}
+
+/// A value of `unit`, times in `time_unit` when one is fixed.
+pub fn format_in(unit: Unit, v: f64, time_unit: Option<TimeUnit>) -> String {
+    match (unit, time_unit) {
+        (Unit::Seconds, Some(t)) => t.format(v),
+        _ => unit.format(v),
+    }
+}
+
 pub fn format_seconds(s: f64) -> String {
     let a = s.abs();
     if a == 0.0 {

@@ -12,8 +12,58 @@ use std::time::Instant;
 
 use metron_probe::clock::{read_tsc, ClockKind, ClockSource, Tsc};
 use metron_probe::{region, RegionId};
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
+use tracing_subscriber::Layer;
+
+// The C ABI, called as a C program calls it (an extern call; the id cached per call site as
+// `METRON_ENTER` in include/metron_probe.h does).
+extern "C" {
+    fn metron_probe_register(name: *const std::ffi::c_char) -> u32;
+    fn metron_probe_enter_id(id: u32);
+    fn metron_probe_exit_id(id: u32);
+    fn metron_probe_enter(name: *const std::ffi::c_char);
+    fn metron_probe_exit(name: *const std::ffi::c_char);
+}
+
+/// `metron_probe_site_id_` of the C header: a static slot per call site, 0 until registered.
+#[inline(always)]
+fn site_id(slot: &AtomicU32, name: &std::ffi::CStr) -> u32 {
+    match slot.load(Ordering::Relaxed) {
+        0 => {
+            // SAFETY: a NUL-terminated literal.
+            let v = unsafe { metron_probe_register(name.as_ptr()) } + 1;
+            slot.store(v, Ordering::Relaxed);
+            v - 1
+        }
+        v => v - 1,
+    }
+}
+
+/// The usual way to time spans with `tracing-subscriber`: a layer on the Registry that keeps
+/// the start in the span's extensions and adds the elapsed ticks on exit.
+struct TimingLayer;
+struct SpanStart(u64);
+
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for TimingLayer {
+    fn on_enter(&self, id: &Id, ctx: Context<'_, S>) {
+        if let Some(span) = ctx.span(id) {
+            span.extensions_mut().replace(SpanStart(read_tsc()));
+        }
+    }
+    fn on_exit(&self, id: &Id, ctx: Context<'_, S>) {
+        let now = read_tsc();
+        if let Some(span) = ctx.span(id) {
+            if let Some(SpanStart(s)) = span.extensions().get::<SpanStart>() {
+                SPAN_TOTAL.with(|t| t.set(t.get() + now - s));
+            }
+        }
+    }
+}
 
 const REPS: usize = 31;
 
@@ -108,6 +158,10 @@ fn measure_all(n: u64, cases: &mut [(&'static str, Body<'_>)]) -> Vec<Case> {
         .collect()
 }
 
+fn metron_probe_set_call_tree_on() {
+    metron_probe::set_call_tree(true);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: u64 = args
@@ -125,6 +179,12 @@ fn main() {
     let id: RegionId = metron_probe::register("bench.static");
     let noop = tracing::Dispatch::new(NoopSubscriber);
     let timing = tracing::Dispatch::new(TimingSubscriber);
+    let registry = tracing::Dispatch::new(tracing_subscriber::registry());
+    let registry_timing = tracing::Dispatch::new(tracing_subscriber::registry().with(TimingLayer));
+    static ENTER_SITE: AtomicU32 = AtomicU32::new(0);
+    static EXIT_SITE: AtomicU32 = AtomicU32::new(0);
+    let c_outer = c"bench.outer";
+    let c_inner = c"bench.inner";
     let prebuilt = tracing::dispatcher::with_default(&noop, || tracing::info_span!("inner"));
     let span_loop = |n: u64| {
         for _ in 0..n {
@@ -199,6 +259,44 @@ fn main() {
                     }
                 })
             }),
+        ),
+        (
+            "C ABI: METRON_ENTER/EXIT (id cached per site)",
+            Box::new(|n| {
+                // SAFETY: NUL-terminated literals; ids from metron_probe_register.
+                unsafe {
+                    metron_probe_set_call_tree_on();
+                    metron_probe_enter(c_outer.as_ptr());
+                    for _ in 0..n {
+                        metron_probe_enter_id(site_id(&ENTER_SITE, c_inner));
+                        metron_probe_exit_id(site_id(&EXIT_SITE, c_inner));
+                    }
+                    metron_probe_exit(c_outer.as_ptr());
+                }
+            }),
+        ),
+        (
+            "C ABI: metron_probe_enter/exit(name), lookup",
+            Box::new(|n| {
+                // SAFETY: NUL-terminated literals.
+                unsafe {
+                    metron_probe_set_call_tree_on();
+                    metron_probe_enter(c_outer.as_ptr());
+                    for _ in 0..n {
+                        metron_probe_enter(black_box(c_inner).as_ptr());
+                        metron_probe_exit(black_box(c_inner).as_ptr());
+                    }
+                    metron_probe_exit(c_outer.as_ptr());
+                }
+            }),
+        ),
+        (
+            "tracing span, Registry (no layer)",
+            Box::new(|n| tracing::dispatcher::with_default(&registry, || span_loop(n))),
+        ),
+        (
+            "tracing span, Registry + timing layer",
+            Box::new(|n| tracing::dispatcher::with_default(&registry_timing, || span_loop(n))),
         ),
         (
             "2 x Instant::now()",

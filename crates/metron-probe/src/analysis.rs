@@ -31,6 +31,33 @@ pub enum AnalysisError {
     Format { path: PathBuf, found: String },
     #[error("{path}: no metron-probe profiles (*.json) found")]
     Empty { path: PathBuf },
+    #[error("{path}: binary data at byte offset {offset} ({what}); expected a metron-probe profile: JSON text with \"format\": \"{FORMAT}\" or \"{SET_FORMAT}\"")]
+    Binary {
+        path: PathBuf,
+        offset: usize,
+        what: String,
+    },
+}
+
+/// Text of a profile file, or where and why it is not text.
+fn read_text(path: &Path) -> Result<String, AnalysisError> {
+    let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let binary = |offset: usize, what: String| AnalysisError::Binary {
+        path: path.to_path_buf(),
+        offset,
+        what,
+    };
+    if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+        return Err(binary(offset, "a NUL byte".into()));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes()[offset];
+        binary(offset, format!("byte 0x{byte:02x} is not UTF-8"))
+    })
 }
 
 /// Profiles of several processes (ranks) of one run.
@@ -81,10 +108,7 @@ pub fn load(path: &Path) -> Result<ProfileSet, AnalysisError> {
 }
 
 fn load_file(path: &Path) -> Result<Vec<Profile>, AnalysisError> {
-    let text = std::fs::read_to_string(path).map_err(|source| AnalysisError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_text(path)?;
     let parse_err = |e: serde_json::Error| AnalysisError::Parse {
         path: path.to_path_buf(),
         line: e.line(),
@@ -299,7 +323,9 @@ pub fn imbalance(values: &[f64]) -> f64 {
 pub struct TreeRow {
     pub depth: u32,
     pub name: String,
-    pub path: Vec<String>,
+    /// Index of the parent row in the same list; `None` for a top-level region. (The full
+    /// path would make the output quadratic in the depth; follow `parent` to rebuild it.)
+    pub parent: Option<usize>,
     pub inclusive_ns: f64,
     pub exclusive_ns: f64,
     pub count: u64,
@@ -307,61 +333,88 @@ pub struct TreeRow {
     pub imbalance: f64,
 }
 
+/// A node of the merged call tree: one call path, summed per unit.
+struct Merged {
+    name: u32,
+    parent: Option<usize>,
+    depth: u32,
+    children: Vec<usize>,
+    inclusive: Vec<Option<f64>>,
+    exclusive: Vec<Option<f64>>,
+    count: u64,
+}
+
+/// The call trees of all units merged by call path, in time and memory linear in the size of
+/// the profiles: a node is found by (merged parent, interned name) in a hash map, never by
+/// comparing paths, so a chain 100,000 deep costs as much as 100,000 siblings.
 pub fn call_tree(set: &ProfileSet, strategy: Strategy) -> Vec<TreeRow> {
     let n = units(set).len();
-    // path -> (per-unit inclusive, per-unit exclusive, count)
-    type Acc = (Vec<Option<f64>>, Vec<Option<f64>>, u64);
-    let mut acc: BTreeMap<Vec<String>, Acc> = BTreeMap::new();
-    let mut first_seen: Vec<Vec<String>> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut name_ids: HashMap<&str, u32> = HashMap::new();
+    let mut index: HashMap<(usize, u32), usize> = HashMap::new();
+    let mut nodes: Vec<Merged> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
     for (u, t) in all_threads(set).enumerate() {
         let excl = exclusive_ns(&t.tree);
-        let mut paths: Vec<Vec<String>> = Vec::with_capacity(t.tree.len());
+        // Thread node id (1-based, pre-order) -> merged node.
+        let mut merged_of: Vec<usize> = Vec::with_capacity(t.tree.len());
         for (i, node) in t.tree.iter().enumerate() {
-            let mut path = match node.parent {
-                0 => Vec::new(),
-                p => paths.get(p as usize - 1).cloned().unwrap_or_default(),
-            };
-            path.push(node.name.clone());
-            let e = acc.entry(path.clone()).or_insert_with(|| {
-                first_seen.push(path.clone());
-                (vec![None; n], vec![None; n], 0)
+            let name = *name_ids.entry(node.name.as_str()).or_insert_with(|| {
+                names.push(node.name.as_str());
+                names.len() as u32 - 1
             });
-            e.0[u] = Some(e.0[u].unwrap_or(0.0) + node.total_ns);
-            e.1[u] = Some(e.1[u].unwrap_or(0.0) + excl[i]);
-            e.2 += node.count;
-            paths.push(path);
+            let parent = match node.parent {
+                0 => None,
+                p => merged_of.get(p as usize - 1).copied(),
+            };
+            let key = (parent.map_or(0, |p| p + 1), name);
+            let m = *index.entry(key).or_insert_with(|| {
+                let m = nodes.len();
+                nodes.push(Merged {
+                    name,
+                    parent,
+                    depth: parent.map_or(0, |p| nodes[p].depth + 1),
+                    children: Vec::new(),
+                    inclusive: vec![None; n],
+                    exclusive: vec![None; n],
+                    count: 0,
+                });
+                match parent {
+                    Some(p) => nodes[p].children.push(m),
+                    None => roots.push(m),
+                }
+                m
+            });
+            let e = &mut nodes[m];
+            e.inclusive[u] = Some(e.inclusive[u].unwrap_or(0.0) + node.total_ns);
+            e.exclusive[u] = Some(e.exclusive[u].unwrap_or(0.0) + excl[i]);
+            e.count += node.count;
+            merged_of.push(m);
         }
     }
-    // Depth-first: sort by path, keeping siblings in order of first appearance.
-    let rank: HashMap<&Vec<String>, usize> =
-        first_seen.iter().enumerate().map(|(i, p)| (p, i)).collect();
-    let mut order: Vec<Vec<String>> = acc.keys().cloned().collect();
-    order.sort_by(|a, b| {
-        let key = |p: &Vec<String>| -> Vec<usize> {
-            (1..=p.len())
-                .map(|k| rank.get(&p[..k].to_vec()).copied().unwrap_or(usize::MAX))
-                .collect()
-        };
-        key(a).cmp(&key(b))
-    });
-    order
-        .into_iter()
-        .filter_map(|path| {
-            let (incl, excl, count) = acc.remove(&path)?;
-            let inc: Vec<f64> = incl.iter().flatten().copied().collect();
-            let exc: Vec<f64> = excl.iter().flatten().copied().collect();
-            Some(TreeRow {
-                depth: path.len() as u32 - 1,
-                name: path.last().cloned().unwrap_or_default(),
-                inclusive_ns: strategy.apply(&inc),
-                exclusive_ns: strategy.apply(&exc),
-                count,
-                imbalance: imbalance(&inc),
-                per_unit_inclusive_ns: incl,
-                path,
-            })
-        })
-        .collect()
+    // Depth-first, siblings in order of first appearance; an explicit stack, as a recursion
+    // would overflow on deep trees.
+    let mut rows = Vec::with_capacity(nodes.len());
+    let mut row_of = vec![usize::MAX; nodes.len()];
+    let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+    while let Some(m) = stack.pop() {
+        row_of[m] = rows.len();
+        let node = &mut nodes[m];
+        let inc: Vec<f64> = node.inclusive.iter().flatten().copied().collect();
+        let exc: Vec<f64> = node.exclusive.iter().flatten().copied().collect();
+        rows.push(TreeRow {
+            depth: node.depth,
+            name: names[node.name as usize].to_string(),
+            parent: node.parent.map(|p| row_of[p]),
+            inclusive_ns: strategy.apply(&inc),
+            exclusive_ns: strategy.apply(&exc),
+            count: node.count,
+            imbalance: imbalance(&inc),
+            per_unit_inclusive_ns: std::mem::take(&mut node.inclusive),
+        });
+        stack.extend(node.children.iter().rev());
+    }
+    rows
 }
 
 /// Folded stacks of all ranks and threads, exclusive nanoseconds; with several ranks each

@@ -67,6 +67,72 @@ pub unsafe extern "C" fn metron_probe_register(name: *const c_char) -> u32 {
 thread_local! {
     /// Name -> id, per thread, so that enter-by-name takes no lock after the first time.
     static BY_NAME: RefCell<HashMap<Box<[u8]>, u32>> = RefCell::new(HashMap::new());
+    /// Before hashing: the last names seen at each of a few pointer slots. C programs pass
+    /// string literals, whose address does not change, so a pointer hit confirmed by comparing
+    /// the bytes with the registered name (no hashing, no strlen first) finds the id.
+    static BY_POINTER: RefCell<[PointerSlot; POINTER_SLOTS]> =
+        const { RefCell::new([PointerSlot::EMPTY; POINTER_SLOTS]) };
+}
+
+const POINTER_SLOTS: usize = 64;
+
+#[derive(Clone, Copy)]
+struct PointerSlot {
+    ptr: usize,
+    id: u32,
+    /// The registered name (see `global::name_bytes`).
+    name: *const u8,
+    len: usize,
+}
+
+impl PointerSlot {
+    const EMPTY: PointerSlot = PointerSlot {
+        ptr: 0,
+        id: 0,
+        name: std::ptr::null(),
+        len: 0,
+    };
+}
+
+fn pointer_slot(name: *const c_char) -> usize {
+    (name as usize >> 3) % POINTER_SLOTS
+}
+
+/// The id of the NUL-terminated `name`, by pointer slot when it is there.
+///
+/// # Safety
+/// `name` must be a NUL-terminated string.
+unsafe fn id_of(name: *const c_char) -> u32 {
+    let hit = BY_POINTER
+        .try_with(|slots| {
+            let s = slots.borrow()[pointer_slot(name)];
+            if s.ptr != name as usize || s.name.is_null() {
+                return None;
+            }
+            // SAFETY: s.name points at s.len bytes of a registered name that lives for the
+            // rest of the process; `name` is NUL-terminated, so the comparison stops at its
+            // end (a shorter string differs at its NUL, which no registered name contains).
+            let same =
+                (0..s.len).all(|i| *name.add(i) as u8 == *s.name.add(i)) && *name.add(s.len) == 0;
+            same.then_some(s.id)
+        })
+        .ok()
+        .flatten();
+    if let Some(id) = hit {
+        return id;
+    }
+    let id = id_by_name(CStr::from_ptr(name).to_bytes());
+    if let Some((bytes, len)) = global::name_bytes(id) {
+        let _ = BY_POINTER.try_with(|slots| {
+            slots.borrow_mut()[pointer_slot(name)] = PointerSlot {
+                ptr: name as usize,
+                id,
+                name: bytes,
+                len,
+            }
+        });
+    }
+    id
 }
 
 fn id_by_name(bytes: &[u8]) -> u32 {
@@ -91,8 +157,7 @@ pub unsafe extern "C" fn metron_probe_enter(name: *const c_char) {
     if name.is_null() {
         return;
     }
-    let id = id_by_name(CStr::from_ptr(name).to_bytes());
-    global::enter(RegionId(id));
+    global::enter(RegionId(id_of(name)));
 }
 
 /// `void metron_probe_exit(const char *name)`.
@@ -104,8 +169,7 @@ pub unsafe extern "C" fn metron_probe_exit(name: *const c_char) {
     if name.is_null() {
         return;
     }
-    let id = id_by_name(CStr::from_ptr(name).to_bytes());
-    global::exit(RegionId(id));
+    global::exit(RegionId(id_of(name)));
 }
 
 /// `void metron_probe_enter_id(uint32_t id)`: fast path, id from `metron_probe_register`.

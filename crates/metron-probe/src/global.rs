@@ -50,6 +50,16 @@ pub fn is_registered(id: RegionIndex) -> bool {
     id < REGION_COUNT.load(Ordering::Relaxed)
 }
 
+/// Where the registered name of `id` lives, for caches that compare against it without the
+/// lock: a registered name's heap buffer is never freed or moved (names are only appended to
+/// the registry, and moving a `String` does not move its buffer).
+pub(crate) fn name_bytes(id: RegionIndex) -> Option<(*const u8, usize)> {
+    registry()
+        .names
+        .get(id as usize)
+        .map(|n| (n.as_ptr(), n.len()))
+}
+
 /// Names of all registered regions, indexed by id.
 pub fn region_names() -> Vec<String> {
     registry().names.clone()

@@ -179,3 +179,154 @@ fn corrupt_and_truncated_files_name_file_and_line() {
     let e = analysis::load(empty.path()).unwrap_err().to_string();
     assert!(e.contains("no metron-probe profiles"), "{e}");
 }
+
+/// The call tree merged by full paths, written independently of `analysis::call_tree` (the
+/// quadratic way it used to be done): path -> (per-unit inclusive, per-unit exclusive, count),
+/// in depth-first order of first appearance.
+type Oracle = Vec<(Vec<String>, Vec<Option<f64>>, Vec<Option<f64>>, u64)>;
+
+fn oracle_tree(set: &analysis::ProfileSet) -> Oracle {
+    let threads: Vec<&ThreadProfile> = set.profiles.iter().flat_map(|p| &p.threads).collect();
+    let n = threads.len();
+    let mut acc: Oracle = Vec::new();
+    for (u, t) in threads.iter().enumerate() {
+        let mut paths: Vec<Vec<String>> = Vec::new();
+        for node in &t.tree {
+            let mut path = if node.parent == 0 {
+                Vec::new()
+            } else {
+                paths[node.parent as usize - 1].clone()
+            };
+            path.push(node.name.clone());
+            let kids: f64 = t
+                .tree
+                .iter()
+                .filter(|c| c.parent == node.id)
+                .map(|c| c.total_ns)
+                .sum();
+            let i = match acc.iter().position(|(p, ..)| *p == path) {
+                Some(i) => i,
+                None => {
+                    acc.push((path.clone(), vec![None; n], vec![None; n], 0));
+                    acc.len() - 1
+                }
+            };
+            let e = &mut acc[i];
+            e.1[u] = Some(e.1[u].unwrap_or(0.0) + node.total_ns);
+            e.2[u] = Some(e.2[u].unwrap_or(0.0) + (node.total_ns - kids).max(0.0));
+            e.3 += node.count;
+            paths.push(path);
+        }
+    }
+    // Depth-first: a path sorts by the first-appearance ranks of its prefixes.
+    let rank = |p: &[String]| acc.iter().position(|(q, ..)| q.as_slice() == p).unwrap();
+    let key = |p: &Vec<String>| (1..=p.len()).map(|k| rank(&p[..k])).collect::<Vec<_>>();
+    let mut sorted = acc.clone();
+    sorted.sort_by_key(|(p, ..)| key(p));
+    sorted
+}
+
+/// A random pre-order tree: each node's parent is an ancestor on the current stack.
+fn random_thread(seed: &mut u64, index: u32, nodes: usize) -> ThreadProfile {
+    let mut next = || {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    };
+    let mut tree: Vec<NodeRecord> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
+    for id in 1..=nodes as u32 {
+        let pops = (next() % 3) as usize;
+        for _ in 0..pops.min(stack.len()) {
+            stack.pop();
+        }
+        let parent = stack.last().copied().unwrap_or(0);
+        let depth = stack.len() as u32;
+        let name = ["a", "b", "c", "d"][(next() % 4) as usize];
+        // Siblings with one name would be one node in a real profile; keep them distinct.
+        if tree.iter().any(|n| n.parent == parent && n.name == name) {
+            continue;
+        }
+        let total = 1000.0 * (1 + next() % 100) as f64;
+        tree.push(node(id, parent, depth, name, total / 1e6, 1 + next() % 5));
+        stack.push(id);
+    }
+    // Renumber densely (skipped ids) keeping parents.
+    let ids: Vec<u32> = tree.iter().map(|n| n.id).collect();
+    for n in &mut tree {
+        n.id = ids.iter().position(|&i| i == n.id).unwrap() as u32 + 1;
+        if n.parent != 0 {
+            n.parent = ids.iter().position(|&i| i == n.parent).unwrap() as u32 + 1;
+        }
+    }
+    // Parents include their children's time.
+    for i in (0..tree.len()).rev() {
+        let p = tree[i].parent;
+        if p != 0 {
+            let t = tree[i].total_ns;
+            tree[p as usize - 1].total_ns += t;
+        }
+    }
+    let mut t = rank_profile(0).threads.remove(0);
+    t.index = index;
+    t.tree = tree;
+    t
+}
+
+#[test]
+fn call_tree_agrees_with_the_path_keyed_oracle_on_random_trees() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for case in 0..40 {
+        let mut set = analysis::ProfileSet::default();
+        for r in 0..(1 + case % 3) {
+            let mut p = rank_profile(r);
+            p.threads = (0..(1 + case % 2))
+                .map(|i| random_thread(&mut seed, i, 5 + case as usize * 2))
+                .collect();
+            set.profiles.push(p);
+        }
+        let rows = analysis::call_tree(&set, Strategy::Sum);
+        let want = oracle_tree(&set);
+        assert_eq!(rows.len(), want.len(), "case {case}");
+        for (i, (row, (path, inc, exc, count))) in rows.iter().zip(&want).enumerate() {
+            // Rebuild the row's path through its parents.
+            let mut got = vec![row.name.clone()];
+            let mut p = row.parent;
+            while let Some(j) = p {
+                assert!(j < i, "a parent comes before its children");
+                got.insert(0, rows[j].name.clone());
+                p = rows[j].parent;
+            }
+            assert_eq!(&got, path, "case {case} row {i}");
+            assert_eq!(row.depth as usize, path.len() - 1);
+            assert_eq!(row.count, *count);
+            assert_eq!(&row.per_unit_inclusive_ns, inc);
+            let sum = |v: &[Option<f64>]| v.iter().flatten().sum::<f64>();
+            assert!((row.inclusive_ns - sum(inc)).abs() < 1e-6);
+            assert!((row.exclusive_ns - sum(exc)).abs() < 1e-6);
+        }
+    }
+}
+
+#[test]
+fn a_recursion_20000_deep_is_one_chain() {
+    const DEPTH: u32 = 20_000;
+    let mut p = rank_profile(0);
+    p.threads[0].tree = (1..=DEPTH)
+        .map(|id| node(id, id - 1, id - 1, "fib", (DEPTH - id + 1) as f64 * 1e-3, 1))
+        .collect();
+    let set = analysis::ProfileSet {
+        format: analysis::SET_FORMAT.into(),
+        profiles: vec![p],
+    };
+    let rows = analysis::call_tree(&set, Strategy::Max);
+    assert_eq!(rows.len(), DEPTH as usize);
+    let last = rows.last().unwrap();
+    assert_eq!(
+        (last.depth, last.parent),
+        (DEPTH - 1, Some(DEPTH as usize - 2))
+    );
+    // Each level's exclusive time is the microsecond its child does not cover.
+    assert!(rows.iter().all(|r| (r.exclusive_ns - 1e3).abs() < 1e-6));
+}

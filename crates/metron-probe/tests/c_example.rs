@@ -1,5 +1,6 @@
 //! Builds examples/c against the probe's static and shared libraries with gcc, runs them (also
-//! as four ranks) and checks the profiles. Expected counts follow from the programs' structure.
+//! as four ranks) and checks the profiles. Expected counts follow from the programs' structure;
+//! times are checked against the programs' own CLOCK_MONOTONIC reads (`timed.c`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -378,4 +379,50 @@ fn cpp_raii_wrapper_closes_regions_on_exceptions() {
     // main's guard is a static-duration object in main's scope: it closes when main returns,
     // before the exit handler writes the profile.
     assert_eq!(region(t, "main")["open_at_exit"], false);
+}
+
+/// The profile's times against an independent clock: `timed.c` brackets each region with its
+/// own CLOCK_MONOTONIC reads, so the probe's total lies just inside the program's, and both
+/// are at least the requested sleeps.
+#[test]
+fn c_region_macros_time_what_an_independent_clock_sees() {
+    if !have("gcc") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for shared in [false, true] {
+        let exe = tmp.path().join(if shared { "timed-so" } else { "timed" });
+        compile("gcc", "timed.c", &exe, shared);
+        let dir = tmp.path().join(if shared { "out-so" } else { "out" });
+        let o = run(&exe, &dir, &[("METRON_RANK", "0")]);
+        let own: Vec<(String, f64)> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(|l| {
+                let (name, ns) = l.split_once(' ').unwrap();
+                (name.to_string(), ns.parse().unwrap())
+            })
+            .collect();
+        let p = read_json(&dir.join("metron-rank0.json"));
+        let t = &p["threads"][0];
+        for (name, own_ns, nap_ms) in [("nap_scope", own[0].1, 20.0), ("nap_pair", own[1].1, 10.0)]
+        {
+            assert_eq!(own.iter().filter(|(n, _)| n == name).count(), 1);
+            let r = region(t, name);
+            assert_eq!(r["count"], 5, "{name}");
+            let probe = r["total_ns"].as_f64().unwrap();
+            println!("{name}: probe {probe:.0} ns, program's clock {own_ns:.0} ns");
+            assert!(
+                probe >= 5.0 * nap_ms * 1e6,
+                "{name}: {probe} ns < the sleeps"
+            );
+            // Inside the program's interval (up to 0.2% for the TSC frequency calibrated
+            // against CLOCK_MONOTONIC), and short of it only by the clock reads and whatever
+            // preemption fell between them (5% leaves room for a few time slices of a loaded
+            // machine). A unit, clock or calibration error would be far outside.
+            assert!(
+                probe <= own_ns * 1.002 && probe >= own_ns * 0.95,
+                "{name}: probe {probe} vs program {own_ns}"
+            );
+        }
+    }
 }

@@ -23,7 +23,15 @@ fn call_tree_switches_off_at_run_time() {
         .collect();
     assert!(names.contains(&"switch.on"));
     assert!(!names.contains(&"switch.off"), "{names:?}");
-    assert!(!p.call_tree || metron_probe::call_tree_enabled());
+    // The profile records the switch as it was when it was taken, both ways.
+    assert!(p.call_tree);
+    metron_probe::set_call_tree(false);
+    let off = metron_probe::snapshot();
+    metron_probe::set_call_tree(true);
+    assert!(
+        !off.call_tree,
+        "a profile taken with the tree off says it is on"
+    );
 }
 
 #[test]

@@ -74,14 +74,20 @@ pub enum Status {
     Running,
     Complete,
     Failed,
+    /// Every run finished, but a stopping target (`--target-ci`) was not reached.
+    Incomplete,
+    /// Stopped by a signal; the runs before it are kept.
+    Interrupted,
 }
 
 impl Status {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Status::Running => "running",
             Status::Complete => "complete",
             Status::Failed => "failed",
+            Status::Incomplete => "incomplete",
+            Status::Interrupted => "interrupted",
         }
     }
 }
@@ -178,6 +184,10 @@ pub struct Store {
 
 impl Store {
     /// Opens the store at `path`, creating it (and its directory) if there is none.
+    ///
+    /// A new store is built under a temporary name and linked into place whole, so that a
+    /// file at `path` is either a complete store or not ours: an empty file there (0 bytes, or
+    /// an SQLite database without tables) is refused like any other foreign file.
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
@@ -185,11 +195,14 @@ impl Store {
                 source,
             })?;
         }
+        if !path.exists() {
+            create_whole(path)?;
+        }
         let conn = Connection::open(path).map_err(sql(path))?;
         Self::init(conn, path)
     }
 
-    /// Opens a store that must already exist (for reading commands such as `history`).
+    /// Opens a store that must already exist, for writing.
     pub fn open_existing(path: &Path) -> Result<Store> {
         if !path.exists() {
             return Err(StoreError::Missing {
@@ -199,6 +212,41 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(sql(path))?;
         Self::init(conn, path)
+    }
+
+    /// Opens an existing store for reading only (`history`, `show`): nothing is written, no
+    /// migration is run, so an archived, read-only store can be read. A store whose directory
+    /// does not let SQLite keep its WAL index is opened as immutable.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        if !path.exists() {
+            return Err(StoreError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let attempt = |uri: String| -> Result<Store> {
+            let conn = Connection::open_with_flags(&uri, flags).map_err(sql(path))?;
+            conn.busy_timeout(BUSY_TIMEOUT).map_err(sql(path))?;
+            let store = Store {
+                conn,
+                path: path.to_path_buf(),
+            };
+            store.check_identity()?;
+            if store.user_version()? == 0 {
+                return Err(StoreError::NotAStore {
+                    path: path.to_path_buf(),
+                    what: "an SQLite database without metron's tables".into(),
+                });
+            }
+            Ok(store)
+        };
+        let uri = file_uri(path);
+        match attempt(uri.clone()) {
+            Err(StoreError::Sqlite { .. }) => attempt(format!("{uri}?immutable=1")),
+            other => other,
+        }
     }
 
     fn init(conn: Connection, path: &Path) -> Result<Store> {
@@ -266,7 +314,14 @@ impl Store {
         };
         match (app_id, tables) {
             (APPLICATION_ID, _) => self.check_version(),
-            (0, 0) => Ok(()), // an empty database: ours to initialise
+            // metron creates stores whole (see `open`), so an empty one is someone else's.
+            (0, 0) => Err(not_a_store(
+                if std::fs::metadata(&self.path).is_ok_and(|m| m.len() == 0) {
+                    "an empty file (0 bytes); delete it to create a store there"
+                } else {
+                    "an SQLite database without tables"
+                },
+            )),
             (0, _) => Err(not_a_store("an SQLite database of another program")),
             (other, _) => Err(not_a_store(&format!(
                 "an SQLite database with application id {other:#x}"
@@ -432,18 +487,51 @@ impl Store {
         Ok(())
     }
 
-    /// Experiments, newest first; `last` limits how many.
+    /// Experiments, newest first; `last` limits how many. Fails on the first row that cannot
+    /// be decoded; [`Store::experiments_lenient`] lists around it.
     pub fn experiments(&self, last: Option<usize>) -> Result<Vec<ExperimentRow>> {
+        let (rows, skipped) = self.experiments_lenient(last)?;
+        match skipped.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(rows),
+        }
+    }
+
+    /// [`Store::experiments`], skipping rows that cannot be decoded (a corrupt JSON column)
+    /// instead of failing the whole listing; the skipped ones come back as errors naming the
+    /// experiment and the column.
+    pub fn experiments_lenient(
+        &self,
+        last: Option<usize>,
+    ) -> Result<(Vec<ExperimentRow>, Vec<StoreError>)> {
         let limit = last.map(|n| n as i64).unwrap_or(-1);
         let mut stmt = self
             .conn
             .prepare(&format!("{EXPERIMENT_SELECT} ORDER BY e.id DESC LIMIT ?1"))
             .map_err(sql(&self.path))?;
-        let rows = stmt
+        let raws = stmt
             .query_map([limit], raw_experiment)
+            .map_err(sql(&self.path))?
+            .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(sql(&self.path))?;
-        rows.map(|r| self.decode_experiment(r.map_err(sql(&self.path))?))
-            .collect()
+        let (mut rows, mut skipped) = (Vec::new(), Vec::new());
+        for raw in raws {
+            let id = raw.id;
+            match self.decode_experiment(raw) {
+                Ok(r) => rows.push(r),
+                Err(StoreError::Corrupt {
+                    path,
+                    column,
+                    detail,
+                }) => skipped.push(StoreError::Corrupt {
+                    path,
+                    column,
+                    detail: format!("experiment {id}: {detail}"),
+                }),
+                Err(e) => skipped.push(e),
+            }
+        }
+        Ok((rows, skipped))
     }
 
     pub fn experiment(&self, id: ExperimentId) -> Result<ExperimentRow> {
@@ -631,6 +719,51 @@ fn raw_experiment(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawExperiment> {
         pid: r.get(11)?,
         runs: r.get(12)?,
     })
+}
+
+/// Builds a complete new store at a temporary name beside `path` and links it into place;
+/// if another process got there first, its store is kept and ours discarded.
+fn create_whole(path: &Path) -> Result<()> {
+    let name = path
+        .file_name()
+        .map_or("metron.db".into(), |n| n.to_string_lossy().into_owned());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = path.with_file_name(format!(".{name}.new-{}-{nanos}", std::process::id()));
+    let built = (|| {
+        let conn = Connection::open(&tmp).map_err(sql(&tmp))?;
+        let mut fresh = Store {
+            conn,
+            path: tmp.clone(),
+        };
+        fresh.migrate()
+    })();
+    let linked = built.and_then(|()| match std::fs::hard_link(&tmp, path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        // File systems without hard links: a rename, which only loses the (rare) race of two
+        // creators to the later one.
+        Err(_) => std::fs::rename(&tmp, path).map_err(|source| StoreError::CreateDir {
+            path: path.to_path_buf(),
+            source,
+        }),
+    });
+    let _ = std::fs::remove_file(&tmp);
+    linked
+}
+
+/// `file:` URI of a path, for SQLite's URI parameters.
+fn file_uri(path: &Path) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut uri = String::from("file:");
+    for b in abs.to_string_lossy().bytes() {
+        match b {
+            b'?' | b'#' | b'%' | 0x80.. => uri.push_str(&format!("%{b:02X}")),
+            _ => uri.push(b as char),
+        }
+    }
+    uri
 }
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> StoreError + '_ {

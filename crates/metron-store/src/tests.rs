@@ -212,3 +212,102 @@ fn concurrent_writers_from_threads_lose_nothing() {
         assert_eq!(store.experiment(id).unwrap().runs, 50);
     }
 }
+
+#[test]
+fn an_empty_file_or_empty_database_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.db");
+    std::fs::write(&empty, "").unwrap();
+    let err = Store::open(&empty).err().expect("must refuse").to_string();
+    assert!(
+        err.contains("not a metron store") && err.contains("0 bytes"),
+        "{err}"
+    );
+    assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+    let sqlite = dir.path().join("blank.db");
+    rusqlite::Connection::open(&sqlite)
+        .unwrap()
+        .execute_batch("PRAGMA user_version = 0; VACUUM;")
+        .unwrap();
+    let before = std::fs::read(&sqlite).unwrap();
+    for err in [
+        Store::open(&sqlite).err(),
+        Store::open_read_only(&sqlite).err(),
+    ] {
+        let err = err.expect("must refuse").to_string();
+        assert!(err.contains("not a metron store"), "{err}");
+    }
+    assert_eq!(std::fs::read(&sqlite).unwrap(), before);
+}
+
+#[test]
+fn a_new_store_appears_whole_under_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.db");
+    drop(Store::open(&path).unwrap());
+    // Reopening the store metron created is fine; no temporary file is left behind.
+    drop(Store::open(&path).unwrap());
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+#[test]
+fn read_only_opening_reads_and_refuses_to_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("weird ?#% name.db");
+    {
+        let store = Store::open(&path).unwrap();
+        new_experiment(&store);
+    }
+    let store = Store::open_read_only(&path).unwrap();
+    assert_eq!(store.experiments(None).unwrap().len(), 1);
+    let err = store
+        .begin_experiment(&NewExperiment {
+            kind: "measure",
+            name: None,
+            metron_version: "0",
+            argv: &json!([]),
+            environment: &json!({}),
+            config: &json!({}),
+            host: None,
+        })
+        .expect_err("read-only")
+        .to_string();
+    assert!(err.contains("readonly"), "{err}");
+    assert!(matches!(
+        Store::open_read_only(&dir.path().join("none.db")),
+        Err(StoreError::Missing { .. })
+    ));
+}
+
+#[test]
+fn one_corrupt_experiment_does_not_hide_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.db");
+    let store = Store::open(&path).unwrap();
+    let ids: Vec<ExperimentId> = (0..3).map(|_| new_experiment(&store)).collect();
+    store
+        .conn
+        .execute(
+            "UPDATE experiments SET environment = '{\"cpu\": ' WHERE id = ?1",
+            [ids[1].0],
+        )
+        .unwrap();
+    assert!(store.experiments(None).is_err());
+    let (rows, skipped) = store.experiments_lenient(None).unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r.id).collect::<Vec<_>>(),
+        [ids[2], ids[0]]
+    );
+    assert_eq!(skipped.len(), 1);
+    let msg = skipped[0].to_string();
+    assert!(
+        msg.contains("experiments.environment")
+            && msg.contains(&format!("experiment {}", ids[1].0)),
+        "{msg}"
+    );
+}

@@ -11,6 +11,9 @@ pub enum CliError {
     /// The analysed thing failed (a measured command that never succeeded, a validation that
     /// did not hold). Exit code 1.
     Failure(String),
+    /// Stopped by a signal (SIGINT, SIGTERM) after cleaning up. Exit code 128 + the signal,
+    /// as a shell reports a program killed by it.
+    Interrupted { signal: i32, message: String },
 }
 
 impl CliError {
@@ -26,6 +29,9 @@ impl CliError {
         match self {
             CliError::Input(_) => ExitCode::from(2),
             CliError::Failure(_) => ExitCode::from(1),
+            CliError::Interrupted { signal, .. } => {
+                ExitCode::from((128 + signal).clamp(1, 255) as u8)
+            }
         }
     }
 }
@@ -34,6 +40,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Input(m) | CliError::Failure(m) => f.write_str(m),
+            CliError::Interrupted { message, .. } => f.write_str(message),
         }
     }
 }

@@ -53,11 +53,11 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     let json = out.join("measure.json");
     let store = out.join("metron.db");
     let measure_args = MeasureArgs {
-        runs: if args.quick { 3 } else { 10 },
+        runs: Some(if args.quick { 3 } else { 10 }),
         warmup: 1,
         target_ci: None,
-        min_runs: 5,
-        max_runs: 100,
+        min_runs: None,
+        max_runs: None,
         compare: vec![format!("{} {{N}} 50", o2.display())],
         param: vec!["N=100000,400000,1600000".into()],
         metric: metron_measure::metric::WALL_TIME.into(),
@@ -68,6 +68,7 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         show_output: false,
         seed: metron_measure::stats::Bootstrap::default().seed,
         resamples: 3000,
+        hyperfine: Default::default(),
         command: vec![o0.display().to_string(), "{N}".into(), "50".into()],
     };
     let demo_global = GlobalOpts {

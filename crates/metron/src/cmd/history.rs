@@ -20,10 +20,14 @@ pub struct ShowArgs {
 }
 
 pub fn history(args: HistoryArgs, global: &GlobalOpts) -> CliResult {
-    let store = super::open_existing_store(&global.store_path())?;
-    let rows = store
-        .experiments(Some(args.last))
+    let store = super::open_store_read_only(&global.store_path())?;
+    let (rows, skipped) = store
+        .experiments_lenient(Some(args.last))
         .map_err(CliError::input)?;
+    // One unreadable experiment must not hide the others: a note each, on stderr.
+    for e in &skipped {
+        eprintln!("metron: note: skipped an unreadable experiment: {e}");
+    }
     if global.json {
         let text = serde_json::to_string_pretty(&rows).map_err(CliError::failure)?;
         println!("{text}");
@@ -34,7 +38,7 @@ pub fn history(args: HistoryArgs, global: &GlobalOpts) -> CliResult {
         return Ok(());
     }
     println!(
-        "{:>5}  {:<20}  {:<8}  {:<10}  {:>5}  command",
+        "{:>5}  {:<20}  {:<8}  {:<11}  {:>5}  command",
         "id", "started (UTC)", "kind", "status", "runs"
     );
     for e in rows {
@@ -46,7 +50,7 @@ pub fn history(args: HistoryArgs, global: &GlobalOpts) -> CliResult {
             e.status.clone()
         };
         println!(
-            "{:>5}  {:<20}  {:<8}  {:<10}  {:>5}  {}",
+            "{:>5}  {:<20}  {:<8}  {:<11}  {:>5}  {}",
             e.id.0,
             started,
             e.kind,
@@ -68,7 +72,7 @@ fn process_alive(host: Option<&str>, pid: Option<i64>) -> bool {
 }
 
 pub fn show(args: ShowArgs, global: &GlobalOpts) -> CliResult {
-    let store = super::open_existing_store(&global.store_path())?;
+    let store = super::open_store_read_only(&global.store_path())?;
     let report = metron_measure::persist::load_report(&store, ExperimentId(args.id))
         .map_err(CliError::input)?;
     super::measure::print_report(&report, global)

@@ -22,8 +22,17 @@ pub fn open_store(path: &std::path::Path) -> Result<metron_store::Store, CliErro
     metron_store::Store::open(path).map_err(CliError::input)
 }
 
+/// For commands that write to a store that must exist; reading commands use
+/// [`open_store_read_only`].
+#[allow(dead_code)]
 pub fn open_existing_store(path: &std::path::Path) -> Result<metron_store::Store, CliError> {
     metron_store::Store::open_existing(path).map_err(CliError::input)
+}
+
+/// Reading commands open the store read-only: an archived store may not be writable, and
+/// reading must never change it.
+pub fn open_store_read_only(path: &std::path::Path) -> Result<metron_store::Store, CliError> {
+    metron_store::Store::open_read_only(path).map_err(CliError::input)
 }
 
 pub fn default_store() -> PathBuf {

@@ -22,7 +22,7 @@ pub enum ProbeCommand {
 #[derive(Args, Debug)]
 pub struct CalibrateArgs {
     /// Enter/exit pairs per repetition (the thesis uses up to 10^6).
-    #[arg(long, short, default_value_t = 1_000_000)]
+    #[arg(long, short, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub n: u64,
 }
 

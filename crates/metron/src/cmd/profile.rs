@@ -114,8 +114,9 @@ fn load(path: &Path) -> CliResult<ProfileSet> {
 
 fn emit(text: &str, output: Option<&Path>) -> CliResult {
     match output {
+        // A path that cannot be written is the user's input: exit 2.
         Some(p) => std::fs::write(p, text)
-            .map_err(|e| CliError::failure(format!("cannot write {}: {e}", p.display()))),
+            .map_err(|e| CliError::input(format!("cannot write {}: {e}", p.display()))),
         None => {
             use std::io::Write as _;
             // A closed pipe (`| head`) is the reader's choice, not a failure.
@@ -181,7 +182,12 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
     let set = load(&a.path)?;
     let strategy: Strategy = a.across.into();
     let flat = analysis::flat_table(&set, strategy);
-    let tree = analysis::call_tree(&set, strategy);
+    // --flat does not pay for the tree.
+    let tree = if a.flat {
+        Vec::new()
+    } else {
+        analysis::call_tree(&set, strategy)
+    };
     let problems: Vec<String> = set
         .profiles
         .iter()
@@ -301,7 +307,7 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
                         .map(|v| v.map_or("-".into(), ms)),
                 );
             }
-            row.push(format!("{}{}", "  ".repeat(r.depth as usize), r.name));
+            row.push(indented(r.depth, &r.name));
             rows.push(row);
         }
         print_table(&mut out, &rows, 0);
@@ -311,6 +317,18 @@ fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         eprintln!("warning: {p}");
     }
     Ok(())
+}
+
+/// Deepest level drawn by indentation; deeper ones print their depth instead, so that the
+/// output of a deep recursion stays linear in its size.
+const MAX_INDENT: u32 = 32;
+
+fn indented(depth: u32, name: &str) -> String {
+    if depth <= MAX_INDENT {
+        format!("{}{name}", "  ".repeat(depth as usize))
+    } else {
+        format!("{}[depth {depth}] {name}", "  ".repeat(MAX_INDENT as usize))
+    }
 }
 
 /// Columns padded to their widest cell; the first `left` columns left-aligned, the rest right,

@@ -1,0 +1,96 @@
+//! Helpers shared by the CLI tests: the real binary, a store in a temporary directory, JSON.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+pub fn metron() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_metron"));
+    c.env_remove("METRON_STORE").stdin(Stdio::null());
+    c
+}
+
+pub fn run(args: &[&str], store: &Path) -> Output {
+    metron()
+        .arg("--store")
+        .arg(store)
+        .args(args)
+        .output()
+        .expect("metron runs")
+}
+
+pub fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "metron failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
+}
+
+pub fn metric<'a>(bench: &'a Value, name: &str) -> &'a Value {
+    bench["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == name)
+        .unwrap_or_else(|| panic!("no metric {name} in {bench}"))
+}
+
+pub fn store_in(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().join("metron.db")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit code and that stderr says `needle`; returns stderr.
+pub fn expect_exit(o: &Output, code: i32, needle: &str) -> String {
+    let err = stderr(o);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stderr: {err}\nstdout: {}",
+        stdout(o)
+    );
+    assert!(err.contains(needle), "stderr should say `{needle}`: {err}");
+    err
+}
+
+/// Whether `/proc/PID` is a process that has not ended (zombies have ended).
+pub fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // Field 3, after the parenthesised command name, is the state.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X')),
+        Err(_) => false,
+    }
+}
+
+/// Waits until `path` holds a number (written by a measured script), up to a minute.
+pub fn wait_for_pid(path: &Path) -> u32 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            return pid;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
