@@ -3,6 +3,8 @@
 
 pub mod error;
 pub mod ga;
+pub mod project;
+pub mod template;
 pub mod rng;
 pub mod space;
 
