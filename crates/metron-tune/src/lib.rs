@@ -1,11 +1,15 @@
 //! metron-tune: generate–build–run campaigns over a configuration space, the resumable unit
 //! library, local and Slurm executors, and the genetic tuner (002 Ch. 3-4).
 
+pub mod campaign;
 pub mod error;
+pub mod executor;
 pub mod ga;
 pub mod project;
 pub mod template;
+pub mod unit_library;
 pub mod rng;
+pub mod slurm;
 pub mod space;
 
 pub use error::{Result, TuneError};

@@ -557,7 +557,7 @@ fn build_fitness(cx: &Ctx, f: &RawFitness) -> Result<Fitness> {
             FitnessSource::Probe {
                 region,
                 strategy,
-                profiles: PathBuf::from(f.profiles.as_deref().unwrap_or(".")),
+                profiles: PathBuf::from(f.profiles.as_deref().unwrap_or(crate::unit_library::PROFILE_DIR)),
             }
         }
         "wall" => FitnessSource::Wall {
