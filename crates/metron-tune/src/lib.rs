@@ -5,11 +5,14 @@ pub mod campaign;
 pub mod error;
 pub mod executor;
 pub mod ga;
+pub mod gp;
 pub mod project;
+pub mod replay;
 pub mod template;
 pub mod unit_library;
 pub mod rng;
 pub mod slurm;
+pub mod show;
 pub mod space;
 
 pub use error::{Result, TuneError};

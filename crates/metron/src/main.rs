@@ -64,6 +64,8 @@ enum Command {
     Matlab(cmd::matlab::MatlabCommand),
     /// Static instruction-count models from binary + source (004); `static validate` checks them.
     Static(cmd::static_::StaticArgs),
+    /// Generate-build-run campaigns, the genetic tuner, replay and the processing tool (002).
+    Tune(cmd::tune::TuneArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
 }
@@ -81,6 +83,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Command::Contention(a) => cmd::contention::run(a, g),
         Command::Matlab(a) => cmd::matlab::run(a, g),
         Command::Static(a) => cmd::static_::run(a, g),
+        Command::Tune(a) => cmd::tune::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
     }
 }

@@ -10,6 +10,8 @@ pub mod memory;
 pub mod probe;
 pub mod profile;
 pub mod static_;
+pub mod tune;
+pub mod tune_show;
 
 use std::path::PathBuf;
 
