@@ -1,0 +1,204 @@
+//! `metron tune` end to end on the real binary: resume after kill -9, failed units never
+//! retried unless asked, stderr tails kept, bad projects refused with exit code 2.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const METRON: &str = env!("CARGO_BIN_EXE_metron");
+
+/// 24 units; each run logs itself, sleeps, prints its value. Unit a=5,b=3 fails loudly.
+const PROJECT: &str = r#"
+[[range]]
+name = "a"
+start = 0
+count = 6
+
+[[range]]
+name = "b"
+start = 0
+count = 4
+
+[run]
+shell = true
+command = "echo {a},{b} >> \"$LOG\"; sleep 0.3; if [ {a} = 5 ] && [ {b} = 3 ]; then echo boom-{a}-{b} >&2; exit 7; fi; echo value: $(( ({a} - 3) * ({a} - 3) + {b} + 1 ))"
+env = { LOG = "{project_dir}/runs.log" }
+
+[fitness]
+source = "regex"
+pattern = "value: ([0-9]+)"
+"#;
+
+fn setup() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.toml");
+    std::fs::write(&p, PROJECT).unwrap();
+    (dir, p)
+}
+
+fn metron(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(METRON);
+    c.arg("--store").arg(dir.join("m.db")).arg("--quiet").args(args);
+    c
+}
+
+fn finished(dir: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    let mut stack = vec![dir.join("library")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.ends_with("result.json") || p.ends_with("FAILED") {
+                v.push(d.clone());
+            }
+        }
+    }
+    v
+}
+
+fn run_log(dir: &Path) -> HashMap<String, usize> {
+    let mut m = HashMap::new();
+    for l in std::fs::read_to_string(dir.join("runs.log")).unwrap_or_default().lines() {
+        *m.entry(l.to_string()).or_insert(0) += 1;
+    }
+    m
+}
+
+fn key_of(unit: &Path) -> String {
+    // library/_A/_B -> "A,B"
+    let b = unit.file_name().unwrap().to_string_lossy().trim_start_matches('_').to_string();
+    let a = unit.parent().unwrap().file_name().unwrap().to_string_lossy().trim_start_matches('_').to_string();
+    format!("{a},{b}")
+}
+
+fn show_json(dir: &Path, p: &Path) -> serde_json::Value {
+    let out = metron(dir, &["--json", "tune", "show"]).arg(p).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn resumes_after_kill_9_without_redoing_or_losing_units() {
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    let mut child = metron(dir, &["tune", "run", "--all", "--cores", "2"])
+        .arg(&p)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill at a known point: once at least 8 units are finished.
+    let start = Instant::now();
+    while finished(dir).len() < 8 {
+        assert!(start.elapsed() < Duration::from_secs(120), "campaign made no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before: Vec<String> = finished(dir).iter().map(|u| key_of(u)).collect();
+    assert!(before.len() >= 8 && before.len() < 24, "{}", before.len());
+
+    let out = metron(dir, &["tune", "run", "--all", "--cores", "2"]).arg(&p).output().unwrap();
+    // One unit fails, so not every unit has a fitness; the campaign itself succeeds.
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let log = run_log(dir);
+    for k in &before {
+        assert_eq!(log[k], 1, "unit {k} finished before the kill and was run again");
+    }
+    assert_eq!(finished(dir).len(), 24);
+    for a in 0..6 {
+        for b in 0..4 {
+            assert!(log.contains_key(&format!("{a},{b}")), "unit {a},{b} never ran");
+        }
+    }
+    // Every result reached the store, including any written just before the kill.
+    let shown = show_json(dir, &p);
+    assert_eq!(shown["rows"].as_array().unwrap().len(), 23);
+    assert_eq!(shown["failed"], 1);
+    // The optimum of (a-3)^2 + b + 1 is a=3, b=0 with 1.
+    let best = shown["rows"].as_array().unwrap().iter().map(|r| r["value"].as_f64().unwrap()).fold(f64::INFINITY, f64::min);
+    assert_eq!(best, 1.0);
+}
+
+#[test]
+fn failed_units_are_not_retried_unless_asked_and_keep_their_stderr() {
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    for _ in 0..2 {
+        let out = metron(dir, &["tune", "run", "--all"]).arg(&p).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert_eq!(run_log(dir)["5,3"], 1);
+    let failed = std::fs::read_to_string(dir.join("library/_5/_3/FAILED")).unwrap();
+    assert!(failed.contains("boom-5-3") && failed.contains("exit code 7"), "{failed}");
+    // The store has the tail too.
+    let db = rusqlite::Connection::open(dir.join("m.db")).unwrap();
+    let tail: String = db
+        .query_row("SELECT stderr_tail FROM tune_units WHERE key = '_5/_3'", [], |r| r.get(0))
+        .unwrap();
+    assert!(tail.contains("boom-5-3"));
+    let out = metron(dir, &["tune", "run", "--all", "--retry-failed"]).arg(&p).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(run_log(dir)["5,3"], 2);
+    assert_eq!(run_log(dir)["0,0"], 1);
+}
+
+#[test]
+fn ga_writes_thesis_outputs_and_respects_the_budget() {
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    let out = metron(dir, &["tune", "run", "--max-unique", "10", "--population", "6", "--repeat", "2"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for r in 0..2 {
+        let cnv = std::fs::read_to_string(dir.join(format!("out/Convergence_{r}.cnv"))).unwrap();
+        let mut lines = cnv.lines();
+        assert_eq!(lines.next(), Some("10"), "{cnv}");
+        let bests: Vec<f64> = lines.next().unwrap().split(';').map(|x| x.parse().unwrap()).collect();
+        assert!(bests.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the best: {bests:?}");
+        let g0 = dir.join(format!("out/run_{r}/genetic_generation_0"));
+        let best = std::fs::read_dir(&g0).unwrap().next().unwrap().unwrap().file_name();
+        assert_eq!(best.to_string_lossy(), format!("Best: {}", bests[0]));
+    }
+}
+
+#[test]
+fn bad_projects_exit_2_naming_the_line() {
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    let cases = [
+        (PROJECT.replace("echo value:", "echo {c} value:"), "unknown placeholder {c}", 14),
+        (PROJECT.replace("name = \"b\"", "name = \"a\""), "defined twice", 8),
+        (format!("{PROJECT}\n[restrictions]\nrequire = [\"a > 10\"]\n"), "space is empty", 0),
+    ];
+    for (text, msg, line) in cases {
+        std::fs::write(&p, text).unwrap();
+        let out = metron(dir, &["tune", "run"]).arg(&p).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(msg), "{err}");
+        assert!(err.contains(&format!("p.toml:{line}:")), "{err}");
+    }
+}
+
+#[test]
+fn fitness_region_missing_from_the_profile_is_an_input_error() {
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    // A run that writes a metron-probe profile without the region asked for.
+    let profile = r#"{"format":"metron-probe-profile","version":1,"rank":0,"host":"h","pid":1,"cmdline":["x"],"start_time_unix_ns":0,"clock":{"name":"monotonic","ticks_per_ns":1.0,"calibration":"none","granularity_ns":1.0},"call_tree":false,"threads":[{"index":0,"tid":1,"name":null,"tree_errors":0,"timeline_events":0,"timeline_dropped":0,"regions":[{"name":"setup","total_ns":5.0,"count":1,"mean_ns":5.0,"min_ns":5.0,"max_ns":5.0,"errors":0,"open_at_exit":false}],"tree":[]}]}"#;
+    std::fs::write(dir.join("prof.json"), profile).unwrap();
+    let text = PROJECT
+        .replace("if [ {a} = 5 ]", "cp {project_dir}/prof.json $METRON_PROFILE_DIR/metron-rank0.json; if [ {a} = 5 ]")
+        .replace("source = \"regex\"\npattern = \"value: ([0-9]+)\"", "source = \"probe\"\nregion = \"solve\"");
+    std::fs::write(&p, text).unwrap();
+    let out = metron(dir, &["tune", "run", "--random", "1"]).arg(&p).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("region `solve` is not in the profile"), "{err}");
+}
