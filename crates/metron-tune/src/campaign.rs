@@ -101,7 +101,8 @@ impl<'a> Campaign<'a> {
         for (key, dir) in lib::scan(&self.project.library) {
             report.units_on_disk += 1;
             let params_path = dir.join(lib::PARAMS_FILE);
-            let text = std::fs::read_to_string(&params_path).map_err(TuneError::io(&params_path))?;
+            let text =
+                std::fs::read_to_string(&params_path).map_err(TuneError::io(&params_path))?;
             let params: UnitParams = serde_json::from_str(&text)
                 .map_err(|e| TuneError::input(&params_path, e.line(), e.to_string()))?;
             let expected = self
@@ -151,7 +152,13 @@ impl<'a> Campaign<'a> {
                 stage,
                 reason,
                 stderr_tail,
-            } => ("failed", None, Some(stage.clone()), Some(reason.clone()), Some(stderr_tail.clone())),
+            } => (
+                "failed",
+                None,
+                Some(stage.clone()),
+                Some(reason.clone()),
+                Some(stderr_tail.clone()),
+            ),
         };
         TuneUnitRow {
             library: library_id(self.project),
@@ -189,7 +196,8 @@ impl<'a> Campaign<'a> {
         match o.fitness() {
             Some(f) => {
                 let better = self.progress.best.is_none_or(|b| {
-                    ga::cost(f, self.project.fitness.maximize) < ga::cost(b, self.project.fitness.maximize)
+                    ga::cost(f, self.project.fitness.maximize)
+                        < ga::cost(b, self.project.fitness.maximize)
                 });
                 if better {
                     self.progress.best = Some(f);
@@ -231,7 +239,11 @@ impl<'a> Campaign<'a> {
         }
         Ok(genomes
             .iter()
-            .map(|g| self.known.get(&lib::unit_key(&self.project.space, g)).cloned())
+            .map(|g| {
+                self.known
+                    .get(&lib::unit_key(&self.project.space, g))
+                    .cloned()
+            })
             .collect())
     }
 
@@ -245,7 +257,11 @@ impl<'a> Campaign<'a> {
                     Event::Started(_) => self.progress.running += 1,
                     Event::Finished(job, outcome) => {
                         self.progress.running = self.progress.running.saturating_sub(1);
-                        self.store.put_tune_unit(&self.row(&job.key, &job.assignment.values, &outcome))?;
+                        self.store.put_tune_unit(&self.row(
+                            &job.key,
+                            &job.assignment.values,
+                            &outcome,
+                        ))?;
                         self.note_finished(&job.key, &outcome);
                         self.known.insert(job.key.clone(), outcome);
                     }
@@ -291,7 +307,12 @@ pub fn search(c: &mut Campaign, method: &Method, repeats: usize) -> Result<Searc
     let mut units = 0;
     match method {
         Method::All => {
-            let all: Vec<Genome> = project.predefined.iter().cloned().chain(project.space.all()).collect();
+            let all: Vec<Genome> = project
+                .predefined
+                .iter()
+                .cloned()
+                .chain(project.space.all())
+                .collect();
             if all.is_empty() {
                 return Err(empty_space(project));
             }
@@ -303,7 +324,10 @@ pub fn search(c: &mut Campaign, method: &Method, repeats: usize) -> Result<Searc
             let mut chosen: Vec<Genome> = project.predefined.clone();
             let mut misses = 0;
             while chosen.len() < *n && misses < 10_000 {
-                let g = project.space.random_valid(&mut rng, 100_000).ok_or_else(|| empty_space(project))?;
+                let g = project
+                    .space
+                    .random_valid(&mut rng, 100_000)
+                    .ok_or_else(|| empty_space(project))?;
                 if chosen.contains(&g) {
                     misses += 1;
                 } else {
@@ -314,7 +338,11 @@ pub fn search(c: &mut Campaign, method: &Method, repeats: usize) -> Result<Searc
             c.evaluate_units(&chosen)?;
         }
         Method::Ga => {
-            if project.space.random_valid(&mut crate::rng::Rng::new(0), 100_000).is_none() {
+            if project
+                .space
+                .random_valid(&mut crate::rng::Rng::new(0), 100_000)
+                .is_none()
+            {
                 return Err(empty_space(project));
             }
             for r in 0..repeats.max(1) {
@@ -334,7 +362,11 @@ pub fn search(c: &mut Campaign, method: &Method, repeats: usize) -> Result<Searc
 }
 
 fn empty_space(p: &Project) -> TuneError {
-    TuneError::input(&p.path, 0, "no unit satisfies the restrictions: the space is empty")
+    TuneError::input(
+        &p.path,
+        0,
+        "no unit satisfies the restrictions: the space is empty",
+    )
 }
 
 fn ga_repeat(c: &mut Campaign, r: usize, repeats: usize) -> Result<GaRun> {
@@ -360,7 +392,10 @@ fn ga_repeat(c: &mut Campaign, r: usize, repeats: usize) -> Result<GaRun> {
                     generation: g.index as u32,
                     unique_units: g.unique_units as u32,
                     best_fitness: g.best,
-                    best_key: g.best_genome.as_ref().map(|b| lib::unit_key(&project.space, b)),
+                    best_key: g
+                        .best_genome
+                        .as_ref()
+                        .map(|b| lib::unit_key(&project.space, b)),
                 },
             )?;
         }
@@ -404,6 +439,10 @@ fn write_generation_best(project: &Project, out: &Path, g: &Generation) -> Resul
     let Ok((a, _)) = project.space.assign(genome) else {
         return Ok(());
     };
-    let text: String = a.values.iter().map(|(n, v)| format!("{n} = {v}\n")).collect();
+    let text: String = a
+        .values
+        .iter()
+        .map(|(n, v)| format!("{n} = {v}\n"))
+        .collect();
     lib::write_atomic(&dir.join(format!("Best: {best}")), &text)
 }

@@ -315,8 +315,7 @@ impl<E: Evaluator> Ga<'_, E> {
     }
 
     fn mutate(&mut self, g: &mut Genome) {
-        if self.cfg.mutation_chance == 0 || self.rng.below(self.cfg.mutation_chance as usize) != 0
-        {
+        if self.cfg.mutation_chance == 0 || self.rng.below(self.cfg.mutation_chance as usize) != 0 {
             return;
         }
         for (i, gene) in self.space.genes.iter().enumerate() {
@@ -420,7 +419,10 @@ mod tests {
             ..GaConfig::default()
         };
         for seed in 0..10 {
-            let cfg = GaConfig { seed, ..cfg.clone() };
+            let cfg = GaConfig {
+                seed,
+                ..cfg.clone()
+            };
             let r = run(&cfg, &space(), &mut Bowl(0), &[], &mut |_, _| Ok(())).unwrap();
             let bests: Vec<f64> = r.generations.iter().map(|g| g.best.unwrap()).collect();
             assert!(bests.windows(2).all(|w| w[1] <= w[0]), "{bests:?}");

@@ -103,7 +103,9 @@ impl Lexer<'_> {
 
     fn atom(&mut self) -> std::result::Result<Py, String> {
         let start = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || b"+-._".contains(&self.s[self.i])) {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || b"+-._".contains(&self.s[self.i]))
+        {
             self.i += 1;
         }
         let t = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("");
@@ -115,14 +117,20 @@ impl Lexer<'_> {
                 .parse::<i64>()
                 .map(Py::Int)
                 .or_else(|_| t.parse::<f64>().map(Py::Float))
-                .map_err(|_| format!("`{t}` is not a literal (only literals are read, nothing is executed)")),
+                .map_err(|_| {
+                    format!("`{t}` is not a literal (only literals are read, nothing is executed)")
+                }),
         }
     }
 }
 
 /// Reads `name = literal` assignments, in order, with their lines.
 pub fn parse(path: &Path, text: &str) -> Result<Vec<(String, usize, Py)>> {
-    let mut lx = Lexer { s: text.as_bytes(), i: 0, line: 1 };
+    let mut lx = Lexer {
+        s: text.as_bytes(),
+        i: 0,
+        line: 1,
+    };
     let mut out = Vec::new();
     loop {
         lx.skip(true);
@@ -150,7 +158,13 @@ fn text(p: &Py) -> String {
         Py::Int(i) => i.to_string(),
         Py::Float(f) => f.to_string(),
         Py::Str(s) => s.clone(),
-        Py::Bool(b) => if *b { "true".into() } else { "false".into() },
+        Py::Bool(b) => {
+            if *b {
+                "true".into()
+            } else {
+                "false".into()
+            }
+        }
         Py::None => "None".into(),
         Py::List(v) => format!("[{}]", v.iter().map(text).collect::<Vec<_>>().join(", ")),
     }
@@ -166,13 +180,20 @@ fn gene_def<'a>(path: &Path, line: usize, p: &'a Py) -> Result<(&'a str, &'a [Py
             return Ok((name, &v[1..]));
         }
     }
-    Err(TuneError::input(path, line, format!("expected [\"name\", ...], found {}", text(p))))
+    Err(TuneError::input(
+        path,
+        line,
+        format!("expected [\"name\", ...], found {}", text(p)),
+    ))
 }
 
 /// Converts a `.gp` file to the TOML project format (docs/tune.md).
 pub fn import(path: &Path, src: &str) -> Result<String> {
     let defs = parse(path, src)?;
-    let mut t = format!("# Imported from {} by metron tune import-gp.\n", path.display());
+    let mut t = format!(
+        "# Imported from {} by metron tune import-gp.\n",
+        path.display()
+    );
     let get = |n: &str| defs.iter().find(|d| d.0 == n).map(|d| &d.2);
     let list = |n: &str| match get(n) {
         Some(Py::List(v)) => v.clone(),
@@ -191,24 +212,45 @@ pub fn import(path: &Path, src: &str) -> Result<String> {
     for g in list("range_genes_def") {
         let (name, rest) = gene_def(path, line_of("range_genes_def"), &g)?;
         let (Some(Py::Int(start)), Some(Py::Int(count))) = (rest.first(), rest.get(1)) else {
-            return Err(TuneError::input(path, line_of("range_genes_def"), format!("range gene `{name}`: expected [name, start, count]")));
+            return Err(TuneError::input(
+                path,
+                line_of("range_genes_def"),
+                format!("range gene `{name}`: expected [name, start, count]"),
+            ));
         };
-        t += &format!("\n[[range]]\nname = {}\nstart = {start}\ncount = {count}\n", toml_str(name));
+        t += &format!(
+            "\n[[range]]\nname = {}\nstart = {start}\ncount = {count}\n",
+            toml_str(name)
+        );
         names.push(name.to_string());
     }
     for g in list("list_genes_def") {
         let (name, rest) = gene_def(path, line_of("list_genes_def"), &g)?;
         let values: Vec<String> = match rest.first() {
             Some(Py::List(v)) => v.iter().map(|x| toml_str(&text(x))).collect(),
-            _ => return Err(TuneError::input(path, line_of("list_genes_def"), format!("list gene `{name}`: expected [name, [values]]"))),
+            _ => {
+                return Err(TuneError::input(
+                    path,
+                    line_of("list_genes_def"),
+                    format!("list gene `{name}`: expected [name, [values]]"),
+                ))
+            }
         };
-        t += &format!("\n[[list]]\nname = {}\nvalues = [{}]\n", toml_str(name), values.join(", "));
+        t += &format!(
+            "\n[[list]]\nname = {}\nvalues = [{}]\n",
+            toml_str(name),
+            values.join(", ")
+        );
         names.push(name.to_string());
     }
     for g in list("const_genes") {
         let (name, rest) = gene_def(path, line_of("const_genes"), &g)?;
         let v = rest.first().map(text).unwrap_or_default();
-        t += &format!("\n[[const]]\nname = {}\nvalue = {}\n", toml_str(name), toml_str(&v));
+        t += &format!(
+            "\n[[const]]\nname = {}\nvalue = {}\n",
+            toml_str(name),
+            toml_str(&v)
+        );
         names.push(name.to_string());
     }
     t += &restrictions(&defs, &names, &mut known);
@@ -223,23 +265,34 @@ pub fn import(path: &Path, src: &str) -> Result<String> {
 }
 
 fn product(names: &[String], prefix: &str) -> Option<String> {
-    let v: Vec<&str> = names.iter().filter(|n| n.starts_with(prefix)).map(String::as_str).collect();
+    let v: Vec<&str> = names
+        .iter()
+        .filter(|n| n.starts_with(prefix))
+        .map(String::as_str)
+        .collect();
     (!v.is_empty()).then(|| v.join(" * "))
 }
 
 /// 002 Listing 3.14: MPI ranks are the product of `domain_numBlocks_*`, OpenMP threads per
 /// rank the product of `domain_numFragPerBlock_*` (ExaStencils' meaning, §3.2).
-fn restrictions(defs: &[(String, usize, Py)], names: &[String], known: &mut Vec<&'static str>) -> String {
+fn restrictions(
+    defs: &[(String, usize, Py)],
+    names: &[String],
+    known: &mut Vec<&'static str>,
+) -> String {
     let mut req = Vec::new();
     let mpi = product(names, "domain_numBlocks_");
-    let omp = product(names, "domain_numFragPerBlock_").or_else(|| product(names, "domain_numFrgsPerBlock_"));
-    let range = |n: &str| defs.iter().find(|d| d.0 == n).and_then(|d| match &d.2 {
-        Py::List(v) => match (v.first(), v.get(1)) {
-            (Some(Py::Int(a)), Some(Py::Int(b))) => Some((*a, *b)),
+    let omp = product(names, "domain_numFragPerBlock_")
+        .or_else(|| product(names, "domain_numFrgsPerBlock_"));
+    let range = |n: &str| {
+        defs.iter().find(|d| d.0 == n).and_then(|d| match &d.2 {
+            Py::List(v) => match (v.first(), v.get(1)) {
+                (Some(Py::Int(a)), Some(Py::Int(b))) => Some((*a, *b)),
+                _ => None,
+            },
             _ => None,
-        },
-        _ => None,
-    });
+        })
+    };
     let mut add = |key: &'static str, expr: Option<String>| {
         if let (Some((lo, hi)), Some(e)) = (range(key), expr) {
             req.push(format!("\"{e} >= {lo}\", \"{e} <= {hi}\""));
@@ -248,7 +301,10 @@ fn restrictions(defs: &[(String, usize, Py)], names: &[String], known: &mut Vec<
     };
     add("num_mpi", mpi.clone().map(|m| format!("({m})")));
     add("num_omp_per_mpi", omp.clone().map(|o| format!("({o})")));
-    add("num_total_threads", mpi.zip(omp).map(|(m, o)| format!("({m}) * ({o})")));
+    add(
+        "num_total_threads",
+        mpi.zip(omp).map(|(m, o)| format!("({m}) * ({o})")),
+    );
     let mut t = String::from("\n[restrictions]\n");
     t += &format!("require = [{}]\n", req.join(", "));
     if let Some((_, _, Py::Int(s))) = defs.iter().find(|d| d.0 == "strong_scale") {
@@ -295,8 +351,14 @@ fn search(defs: &[(String, usize, Py)], known: &mut Vec<&'static str>) -> String
         t += &format!("elitism = {}\n", u8::from(*e));
     }
     known.extend([
-        "timer_to_use", "processing_strategy", "population_size", "max_generation_count",
-        "max_unique_units", "mutation_chance", "use_elitism", "measured_timers_fname",
+        "timer_to_use",
+        "processing_strategy",
+        "population_size",
+        "max_generation_count",
+        "max_unique_units",
+        "mutation_chance",
+        "use_elitism",
+        "measured_timers_fname",
     ]);
     t
 }
@@ -317,7 +379,12 @@ mod tests {
         let project = crate::project::Project::load(&p).unwrap_or_else(|e| panic!("{e}\n{toml}"));
         // Listing 4.6: 12 range genes, 2 list genes; maxLevel becomes the strong-scaled value.
         assert_eq!(project.space.genes.len(), 13);
-        let smoother = project.space.genes.iter().find(|g| g.name == "l3tmp_smoother").unwrap();
+        let smoother = project
+            .space
+            .genes
+            .iter()
+            .find(|g| g.name == "l3tmp_smoother")
+            .unwrap();
         assert_eq!(smoother.values, vec!["\"GS\"", "\"Jac\"", "\"RBGS\""]);
         assert_eq!(project.ga.population, 30);
         assert_eq!(project.ga.max_unique, Some(20));

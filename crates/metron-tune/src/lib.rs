@@ -8,11 +8,11 @@ pub mod ga;
 pub mod gp;
 pub mod project;
 pub mod replay;
+pub mod rng;
+pub mod show;
+pub mod slurm;
+pub mod space;
 pub mod template;
 pub mod unit_library;
-pub mod rng;
-pub mod slurm;
-pub mod show;
-pub mod space;
 
 pub use error::{Result, TuneError};

@@ -245,7 +245,11 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn err<T>(&self, span: std::ops::Range<usize>, msg: impl Into<String>) -> Result<T> {
-        Err(TuneError::input(self.path, line_of(self.text, span.start), msg))
+        Err(TuneError::input(
+            self.path,
+            line_of(self.text, span.start),
+            msg,
+        ))
     }
 
     fn expr(&self, s: &Spanned<String>) -> Result<Expr> {
@@ -376,7 +380,10 @@ fn build_space(cx: &Ctx, raw: &RawProject) -> Result<(Space, Vec<Genome>)> {
             );
         }
         if BUILTINS.contains(&name.get_ref().as_str()) {
-            return cx.err(name.span(), format!("`{}` is a reserved placeholder", name.get_ref()));
+            return cx.err(
+                name.span(),
+                format!("`{}` is a reserved placeholder", name.get_ref()),
+            );
         }
         names.push((name.get_ref().clone(), line));
         Ok(())
@@ -384,24 +391,36 @@ fn build_space(cx: &Ctx, raw: &RawProject) -> Result<(Space, Vec<Genome>)> {
     for r in &raw.range {
         define(&r.name)?;
         if r.count == 0 {
-            return cx.err(r.name.span(), format!("range gene `{}` has count 0", r.name.get_ref()));
+            return cx.err(
+                r.name.span(),
+                format!("range gene `{}` has count 0", r.name.get_ref()),
+            );
         }
-        space
-            .genes
-            .push(Gene::range(r.name.get_ref(), r.start, r.count, r.step.unwrap_or(1)));
+        space.genes.push(Gene::range(
+            r.name.get_ref(),
+            r.start,
+            r.count,
+            r.step.unwrap_or(1),
+        ));
     }
     for l in &raw.list {
         define(&l.name)?;
         if l.values.is_empty() {
-            return cx.err(l.name.span(), format!("list gene `{}` has no values", l.name.get_ref()));
+            return cx.err(
+                l.name.span(),
+                format!("list gene `{}` has no values", l.name.get_ref()),
+            );
         }
-        space
-            .genes
-            .push(Gene::list(l.name.get_ref(), l.values.iter().map(verbatim).collect()));
+        space.genes.push(Gene::list(
+            l.name.get_ref(),
+            l.values.iter().map(verbatim).collect(),
+        ));
     }
     for c in &raw.constants {
         define(&c.name)?;
-        space.constants.push((c.name.get_ref().clone(), verbatim(&c.value)));
+        space
+            .constants
+            .push((c.name.get_ref().clone(), verbatim(&c.value)));
     }
     let strong = raw.restrictions.strong_scale.as_ref();
     if let Some(s) = strong {
@@ -436,8 +455,11 @@ fn build_space(cx: &Ctx, raw: &RawProject) -> Result<(Space, Vec<Genome>)> {
         .predefined
         .iter()
         .map(|p| {
-            let values: Vec<(String, String)> =
-                p.get_ref().iter().map(|(k, v)| (k.clone(), verbatim(v))).collect();
+            let values: Vec<(String, String)> = p
+                .get_ref()
+                .iter()
+                .map(|(k, v)| (k.clone(), verbatim(v)))
+                .collect();
             space
                 .genome_of(&values)
                 .or_else(|m| cx.err(p.span(), format!("predefined unit: {m}")))
@@ -458,10 +480,18 @@ fn check_variables(cx: &Ctx, raw: &RawProject, space: &Space) -> Result<()> {
         .map(|s| &s.expr)
         .chain(raw.derived.iter().map(|d| &d.expr));
     for (src, d) in derived_src.zip(&space.derived) {
-        if let Some(v) = d.expr.variables().iter().find(|v| !known.contains(&v.as_str())) {
+        if let Some(v) = d
+            .expr
+            .variables()
+            .iter()
+            .find(|v| !known.contains(&v.as_str()))
+        {
             return cx.err(
                 src.span(),
-                format!("`{}` uses `{v}`, which is not defined before it", d.expr.text),
+                format!(
+                    "`{}` uses `{v}`, which is not defined before it",
+                    d.expr.text
+                ),
             );
         }
         known.push(d.name.as_str());
@@ -469,7 +499,10 @@ fn check_variables(cx: &Ctx, raw: &RawProject, space: &Space) -> Result<()> {
     for r in &raw.restrictions.require {
         let e = cx.expr(r)?;
         if let Some(v) = e.variables().iter().find(|v| !known.contains(&v.as_str())) {
-            return cx.err(r.span(), format!("restriction `{}` uses `{v}`, which is not defined", e.text));
+            return cx.err(
+                r.span(),
+                format!("restriction `{}` uses `{v}`, which is not defined", e.text),
+            );
         }
     }
     Ok(())
@@ -488,7 +521,12 @@ fn build_stage(
     let writes = s
         .write
         .iter()
-        .map(|w| Ok((cx.template(&w.file, known)?, cx.template(&w.template, known)?)))
+        .map(|w| {
+            Ok((
+                cx.template(&w.file, known)?,
+                cx.template(&w.template, known)?,
+            ))
+        })
         .collect::<Result<_>>()?;
     let env = s
         .env
@@ -548,16 +586,26 @@ fn build_fitness(cx: &Ctx, f: &RawFitness) -> Result<Fitness> {
     let source = match f.source.get_ref().as_str() {
         "probe" => {
             let Some(region) = f.region.clone() else {
-                return cx.err(f.source.span(), "source = \"probe\" needs region = \"NAME\"");
+                return cx.err(
+                    f.source.span(),
+                    "source = \"probe\" needs region = \"NAME\"",
+                );
             };
             let strategy = match &f.strategy {
-                Some(s) => s.get_ref().parse().or_else(|m: String| cx.err(s.span(), m))?,
+                Some(s) => s
+                    .get_ref()
+                    .parse()
+                    .or_else(|m: String| cx.err(s.span(), m))?,
                 None => metron_probe::analysis::Strategy::Max,
             };
             FitnessSource::Probe {
                 region,
                 strategy,
-                profiles: PathBuf::from(f.profiles.as_deref().unwrap_or(crate::unit_library::PROFILE_DIR)),
+                profiles: PathBuf::from(
+                    f.profiles
+                        .as_deref()
+                        .unwrap_or(crate::unit_library::PROFILE_DIR),
+                ),
             }
         }
         "wall" => FitnessSource::Wall {
@@ -565,7 +613,10 @@ fn build_fitness(cx: &Ctx, f: &RawFitness) -> Result<Fitness> {
         },
         "regex" => {
             let Some(p) = &f.pattern else {
-                return cx.err(f.source.span(), "source = \"regex\" needs pattern = \"...\"");
+                return cx.err(
+                    f.source.span(),
+                    "source = \"regex\" needs pattern = \"...\"",
+                );
             };
             let pattern = regex::Regex::new(p.get_ref())
                 .or_else(|e| cx.err(p.span(), format!("pattern: {e}")))?;
@@ -591,24 +642,43 @@ fn build_search(cx: &Ctx, s: &RawSearch, maximize: bool) -> Result<(Method, GaCo
             "ga" => Method::Ga,
             "all" => Method::All,
             "random" => Method::Random(s.random.unwrap_or(50)),
-            other => return cx.err(m.span(), format!("method `{other}`: expected ga, all or random")),
+            other => {
+                return cx.err(
+                    m.span(),
+                    format!("method `{other}`: expected ga, all or random"),
+                )
+            }
         },
     };
     let d = GaConfig::default();
     let selection = match &s.selection {
-        Some(x) => cx.choice(x, &[("roulette", Selection::Roulette), ("random", Selection::Random)])?,
+        Some(x) => cx.choice(
+            x,
+            &[
+                ("roulette", Selection::Roulette),
+                ("random", Selection::Random),
+            ],
+        )?,
         None => d.selection,
     };
     let crossover = match &s.crossover {
-        Some(x) => cx.choice(x, &[("uniform", Crossover::Uniform), ("one-point", Crossover::OnePoint)])?,
+        Some(x) => cx.choice(
+            x,
+            &[
+                ("uniform", Crossover::Uniform),
+                ("one-point", Crossover::OnePoint),
+            ],
+        )?,
         None => d.crossover,
     };
     let ga = GaConfig {
         population: s.population.unwrap_or(d.population).max(1),
         // With only a unit budget the thesis ran until it was spent (66 generations, Fig. 4.7).
-        generations: s
-            .generations
-            .unwrap_or(if s.max_unique.is_some() { 1000 } else { d.generations }),
+        generations: s.generations.unwrap_or(if s.max_unique.is_some() {
+            1000
+        } else {
+            d.generations
+        }),
         max_unique: s.max_unique,
         mutation_chance: s.mutation_chance.unwrap_or(d.mutation_chance),
         elitism: s.elitism.unwrap_or(d.elitism),
@@ -629,13 +699,18 @@ fn build_executor(cx: &Ctx, e: &RawExecutor) -> Result<Executor> {
             time: e.time.clone(),
             sbatch_args: e.sbatch_args.clone(),
         },
-        Some(k) => return cx.err(k.span(), format!("executor `{}`: expected local or slurm", k.get_ref())),
+        Some(k) => {
+            return cx.err(
+                k.span(),
+                format!("executor `{}`: expected local or slurm", k.get_ref()),
+            )
+        }
     };
     Ok(Executor {
         kind,
-        cores: e.cores.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        }),
+        cores: e
+            .cores
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         batch: e.batch.unwrap_or(64).max(1),
     })
 }

@@ -35,16 +35,31 @@ fn sort_values(v: &mut [String]) {
 impl Table {
     /// Reads a CSV table: one column per gene, and the fitness column (empty, `inf`, `nan` or
     /// `failed` for a failed unit). Columns in `ignore` are skipped.
-    pub fn load(path: &Path, fitness_column: &str, ignore: &[String], maximize: bool) -> Result<Table> {
-        let mut rd = csv::Reader::from_path(path)
-            .map_err(|e| TuneError::input(path, 0, e.to_string()))?;
+    pub fn load(
+        path: &Path,
+        fitness_column: &str,
+        ignore: &[String],
+        maximize: bool,
+    ) -> Result<Table> {
+        let mut rd =
+            csv::Reader::from_path(path).map_err(|e| TuneError::input(path, 0, e.to_string()))?;
         let header = rd
             .headers()
             .map_err(|e| TuneError::input(path, 1, e.to_string()))?
             .clone();
-        let fcol = header.iter().position(|h| h == fitness_column).ok_or_else(|| {
-            TuneError::input(path, 1, format!("no `{fitness_column}` column (columns: {})", header.iter().collect::<Vec<_>>().join(", ")))
-        })?;
+        let fcol = header
+            .iter()
+            .position(|h| h == fitness_column)
+            .ok_or_else(|| {
+                TuneError::input(
+                    path,
+                    1,
+                    format!(
+                        "no `{fitness_column}` column (columns: {})",
+                        header.iter().collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            })?;
         let gene_cols: Vec<usize> = (0..header.len())
             .filter(|&i| i != fcol && !ignore.iter().any(|g| g == &header[i]))
             .collect();
@@ -58,7 +73,13 @@ impl Table {
                     TuneError::input(path, n + 2, format!("fitness `{f}` is not a number"))
                 })?),
             };
-            rows.push((gene_cols.iter().map(|&i| rec.get(i).unwrap_or("").to_string()).collect(), fitness));
+            rows.push((
+                gene_cols
+                    .iter()
+                    .map(|&i| rec.get(i).unwrap_or("").to_string())
+                    .collect(),
+                fitness,
+            ));
         }
         if rows.is_empty() {
             return Err(TuneError::input(path, 0, "the table has no rows"));
@@ -67,7 +88,12 @@ impl Table {
             .iter()
             .enumerate()
             .map(|(j, &i)| {
-                let mut values: Vec<String> = rows.iter().map(|r| r.0[j].clone()).collect::<HashSet<_>>().into_iter().collect();
+                let mut values: Vec<String> = rows
+                    .iter()
+                    .map(|r| r.0[j].clone())
+                    .collect::<HashSet<_>>()
+                    .into_iter()
+                    .collect();
                 sort_values(&mut values);
                 Gene::list(&header[i], values)
             })
@@ -80,7 +106,11 @@ impl Table {
                 .map(|(gene, v)| gene.values.iter().position(|x| x == v).unwrap_or(0) as u32)
                 .collect();
             if fitness.insert(g, f).is_some() {
-                return Err(TuneError::input(path, n + 2, "this unit appears twice in the table"));
+                return Err(TuneError::input(
+                    path,
+                    n + 2,
+                    "this unit appears twice in the table",
+                ));
             }
         }
         let members = fitness.keys().cloned().collect();
@@ -107,7 +137,11 @@ impl Table {
     /// The fitness a unit must reach to be "within `within` of the optimum" (1% = 0.01).
     pub fn target(&self, within: f64) -> Option<f64> {
         let o = self.optimum()?;
-        Some(if self.maximize { o * (1.0 - within) } else { o * (1.0 + within) })
+        Some(if self.maximize {
+            o * (1.0 - within)
+        } else {
+            o * (1.0 + within)
+        })
     }
 }
 
@@ -115,7 +149,10 @@ struct Lookup<'a>(&'a Table);
 
 impl Evaluator for Lookup<'_> {
     fn evaluate(&mut self, units: &[Genome]) -> Result<Vec<Option<f64>>> {
-        Ok(units.iter().map(|g| self.0.fitness.get(g).copied().flatten()).collect())
+        Ok(units
+            .iter()
+            .map(|g| self.0.fitness.get(g).copied().flatten())
+            .collect())
     }
 }
 
@@ -191,9 +228,13 @@ pub fn replay(table: &Table, cfg: &ReplayConfig) -> Result<ReplaySummary> {
                     maximize: table.maximize,
                     ..cfg.ga.clone()
                 };
-                ga::run(&ga, &table.space, &mut Lookup(table), &[], &mut |_, _| Ok(()))?
+                ga::run(&ga, &table.space, &mut Lookup(table), &[], &mut |_, _| {
+                    Ok(())
+                })?
             }
-            ReplayMethod::Random => ga::random_search(&table.space, &mut Lookup(table), cfg.budget, seed)?,
+            ReplayMethod::Random => {
+                ga::random_search(&table.space, &mut Lookup(table), cfg.budget, seed)?
+            }
         };
         runs.push(run);
     }
@@ -239,7 +280,8 @@ fn summarize(table: &Table, cfg: &ReplayConfig, runs: Vec<GaRun>) -> ReplaySumma
         target,
         mean_best_per_generation: mean_best,
         mean_best_so_far_per_generation: mean_so_far,
-        mean_unique_units: runs.iter().map(|r| r.unique_units() as f64).sum::<f64>() / runs.len().max(1) as f64,
+        mean_unique_units: runs.iter().map(|r| r.unique_units() as f64).sum::<f64>()
+            / runs.len().max(1) as f64,
         final_best: quartiles(&mut finals),
         hit_rate: hits as f64 / runs.len().max(1) as f64,
         median_evaluations_to_target: median,
@@ -259,7 +301,11 @@ mod tests {
                 if (a, b) == (5, 5) {
                     continue;
                 }
-                let f = if (a, b) == (0, 0) { "failed".to_string() } else { (1 + (a - 2) * (a - 2) + (b - 4) * (b - 4)).to_string() };
+                let f = if (a, b) == (0, 0) {
+                    "failed".to_string()
+                } else {
+                    (1 + (a - 2) * (a - 2) + (b - 4) * (b - 4)).to_string()
+                };
                 s += &format!("{a},{b},{f}\n");
             }
         }

@@ -48,7 +48,11 @@ pub struct ShowResult {
 }
 
 enum Filter {
-    Compare { name: String, op: String, value: String },
+    Compare {
+        name: String,
+        op: String,
+        value: String,
+    },
     Expr(Expr),
 }
 
@@ -63,9 +67,15 @@ fn parse_filter(f: &str, names: &[String]) -> std::result::Result<Filter, String
                 value: c[3].to_string(),
             });
         }
-        return Err(format!("filter `{f}`: `{}` is not a parameter ({})", &c[1], names.join(", ")));
+        return Err(format!(
+            "filter `{f}`: `{}` is not a parameter ({})",
+            &c[1],
+            names.join(", ")
+        ));
     }
-    Expr::parse(f).map(Filter::Expr).map_err(|e| format!("filter `{f}`: {e}"))
+    Expr::parse(f)
+        .map(Filter::Expr)
+        .map_err(|e| format!("filter `{f}`: {e}"))
 }
 
 fn keep(filter: &Filter, params: &[(String, String)], ctx: &evalexpr::HashMapContext) -> bool {
@@ -100,7 +110,12 @@ pub fn show(project: &Project, store: &Store, q: &ShowQuery) -> Result<ShowResul
     let mut names: Vec<String> = space.genes.iter().map(|g| g.name.clone()).collect();
     names.extend(space.constants.iter().map(|c| c.0.clone()));
     names.extend(space.derived.iter().map(|d| d.name.clone()));
-    let filters = q.filters.iter().map(|f| parse_filter(f, &names)).collect::<std::result::Result<Vec<_>, _>>().map_err(input)?;
+    let filters = q
+        .filters
+        .iter()
+        .map(|f| parse_filter(f, &names))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(input)?;
     let x = q.x.as_deref().map(Expr::parse).transpose().map_err(input)?;
     let y = q.y.as_deref().map(Expr::parse).transpose().map_err(input)?;
     let strategy = q.strategy.unwrap_or(metron_probe::analysis::Strategy::Max);
@@ -112,19 +127,41 @@ pub fn show(project: &Project, store: &Store, q: &ShowQuery) -> Result<ShowResul
             continue;
         };
         let params: Vec<(String, String)> = serde_json::from_str(&u.params).unwrap_or_default();
-        let Ok(genome) = space.genome_of(&params) else { continue };
-        let Ok((_, ctx)) = space.assign(&genome) else { continue };
+        let Ok(genome) = space.genome_of(&params) else {
+            continue;
+        };
+        let Ok((_, ctx)) = space.assign(&genome) else {
+            continue;
+        };
         if !filters.iter().all(|f| keep(f, &params, &ctx)) {
             continue;
         }
         let value = match &q.region {
-            Some(r) => lib::probe_fitness(&project.library.join(&u.key).join(lib::PROFILE_DIR), r, strategy)?,
+            Some(r) => lib::probe_fitness(
+                &project.library.join(&u.key).join(lib::PROFILE_DIR),
+                r,
+                strategy,
+            )?,
             None => fitness,
         };
-        let axis = |e: &Option<Expr>| e.as_ref().map(|e| e.eval_f64(&ctx)).transpose().map_err(input);
-        rows.push(ShowRow { key: u.key, x: axis(&x)?, y: axis(&y)?, params, value });
+        let axis = |e: &Option<Expr>| {
+            e.as_ref()
+                .map(|e| e.eval_f64(&ctx))
+                .transpose()
+                .map_err(input)
+        };
+        rows.push(ShowRow {
+            key: u.key,
+            x: axis(&x)?,
+            y: axis(&y)?,
+            params,
+            value,
+        });
     }
-    let mut points: Vec<(f64, f64)> = rows.iter().filter_map(|r| r.x.map(|x| (x, r.value))).collect();
+    let mut points: Vec<(f64, f64)> = rows
+        .iter()
+        .filter_map(|r| r.x.map(|x| (x, r.value)))
+        .collect();
     points.sort_by(|a, b| a.0.total_cmp(&b.0));
     let groups: Vec<ShowGroup> = points
         .chunk_by(|a, b| a.0 == b.0)
@@ -139,9 +176,16 @@ pub fn show(project: &Project, store: &Store, q: &ShowQuery) -> Result<ShowResul
             }
         })
         .collect();
-    rows.sort_by(|a, b| a.x.unwrap_or(0.0).total_cmp(&b.x.unwrap_or(0.0)).then(a.key.cmp(&b.key)));
+    rows.sort_by(|a, b| {
+        a.x.unwrap_or(0.0)
+            .total_cmp(&b.x.unwrap_or(0.0))
+            .then(a.key.cmp(&b.key))
+    });
     Ok(ShowResult {
-        value: q.region.as_ref().map_or("fitness".into(), |r| format!("{r} ({})", strategy.name())),
+        value: q
+            .region
+            .as_ref()
+            .map_or("fitness".into(), |r| format!("{r} ({})", strategy.name())),
         genes: space.genes.iter().map(|g| g.name.clone()).collect(),
         rows,
         groups,

@@ -90,7 +90,10 @@ impl SlurmExecutor {
             .unwrap_or("")
             .to_string();
         if job.is_empty() {
-            return Err(TuneError::Slurm(format!("sbatch printed no job id for {}", script.display())));
+            return Err(TuneError::Slurm(format!(
+                "sbatch printed no job id for {}",
+                script.display()
+            )));
         }
         self.jobs.push(job.clone());
         for u in units {
@@ -99,7 +102,14 @@ impl SlurmExecutor {
         self.follow(&job, &dir, n, units, on)
     }
 
-    fn script(&self, dir: &std::path::Path, n: usize, count: usize, cores: usize, list: &std::path::Path) -> String {
+    fn script(
+        &self,
+        dir: &std::path::Path,
+        n: usize,
+        count: usize,
+        cores: usize,
+        list: &std::path::Path,
+    ) -> String {
         let q = |s: &str| shell_words::quote(s).into_owned();
         let mut s = String::from("#!/bin/sh\n");
         s += "#SBATCH --job-name=metron-tune\n";
@@ -158,7 +168,10 @@ impl SlurmExecutor {
                 on(Event::Finished(u, o))?;
                 continue;
             }
-            let state = states.get(&format!("{job}_{i}")).cloned().unwrap_or_else(|| "unknown".into());
+            let state = states
+                .get(&format!("{job}_{i}"))
+                .cloned()
+                .unwrap_or_else(|| "unknown".into());
             let failed = Outcome::Failed {
                 stage: "slurm".into(),
                 reason: format!("array task {job}_{i} ended without a result (state {state})"),
@@ -206,8 +219,8 @@ pub fn exec_unit(project: &crate::project::Project, key: &str) -> Result<Outcome
     let dir = project.library.join(key);
     let path = dir.join(lib::PARAMS_FILE);
     let text = std::fs::read_to_string(&path).map_err(TuneError::io(&path))?;
-    let params: UnitParams =
-        serde_json::from_str(&text).map_err(|e| TuneError::input(&path, e.line(), e.to_string()))?;
+    let params: UnitParams = serde_json::from_str(&text)
+        .map_err(|e| TuneError::input(&path, e.line(), e.to_string()))?;
     let genome = project
         .space
         .genome_of(&params.params)

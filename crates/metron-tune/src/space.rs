@@ -82,7 +82,10 @@ impl Expr {
     pub fn eval_bool(&self, ctx: &HashMapContext) -> Result<bool, String> {
         match self.eval(ctx)? {
             evalexpr::Value::Boolean(b) => Ok(b),
-            other => Err(format!("`{}` is {other}, expected true or false", self.text)),
+            other => Err(format!(
+                "`{}` is {other}, expected true or false",
+                self.text
+            )),
         }
     }
 
@@ -175,7 +178,8 @@ impl Space {
         let mut ctx = HashMapContext::new();
         let mut values = Vec::with_capacity(self.genes.len() + self.constants.len());
         let set = |ctx: &mut HashMapContext, name: &str, v: evalexpr::Value| {
-            ctx.set_value(name.to_string(), v).map_err(|e| e.to_string())
+            ctx.set_value(name.to_string(), v)
+                .map_err(|e| e.to_string())
         };
         for (gene, &i) in self.genes.iter().zip(genome) {
             let text = &gene.values[i as usize];
@@ -335,7 +339,8 @@ mod tests {
     #[test]
     fn quoted_list_values_compare_as_strings() {
         let mut s = thesis_space();
-        s.restrictions.push(Expr::parse("smoother == \"GS\"").unwrap());
+        s.restrictions
+            .push(Expr::parse("smoother == \"GS\"").unwrap());
         assert!(s.all().all(|g| g[2] == 0));
         let (a, _) = s.assign(&vec![0, 0, 0]).unwrap();
         assert_eq!(a.get("smoother"), Some("\"GS\""));
@@ -350,7 +355,10 @@ mod tests {
         s.derived.push(Derived {
             name: "n".into(),
             expr: Expr::parse("256 / ranks").unwrap(),
-            replaces: Some(Gene::list("n", vec!["256".into(), "128".into(), "64".into()])),
+            replaces: Some(Gene::list(
+                "n",
+                vec!["256".into(), "128".into(), "64".into()],
+            )),
         });
         // ranks = 3 gives 85, not a value of n; ranks = 4 gives 64.
         let valid: Vec<_> = s.all().collect();

@@ -38,9 +38,10 @@ impl Template {
                 }
                 '{' => {
                     let rest = &text[i + 1..];
-                    let end = rest
-                        .find('}')
-                        .ok_or((i, "`{` without a closing `}` (write `{{` for a brace)".into()))?;
+                    let end = rest.find('}').ok_or((
+                        i,
+                        "`{` without a closing `}` (write `{{` for a brace)".into(),
+                    ))?;
                     if !lit.is_empty() {
                         parts.push(Part::Text(std::mem::take(&mut lit)));
                     }

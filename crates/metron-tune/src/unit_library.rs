@@ -68,9 +68,9 @@ fn component(value: &str) -> String {
     if clean == value {
         format!("_{clean}")
     } else {
-        let h = value
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        let h = value.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        });
         format!("_{clean}~{:04x}", h & 0xffff)
     }
 }
@@ -161,7 +161,11 @@ impl StageContext<'_> {
             }
             std::fs::write(&marker, b"").map_err(TuneError::io(&marker))?;
         }
-        Err(TuneError::input(&self.project.path, 0, "the project has no [run] stage"))
+        Err(TuneError::input(
+            &self.project.path,
+            0,
+            "the project has no [run] stage",
+        ))
     }
 
     /// The run stage, repeated for wall-time fitness, then the fitness read.
@@ -189,7 +193,10 @@ impl StageContext<'_> {
                     None => {
                         return Ok(Some(Outcome::Failed {
                             stage: "run".into(),
-                            reason: format!("no number matching /{}/ in run.stdout", pattern.as_str()),
+                            reason: format!(
+                                "no number matching /{}/ in run.stdout",
+                                pattern.as_str()
+                            ),
                             stderr_tail: tail(&job.dir.join("run.stderr")),
                         }))
                     }
@@ -214,8 +221,12 @@ impl StageContext<'_> {
         };
         for (file, template) in &stage.writes {
             let path = job.dir.join(file.render(&lookup, false));
-            std::fs::write(&path, template.render(&lookup, false))
-                .map_err(|e| fail(format!("cannot write {}: {e}", path.display()), String::new()))?;
+            std::fs::write(&path, template.render(&lookup, false)).map_err(|e| {
+                fail(
+                    format!("cannot write {}: {e}", path.display()),
+                    String::new(),
+                )
+            })?;
         }
         let Some(command) = &stage.command else {
             return Ok(Duration::ZERO);
@@ -226,8 +237,10 @@ impl StageContext<'_> {
         };
         let out_path = job.dir.join(format!("{}.stdout", stage.name));
         let err_path = job.dir.join(format!("{}.stderr", stage.name));
-        let files = std::fs::File::create(&out_path).and_then(|o| Ok((o, std::fs::File::create(&err_path)?)));
-        let (stdout, stderr) = files.map_err(|e| fail(format!("cannot create output files: {e}"), String::new()))?;
+        let files = std::fs::File::create(&out_path)
+            .and_then(|o| Ok((o, std::fs::File::create(&err_path)?)));
+        let (stdout, stderr) =
+            files.map_err(|e| fail(format!("cannot create output files: {e}"), String::new()))?;
         let mut cmd = std::process::Command::new(&argv[0]);
         cmd.args(&argv[1..])
             .current_dir(&job.dir)
@@ -250,7 +263,10 @@ impl StageContext<'_> {
             Some(s) if s.success() => Ok(wall),
             Some(s) => Err(fail(describe(s), tail(&err_path))),
             None => Err(fail(
-                format!("timed out after {} s", stage.timeout.unwrap_or_default().as_secs()),
+                format!(
+                    "timed out after {} s",
+                    stage.timeout.unwrap_or_default().as_secs()
+                ),
                 tail(&err_path),
             )),
         }
@@ -327,7 +343,12 @@ pub fn probe_fitness(
             unit: dir.to_path_buf(),
             message: format!(
                 "fitness region `{region}` is not in the profile (regions: {})",
-                table.rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+                table
+                    .rows
+                    .iter()
+                    .map(|r| r.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }),
     }

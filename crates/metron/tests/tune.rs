@@ -39,7 +39,10 @@ fn setup() -> (tempfile::TempDir, PathBuf) {
 
 fn metron(dir: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(METRON);
-    c.arg("--store").arg(dir.join("m.db")).arg("--quiet").args(args);
+    c.arg("--store")
+        .arg(dir.join("m.db"))
+        .arg("--quiet")
+        .args(args);
     c
 }
 
@@ -61,7 +64,10 @@ fn finished(dir: &Path) -> Vec<PathBuf> {
 
 fn run_log(dir: &Path) -> HashMap<String, usize> {
     let mut m = HashMap::new();
-    for l in std::fs::read_to_string(dir.join("runs.log")).unwrap_or_default().lines() {
+    for l in std::fs::read_to_string(dir.join("runs.log"))
+        .unwrap_or_default()
+        .lines()
+    {
         *m.entry(l.to_string()).or_insert(0) += 1;
     }
     m
@@ -69,14 +75,33 @@ fn run_log(dir: &Path) -> HashMap<String, usize> {
 
 fn key_of(unit: &Path) -> String {
     // library/_A/_B -> "A,B"
-    let b = unit.file_name().unwrap().to_string_lossy().trim_start_matches('_').to_string();
-    let a = unit.parent().unwrap().file_name().unwrap().to_string_lossy().trim_start_matches('_').to_string();
+    let b = unit
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .trim_start_matches('_')
+        .to_string();
+    let a = unit
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .trim_start_matches('_')
+        .to_string();
     format!("{a},{b}")
 }
 
 fn show_json(dir: &Path, p: &Path) -> serde_json::Value {
-    let out = metron(dir, &["--json", "tune", "show"]).arg(p).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = metron(dir, &["--json", "tune", "show"])
+        .arg(p)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -93,7 +118,10 @@ fn resumes_after_kill_9_without_redoing_or_losing_units() {
     // Kill at a known point: once at least 8 units are finished.
     let start = Instant::now();
     while finished(dir).len() < 8 {
-        assert!(start.elapsed() < Duration::from_secs(120), "campaign made no progress");
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "campaign made no progress"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL
@@ -101,17 +129,30 @@ fn resumes_after_kill_9_without_redoing_or_losing_units() {
     let before: Vec<String> = finished(dir).iter().map(|u| key_of(u)).collect();
     assert!(before.len() >= 8 && before.len() < 24, "{}", before.len());
 
-    let out = metron(dir, &["tune", "run", "--all", "--cores", "2"]).arg(&p).output().unwrap();
+    let out = metron(dir, &["tune", "run", "--all", "--cores", "2"])
+        .arg(&p)
+        .output()
+        .unwrap();
     // One unit fails, so not every unit has a fitness; the campaign itself succeeds.
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let log = run_log(dir);
     for k in &before {
-        assert_eq!(log[k], 1, "unit {k} finished before the kill and was run again");
+        assert_eq!(
+            log[k], 1,
+            "unit {k} finished before the kill and was run again"
+        );
     }
     assert_eq!(finished(dir).len(), 24);
     for a in 0..6 {
         for b in 0..4 {
-            assert!(log.contains_key(&format!("{a},{b}")), "unit {a},{b} never ran");
+            assert!(
+                log.contains_key(&format!("{a},{b}")),
+                "unit {a},{b} never ran"
+            );
         }
     }
     // Every result reached the store, including any written just before the kill.
@@ -119,7 +160,12 @@ fn resumes_after_kill_9_without_redoing_or_losing_units() {
     assert_eq!(shown["rows"].as_array().unwrap().len(), 23);
     assert_eq!(shown["failed"], 1);
     // The optimum of (a-3)^2 + b + 1 is a=3, b=0 with 1.
-    let best = shown["rows"].as_array().unwrap().iter().map(|r| r["value"].as_f64().unwrap()).fold(f64::INFINITY, f64::min);
+    let best = shown["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
     assert_eq!(best, 1.0);
 }
 
@@ -128,19 +174,36 @@ fn failed_units_are_not_retried_unless_asked_and_keep_their_stderr() {
     let (tmp, p) = setup();
     let dir = tmp.path();
     for _ in 0..2 {
-        let out = metron(dir, &["tune", "run", "--all"]).arg(&p).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = metron(dir, &["tune", "run", "--all"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     assert_eq!(run_log(dir)["5,3"], 1);
     let failed = std::fs::read_to_string(dir.join("library/_5/_3/FAILED")).unwrap();
-    assert!(failed.contains("boom-5-3") && failed.contains("exit code 7"), "{failed}");
+    assert!(
+        failed.contains("boom-5-3") && failed.contains("exit code 7"),
+        "{failed}"
+    );
     // The store has the tail too.
     let db = rusqlite::Connection::open(dir.join("m.db")).unwrap();
     let tail: String = db
-        .query_row("SELECT stderr_tail FROM tune_units WHERE key = '_5/_3'", [], |r| r.get(0))
+        .query_row(
+            "SELECT stderr_tail FROM tune_units WHERE key = '_5/_3'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert!(tail.contains("boom-5-3"));
-    let out = metron(dir, &["tune", "run", "--all", "--retry-failed"]).arg(&p).output().unwrap();
+    let out = metron(dir, &["tune", "run", "--all", "--retry-failed"])
+        .arg(&p)
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert_eq!(run_log(dir)["5,3"], 2);
     assert_eq!(run_log(dir)["0,0"], 1);
@@ -150,19 +213,48 @@ fn failed_units_are_not_retried_unless_asked_and_keep_their_stderr() {
 fn ga_writes_thesis_outputs_and_respects_the_budget() {
     let (tmp, p) = setup();
     let dir = tmp.path();
-    let out = metron(dir, &["tune", "run", "--max-unique", "10", "--population", "6", "--repeat", "2"])
-        .arg(&p)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = metron(
+        dir,
+        &[
+            "tune",
+            "run",
+            "--max-unique",
+            "10",
+            "--population",
+            "6",
+            "--repeat",
+            "2",
+        ],
+    )
+    .arg(&p)
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for r in 0..2 {
         let cnv = std::fs::read_to_string(dir.join(format!("out/Convergence_{r}.cnv"))).unwrap();
         let mut lines = cnv.lines();
         assert_eq!(lines.next(), Some("10"), "{cnv}");
-        let bests: Vec<f64> = lines.next().unwrap().split(';').map(|x| x.parse().unwrap()).collect();
-        assert!(bests.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the best: {bests:?}");
+        let bests: Vec<f64> = lines
+            .next()
+            .unwrap()
+            .split(';')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert!(
+            bests.windows(2).all(|w| w[1] <= w[0]),
+            "elitism keeps the best: {bests:?}"
+        );
         let g0 = dir.join(format!("out/run_{r}/genetic_generation_0"));
-        let best = std::fs::read_dir(&g0).unwrap().next().unwrap().unwrap().file_name();
+        let best = std::fs::read_dir(&g0)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .file_name();
         assert_eq!(best.to_string_lossy(), format!("Best: {}", bests[0]));
     }
 }
@@ -172,9 +264,21 @@ fn bad_projects_exit_2_naming_the_line() {
     let (tmp, p) = setup();
     let dir = tmp.path();
     let cases = [
-        (PROJECT.replace("echo value:", "echo {c} value:"), "unknown placeholder {c}", 14),
-        (PROJECT.replace("name = \"b\"", "name = \"a\""), "defined twice", 8),
-        (format!("{PROJECT}\n[restrictions]\nrequire = [\"a > 10\"]\n"), "space is empty", 0),
+        (
+            PROJECT.replace("echo value:", "echo {c} value:"),
+            "unknown placeholder {c}",
+            14,
+        ),
+        (
+            PROJECT.replace("name = \"b\"", "name = \"a\""),
+            "defined twice",
+            8,
+        ),
+        (
+            format!("{PROJECT}\n[restrictions]\nrequire = [\"a > 10\"]\n"),
+            "space is empty",
+            0,
+        ),
     ];
     for (text, msg, line) in cases {
         std::fs::write(&p, text).unwrap();
@@ -194,11 +298,23 @@ fn fitness_region_missing_from_the_profile_is_an_input_error() {
     let profile = r#"{"format":"metron-probe-profile","version":1,"rank":0,"host":"h","pid":1,"cmdline":["x"],"start_time_unix_ns":0,"clock":{"name":"monotonic","ticks_per_ns":1.0,"calibration":"none","granularity_ns":1.0},"call_tree":false,"threads":[{"index":0,"tid":1,"name":null,"tree_errors":0,"timeline_events":0,"timeline_dropped":0,"regions":[{"name":"setup","total_ns":5.0,"count":1,"mean_ns":5.0,"min_ns":5.0,"max_ns":5.0,"errors":0,"open_at_exit":false}],"tree":[]}]}"#;
     std::fs::write(dir.join("prof.json"), profile).unwrap();
     let text = PROJECT
-        .replace("if [ {a} = 5 ]", "cp {project_dir}/prof.json $METRON_PROFILE_DIR/metron-rank0.json; if [ {a} = 5 ]")
-        .replace("source = \"regex\"\npattern = \"value: ([0-9]+)\"", "source = \"probe\"\nregion = \"solve\"");
+        .replace(
+            "if [ {a} = 5 ]",
+            "cp {project_dir}/prof.json $METRON_PROFILE_DIR/metron-rank0.json; if [ {a} = 5 ]",
+        )
+        .replace(
+            "source = \"regex\"\npattern = \"value: ([0-9]+)\"",
+            "source = \"probe\"\nregion = \"solve\"",
+        );
     std::fs::write(&p, text).unwrap();
-    let out = metron(dir, &["tune", "run", "--random", "1"]).arg(&p).output().unwrap();
+    let out = metron(dir, &["tune", "run", "--random", "1"])
+        .arg(&p)
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("region `solve` is not in the profile"), "{err}");
+    assert!(
+        err.contains("region `solve` is not in the profile"),
+        "{err}"
+    );
 }

@@ -24,13 +24,22 @@ impl Drop for Cluster {
 fn campaign_runs_through_a_local_slurm() {
     for tool in ["slurmctld", "slurmd", "munged", "sbatch"] {
         assert!(
-            Command::new("sh").args(["-c", &format!("command -v {tool}")]).output().unwrap().status.success(),
+            Command::new("sh")
+                .args(["-c", &format!("command -v {tool}")])
+                .output()
+                .unwrap()
+                .status
+                .success(),
             "`{tool}` is not installed: apt-get install -y slurm-wlm munge (scripts/install-deps)"
         );
     }
     let tmp = tempfile::tempdir().unwrap();
     let state = tmp.path().join("slurm");
-    let out = Command::new(script()).arg("start").arg(&state).output().unwrap();
+    let out = Command::new(script())
+        .arg("start")
+        .arg(&state)
+        .output()
+        .unwrap();
     let _cluster = Cluster(state.clone());
     assert!(
         out.status.success(),
@@ -75,7 +84,11 @@ batch = 4
         .arg(&project)
         .output()
         .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let result: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(result["units"], 6);
     assert_eq!(result["progress"]["failed"], 3);

@@ -96,7 +96,10 @@ fn parameter_defined_twice_names_both_lines() {
         .collect::<Vec<_>>();
     assert_eq!(dup.len(), 2);
     assert_eq!(line, dup[1]);
-    assert!(msg.contains(&format!("first on line {}", dup[0])), "{msg} {second} {first}");
+    assert!(
+        msg.contains(&format!("first on line {}", dup[0])),
+        "{msg} {second} {first}"
+    );
 }
 
 #[test]
@@ -104,7 +107,10 @@ fn undefined_variable_in_restriction_is_an_error() {
     let bad = GOOD.replace("\"pre >= 1\"", "\"post >= 1\"");
     let (line, msg) = input_line(parse(&bad).unwrap_err());
     assert!(msg.contains("post"), "{msg}");
-    assert_eq!(line, bad.lines().position(|l| l.starts_with("require")).unwrap() + 1);
+    assert_eq!(
+        line,
+        bad.lines().position(|l| l.starts_with("require")).unwrap() + 1
+    );
 }
 
 #[test]

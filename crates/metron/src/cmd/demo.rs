@@ -564,18 +564,41 @@ fn tune_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option<P
     write_example(&dir, "Makefile", POISSON_MAKEFILE)?;
     let toml = POISSON_TOML.replace(
         "\"PROJECT={project_dir}\"]",
-        &format!("\"PROJECT={{project_dir}}\", \"PROBE_LIB={}\"]", lib.display()),
+        &format!(
+            "\"PROJECT={{project_dir}}\", \"PROBE_LIB={}\"]",
+            lib.display()
+        ),
     );
     let project = write_example(&dir, "poisson.toml", &toml)?;
     let store = out.join("metron.db");
     let (store, project) = (store.display().to_string(), project.display().to_string());
     let budget = if quick { "8" } else { "16" };
     invoke(
-        &["--store", &store, "tune", "run", &project, "--max-unique", budget, "--population", "6"],
+        &[
+            "--store",
+            &store,
+            "tune",
+            "run",
+            &project,
+            "--max-unique",
+            budget,
+            "--population",
+            "6",
+        ],
         global,
     )?;
     invoke(
-        &["--store", &store, "tune", "show", &project, "--x", "pre + post", "--filter", "smoother=rbgs"],
+        &[
+            "--store",
+            &store,
+            "tune",
+            "show",
+            &project,
+            "--x",
+            "pre + post",
+            "--filter",
+            "smoother=rbgs",
+        ],
         global,
     )?;
     Ok(Some(dir))

@@ -229,7 +229,11 @@ fn runner(p: &Project, a: &RunArgs, global: &GlobalOpts) -> CliResult<Runner> {
     if let Some(s) = &global.store {
         worker.push(format!("--store={}", s.display()));
     }
-    worker.extend(["tune".into(), "exec-unit".into(), p.path.display().to_string()]);
+    worker.extend([
+        "tune".into(),
+        "exec-unit".into(),
+        p.path.display().to_string(),
+    ]);
     Ok(Runner::Slurm(metron_tune::slurm::SlurmExecutor {
         worker,
         partition,
@@ -306,17 +310,30 @@ fn run_campaign(a: RunArgs, global: &GlobalOpts) -> CliResult {
     let _ = store.finish_experiment(exp, status);
     let result = result.map_err(tune_error)?;
     if global.json {
-        println!("{}", serde_json::to_string_pretty(&result).map_err(CliError::failure)?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&result).map_err(CliError::failure)?
+        );
         return Ok(());
     }
     println!("experiment {}: {} units", exp.0, result.units);
     for (i, r) in result.runs.iter().enumerate() {
-        print!("{}", if result.runs.len() > 1 { format!("run {i}: ") } else { String::new() });
+        print!(
+            "{}",
+            if result.runs.len() > 1 {
+                format!("run {i}: ")
+            } else {
+                String::new()
+            }
+        );
         print!("{}", campaign::convergence_text(r).replace('\n', "  "));
         println!();
     }
     let p = &result.progress;
-    println!("done {}  failed {}  reused from library {}", p.done, p.failed, p.reused);
+    println!(
+        "done {}  failed {}  reused from library {}",
+        p.done, p.failed, p.reused
+    );
     match (&result.best, &result.best_key) {
         (Some(b), Some(k)) => println!("best {b} at {}", project.library.join(k).display()),
         _ => return Err(CliError::failure("every unit failed")),
@@ -325,7 +342,8 @@ fn run_campaign(a: RunArgs, global: &GlobalOpts) -> CliResult {
 }
 
 fn run_replay(a: ReplayArgs, global: &GlobalOpts) -> CliResult {
-    let table = Table::load(&a.table, &a.fitness_column, &a.ignore, a.maximize).map_err(tune_error)?;
+    let table =
+        Table::load(&a.table, &a.fitness_column, &a.ignore, a.maximize).map_err(tune_error)?;
     let mut ga = metron_tune::ga::GaConfig {
         maximize: a.maximize,
         ..Default::default()
@@ -345,16 +363,29 @@ fn run_replay(a: ReplayArgs, global: &GlobalOpts) -> CliResult {
     let s = replay::replay(&table, &cfg).map_err(tune_error)?;
     if let Some(dir) = &a.cnv {
         for (i, r) in s.runs.iter().enumerate() {
-            campaign::write_convergence(&dir.join(format!("Convergence_{i}.cnv")), r).map_err(tune_error)?;
+            campaign::write_convergence(&dir.join(format!("Convergence_{i}.cnv")), r)
+                .map_err(tune_error)?;
         }
     }
     if global.json {
-        println!("{}", serde_json::to_string_pretty(&s).map_err(CliError::failure)?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&s).map_err(CliError::failure)?
+        );
         return Ok(());
     }
     let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.6}"));
-    println!("table: {} units, optimum {}, target (within {}%) {}", s.table_units, f(s.optimum), a.within * 100.0, f(s.target));
-    println!("runs: {}  mean unique units per run: {:.1}", cfg.runs, s.mean_unique_units);
+    println!(
+        "table: {} units, optimum {}, target (within {}%) {}",
+        s.table_units,
+        f(s.optimum),
+        a.within * 100.0,
+        f(s.target)
+    );
+    println!(
+        "runs: {}  mean unique units per run: {:.1}",
+        cfg.runs, s.mean_unique_units
+    );
     println!(
         "final best: median {:.6}  IQR [{:.6}, {:.6}]  mean {:.6}",
         s.final_best.median, s.final_best.q1, s.final_best.q3, s.final_best.mean
@@ -362,10 +393,17 @@ fn run_replay(a: ReplayArgs, global: &GlobalOpts) -> CliResult {
     println!(
         "found within target: {:.1}% of runs; median unique evaluations to it: {}",
         s.hit_rate * 100.0,
-        s.median_evaluations_to_target.map_or("never (fewer than half the runs)".into(), |m| format!("{m}"))
+        s.median_evaluations_to_target
+            .map_or("never (fewer than half the runs)".into(), |m| format!(
+                "{m}"
+            ))
     );
     if !s.mean_best_per_generation.is_empty() {
-        let curve: Vec<String> = s.mean_best_per_generation.iter().map(|v| format!("{v:.4}")).collect();
+        let curve: Vec<String> = s
+            .mean_best_per_generation
+            .iter()
+            .map(|v| format!("{v:.4}"))
+            .collect();
         println!("mean best per generation: {}", curve.join(" "));
     }
     Ok(())

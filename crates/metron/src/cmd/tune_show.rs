@@ -9,7 +9,10 @@ use crate::GlobalOpts;
 
 pub fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
     let project = Project::load(&a.project).map_err(tune_error)?;
-    let strategy = a.strategy.parse().map_err(|m: String| CliError::input(format!("--strategy: {m}")))?;
+    let strategy = a
+        .strategy
+        .parse()
+        .map_err(|m: String| CliError::input(format!("--strategy: {m}")))?;
     let store = super::open_existing_store(&global.store_path())?;
     let q = ShowQuery {
         filters: a.filters.clone(),
@@ -20,7 +23,10 @@ pub fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
     };
     let r = show::show(&project, &store, &q).map_err(tune_error)?;
     if global.json {
-        println!("{}", serde_json::to_string_pretty(&r).map_err(CliError::failure)?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&r).map_err(CliError::failure)?
+        );
         return Ok(());
     }
     let genes = &r.genes;
@@ -34,7 +40,13 @@ pub fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         for row in &r.rows {
             let mut rec: Vec<String> = genes
                 .iter()
-                .map(|g| row.params.iter().find(|p| &p.0 == g).map(|p| p.1.clone()).unwrap_or_default())
+                .map(|g| {
+                    row.params
+                        .iter()
+                        .find(|p| &p.0 == g)
+                        .map(|p| p.1.clone())
+                        .unwrap_or_default()
+                })
                 .collect();
             rec.extend(row.x.map(|v| v.to_string()));
             rec.extend(row.y.map(|v| v.to_string()));
@@ -43,7 +55,12 @@ pub fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         }
         return w.flush().map_err(CliError::failure);
     }
-    println!("{} units ({} failed not shown); value: {}", r.rows.len(), r.failed, r.value);
+    println!(
+        "{} units ({} failed not shown); value: {}",
+        r.rows.len(),
+        r.failed,
+        r.value
+    );
     let mut head = format!("{:<40}", "unit");
     if a.x.is_some() {
         head += &format!(" {:>10}", "x");
@@ -63,19 +80,28 @@ pub fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         println!("{line} {:>14.6}", row.value);
     }
     if !r.groups.is_empty() {
-        println!("\n{:>10} {:>6} {:>14} {:>14} {:>14}", "x", "units", "min", "avg", "max");
+        println!(
+            "\n{:>10} {:>6} {:>14} {:>14} {:>14}",
+            "x", "units", "min", "avg", "max"
+        );
         for g in &r.groups {
-            println!("{:>10} {:>6} {:>14.6} {:>14.6} {:>14.6}", g.x, g.units, g.min, g.avg, g.max);
+            println!(
+                "{:>10} {:>6} {:>14.6} {:>14.6} {:>14.6}",
+                g.x, g.units, g.min, g.avg, g.max
+            );
         }
     }
     Ok(())
 }
 
 pub fn import_gp(a: ImportArgs) -> CliResult {
-    let src = std::fs::read_to_string(&a.file).map_err(|e| CliError::input(format!("{}: {e}", a.file.display())))?;
+    let src = std::fs::read_to_string(&a.file)
+        .map_err(|e| CliError::input(format!("{}: {e}", a.file.display())))?;
     let toml = metron_tune::gp::import(&a.file, &src).map_err(tune_error)?;
     match &a.output {
-        Some(p) => std::fs::write(p, toml).map_err(|e| CliError::input(format!("{}: {e}", p.display()))),
+        Some(p) => {
+            std::fs::write(p, toml).map_err(|e| CliError::input(format!("{}: {e}", p.display())))
+        }
         None => {
             print!("{toml}");
             Ok(())
