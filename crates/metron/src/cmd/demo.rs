@@ -210,13 +210,7 @@ fn build_triad(out: &Path) -> CliResult<(PathBuf, PathBuf)> {
 /// imbalance column has something to show), and shows the merged profile.
 fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
     let exe = std::env::current_exe().map_err(CliError::failure)?;
-    // METRON_PROBE_LIB names the library when it was built elsewhere (the tests do that).
-    let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
-    let Some(lib) = std::env::var_os("METRON_PROBE_LIB")
-        .map(PathBuf::from)
-        .or(beside_exe)
-        .filter(|l| l.is_file())
-    else {
+    let Some(lib) = probe_lib(&exe) else {
         println!(
             "skipped: libmetron_probe.a is not next to {}; build it with \
              `cargo build --release -p metron-probe` (make demo does)\n",
@@ -549,12 +543,7 @@ fn tune_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option<P
         return Ok(None);
     }
     let exe = std::env::current_exe().map_err(CliError::failure)?;
-    let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
-    let Some(lib) = std::env::var_os("METRON_PROBE_LIB")
-        .map(PathBuf::from)
-        .or(beside_exe)
-        .filter(|l| l.is_file())
-    else {
+    let Some(lib) = probe_lib(&exe) else {
         println!("skipped: libmetron_probe.a is not next to {}; build it with `cargo build --release -p metron-probe`\n", exe.display());
         return Ok(None);
     };
@@ -602,4 +591,14 @@ fn tune_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option<P
         global,
     )?;
     Ok(Some(dir))
+}
+
+/// libmetron_probe.a beside metron, or where METRON_PROBE_LIB says (the tests build it
+/// elsewhere).
+fn probe_lib(exe: &Path) -> Option<PathBuf> {
+    let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
+    std::env::var_os("METRON_PROBE_LIB")
+        .map(PathBuf::from)
+        .or(beside_exe)
+        .filter(|l| l.is_file())
 }
