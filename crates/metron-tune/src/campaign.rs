@@ -307,12 +307,8 @@ pub fn search(c: &mut Campaign, method: &Method, repeats: usize) -> Result<Searc
     let mut units = 0;
     match method {
         Method::All => {
-            let all: Vec<Genome> = project
-                .predefined
-                .iter()
-                .cloned()
-                .chain(project.space.all())
-                .collect();
+            let mut all: Vec<Genome> = project.predefined.clone();
+            all.extend(project.space.all().filter(|g| !project.predefined.contains(g)));
             if all.is_empty() {
                 return Err(empty_space(project));
             }

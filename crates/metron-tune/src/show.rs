@@ -17,6 +17,9 @@ pub struct ShowQuery {
     pub y: Option<String>,
     pub region: Option<String>,
     pub strategy: Option<metron_probe::analysis::Strategy>,
+    /// Failed units as rows with value +inf (a replay table must keep them: the GA spends
+    /// its budget on them too).
+    pub include_failed: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -122,9 +125,13 @@ pub fn show(project: &Project, store: &Store, q: &ShowQuery) -> Result<ShowResul
     let mut rows = Vec::new();
     let mut failed = 0;
     for u in store.tune_units(&project.library.display().to_string())? {
-        let Some(fitness) = u.fitness.filter(|_| u.status == "ok") else {
-            failed += 1;
-            continue;
+        let fitness = match u.fitness.filter(|_| u.status == "ok") {
+            Some(f) => f,
+            None if q.include_failed => f64::INFINITY,
+            None => {
+                failed += 1;
+                continue;
+            }
         };
         let params: Vec<(String, String)> = serde_json::from_str(&u.params).unwrap_or_default();
         let Ok(genome) = space.genome_of(&params) else {
@@ -137,6 +144,7 @@ pub fn show(project: &Project, store: &Store, q: &ShowQuery) -> Result<ShowResul
             continue;
         }
         let value = match &q.region {
+            Some(_) if fitness.is_infinite() => fitness,
             Some(r) => lib::probe_fitness(
                 &project.library.join(&u.key).join(lib::PROFILE_DIR),
                 r,

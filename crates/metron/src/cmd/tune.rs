@@ -169,7 +169,7 @@ pub struct ShowArgs {
     /// min, max, avg or sum across ranks and threads.
     #[arg(long, default_value = "max")]
     pub strategy: String,
-    /// CSV (genes, x, y, value): readable by `metron tune replay`.
+    /// CSV (genes, x, y, fitness; failed units as `failed`): readable by `metron tune replay`.
     #[arg(long)]
     pub csv: bool,
 }

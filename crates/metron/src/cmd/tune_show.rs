@@ -20,6 +20,7 @@ pub fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
         y: a.y.clone(),
         region: a.region.clone(),
         strategy: Some(strategy),
+        include_failed: a.csv,
     };
     let r = show::show(&project, &store, &q).map_err(tune_error)?;
     if global.json {
@@ -50,7 +51,11 @@ pub fn show(a: ShowArgs, global: &GlobalOpts) -> CliResult {
                 .collect();
             rec.extend(row.x.map(|v| v.to_string()));
             rec.extend(row.y.map(|v| v.to_string()));
-            rec.push(row.value.to_string());
+            rec.push(if row.value.is_finite() {
+                row.value.to_string()
+            } else {
+                "failed".into()
+            });
             w.write_record(&rec).map_err(CliError::failure)?;
         }
         return w.flush().map_err(CliError::failure);
