@@ -308,7 +308,12 @@ pub fn search(c: &mut Campaign, method: &Method, repeats: usize) -> Result<Searc
     match method {
         Method::All => {
             let mut all: Vec<Genome> = project.predefined.clone();
-            all.extend(project.space.all().filter(|g| !project.predefined.contains(g)));
+            all.extend(
+                project
+                    .space
+                    .all()
+                    .filter(|g| !project.predefined.contains(g)),
+            );
             if all.is_empty() {
                 return Err(empty_space(project));
             }

@@ -22,6 +22,20 @@ pub enum Selection {
     Roulette,
     /// Parents drawn uniformly: the baseline that shows whether selection helps.
     Random,
+    /// Linear ranking (weight n for the best, 1 for the worst finite unit): not in the thesis;
+    /// keeps the pressure when fitness values are close, where 1/f barely separates them.
+    Rank,
+}
+
+/// How a gene chosen for mutation changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mutation {
+    /// To a random value of the gene (002 Listing 4.4).
+    Uniform,
+    /// Range genes step to a neighbouring value (±1 or ±2), list genes as `Uniform`: not in
+    /// the thesis; uses the order of range genes, which the uniform mutation ignores.
+    Creep,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -44,6 +58,11 @@ pub struct GaConfig {
     pub elitism: usize,
     pub selection: Selection,
     pub crossover: Crossover,
+    pub mutation: Mutation,
+    /// A child that is a unit already evaluated (or already in the next generation) is mutated
+    /// again, up to 20 times, until it is new: not in the thesis, whose populations fill with
+    /// copies of the best once they converge.
+    pub novelty: bool,
     /// Larger fitness is better; roulette then weighs by fitness instead of its inverse.
     pub maximize: bool,
     pub seed: u64,
@@ -60,6 +79,8 @@ impl Default for GaConfig {
             elitism: 1,
             selection: Selection::Roulette,
             crossover: Crossover::Uniform,
+            mutation: Mutation::Uniform,
+            novelty: false,
             maximize: false,
             seed: 1,
         }
@@ -253,12 +274,29 @@ impl<E: Evaluator> Ga<'_, E> {
             .take(self.cfg.elitism)
             .map(|g| (*g).clone())
             .collect();
-        let weights: Vec<f64> = population
-            .iter()
-            .map(|g| weight(self.fitness(g), maximize))
-            .collect();
+        let weights: Vec<f64> = if self.cfg.selection == Selection::Rank {
+            rank_weights(population, &ranked, |g| self.fitness(g).is_some())
+        } else {
+            population
+                .iter()
+                .map(|g| weight(self.fitness(g), maximize))
+                .collect()
+        };
         while next.len() < self.cfg.population {
-            next.push(self.child(population, &weights));
+            let mut c = self.child(population, &weights);
+            if self.cfg.novelty {
+                for _ in 0..20 {
+                    if !self.seen.contains_key(&c) && !next.contains(&c) {
+                        break;
+                    }
+                    let mut m = c.clone();
+                    self.mutate_genes(&mut m);
+                    if self.space.is_valid(&m) {
+                        c = m;
+                    }
+                }
+            }
+            next.push(c);
         }
         next
     }
@@ -318,12 +356,44 @@ impl<E: Evaluator> Ga<'_, E> {
         if self.cfg.mutation_chance == 0 || self.rng.below(self.cfg.mutation_chance as usize) != 0 {
             return;
         }
+        self.mutate_genes(g);
+    }
+
+    /// Each gene with 50% (002 Listing 4.4's "50% chance for each gene").
+    fn mutate_genes(&mut self, g: &mut Genome) {
         for (i, gene) in self.space.genes.iter().enumerate() {
-            if self.rng.chance(0.5) {
-                g[i] = self.rng.below(gene.values.len()) as u32;
+            if !self.rng.chance(0.5) {
+                continue;
             }
+            let n = gene.values.len();
+            g[i] = match (self.cfg.mutation, gene.kind) {
+                (Mutation::Creep, crate::space::GeneKind::Range) if n > 1 => {
+                    let step = 1 + self.rng.below(2) as i64;
+                    let up = self.rng.chance(0.5);
+                    let v = g[i] as i64 + if up { step } else { -step };
+                    v.clamp(0, n as i64 - 1) as u32
+                }
+                _ => self.rng.below(n) as u32,
+            };
         }
     }
+}
+
+/// Linear ranking weights in population order: the best finite unit weighs as many as there
+/// are finite units, the worst 1, failed units 0.
+fn rank_weights(
+    population: &[Genome],
+    ranked: &[&Genome],
+    finite: impl Fn(&Genome) -> bool,
+) -> Vec<f64> {
+    let ok: Vec<&Genome> = ranked.iter().copied().filter(|g| finite(g)).collect();
+    population
+        .iter()
+        .map(|g| match ok.iter().position(|r| *r == g) {
+            Some(i) => (ok.len() - i) as f64,
+            None => 0.0,
+        })
+        .collect()
 }
 
 /// Random search: distinct valid units drawn uniformly until the budget is spent (the peer

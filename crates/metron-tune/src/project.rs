@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Result, TuneError};
-use crate::ga::{Crossover, GaConfig, Selection};
+use crate::ga::{Crossover, GaConfig, Mutation, Selection};
 use crate::space::{Derived, Expr, Gene, Genome, Space};
 use crate::template::Template;
 
@@ -133,6 +133,9 @@ struct RawSearch {
     elitism: Option<usize>,
     selection: Option<Spanned<String>>,
     crossover: Option<Spanned<String>>,
+    mutation: Option<Spanned<String>>,
+    #[serde(default)]
+    novelty: bool,
     seed: Option<u64>,
     random: Option<usize>,
 }
@@ -657,6 +660,7 @@ fn build_search(cx: &Ctx, s: &RawSearch, maximize: bool) -> Result<(Method, GaCo
             &[
                 ("roulette", Selection::Roulette),
                 ("random", Selection::Random),
+                ("rank", Selection::Rank),
             ],
         )?,
         None => d.selection,
@@ -671,7 +675,16 @@ fn build_search(cx: &Ctx, s: &RawSearch, maximize: bool) -> Result<(Method, GaCo
         )?,
         None => d.crossover,
     };
+    let mutation = match &s.mutation {
+        Some(x) => cx.choice(
+            x,
+            &[("uniform", Mutation::Uniform), ("creep", Mutation::Creep)],
+        )?,
+        None => d.mutation,
+    };
     let ga = GaConfig {
+        mutation,
+        novelty: s.novelty,
         population: s.population.unwrap_or(d.population).max(1),
         // With only a unit budget the thesis ran until it was spent (66 generations, Fig. 4.7).
         generations: s.generations.unwrap_or(if s.max_unique.is_some() {

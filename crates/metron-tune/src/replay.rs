@@ -19,7 +19,9 @@ pub struct Table {
 }
 
 /// Sorts values numerically when they all are numbers, else as text.
-fn sort_values(v: &mut [String]) {
+/// Sorts values numerically when they all are numbers, else as text; numeric columns are
+/// range genes (ordered), the others list genes.
+fn sort_values(v: &mut [String]) -> bool {
     let num = |s: &str| match expr_value(s) {
         evalexpr::Value::Int(i) => Some(i as f64),
         evalexpr::Value::Float(f) => Some(f),
@@ -27,8 +29,10 @@ fn sort_values(v: &mut [String]) {
     };
     if v.iter().all(|s| num(s).is_some()) {
         v.sort_by(|a, b| num(a).unwrap_or(0.0).total_cmp(&num(b).unwrap_or(0.0)));
+        true
     } else {
         v.sort();
+        false
     }
 }
 
@@ -94,8 +98,12 @@ impl Table {
                     .collect::<HashSet<_>>()
                     .into_iter()
                     .collect();
-                sort_values(&mut values);
-                Gene::list(&header[i], values)
+                let ordered = sort_values(&mut values);
+                let mut gene = Gene::list(&header[i], values);
+                if ordered {
+                    gene.kind = crate::space::GeneKind::Range;
+                }
+                gene
             })
             .collect();
         let mut fitness = HashMap::new();

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use metron_tune::campaign::{self, Campaign, Runner};
-use metron_tune::ga::{Crossover, Selection};
+use metron_tune::ga::{Crossover, Mutation, Selection};
 use metron_tune::project::{ExecutorKind, Method, Project};
 use metron_tune::replay::{self, ReplayConfig, ReplayMethod, Table};
 use metron_tune::TuneError;
@@ -51,9 +51,16 @@ pub struct GaOpts {
     /// Best units carried over unchanged (0 = no elitism).
     #[arg(long)]
     pub elitism: Option<usize>,
-    /// roulette (on inverse fitness) or random (random parents, 002 §4.4).
-    #[arg(long, value_parser = ["roulette", "random"])]
+    /// roulette (on inverse fitness), random (random parents, 002 §4.4) or rank (linear
+    /// ranking; not in the thesis).
+    #[arg(long, value_parser = ["roulette", "random", "rank"])]
     pub selection: Option<String>,
+    /// uniform (a random value, 002 Listing 4.4) or creep (range genes step to a neighbour).
+    #[arg(long, value_parser = ["uniform", "creep"])]
+    pub mutation: Option<String>,
+    /// Mutate children that repeat an evaluated unit until they are new.
+    #[arg(long)]
+    pub novelty: bool,
     /// uniform or one-point.
     #[arg(long, value_parser = ["uniform", "one-point"])]
     pub crossover: Option<String>,
@@ -83,8 +90,15 @@ impl GaOpts {
         match self.selection.as_deref() {
             Some("random") => ga.selection = Selection::Random,
             Some("roulette") => ga.selection = Selection::Roulette,
+            Some("rank") => ga.selection = Selection::Rank,
             _ => {}
         }
+        match self.mutation.as_deref() {
+            Some("creep") => ga.mutation = Mutation::Creep,
+            Some("uniform") => ga.mutation = Mutation::Uniform,
+            _ => {}
+        }
+        ga.novelty |= self.novelty;
         match self.crossover.as_deref() {
             Some("one-point") => ga.crossover = Crossover::OnePoint,
             Some("uniform") => ga.crossover = Crossover::Uniform,
