@@ -537,4 +537,128 @@ mod tests {
         let r = run(&cfg, &space(), &mut Fails, &[], &mut |_, _| Ok(())).unwrap();
         assert!(r.generations.iter().all(|g| g.best == Some(1.0)));
     }
+
+    fn ga_for<'a>(cfg: &'a GaConfig, space: &'a Space, eval: &'a mut Bowl) -> Ga<'a, Bowl> {
+        Ga {
+            cfg,
+            space,
+            eval,
+            rng: Rng::new(7),
+            seen: HashMap::new(),
+            run: GaRun {
+                generations: Vec::new(),
+                evaluated: Vec::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn mutation_is_one_in_mutation_chance_then_half_of_the_genes() {
+        // 002 Listing 4.4: 1/mutation_chance per unit, then 50% per gene. With 1000 values a
+        // mutated gene almost never keeps its value, so changes count mutations.
+        let space = Space {
+            genes: (0..3)
+                .map(|i| Gene::range(&format!("g{i}"), 0, 1000, 1))
+                .collect(),
+            ..Space::default()
+        };
+        let cfg = GaConfig {
+            mutation_chance: 4,
+            ..GaConfig::default()
+        };
+        let mut bowl = Bowl(0);
+        let mut ga = ga_for(&cfg, &space, &mut bowl);
+        let (n, mut units, mut genes) = (40_000, 0, 0);
+        for _ in 0..n {
+            let mut g = vec![500, 500, 500];
+            ga.mutate(&mut g);
+            let changed = g.iter().filter(|&&x| x != 500).count();
+            units += usize::from(changed > 0);
+            genes += changed;
+        }
+        // P(unit changes) = 1/4 * (1 - 0.5^3); genes changed per unit = 1/4 * 3 * 0.5.
+        let p_unit = units as f64 / n as f64;
+        let per_unit = genes as f64 / n as f64;
+        assert!((p_unit - 0.21875).abs() < 0.01, "{p_unit}");
+        assert!((per_unit - 0.375).abs() < 0.015, "{per_unit}");
+    }
+
+    #[test]
+    fn one_point_crossover_keeps_a_prefix_and_a_suffix() {
+        let space = Space {
+            genes: (0..6)
+                .map(|i| Gene::range(&format!("g{i}"), 0, 3, 1))
+                .collect(),
+            ..Space::default()
+        };
+        let cfg = GaConfig {
+            crossover: Crossover::OnePoint,
+            ..GaConfig::default()
+        };
+        let mut bowl = Bowl(0);
+        let mut ga = ga_for(&cfg, &space, &mut bowl);
+        let (a, b) = (vec![0u32; 6], vec![1u32; 6]);
+        for _ in 0..200 {
+            let c = ga.crossover(&a, &b);
+            // One switch from one parent to the other, never at the ends.
+            let switches = c.windows(2).filter(|w| w[0] != w[1]).count();
+            assert_eq!(switches, 1, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn creep_mutation_steps_range_genes_to_neighbours() {
+        let space = Space {
+            genes: vec![Gene::range("r", 0, 10, 1)],
+            ..Space::default()
+        };
+        let cfg = GaConfig {
+            mutation: Mutation::Creep,
+            ..GaConfig::default()
+        };
+        let mut bowl = Bowl(0);
+        let mut ga = ga_for(&cfg, &space, &mut bowl);
+        for start in [0u32, 5, 9] {
+            for _ in 0..200 {
+                let mut g = vec![start];
+                ga.mutate_genes(&mut g);
+                assert!(
+                    g[0] < 10 && (g[0] as i64 - start as i64).abs() <= 2,
+                    "{start} -> {}",
+                    g[0]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rank_weights_order_finite_units_and_zero_failed_ones() {
+        let pop = vec![vec![2], vec![0], vec![1]];
+        let ranked: Vec<&Genome> = vec![&pop[1], &pop[2], &pop[0]];
+        let w = rank_weights(&pop, &ranked, |g| g[0] != 2);
+        assert_eq!(w, vec![0.0, 2.0, 1.0]);
+    }
+
+    #[test]
+    fn roulette_selects_in_proportion_to_inverse_fitness() {
+        // 002 §4.2: p_i = (1/f_i) / sum_j (1/f_j); fitness 1, 2, 4 -> 4/7, 2/7, 1/7; failed 0.
+        let space = space();
+        let cfg = GaConfig::default();
+        let mut bowl = Bowl(0);
+        let mut ga = ga_for(&cfg, &space, &mut bowl);
+        let pop = vec![vec![0, 0, 0], vec![1, 0, 0], vec![2, 0, 0], vec![3, 0, 0]];
+        let w: Vec<f64> = [Some(1.0), Some(2.0), Some(4.0), None]
+            .iter()
+            .map(|f| weight(*f, false))
+            .collect();
+        let mut counts = [0usize; 4];
+        let n = 70_000;
+        for _ in 0..n {
+            counts[ga.select(&pop, &w)] += 1;
+        }
+        let p: Vec<f64> = counts.iter().map(|c| *c as f64 / n as f64).collect();
+        for (got, want) in p.iter().zip([4.0 / 7.0, 2.0 / 7.0, 1.0 / 7.0, 0.0]) {
+            assert!((got - want).abs() < 0.01, "{p:?}");
+        }
+    }
 }
