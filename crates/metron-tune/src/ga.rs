@@ -163,6 +163,10 @@ fn weight(fitness: Option<f64>, maximize: bool) -> f64 {
     }
 }
 
+/// Creep mutation: the share of mutated range genes that jump to a random value anyway, so
+/// that a population caught in a local optimum can leave it.
+const CREEP_JUMP: f64 = 0.25;
+
 struct Ga<'a, E: Evaluator> {
     cfg: &'a GaConfig,
     space: &'a Space,
@@ -367,7 +371,9 @@ impl<E: Evaluator> Ga<'_, E> {
             }
             let n = gene.values.len();
             g[i] = match (self.cfg.mutation, gene.kind) {
-                (Mutation::Creep, crate::space::GeneKind::Range) if n > 1 => {
+                (Mutation::Creep, crate::space::GeneKind::Range)
+                    if n > 1 && !self.rng.chance(CREEP_JUMP) =>
+                {
                     let step = 1 + self.rng.below(2) as i64;
                     let up = self.rng.chance(0.5);
                     let v = g[i] as i64 + if up { step } else { -step };
