@@ -615,7 +615,7 @@ mod tests {
     #[test]
     fn creep_mutation_steps_range_genes_to_neighbours() {
         let space = Space {
-            genes: vec![Gene::range("r", 0, 10, 1)],
+            genes: vec![Gene::range("r", 0, 100, 1)],
             ..Space::default()
         };
         let cfg = GaConfig {
@@ -624,17 +624,25 @@ mod tests {
         };
         let mut bowl = Bowl(0);
         let mut ga = ga_for(&cfg, &space, &mut bowl);
-        for start in [0u32, 5, 9] {
-            for _ in 0..200 {
+        let (mut near, mut far) = (0, 0);
+        for start in [0u32, 50, 99] {
+            for _ in 0..6000 {
                 let mut g = vec![start];
                 ga.mutate_genes(&mut g);
-                assert!(
-                    g[0] < 10 && (g[0] as i64 - start as i64).abs() <= 2,
-                    "{start} -> {}",
-                    g[0]
-                );
+                assert!(g[0] < 100);
+                if start != 50 {
+                    continue; // the ends only check the bounds (steps past them are clamped)
+                }
+                match (g[0] as i64 - start as i64).abs() {
+                    0 => {}
+                    1 | 2 => near += 1,
+                    _ => far += 1,
+                }
             }
         }
+        // A quarter of the mutated genes jump (and land more than 2 away ~95% of the time).
+        let jump = far as f64 / (near + far) as f64;
+        assert!((jump - CREEP_JUMP * 0.95).abs() < 0.04, "{jump}");
     }
 
     #[test]
