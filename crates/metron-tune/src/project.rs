@@ -314,7 +314,12 @@ pub fn verbatim(v: &toml::Value) -> String {
 impl Project {
     pub fn load(path: &Path) -> Result<Project> {
         let text = std::fs::read_to_string(path).map_err(TuneError::io(path))?;
-        Project::parse(path, &text)
+        let mut p = Project::parse(path, &text)?;
+        // Slurm tasks start elsewhere: they get the project by its absolute path.
+        if let Ok(abs) = std::fs::canonicalize(path) {
+            p.path = abs;
+        }
+        Ok(p)
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Project> {

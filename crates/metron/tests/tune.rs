@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
 const METRON: &str = env!("CARGO_BIN_EXE_metron");
 
 /// 24 units; each run logs itself, sleeps, prints its value. Unit a=5,b=3 fails loudly.
@@ -317,4 +319,82 @@ fn fitness_region_missing_from_the_profile_is_an_input_error() {
         err.contains("region `solve` is not in the profile"),
         "{err}"
     );
+}
+
+/// The example solver (MPI ranks, OpenMP threads, probe fitness) run locally, killed with -9
+/// once its first unit is done, and run again: nothing finished is rebuilt or rerun.
+#[test]
+fn example_campaign_runs_locally_and_resumes_after_kill_9() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let p = common::example_project(dir);
+    let lib = common::probe_library();
+    let args = ["tune", "run", "--random", "4", "--cores", "2"];
+    let mut child = metron(dir, &args)
+        .arg(&p)
+        .env("METRON_PROBE_LIB", &lib)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while finished(dir).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no unit finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let stamp = |u: &Path, f: &str| std::fs::metadata(u.join(f)).and_then(|m| m.modified()).ok();
+    let before: Vec<_> = finished(dir)
+        .into_iter()
+        .map(|u| {
+            (
+                stamp(&u, ".done-build"),
+                stamp(&u, "result.json").or(stamp(&u, "FAILED")),
+                u,
+            )
+        })
+        .collect();
+    let out = metron(dir, &["--json"])
+        .args(&args[..])
+        .arg(&p)
+        .env("METRON_PROBE_LIB", &lib)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (build, result, u) in &before {
+        assert_eq!(&stamp(u, ".done-build"), build, "{} rebuilt", u.display());
+        assert_eq!(
+            &stamp(u, "result.json").or(stamp(u, "FAILED")),
+            result,
+            "{} rerun",
+            u.display()
+        );
+    }
+    let units = finished(dir);
+    assert_eq!(units.len(), 4);
+    let ok: Vec<&PathBuf> = units
+        .iter()
+        .filter(|u| u.join("result.json").exists())
+        .collect();
+    assert!(!ok.is_empty(), "every unit failed");
+    for u in ok {
+        // Fitness is the probe's `solve` region, one profile per MPI rank.
+        let unit: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(u.join("unit.json")).unwrap()).unwrap();
+        let ranks: usize = unit["params"][0][1].as_str().unwrap().parse().unwrap();
+        assert_eq!(unit["params"][0][0], "ranks");
+        let profiles = std::fs::read_dir(u.join("profile")).unwrap().count();
+        assert_eq!(profiles, ranks, "{}", u.display());
+        assert!(std::fs::read_to_string(u.join("poisson.knowledge"))
+            .unwrap()
+            .contains("smoother = "));
+    }
 }

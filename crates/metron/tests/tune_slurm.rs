@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 const METRON: &str = env!("CARGO_BIN_EXE_metron");
 
 fn script() -> PathBuf {
@@ -102,4 +104,36 @@ batch = 4
     let failed = std::fs::read_to_string(tmp.path().join("library/_2/_fail/FAILED")).unwrap();
     assert!(failed.contains("broken-2"), "{failed}");
     assert!(tmp.path().join("out/slurm/batch-0.sh").exists());
+
+    // The example solver through the same Slurm: mpirun inside an array task, probe fitness.
+    let ex = tmp.path().join("example");
+    std::fs::create_dir_all(&ex).unwrap();
+    let project = common::example_project(&ex);
+    let run = Command::new(METRON)
+        .env("SLURM_CONF", &conf)
+        .env("METRON_PROBE_LIB", common::probe_library())
+        .arg("--store")
+        .arg(ex.join("m.db"))
+        .args([
+            "--quiet",
+            "--json",
+            "tune",
+            "run",
+            "--random",
+            "3",
+            "--executor",
+            "slurm",
+        ])
+        .arg(&project)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let result: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(result["units"], 3);
+    assert!(result["best"].as_f64().unwrap() > 0.0, "{result}");
+    assert!(ex.join("out/slurm/batch-0.sh").exists());
 }

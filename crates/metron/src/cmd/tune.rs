@@ -219,7 +219,7 @@ pub fn run(args: TuneArgs, global: &GlobalOpts) -> CliResult {
     }
 }
 
-fn runner(p: &Project, a: &RunArgs, global: &GlobalOpts) -> CliResult<Runner> {
+fn runner(p: &Project, a: &RunArgs) -> CliResult<Runner> {
     let slurm = match a.executor.as_deref() {
         Some("slurm") => true,
         Some(_) => false,
@@ -240,9 +240,6 @@ fn runner(p: &Project, a: &RunArgs, global: &GlobalOpts) -> CliResult<Runner> {
     };
     let exe = std::env::current_exe().map_err(CliError::failure)?;
     let mut worker = vec![exe.display().to_string()];
-    if let Some(s) = &global.store {
-        worker.push(format!("--store={}", s.display()));
-    }
     worker.extend([
         "tune".into(),
         "exec-unit".into(),
@@ -283,7 +280,7 @@ fn run_campaign(a: RunArgs, global: &GlobalOpts) -> CliResult {
             host: None,
         })
         .map_err(CliError::input)?;
-    let runner = runner(&project, &a, global)?;
+    let runner = runner(&project, &a)?;
     let (mut c, check) =
         Campaign::open(&project, &store, Some(exp), runner, a.retry_failed).map_err(tune_error)?;
     if !global.quiet && !global.json {
