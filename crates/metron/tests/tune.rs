@@ -398,3 +398,180 @@ fn example_campaign_runs_locally_and_resumes_after_kill_9() {
             .contains("smoother = "));
     }
 }
+
+#[test]
+fn show_filters_places_on_x_and_groups_like_the_processing_tool() {
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    let out = metron(dir, &["tune", "run", "--all", "--cores", "2"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = metron(
+        dir,
+        &[
+            "--json", "tune", "show", "--filter", "a>3", "--filter", "b<3", "--x", "a + b",
+        ],
+    )
+    .arg(&p)
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Brute force over a in {4, 5}, b in {0, 1, 2}: value (a-3)^2 + b + 1, grouped by a + b.
+    let mut want: std::collections::BTreeMap<i64, Vec<f64>> = Default::default();
+    for a in 4..6i64 {
+        for b in 0..3i64 {
+            want.entry(a + b)
+                .or_default()
+                .push(((a - 3) * (a - 3) + b + 1) as f64);
+        }
+    }
+    let groups = v["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), want.len());
+    for (g, (x, vals)) in groups.iter().zip(&want) {
+        assert_eq!(g["x"].as_f64().unwrap(), *x as f64);
+        assert_eq!(g["units"].as_u64().unwrap() as usize, vals.len());
+        assert_eq!(
+            g["min"].as_f64().unwrap(),
+            vals.iter().copied().fold(f64::INFINITY, f64::min)
+        );
+        assert_eq!(
+            g["max"].as_f64().unwrap(),
+            vals.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        );
+        assert_eq!(
+            g["avg"].as_f64().unwrap(),
+            vals.iter().sum::<f64>() / vals.len() as f64
+        );
+    }
+    // CSV keeps the failed unit, as a replay table must.
+    let out = metron(dir, &["tune", "show", "--csv"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(csv.starts_with("a,b,fitness\n"), "{csv}");
+    assert!(csv.contains("5,3,failed"), "{csv}");
+    assert_eq!(csv.lines().count(), 25);
+}
+
+#[test]
+fn consistency_check_recovers_the_store_and_refuses_a_tampered_folder() {
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    let out = metron(dir, &["tune", "run", "--random", "3"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // Results that never reached the store (kill -9 between the two writes) come back.
+    let db = rusqlite::Connection::open(dir.join("m.db")).unwrap();
+    db.execute("DELETE FROM tune_units", []).unwrap();
+    let out = Command::new(METRON)
+        .arg("--store")
+        .arg(dir.join("m.db"))
+        .args(["tune", "run", "--random", "3"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("3 results recovered into the store"), "{err}");
+    let n: i64 = db
+        .query_row("SELECT count(*) FROM tune_units", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 3);
+    // A parameter file that does not belong to its folder is an error, not a silent rerun.
+    let unit = finished(dir).pop().unwrap();
+    let f = unit.join("unit.json");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let b = v["params"][1][1].as_str().unwrap().to_string();
+    let other = if b == "0" { "1" } else { "0" };
+    std::fs::write(
+        &f,
+        text.replacen(&format!("\"{b}\""), &format!("\"{other}\""), 1),
+    )
+    .unwrap();
+    let out = metron(dir, &["tune", "run", "--random", "3"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("not of its folder"), "{err}");
+}
+
+/// Units needing 2 cores never run beside others on a budget of 2; 1-core units run side by
+/// side. Wall-time fitness repeats the run stage.
+#[test]
+fn local_pool_keeps_the_core_budget_and_wall_fitness_repeats() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let p = dir.join("p.toml");
+    std::fs::write(
+        &p,
+        r#"
+[[range]]
+name = "i"
+start = 0
+count = 4
+
+[[range]]
+name = "c"
+start = 1
+count = 2
+
+[run]
+command = ["sh", "-c", "echo $0 $1 start $(date +%s.%N) >> \"$LOG\"; sleep 0.3; echo $0 $1 end $(date +%s.%N) >> \"$LOG\"", "{i}", "{c}"]
+env = { LOG = "{project_dir}/pool.log" }
+cores = "c"
+
+[fitness]
+source = "wall"
+repetitions = 2
+"#,
+    )
+    .unwrap();
+    let out = metron(dir, &["--json", "tune", "run", "--all", "--cores", "2"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = std::fs::read_to_string(dir.join("pool.log")).unwrap();
+    // 8 units x 2 repetitions.
+    assert_eq!(log.lines().filter(|l| l.contains(" start ")).count(), 16);
+    let mut events: Vec<(f64, i64)> = log
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let cores: i64 = f[1].parse().unwrap();
+            let t: f64 = f[3].parse().unwrap();
+            (t, if f[2] == "start" { cores } else { -cores })
+        })
+        .collect();
+    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let (mut busy, mut most, mut side_by_side) = (0, 0, false);
+    for (_, d) in &events {
+        busy += d;
+        most = most.max(busy);
+        side_by_side |= busy == 2 && *d == 1;
+    }
+    assert!(most <= 2, "core budget exceeded: {most}\n{log}");
+    assert!(side_by_side, "1-core units never ran side by side\n{log}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["best"].as_f64().unwrap() >= 0.3, "{v}");
+}
