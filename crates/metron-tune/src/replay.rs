@@ -88,24 +88,7 @@ impl Table {
         if rows.is_empty() {
             return Err(TuneError::input(path, 0, "the table has no rows"));
         }
-        let genes: Vec<Gene> = gene_cols
-            .iter()
-            .enumerate()
-            .map(|(j, &i)| {
-                let mut values: Vec<String> = rows
-                    .iter()
-                    .map(|r| r.0[j].clone())
-                    .collect::<HashSet<_>>()
-                    .into_iter()
-                    .collect();
-                let ordered = sort_values(&mut values);
-                let mut gene = Gene::list(&header[i], values);
-                if ordered {
-                    gene.kind = crate::space::GeneKind::Range;
-                }
-                gene
-            })
-            .collect();
+        let genes = genes_of(&header, &gene_cols, &rows);
         let mut fitness = HashMap::new();
         for (n, (vals, f)) in rows.into_iter().enumerate() {
             let g: Genome = genes
@@ -151,6 +134,32 @@ impl Table {
             o * (1.0 + within)
         })
     }
+}
+
+/// One gene per column: its distinct values, numeric columns as ordered range genes.
+fn genes_of(
+    header: &csv::StringRecord,
+    gene_cols: &[usize],
+    rows: &[(Vec<String>, Option<f64>)],
+) -> Vec<Gene> {
+    gene_cols
+        .iter()
+        .enumerate()
+        .map(|(j, &i)| {
+            let mut values: Vec<String> = rows
+                .iter()
+                .map(|r| r.0[j].clone())
+                .collect::<HashSet<_>>()
+                .into_iter()
+                .collect();
+            let ordered = sort_values(&mut values);
+            let mut gene = Gene::list(&header[i], values);
+            if ordered {
+                gene.kind = crate::space::GeneKind::Range;
+            }
+            gene
+        })
+        .collect()
 }
 
 struct Lookup<'a>(&'a Table);
