@@ -115,7 +115,7 @@ def figures(metron, table, name, ga_args, out):
     ax.axhline(summary[0][1]["optimum"], color="grey", linestyle=":", label="optimum")
     ax.set_xlabel("generation")
     ax.set_ylabel("mean best fitness of the generation")
-    ax.set_title(f"{name}: {SEEDS} GA runs ({' '.join(ga_args)})")
+    ax.set_title(f"{name} table: mean of {SEEDS} GA runs per variant", fontsize=10)
     ax.legend()
     fig.tight_layout()
     fig.savefig(os.path.join(out, f"replay-{name}.svg"))
@@ -131,6 +131,7 @@ def main():
     ap.add_argument("--metron", default="target/release/metron")
     ap.add_argument("--example", required=True, help="CSV from `metron tune show --csv`")
     ap.add_argument("--out", default="docs/tune")
+    ap.add_argument("--figures-only", action="store_true", help="skip the peer table")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     synth = os.path.join(a.out, "synthetic-table.csv")
@@ -151,6 +152,10 @@ def main():
             assert abs(best - optima[name]) < 1e-12, (name, best, optima[name])
         target = best * 1.01
         cap = ["--max-unique", str(budget)]
+        if a.figures_only:
+            if name != "held-out":
+                figs.append(figures(a.metron, path, name, cap + pop + THESIS, a.out))
+            continue
         rows = [
             (f"GA, thesis operators ({' '.join(pop + THESIS)})", metron_replay(a.metron, path, cap + pop + THESIS)),
             (f"GA, creep mutation ({' '.join(IMPROVED)})", metron_replay(a.metron, path, cap + IMPROVED)),
