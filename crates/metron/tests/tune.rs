@@ -575,3 +575,67 @@ repetitions = 2
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["best"].as_f64().unwrap() >= 0.3, "{v}");
 }
+
+/// A value is one argument without a shell, and a quoted word with `shell = true`: never code.
+#[test]
+fn values_are_never_spliced_into_a_shell_as_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let p = dir.join("p.toml");
+    for (shell, command) in [
+        (
+            true,
+            r#"command = "printf '%s|' {v} > out.txt; echo value: 1""#,
+        ),
+        (
+            false,
+            r#"command = ["sh", "-c", "printf '%s|' \"$0\" > out.txt; echo value: 1", "{v}"]"#,
+        ),
+    ] {
+        let _ = std::fs::remove_dir_all(dir.join("library"));
+        std::fs::write(
+            &p,
+            format!(
+                r#"
+[[list]]
+name = "v"
+values = ["a b; touch pwned", "$(touch pwned2)"]
+
+[run]
+shell = {shell}
+{command}
+
+[fitness]
+source = "regex"
+pattern = "value: ([0-9]+)"
+"#
+            ),
+        )
+        .unwrap();
+        let out = metron(dir, &["tune", "run", "--all"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(finished(dir).len(), 2);
+        for unit in finished(dir) {
+            let got = std::fs::read_to_string(unit.join("out.txt")).unwrap();
+            assert!(
+                got == "a b; touch pwned|" || got == "$(touch pwned2)|",
+                "shell={shell}: {got}"
+            );
+        }
+        assert!(
+            !unit_file_exists(dir, "pwned") && !unit_file_exists(dir, "pwned2"),
+            "shell={shell}"
+        );
+    }
+}
+
+fn unit_file_exists(dir: &Path, name: &str) -> bool {
+    finished(dir).iter().any(|u| u.join(name).exists()) || dir.join(name).exists()
+}
