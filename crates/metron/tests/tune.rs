@@ -32,6 +32,17 @@ source = "regex"
 pattern = "value: ([0-9]+)"
 "#;
 
+/// Runs a command that must succeed; its output.
+fn succeed(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn setup() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("p.toml");
@@ -95,15 +106,7 @@ fn key_of(unit: &Path) -> String {
 }
 
 fn show_json(dir: &Path, p: &Path) -> serde_json::Value {
-    let out = metron(dir, &["--json", "tune", "show"])
-        .arg(p)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeed(metron(dir, &["--json", "tune", "show"]).arg(p));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -131,16 +134,8 @@ fn resumes_after_kill_9_without_redoing_or_losing_units() {
     let before: Vec<String> = finished(dir).iter().map(|u| key_of(u)).collect();
     assert!(before.len() >= 8 && before.len() < 24, "{}", before.len());
 
-    let out = metron(dir, &["tune", "run", "--all", "--cores", "2"])
-        .arg(&p)
-        .output()
-        .unwrap();
     // One unit fails, so not every unit has a fitness; the campaign itself succeeds.
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeed(metron(dir, &["tune", "run", "--all", "--cores", "2"]).arg(&p));
     let log = run_log(dir);
     for k in &before {
         assert_eq!(
@@ -176,15 +171,7 @@ fn failed_units_are_not_retried_unless_asked_and_keep_their_stderr() {
     let (tmp, p) = setup();
     let dir = tmp.path();
     for _ in 0..2 {
-        let out = metron(dir, &["tune", "run", "--all"])
-            .arg(&p)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeed(metron(dir, &["tune", "run", "--all"]).arg(&p));
     }
     assert_eq!(run_log(dir)["5,3"], 1);
     let failed = std::fs::read_to_string(dir.join("library/_5/_3/FAILED")).unwrap();
@@ -215,26 +202,21 @@ fn failed_units_are_not_retried_unless_asked_and_keep_their_stderr() {
 fn ga_writes_thesis_outputs_and_respects_the_budget() {
     let (tmp, p) = setup();
     let dir = tmp.path();
-    let out = metron(
-        dir,
-        &[
-            "tune",
-            "run",
-            "--max-unique",
-            "10",
-            "--population",
-            "6",
-            "--repeat",
-            "2",
-        ],
-    )
-    .arg(&p)
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        metron(
+            dir,
+            &[
+                "tune",
+                "run",
+                "--max-unique",
+                "10",
+                "--population",
+                "6",
+                "--repeat",
+                "2",
+            ],
+        )
+        .arg(&p),
     );
     for r in 0..2 {
         let cnv = std::fs::read_to_string(dir.join(format!("out/Convergence_{r}.cnv"))).unwrap();
@@ -358,16 +340,11 @@ fn example_campaign_runs_locally_and_resumes_after_kill_9() {
             )
         })
         .collect();
-    let out = metron(dir, &["--json"])
-        .args(&args[..])
-        .arg(&p)
-        .env("METRON_PROBE_LIB", &lib)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        metron(dir, &["--json"])
+            .args(&args[..])
+            .arg(&p)
+            .env("METRON_PROBE_LIB", &lib),
     );
     for (build, result, u) in &before {
         assert_eq!(&stamp(u, ".done-build"), build, "{} rebuilt", u.display());
@@ -403,28 +380,15 @@ fn example_campaign_runs_locally_and_resumes_after_kill_9() {
 fn show_filters_places_on_x_and_groups_like_the_processing_tool() {
     let (tmp, p) = setup();
     let dir = tmp.path();
-    let out = metron(dir, &["tune", "run", "--all", "--cores", "2"])
-        .arg(&p)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = metron(
-        dir,
-        &[
-            "--json", "tune", "show", "--filter", "a>3", "--filter", "b<3", "--x", "a + b",
-        ],
-    )
-    .arg(&p)
-    .output()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(metron(dir, &["tune", "run", "--all", "--cores", "2"]).arg(&p));
+    let out = succeed(
+        metron(
+            dir,
+            &[
+                "--json", "tune", "show", "--filter", "a>3", "--filter", "b<3", "--x", "a + b",
+            ],
+        )
+        .arg(&p),
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // Brute force over a in {4, 5}, b in {0, 1, 2}: value (a-3)^2 + b + 1, grouped by a + b.
@@ -542,15 +506,7 @@ repetitions = 2
 "#,
     )
     .unwrap();
-    let out = metron(dir, &["--json", "tune", "run", "--all", "--cores", "2"])
-        .arg(&p)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeed(metron(dir, &["--json", "tune", "run", "--all", "--cores", "2"]).arg(&p));
     let log = std::fs::read_to_string(dir.join("pool.log")).unwrap();
     // 8 units x 2 repetitions.
     assert_eq!(log.lines().filter(|l| l.contains(" start ")).count(), 16);
@@ -612,15 +568,7 @@ pattern = "value: ([0-9]+)"
             ),
         )
         .unwrap();
-        let out = metron(dir, &["tune", "run", "--all"])
-            .arg(&p)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeed(metron(dir, &["tune", "run", "--all"]).arg(&p));
         assert_eq!(finished(dir).len(), 2);
         for unit in finished(dir) {
             let got = std::fs::read_to_string(unit.join("out.txt")).unwrap();

@@ -22,6 +22,26 @@ impl Drop for Cluster {
     }
 }
 
+/// `metron tune run` against the test's Slurm; its JSON result.
+fn campaign(conf: &Path, dir: &Path, project: &Path, args: &[&str]) -> serde_json::Value {
+    let run = Command::new(METRON)
+        .env("SLURM_CONF", conf)
+        .env("METRON_PROBE_LIB", common::probe_library())
+        .arg("--store")
+        .arg(dir.join("m.db"))
+        .args(["--quiet", "--json", "tune", "run"])
+        .args(args)
+        .arg(project)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_slice(&run.stdout).unwrap()
+}
+
 #[test]
 fn campaign_runs_through_a_local_slurm() {
     for tool in ["slurmctld", "slurmd", "munged", "sbatch"] {
@@ -78,20 +98,7 @@ batch = 4
 "#,
     )
     .unwrap();
-    let run = Command::new(METRON)
-        .env("SLURM_CONF", &conf)
-        .arg("--store")
-        .arg(tmp.path().join("m.db"))
-        .args(["--quiet", "--json", "tune", "run", "--all"])
-        .arg(&project)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let result: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let result = campaign(&conf, tmp.path(), &project, &["--all"]);
     assert_eq!(result["units"], 6);
     assert_eq!(result["progress"]["failed"], 3);
     assert_eq!(result["best"], 1.0);
@@ -109,30 +116,12 @@ batch = 4
     let ex = tmp.path().join("example");
     std::fs::create_dir_all(&ex).unwrap();
     let project = common::example_project(&ex);
-    let run = Command::new(METRON)
-        .env("SLURM_CONF", &conf)
-        .env("METRON_PROBE_LIB", common::probe_library())
-        .arg("--store")
-        .arg(ex.join("m.db"))
-        .args([
-            "--quiet",
-            "--json",
-            "tune",
-            "run",
-            "--random",
-            "3",
-            "--executor",
-            "slurm",
-        ])
-        .arg(&project)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    let result = campaign(
+        &conf,
+        &ex,
+        &project,
+        &["--random", "3", "--executor", "slurm"],
     );
-    let result: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert_eq!(result["units"], 3);
     assert!(result["best"].as_f64().unwrap() > 0.0, "{result}");
     assert!(ex.join("out/slurm/batch-0.sh").exists());

@@ -1,5 +1,6 @@
-//! Helpers shared by the tune tests: the example project in a temporary directory, linked with
-//! the static probe library.
+//! Helpers shared by the integration tests: the static probe library, the tune example project
+//! in a temporary directory. Each test binary uses a part of them.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
