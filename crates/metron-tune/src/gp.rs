@@ -253,6 +253,9 @@ pub fn import(path: &Path, src: &str) -> Result<String> {
         );
         names.push(name.to_string());
     }
+    // 002 §3.3: mpirun's -np is the product of the numBlocks genes ("known in advance").
+    let np = product(&names, "domain_numBlocks_").unwrap_or_else(|| "1".into());
+    t += &format!("\n[[derived]]\nname = \"np\"\nexpr = {}\n", toml_str(&np));
     t += &restrictions(&defs, &names, &mut known);
     t += &stages(&names, get("measured_timers_fname"));
     t += &search(&defs, &mut known);
@@ -373,8 +376,6 @@ mod tests {
         let toml = import(Path::new("strong.gp"), src).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("p.toml");
-        // The run stage needs {np}: define it so the imported file is a loadable project.
-        let toml = toml.replace("[restrictions]", "[[derived]]\nname = \"np\"\nexpr = \"domain_numBlocks_x * domain_numBlocks_y * domain_numBlocks_z\"\n\n[restrictions]");
         std::fs::write(&p, &toml).unwrap();
         let project = crate::project::Project::load(&p).unwrap_or_else(|e| panic!("{e}\n{toml}"));
         // Listing 4.6: 12 range genes, 2 list genes; maxLevel becomes the strong-scaled value.

@@ -587,3 +587,30 @@ pattern = "value: ([0-9]+)"
 fn unit_file_exists(dir: &Path, name: &str) -> bool {
     finished(dir).iter().any(|u| u.join(name).exists()) || dir.join(name).exists()
 }
+
+#[test]
+fn import_gp_converts_the_thesis_listing_and_refuses_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let gp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../metron-tune/tests/data/strong.gp");
+    let out = succeed(metron(dir, &["tune", "import-gp"]).arg(&gp));
+    let toml = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        toml.contains("name = \"l3tmp_smoother\"\nvalues = ['\"GS\"', '\"Jac\"', '\"RBGS\"']"),
+        "{toml}"
+    );
+    assert!(toml.contains("max_unique = 20"), "{toml}");
+    let bad = dir.join("bad.gp");
+    std::fs::write(
+        &bad,
+        "population_size = 30\nrange_genes_def = [x for x in y]\n",
+    )
+    .unwrap();
+    let out = metron(dir, &["tune", "import-gp"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.gp:2:"), "{err}");
+}
