@@ -614,3 +614,45 @@ fn import_gp_converts_the_thesis_listing_and_refuses_code() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("bad.gp:2:"), "{err}");
 }
+
+/// A GA campaign killed with -9 and run again with the same seed takes the same path: the
+/// convergence file equals that of an uninterrupted run, and no finished unit ran twice.
+#[test]
+fn ga_resumes_after_kill_9_on_the_same_path() {
+    let ga = [
+        "tune",
+        "run",
+        "--max-unique",
+        "12",
+        "--population",
+        "6",
+        "--cores",
+        "2",
+    ];
+    let (whole, p_whole) = setup();
+    succeed(metron(whole.path(), &ga).arg(&p_whole));
+    let (tmp, p) = setup();
+    let dir = tmp.path();
+    let mut child = metron(dir, &ga)
+        .arg(&p)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while finished(dir).len() < 4 {
+        assert!(start.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before: Vec<String> = finished(dir).iter().map(|u| key_of(u)).collect();
+    succeed(metron(dir, &ga).arg(&p));
+    let log = run_log(dir);
+    for k in &before {
+        assert_eq!(log[k], 1, "unit {k} ran again");
+    }
+    let cnv = |d: &Path| std::fs::read_to_string(d.join("out/Convergence.cnv")).unwrap();
+    assert_eq!(cnv(dir), cnv(whole.path()));
+    assert!(cnv(dir).starts_with("12\n"));
+}
