@@ -126,6 +126,29 @@ THESIS = ["--mutation-chance", "10"]
 IMPROVED = ["--mutation", "creep", "--mutation-chance", "10", "--population", "10"]
 
 
+def full_convergence(metron, table, name, ga_args, out):
+    """All runs' convergence files in one plot (002 Figs. 4.3, 4.7, 4.12)."""
+    import glob, tempfile
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([metron, "--quiet", "tune", "replay", table, "--runs", str(SEEDS), "--cnv", d] + ga_args,
+                       check=True, capture_output=True)
+        fig, ax = plt.subplots(figsize=(6.4, 4))
+        for f in glob.glob(os.path.join(d, "Convergence_*.cnv")):
+            with open(f) as fh:
+                fh.readline()
+                best = [float(x) for x in fh.readline().strip().split(";")]
+            ax.plot(range(len(best)), best, color="tab:blue", alpha=0.15, linewidth=0.8)
+    ax.set_xscale("symlog")
+    ax.set_xlabel("generation (log scale past 1)")
+    ax.set_ylabel("best fitness of the generation")
+    ax.set_title(f"{name} table: {SEEDS} convergence files (roulette, elitism 1)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, f"full-convergence-{name}.svg"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--metron", default="target/release/metron")
@@ -152,6 +175,8 @@ def main():
             assert abs(best - optima[name]) < 1e-12, (name, best, optima[name])
         target = best * 1.01
         cap = ["--max-unique", str(budget)]
+        if name != "held-out":
+            full_convergence(a.metron, path, name, cap + pop + THESIS, a.out)
         if a.figures_only:
             if name != "held-out":
                 figs.append(figures(a.metron, path, name, cap + pop + THESIS, a.out))
