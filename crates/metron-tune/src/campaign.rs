@@ -363,11 +363,13 @@ pub fn search(c: &mut Campaign, method: &Method, repeats: usize) -> Result<Searc
 }
 
 fn empty_space(p: &Project) -> TuneError {
-    TuneError::input(
-        &p.path,
-        0,
-        "no unit satisfies the restrictions: the space is empty",
-    )
+    let message = if p.space.product() <= 1_000_000 {
+        "no unit satisfies the restrictions: the space is empty"
+    } else {
+        "no unit satisfying the restrictions in 100000 random draws: the space is empty or too \
+         sparse for random sampling (loosen the restrictions or narrow the genes)"
+    };
+    TuneError::input(&p.path, 0, message)
 }
 
 fn ga_repeat(c: &mut Campaign, r: usize, repeats: usize) -> Result<GaRun> {

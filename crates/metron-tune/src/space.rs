@@ -251,8 +251,8 @@ impl Space {
         .filter(|g| self.is_valid(g))
     }
 
-    /// A uniformly random unit of the product, resampled until it is valid. `None` after
-    /// `tries` rejections (a space the restrictions leave (almost) empty).
+    /// A uniformly random valid unit: rejection sampling over the product, then (for products
+    /// up to 10^6) enumeration. `None` for an empty space, or one too sparse to sample.
     pub fn random_valid(&self, rng: &mut Rng, tries: usize) -> Option<Genome> {
         if let Some(members) = &self.members {
             // A sparse table: rejection over the product could take forever.
@@ -264,14 +264,20 @@ impl Space {
                 return members.iter().nth(rng.below(n)).cloned();
             }
         }
-        (0..tries).find_map(|_| {
+        let drawn = (0..tries).find_map(|_| {
             let g: Genome = self
                 .genes
                 .iter()
                 .map(|gene| rng.below(gene.values.len()) as u32)
                 .collect();
             self.is_valid(&g).then_some(g)
-        })
+        });
+        if drawn.is_some() || self.product() > 1_000_000 {
+            return drawn;
+        }
+        // A small space the restrictions leave sparse: enumerate it instead.
+        let valid: Vec<Genome> = self.all().collect();
+        (!valid.is_empty()).then(|| valid[rng.below(valid.len())].clone())
     }
 
     /// The space's genome for named values (predefined units, replay rows), or which name or
