@@ -13,6 +13,7 @@ pub mod show;
 pub mod slurm;
 pub mod space;
 pub mod template;
+pub mod tools;
 pub mod unit_library;
 
 pub use error::{Result, TuneError};

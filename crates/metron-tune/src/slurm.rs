@@ -7,27 +7,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use metron_measure::tool::Tool;
+use crate::tools::{SACCT, SBATCH, SQUEUE};
 
 use crate::error::{Result, TuneError};
 use crate::executor::Event;
 use crate::unit_library::{self as lib, Outcome, StageContext, UnitJob, UnitParams};
-
-pub const SBATCH: Tool = Tool {
-    program: "sbatch",
-    debian_package: "slurm-client",
-    purpose: "submitting metron tune units to Slurm",
-};
-pub const SQUEUE: Tool = Tool {
-    program: "squeue",
-    debian_package: "slurm-client",
-    purpose: "following metron tune's Slurm jobs",
-};
-pub const SACCT: Tool = Tool {
-    program: "sacct",
-    debian_package: "slurm-client",
-    purpose: "final states of metron tune's Slurm jobs",
-};
 
 pub struct SlurmExecutor {
     /// The command an array task runs, before the unit key: `metron tune exec-unit PROJECT`.

@@ -162,9 +162,8 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         global,
         "metron tune: a small GA campaign over an MPI+OpenMP multigrid solver (002 Ch. 4)",
     );
-    if let Some(dir) = tune_step(&out, args.quick, global)? {
-        produced.push(("tune campaign (library, out/*.cnv)".into(), dir));
-    }
+    let dir = tune_step(&out, args.quick, global)?;
+    produced.push(("tune campaign (library, out/*.cnv)".into(), dir));
 
     if !global.json {
         println!("\nThe demo's outputs:");
@@ -210,7 +209,13 @@ fn build_triad(out: &Path) -> CliResult<(PathBuf, PathBuf)> {
 /// imbalance column has something to show), and shows the merged profile.
 fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
     let exe = std::env::current_exe().map_err(CliError::failure)?;
-    let Some(lib) = probe_lib(&exe) else {
+    // METRON_PROBE_LIB names the library when it was built elsewhere (the tests do that).
+    let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
+    let Some(lib) = std::env::var_os("METRON_PROBE_LIB")
+        .map(PathBuf::from)
+        .or(beside_exe)
+        .filter(|l| l.is_file())
+    else {
         println!(
             "skipped: libmetron_probe.a is not next to {}; build it with \
              `cargo build --release -p metron-probe` (make demo does)\n",
@@ -538,14 +543,18 @@ fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
 
 /// examples/tune in the demo directory, linked with the probe library beside metron, tuned
 /// by a small GA (time to a fixed residual, slowest rank), then shown by smoothing steps.
-fn tune_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option<PathBuf>> {
-    if need("mpicc", "libopenmpi-dev").is_none() || need("mpirun", "openmpi-bin").is_none() {
-        return Ok(None);
+fn tune_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<PathBuf> {
+    for t in [metron_tune::tools::MPICC, metron_tune::tools::MPIRUN] {
+        t.locate()
+            .map_err(|e| CliError::input(format!("demo step `tune` cannot run: {e}")))?;
     }
     let exe = std::env::current_exe().map_err(CliError::failure)?;
     let Some(lib) = probe_lib(&exe) else {
-        println!("skipped: libmetron_probe.a is not next to {}; build it with `cargo build --release -p metron-probe`\n", exe.display());
-        return Ok(None);
+        return Err(CliError::input(format!(
+            "demo step `tune` cannot run: libmetron_probe.a is not next to {}; build it with \
+             `cargo build --release -p metron-probe`, or name it in METRON_PROBE_LIB",
+            exe.display()
+        )));
     };
     let dir = out.join("tune");
     write_example(&dir, "poisson.c", POISSON_C)?;
@@ -590,11 +599,10 @@ fn tune_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<Option<P
         ],
         global,
     )?;
-    Ok(Some(dir))
+    Ok(dir)
 }
 
-/// libmetron_probe.a beside metron, or where METRON_PROBE_LIB says (the tests build it
-/// elsewhere).
+/// libmetron_probe.a beside metron, or where METRON_PROBE_LIB says.
 fn probe_lib(exe: &Path) -> Option<PathBuf> {
     let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
     std::env::var_os("METRON_PROBE_LIB")
