@@ -9,6 +9,7 @@
 //!   untouched.
 
 mod schema;
+mod tune;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -17,6 +18,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBeha
 use serde::Serialize;
 
 pub use schema::{latest_version, APPLICATION_ID};
+pub use tune::{TuneGenerationRow, TuneUnitRow};
 
 /// The store's default location, relative to the current directory.
 pub const DEFAULT_PATH: &str = ".metron/metron.db";

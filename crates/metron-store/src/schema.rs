@@ -56,6 +56,35 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX benchmarks_by_experiment ON benchmarks(experiment_id);
     CREATE INDEX runs_by_benchmark ON runs(benchmark_id);
     "#,
+    // 2: metron tune (002 Ch. 3-4). One row per unit of a unit library (identified by its
+    // absolute path), written as the unit finishes; the folder is the source of truth and the
+    // consistency check at start re-inserts what a kill -9 kept from reaching the store.
+    // Generations hold the convergence data of each GA repeat (002 Listing 4.7).
+    r#"
+    CREATE TABLE tune_units (
+        id            INTEGER PRIMARY KEY,
+        library       TEXT    NOT NULL,
+        key           TEXT    NOT NULL,
+        params        TEXT    NOT NULL,
+        status        TEXT    NOT NULL,
+        fitness       REAL,
+        failed_stage  TEXT,
+        reason        TEXT,
+        stderr_tail   TEXT,
+        experiment_id INTEGER REFERENCES experiments(id),
+        finished_at   TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        UNIQUE (library, key)
+    );
+    CREATE TABLE tune_generations (
+        experiment_id INTEGER NOT NULL REFERENCES experiments(id),
+        repeat        INTEGER NOT NULL,
+        generation    INTEGER NOT NULL,
+        unique_units  INTEGER NOT NULL,
+        best_fitness  REAL,
+        best_key      TEXT,
+        PRIMARY KEY (experiment_id, repeat, generation)
+    ) WITHOUT ROWID;
+    "#,
 ];
 
 /// The schema version this build of metron writes.

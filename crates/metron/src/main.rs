@@ -66,6 +66,8 @@ enum Command {
     Static(cmd::static_::StaticArgs),
     /// Performance event profiles: sampled counter groups over time, execution regions (000 Ch. 3).
     Pep(cmd::pep::PepArgs),
+    /// Generate-build-run campaigns, the genetic tuner, replay and the processing tool (002).
+    Tune(cmd::tune::TuneArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
     /// List the external tools metron uses: found where, which version, what needs them, how to install.
@@ -86,6 +88,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Command::Matlab(a) => cmd::matlab::run(a, g),
         Command::Static(a) => cmd::static_::run(a, g),
         Command::Pep(a) => cmd::pep::run(a, g),
+        Command::Tune(a) => cmd::tune::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
         Command::Doctor(a) => cmd::doctor::run(a, g),
     }

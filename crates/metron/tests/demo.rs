@@ -1,28 +1,10 @@
 //! `metron demo` runs on a machine set up by scripts/install-deps and says where it wrote.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The static probe library the demo links its C example with. `cargo test --workspace` puts it
-/// beside the binary; `cargo test -p metron` does not, so then it is built into a target
-/// directory of its own (the one metron-probe's C test uses), never waiting on this build's lock.
-fn probe_library() -> PathBuf {
-    let exe = Path::new(env!("CARGO_BIN_EXE_metron"));
-    let beside = exe.with_file_name("libmetron_probe.a");
-    if beside.is_file() {
-        return beside;
-    }
-    let target = exe.ancestors().nth(2).unwrap().join("c-abi");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["build", "-p", "metron-probe", "--lib"])
-        .env("CARGO_TARGET_DIR", &target)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .status()
-        .unwrap();
-    assert!(status.success(), "building metron-probe failed");
-    target.join("debug/libmetron_probe.a")
-}
+mod common;
+
+use common::probe_library;
 
 #[test]
 fn demo_runs_and_writes_its_outputs() {

@@ -91,10 +91,44 @@ pub const PERF: Tool = Tool::new(
 )
 .needed_by(&["scripts/bench-pep-perf-stat.py"]);
 
+pub const SBATCH: Tool = Tool::new(
+    "sbatch",
+    "slurm-client",
+    "submitting metron tune units to Slurm",
+)
+.needed_by(&["tune run --executor slurm"]);
+pub const SQUEUE: Tool = Tool::new(
+    "squeue",
+    "slurm-client",
+    "following metron tune's Slurm jobs",
+)
+.needed_by(&["tune run --executor slurm"]);
+pub const SACCT: Tool = Tool::new(
+    "sacct",
+    "slurm-client",
+    "final states of metron tune's Slurm jobs",
+)
+.needed_by(&["tune run --executor slurm"]);
+/// The single-node Slurm of `scripts/slurm-local`, which the Slurm executor's test starts.
+pub const SLURMCTLD: Tool = Tool::new("slurmctld", "slurmctld", "a local Slurm controller")
+    .needed_by(&["tests of tune (Slurm executor)"]);
+pub const SLURMD: Tool = Tool::new("slurmd", "slurmd", "a local Slurm node daemon")
+    .needed_by(&["tests of tune (Slurm executor)"]);
+pub const MUNGED: Tool = Tool::new("munged", "munge", "Slurm's authentication daemon")
+    .needed_by(&["tests of tune (Slurm executor)"]);
+pub const MPICC: Tool = Tool::new(
+    "mpicc",
+    "libopenmpi-dev",
+    "building examples/tune (MPI + OpenMP)",
+)
+.needed_by(&["demo (tune step)", "tests of tune"]);
+pub const MPIRUN: Tool = Tool::new("mpirun", "openmpi-bin", "running examples/tune's MPI ranks")
+    .needed_by(&["demo (tune step)", "tests of tune"]);
+
 /// Every tool above, in the order `metron doctor` lists them.
 pub const ALL: &[Tool] = &[
     GIT, CC, GCC, GXX, CLANG, CLANGXX, OPT, VALGRIND, OBJCOPY, PYTHON3, PYPY3, OCTAVE, MKOCTFILE,
-    PERF,
+    PERF, SBATCH, SQUEUE, SACCT, SLURMCTLD, SLURMD, MUNGED, MPICC, MPIRUN,
 ];
 
 /// The catalogue entry for a plain program name (`"clang"`), for tests that name compilers.

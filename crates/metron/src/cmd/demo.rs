@@ -22,6 +22,9 @@ const STREAM_C: &str = include_str!("../../../../examples/static/stream.c");
 const KERNELS_C: &str = include_str!("../../../../examples/memory/kernels.c");
 const TRIAD_M: &str = include_str!("../../../../examples/matlab/triad.m");
 const THREE_PHASE_C: &str = include_str!("../../../../examples/pep/three_phase.c");
+const POISSON_C: &str = include_str!("../../../../examples/tune/poisson.c");
+const POISSON_TOML: &str = include_str!("../../../../examples/tune/poisson.toml");
+const POISSON_MAKEFILE: &str = include_str!("../../../../examples/tune/Makefile");
 
 #[derive(Args, Debug, Clone)]
 pub struct DemoArgs {
@@ -160,6 +163,14 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         "performance event trace (metron pep show)".into(),
         pep_step(&out, global)?,
     ));
+
+    step(
+        &mut steps,
+        global,
+        "metron tune: a small GA campaign over an MPI+OpenMP multigrid solver (002 Ch. 4)",
+    );
+    let dir = tune_step(&out, args.quick, global)?;
+    produced.push(("tune campaign (library, out/*.cnv)".into(), dir));
 
     if !global.json {
         println!("\nThe demo's outputs:");
@@ -570,4 +581,71 @@ fn pep_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         global,
     )?;
     Ok(trace)
+}
+
+/// examples/tune in the demo directory, linked with the probe library beside metron, tuned
+/// by a small GA (time to a fixed residual, slowest rank), then shown by smoothing steps.
+fn tune_step(out: &Path, quick: bool, global: &GlobalOpts) -> CliResult<PathBuf> {
+    need("tune", &[tool::MPICC, tool::MPIRUN])?;
+    let exe = std::env::current_exe().map_err(CliError::failure)?;
+    let Some(lib) = probe_lib(&exe) else {
+        return Err(CliError::input(format!(
+            "demo step `tune` cannot run: libmetron_probe.a is not next to {}; build it with \
+             `cargo build --release -p metron-probe`, or name it in METRON_PROBE_LIB",
+            exe.display()
+        )));
+    };
+    let dir = out.join("tune");
+    write_example(&dir, "poisson.c", POISSON_C)?;
+    write_example(&dir, "metron_probe.h", PROBE_H)?;
+    write_example(&dir, "Makefile", POISSON_MAKEFILE)?;
+    let toml = POISSON_TOML.replace(
+        "\"PROJECT={project_dir}\"]",
+        &format!(
+            "\"PROJECT={{project_dir}}\", \"PROBE_LIB={}\"]",
+            lib.display()
+        ),
+    );
+    let project = write_example(&dir, "poisson.toml", &toml)?;
+    let store = out.join("metron.db");
+    let (store, project) = (store.display().to_string(), project.display().to_string());
+    let budget = if quick { "8" } else { "16" };
+    invoke(
+        &[
+            "--store",
+            &store,
+            "tune",
+            "run",
+            &project,
+            "--max-unique",
+            budget,
+            "--population",
+            "6",
+        ],
+        global,
+    )?;
+    invoke(
+        &[
+            "--store",
+            &store,
+            "tune",
+            "show",
+            &project,
+            "--x",
+            "pre + post",
+            "--filter",
+            "smoother=rbgs",
+        ],
+        global,
+    )?;
+    Ok(dir)
+}
+
+/// libmetron_probe.a beside metron, or where METRON_PROBE_LIB says.
+fn probe_lib(exe: &Path) -> Option<PathBuf> {
+    let beside_exe = exe.parent().map(|d| d.join("libmetron_probe.a"));
+    std::env::var_os("METRON_PROBE_LIB")
+        .map(PathBuf::from)
+        .or(beside_exe)
+        .filter(|l| l.is_file())
 }

@@ -12,6 +12,8 @@ pub mod pep;
 pub mod probe;
 pub mod profile;
 pub mod static_;
+pub mod tune;
+pub mod tune_show;
 
 use std::path::PathBuf;
 

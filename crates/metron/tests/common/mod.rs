@@ -1,4 +1,5 @@
-//! Helpers shared by the CLI tests: the real binary, a store in a temporary directory, JSON.
+//! Helpers shared by the CLI tests: the real binary, a store in a temporary directory, JSON,
+//! the static probe library, the tune example project. Each test binary uses a part of them.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -93,4 +94,46 @@ pub fn wait_for_pid(path: &Path) -> u32 {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// The static probe library: beside the binary under `cargo test --workspace`, else built into
+/// a target directory of its own (as tests/demo.rs does), never waiting on this build's lock.
+pub fn probe_library() -> PathBuf {
+    let exe = Path::new(env!("CARGO_BIN_EXE_metron"));
+    let beside = exe.with_file_name("libmetron_probe.a");
+    if beside.is_file() {
+        return beside;
+    }
+    let target = exe.ancestors().nth(2).unwrap().join("c-abi");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "-p", "metron-probe", "--lib"])
+        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .status()
+        .unwrap();
+    assert!(status.success(), "building metron-probe failed");
+    target.join("debug/libmetron_probe.a")
+}
+
+/// examples/tune copied into `dir` (with the probe header), ready for `metron tune run`.
+pub fn example_project(dir: &Path) -> PathBuf {
+    use metron_measure::tool::{self, testing};
+    // Under CI a missing tool fails here with its install line; elsewhere the caller's test
+    // cannot go on without it either, so it fails too, naming the line.
+    for t in [&tool::MPICC, &tool::MPIRUN] {
+        if testing::require(t).is_none() {
+            panic!("{}", t.install_line());
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for f in ["poisson.c", "Makefile", "poisson.toml"] {
+        std::fs::copy(root.join("examples/tune").join(f), dir.join(f)).unwrap();
+    }
+    std::fs::copy(
+        root.join("include/metron_probe.h"),
+        dir.join("metron_probe.h"),
+    )
+    .unwrap();
+    dir.join("poisson.toml")
 }
