@@ -18,7 +18,7 @@ demo: build
 # skipped elsewhere; either way every skip is listed at the end (metron_measure::tool::testing).
 test: deps
 	@mkdir -p target && rm -f $(SKIP_LOG)
-	METRON_SKIP_LOG=$(SKIP_LOG) $(CARGO) test --workspace --locked
+	METRON_SKIP_LOG=$(SKIP_LOG) $(CARGO) test --workspace --locked --no-fail-fast
 	@if [ -s $(SKIP_LOG) ]; then \
 	  echo; echo "== $$(wc -l < $(SKIP_LOG)) test(s) skipped their checks:"; cat $(SKIP_LOG); \
 	else echo "== no test skipped"; fi

@@ -379,11 +379,7 @@ fn signal_reaches_the_child(signal: &str, code: i32) {
         .unwrap();
     let measured = wait_for_pid(&pidfile);
     assert!(running(measured));
-    let sent = std::process::Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    send_signal(child.id(), signal);
     let out = child.wait_with_output().unwrap();
     expect_exit(&out, code, "interrupted by signal");
     // metron waited for it: gone by the time metron exited, not left as an orphan.

@@ -323,11 +323,7 @@ fn interrupted_measurement_keeps_finished_runs(signal: &str) {
         .spawn()
         .unwrap();
     let measured = wait_for_pid(&pidfile);
-    let status = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    send_signal(child.id(), signal);
     let exit = child.wait().unwrap();
     assert!(!exit.success(), "metron was killed: {exit:?}");
     // SIGTERM is forwarded and the child reaped; SIGKILL reaches it through PDEATHSIG.

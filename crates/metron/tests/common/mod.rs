@@ -137,3 +137,22 @@ pub fn example_project(dir: &Path) -> PathBuf {
     .unwrap();
     dir.join("poisson.toml")
 }
+
+/// `kill -SIG PID` without the `kill` program (procps is not on a minimal Debian): `-TERM`,
+/// `-INT` or `-KILL`.
+pub fn send_signal(pid: u32, signal: &str) {
+    let sig = match signal {
+        "-TERM" => libc::SIGTERM,
+        "-INT" => libc::SIGINT,
+        "-KILL" => libc::SIGKILL,
+        other => panic!("unknown signal {other}"),
+    };
+    // SAFETY: kill(2) on a child this test started; no memory is involved.
+    let rc = unsafe { libc::kill(pid as libc::pid_t, sig) };
+    assert_eq!(
+        rc,
+        0,
+        "kill {signal} {pid}: {}",
+        std::io::Error::last_os_error()
+    );
+}
