@@ -173,6 +173,19 @@ pub fn access_sites(f: &Function) -> Vec<AccessSite> {
                         length: None,
                     });
                 }
+                Inst::Atomic { ptr } => {
+                    // An atomic read-modify-write (or compare-exchange) reads and writes.
+                    for kind in [AccessKind::Read, AccessKind::Write] {
+                        out.push(AccessSite {
+                            block: b.label.clone(),
+                            kind,
+                            variable: resolve_base(f, ptr),
+                            line: i.line,
+                            intrinsic: None,
+                            length: None,
+                        });
+                    }
+                }
                 Inst::Call {
                     callee: Some(c),
                     args,

@@ -22,7 +22,7 @@ pub fn opt_path() -> Result<PathBuf, ToolError> {
 }
 
 /// 003 §4.1.2: scalar evolution needs rotated loops with simplified induction variables.
-pub const DEFAULT_PIPELINE: &str = "mem2reg,loop-simplify,loop-rotate,indvars";
+pub const DEFAULT_PIPELINE: &str = "mem2reg,tailcallelim,loop-simplify,loop-rotate,instsimplify,indvars";
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Prepared {

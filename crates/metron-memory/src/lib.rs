@@ -9,6 +9,7 @@
 
 pub mod access;
 pub mod branch;
+pub mod condition;
 pub mod count;
 pub mod experiment;
 pub mod frontend;
@@ -160,6 +161,7 @@ pub fn tree_json(f: &count::FunctionModel, nodes: &[tree::TreeNode]) -> serde_js
                 } else {
                     format!("floor(({}) / {}) + 1", l.backedge_taken, l.stride)
                 };
+                // (a max/min bound prints as `max(a, b) + 1`)
                 json!({"node": "loop", "header": l.header, "trip_count": trip, "body": tree_json(f, body)})
             }
             tree::TreeNode::IfElse { block, arms, .. } => json!({

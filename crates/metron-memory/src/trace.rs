@@ -165,12 +165,28 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
                             line: i.line,
                             message: "expected a pointer operand".into(),
                         })?;
+                        let ptr = crate::ir::strip_ordering(ptr);
                         let write = matches!(i.kind, Inst::Store { .. }) as i32;
                         let lines = before.entry(i.line).or_default();
                         lines.push(format!("  %__metron{tmp} = ptrtoint {ptr} to i64"));
                         lines.push(format!("  call void @__metron_access(i32 {id}, i64 %__metron{tmp}, i32 {write})"));
                         tmp += 1;
                         id += 1;
+                    }
+                    Inst::Atomic { .. } => {
+                        let op = rhs.split_once(' ').map(|(_, r)| r).unwrap_or("");
+                        let ptr = crate::ir::atomic_pointer(op).ok_or_else(|| MemoryError::Parse {
+                            file: "canonical IR".into(),
+                            line: i.line,
+                            message: "expected a pointer operand".into(),
+                        })?;
+                        let lines = before.entry(i.line).or_default();
+                        lines.push(format!("  %__metron{tmp} = ptrtoint {ptr} to i64"));
+                        for write in [0, 1] {
+                            lines.push(format!("  call void @__metron_access(i32 {id}, i64 %__metron{tmp}, i32 {write})"));
+                            id += 1;
+                        }
+                        tmp += 1;
                     }
                     Inst::Call {
                         callee: Some(c), ..

@@ -217,7 +217,7 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
                 l.header,
                 l.depth,
                 l.backedge_taken
-                    .add(&metron_memory::scev::Affine::constant(1)),
+                    .map(|a| a.add(&metron_memory::scev::Affine::constant(1))),
                 l.source
             );
         }
