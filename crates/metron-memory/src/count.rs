@@ -869,7 +869,7 @@ pub fn count_function(
     let sites = expand(model, root, &mut notes)?;
     let counts: Vec<Piecewise> = sites.iter().map(site_count).collect::<Result<_, _>>()?;
     let mut decide = binding.clone();
-    if *policy == BranchPolicy::Max {
+    if *policy == BranchPolicy::Max && sites.iter().any(|s| !s.arms.is_empty()) {
         let mut missing = BTreeSet::new();
         for c in &counts {
             for p in c.parameters() {
