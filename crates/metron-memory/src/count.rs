@@ -743,6 +743,7 @@ pub fn weights(
                 })
             })
             .collect()),
+        BranchPolicy::Max if sites.iter().all(|s| s.arms.is_empty()) => Ok(vec![one; sites.len()]),
         BranchPolicy::Max => {
             let values: Vec<f64> = counts
                 .iter()

@@ -375,6 +375,15 @@ pub fn run_built(
         &metron_measure::counters::CounterSet::none(),
     )
     .map_err(|e| MemoryError::Run(e.to_string()))?;
+    if let metron_measure::runner::Exit::Signal(sig) = outcome.exit {
+        return Err(MemoryError::Run(format!(
+            "the instrumented program `{}` was killed by signal {sig} ({}); no counts were written. \
+             It crashes with these arguments (check them, e.g. an index out of range), or the analysed \
+             code has undefined behaviour",
+            argv.join(" "),
+            signal_name(sig)
+        )));
+    }
     let text = std::fs::read_to_string(&out).map_err(|e| {
         MemoryError::Run(format!(
             "the instrumented program (exit {}) wrote no counts to {}: {e}",
@@ -412,6 +421,19 @@ pub fn run_built(
         }
     }
     Ok(counts)
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        15 => "SIGTERM",
+        _ => "signal",
+    }
 }
 
 /// The branch profile of a traced run: every conditional branch executed while the analysed

@@ -150,6 +150,11 @@ pub fn run(args: ContentionArgs, global: &GlobalOpts) -> CliResult {
 
 fn run_simulate(a: SimulateArgs, global: &GlobalOpts) -> CliResult {
     let config = a.arch.config()?;
+    if a.stream.is_empty() && a.cores == 0 {
+        return Err(CliError::input(
+            "--cores 0: at least one core is needed (the thesis's cluster has 16)",
+        ));
+    }
     if !(0.0..=1.0).contains(&a.p) || a.p == 0.0 {
         return Err(CliError::input(format!(
             "--p must be in (0, 1], found {}",

@@ -5,8 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use metron_memory::trace::{compare, run_traced, SiteTable};
+use metron_memory::sources::BuildInput;
 use metron_memory::{frontend, Analysis, BranchPolicy, MemoryError};
 use metron_symbolic::Binding;
+
+use super::build_opts::BuildOpts;
 
 use crate::error::{CliError, CliResult};
 use crate::GlobalOpts;
@@ -35,14 +38,15 @@ pub enum MemoryCommand {
 
 #[derive(Args, Debug, Clone)]
 pub struct Common {
-    /// A C file, or LLVM IR (.ll, .bc).
-    pub file: PathBuf,
+    /// C sources (linked into one module), or one LLVM IR file (.ll, .bc); may be left out
+    /// with --compile-commands (then every file of the database).
+    #[arg(required_unless_present = "compile_commands")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub build: BuildOpts,
     /// The opt pass pipeline that makes the IR canonical ("none" to take the IR as it is).
     #[arg(long, default_value = frontend::DEFAULT_PIPELINE)]
     pub passes: String,
-    /// Value of a parameter (a function argument, or trip_<loop> for an unknown count).
-    #[arg(long, short = 'p', value_name = "NAME=INT")]
-    pub param: Vec<String>,
     /// If-else nodes: max (003's worst case), mean, sum, BLOCK=PROB,... for the arms, or
     /// annotations (`#pragma metron branch(P)` / `// metron: branch(P)` before an `if`).
     #[arg(long, default_value = "max")]
@@ -94,19 +98,32 @@ fn input(e: MemoryError) -> CliError {
     CliError::input(e)
 }
 
-fn parse_binding(params: &[String]) -> CliResult<Binding> {
-    let mut b = Binding::new();
-    for p in params {
-        let (k, v) = p
-            .split_once('=')
-            .ok_or_else(|| CliError::input(format!("--param `{p}`: expected NAME=INTEGER")))?;
-        let v: i64 = v
-            .trim()
-            .parse()
-            .map_err(|_| CliError::input(format!("--param `{p}`: `{v}` is not an integer")))?;
-        b.insert(k.trim().to_string(), v);
+impl Common {
+    fn label(&self) -> String {
+        if self.files.is_empty() {
+            return self
+                .build
+                .compile_commands
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+        }
+        self.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
-    Ok(b)
+}
+
+/// Parameters the counts of `functions` know: their arguments and the symbols in N_k.
+fn known_parameters(reports: &[&metron_memory::FunctionCounts]) -> std::collections::BTreeSet<String> {
+    let mut known = std::collections::BTreeSet::new();
+    for c in reports {
+        known.extend(c.params.iter().cloned());
+        known.extend(c.n_k.parameters());
+    }
+    known
 }
 
 fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, Binding)> {
@@ -116,18 +133,23 @@ fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, B
     } else {
         c.branch_policy.parse().map_err(CliError::input)?
     };
-    let binding = parse_binding(&c.param)?;
+    let binding = c.build.binding()?;
     if !global.quiet && !global.json {
-        eprintln!("compiling {} (passes: {}) ...", c.file.display(), c.passes);
+        eprintln!("compiling {} (passes: {}) ...", c.label(), c.passes);
     }
-    let a = Analysis::load(&c.file, &c.passes).map_err(input)?;
+    let build = BuildInput {
+        files: c.files.clone(),
+        cflags: c.build.cflags()?,
+        compile_commands: c.build.compile_commands.clone(),
+    };
+    let a = Analysis::load_build(&build, &c.passes).map_err(input)?;
     let mut probabilities = std::collections::BTreeMap::new();
     if annotated {
         let (p, notes) = a.annotation_probabilities().map_err(input)?;
         if p.is_empty() {
             return Err(CliError::input(format!(
                 "{}: --branch-policy annotations, but no `#pragma metron branch(P)` or `// metron: branch(P)` before an `if` was found",
-                c.file.display()
+                c.label()
             )));
         }
         if !global.quiet {
@@ -176,9 +198,13 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
     for f in &functions {
         reports.push(analysis.report(f, &policy, &binding).map_err(input)?);
     }
+    a.common.build.check_known(
+        &binding,
+        &known_parameters(&reports.iter().map(|r| &r.counts).collect::<Vec<_>>()),
+    )?;
     if global.json {
         let v = serde_json::json!({
-            "file": a.common.file,
+            "files": analysis.prepared.sources,
             "pipeline": analysis.prepared.pipeline,
             "clang_flags": analysis.prepared.clang_flags,
             "branch_policy": policy,
@@ -193,7 +219,7 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
     }
     println!(
         "{}  (passes: {}, branch policy: {})",
-        a.common.file.display(),
+        a.common.label(),
         analysis.prepared.pipeline,
         match &a.common.branch_profile {
             Some(f) => format!("{} + profile {}", a.common.branch_policy, f.display()),
@@ -258,6 +284,12 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
 
 fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
     let (analysis, policy, binding) = load(&a.common, global)?;
+    let counts = analysis
+        .count(&a.function, &policy, &binding)
+        .map_err(input)?;
+    a.common
+        .build
+        .check_known(&binding, &known_parameters(&[&counts]))?;
     let dir = tempfile::tempdir().map_err(CliError::failure)?;
     if !global.quiet && !global.json {
         eprintln!("building and running the instrumented program ...");
@@ -340,9 +372,6 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         }
         return Ok(());
     }
-    let counts = analysis
-        .count(&a.function, &policy, &binding)
-        .map_err(input)?;
     let rows = compare(&table, &counts, &binding, &dynamic).map_err(input)?;
     let all_equal = rows.iter().all(|r| r.equal);
     let static_total = counts
@@ -377,9 +406,30 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
     if all_equal {
         Ok(())
     } else {
+        // Say why, from what the analysis itself flagged as inexact.
+        let reasons: Vec<&String> = counts
+            .notes
+            .iter()
+            .filter(|n| {
+                n.contains("recursion")
+                    || n.contains("depends on data")
+                    || n.contains("trip count is the parameter")
+                    || n.contains("not fully structured")
+                    || n.contains("not affine")
+            })
+            .collect();
         Err(CliError::failure(format!(
-            "static and dynamic counts differ for {} (data-dependent branches are only bounded by the branch policy)",
-            a.function
+            "static and dynamic counts differ for {}: {}",
+            a.function,
+            if reasons.is_empty() {
+                "no construct was flagged as inexact: do the --param values match the run's arguments? (otherwise please report this program)".to_string()
+            } else {
+                reasons
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
         )))
     }
 }
