@@ -36,6 +36,8 @@ pub struct Prepared {
     pub clang_flags: Vec<String>,
     /// Every file compiled into the module.
     pub sources: Vec<PathBuf>,
+    /// How each C source was compiled (empty for IR input).
+    pub jobs: Vec<CompileJob>,
 }
 
 pub fn clang_flags() -> Vec<String> {
@@ -157,6 +159,9 @@ pub fn prepare_build(
     let mut prepared = canonicalise(&source, &raw, pipeline, workdir, &opt)?;
     prepared.clang_flags = flags;
     prepared.sources = jobs.iter().map(|j| j.file.clone()).collect();
+    if compiled {
+        prepared.jobs = jobs;
+    }
     Ok(prepared)
 }
 
@@ -218,5 +223,6 @@ fn canonicalise(
         pipeline: pipeline.to_string(),
         clang_flags: Vec::new(),
         sources: vec![source.to_path_buf()],
+        jobs: Vec::new(),
     })
 }

@@ -13,6 +13,7 @@ pub mod condition;
 pub mod count;
 pub mod experiment;
 pub mod frontend;
+pub mod independent;
 pub mod ir;
 pub mod scev;
 pub mod sources;

@@ -89,6 +89,9 @@ pub struct TraceArgs {
     /// `analyze --branch-profile FILE`.
     #[arg(long, value_name = "FILE")]
     pub write_branch_profile: Option<PathBuf>,
+    /// validate: skip the independent counter (valgrind lackey on the -O0 program).
+    #[arg(long)]
+    pub no_independent: bool,
     /// Arguments of the program.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -379,8 +382,9 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         .clone()
         .unwrap_or_else(|| counts.n_k.to_string());
     let dynamic_total: u64 = rows.iter().map(|r| r.dynamic_count).sum();
+    let independent = independent_counts(&a, &analysis, &counts, &binding, &rows, global)?;
     if global.json {
-        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows});
+        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows, "independent": independent});
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -402,6 +406,19 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
             );
         }
         println!("{:<41} {:>14} {:>14}", "N_k", static_total, dynamic_total);
+        if let Some(i) = &independent {
+            print_side_by_side(i);
+        }
+    }
+    if let Some(i) = independent.as_ref().filter(|i| !i.agrees && i.reasons.is_empty()) {
+        return Err(CliError::failure(format!(
+            "the independent counter (valgrind lackey, -O0) disagrees with the static count for {}: {} reads and {} writes against {} and {}",
+            a.function,
+            i.independent.reads,
+            i.independent.writes,
+            i.static_reads.as_deref().unwrap_or("?"),
+            i.static_writes.as_deref().unwrap_or("?")
+        )));
     }
     if all_equal {
         Ok(())
@@ -431,5 +448,68 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
                     .join("; ")
             }
         )))
+    }
+}
+
+/// The second, independent count (valgrind lackey on the -O0 build), when it can be made.
+fn independent_counts(
+    a: &TraceArgs,
+    analysis: &Analysis,
+    counts: &metron_memory::FunctionCounts,
+    binding: &Binding,
+    rows: &[metron_memory::trace::ValidationRow],
+    global: &GlobalOpts,
+) -> CliResult<Option<metron_memory::independent::SideBySide>> {
+    use metron_memory::independent;
+    let note = |m: &str| {
+        if !global.quiet {
+            eprintln!("note: {m}");
+        }
+    };
+    if a.no_independent {
+        return Ok(None);
+    }
+    if analysis.prepared.jobs.is_empty() {
+        note("no independent count for IR input (it needs the C sources to build at -O0)");
+        return Ok(None);
+    }
+    if let Err(e) = metron_measure::tool::VALGRIND.locate() {
+        note(&format!("no independent count: {e}"));
+        return Ok(None);
+    }
+    if !global.quiet && !global.json {
+        eprintln!("running the -O0 build under valgrind lackey (independent counter) ...");
+    }
+    let dir = tempfile::tempdir().map_err(CliError::failure)?;
+    let exe = independent::build(&analysis.prepared.jobs, &a.function, dir.path()).map_err(input)?;
+    let ind = independent::run(&exe, &a.args, dir.path()).map_err(input)?;
+    Ok(Some(independent::side_by_side(
+        &analysis.model,
+        counts,
+        binding,
+        rows,
+        ind,
+    )))
+}
+
+fn print_side_by_side(i: &metron_memory::independent::SideBySide) {
+    println!();
+    println!("{:<34} {:>14} {:>14}", "all variables", "reads", "writes");
+    let q = |s: &Option<String>| s.clone().unwrap_or_else(|| "?".into());
+    println!("{:<34} {:>14} {:>14}", "static (IR analysis)", q(&i.static_reads), q(&i.static_writes));
+    println!("{:<34} {:>14} {:>14}", "traced (instrumented IR)", i.traced_reads, i.traced_writes);
+    println!(
+        "{:<34} {:>14} {:>14}  {}",
+        "independent (valgrind lackey, -O0)",
+        i.independent.reads,
+        i.independent.writes,
+        if i.agrees { "=" } else { "DIFFERENT" }
+    );
+    println!(
+        "  (independent: {} activation(s); {} stack and {} constant-pool accesses excluded)",
+        i.independent.activations, i.independent.stack_excluded, i.independent.constant_excluded
+    );
+    for r in &i.reasons {
+        println!("  why they may differ: {r}");
     }
 }
