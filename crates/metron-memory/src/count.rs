@@ -110,10 +110,12 @@ pub struct FunctionModel {
     /// Symbols of the arguments, in order (`n`, `A`, ...).
     pub params: Vec<String>,
     pub sites: Vec<AccessSite>,
-    pub site_context: Vec<Context>,
+    /// One context per path through the access tree: a block shared by the arms of a
+    /// short-circuit `&&`/`||` lies on several disjoint paths, and its count is their sum.
+    pub site_context: Vec<Vec<Context>>,
     pub site_length: Vec<Option<Affine>>,
     pub calls: Vec<CallSite>,
-    pub call_context: Vec<Context>,
+    pub call_context: Vec<Vec<Context>>,
     pub loops: Vec<LoopReport>,
     pub loop_parent: Vec<Option<usize>>,
     pub tree: Vec<TreeNode>,
@@ -207,7 +209,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         .enumerate()
         .filter_map(|(i, b)| Some((i, successor_conditions(&values, b.insts.last()?)?)))
         .collect();
-    let mut block_ctx: BTreeMap<usize, Context> = BTreeMap::new();
+    let mut block_ctx: BTreeMap<usize, Vec<Context>> = BTreeMap::new();
     let labels: Vec<String> = f.blocks.iter().map(|b| b.label.clone()).collect();
     let mut ctx_builder = ContextBuilder {
         labels: &labels,
@@ -217,11 +219,17 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     };
     ctx_builder.assign(&tree, &Context::default());
     let index = f.block_index();
-    let ctx_of = |label: &str| index.get(label).and_then(|i| block_ctx.get(i)).cloned();
+    let ctx_of = |label: &str| {
+        index
+            .get(label)
+            .and_then(|i| block_ctx.get(i))
+            .cloned()
+            .unwrap_or_else(|| vec![Context::default()])
+    };
     let mut site_context = Vec::new();
     let mut site_length = Vec::new();
     for s in &sites {
-        site_context.push(ctx_of(&s.block).unwrap_or_default());
+        site_context.push(ctx_of(&s.block));
         site_length.push(
             s.length
                 .as_ref()
@@ -258,7 +266,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
                         .collect(),
                     arg_is_int: integer_arguments(&i.text, c),
                 });
-                call_context.push(ctx_of(&b.label).unwrap_or_default());
+                call_context.push(ctx_of(&b.label));
             }
         }
     }
@@ -348,7 +356,7 @@ fn is_loop_guard(arms: &[Vec<TreeNode>]) -> bool {
 struct ContextBuilder<'a> {
     labels: &'a [String],
     branch_conds: &'a BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>>,
-    out: &'a mut BTreeMap<usize, Context>,
+    out: &'a mut BTreeMap<usize, Vec<Context>>,
     notes: &'a mut Vec<String>,
 }
 
@@ -357,7 +365,7 @@ impl ContextBuilder<'_> {
         for n in nodes {
             match n {
                 TreeNode::Leaf { block } => {
-                    self.out.insert(*block, ctx.clone());
+                    self.out.entry(*block).or_default().push(ctx.clone());
                 }
                 TreeNode::Loop { loop_index, body } => {
                     let mut c = ctx.clone();
@@ -604,16 +612,18 @@ impl Expander<'_> {
                 .collect(),
             outer,
         };
-        for (i, ctx) in f.site_context.iter().enumerate() {
-            let site = ExpandedSite {
-                function: fname.to_string(),
-                site: i,
-                nest: inst.nest(ctx, self.notes),
-                arms: inst.arms(ctx),
-                conds: inst.conds(ctx, self.notes),
-                length: f.site_length[i].as_ref().map(|l| l.substitute(&inst.map)),
-            };
-            self.out.push(site);
+        for (i, ctxs) in f.site_context.iter().enumerate() {
+            for ctx in ctxs {
+                let site = ExpandedSite {
+                    function: fname.to_string(),
+                    site: i,
+                    nest: inst.nest(ctx, self.notes),
+                    arms: inst.arms(ctx),
+                    conds: inst.conds(ctx, self.notes),
+                    length: f.site_length[i].as_ref().map(|l| l.substitute(&inst.map)),
+                };
+                self.out.push(site);
+            }
         }
         for (ci, call) in f.calls.iter().enumerate() {
             let Some(g) = model.functions.get(&call.callee) else {
@@ -646,17 +656,19 @@ impl Expander<'_> {
                     _ => {}
                 }
             }
-            let ctx = &f.call_context[ci];
-            let inner = Outer {
-                prefix: format!("{}c{ci}_", outer.prefix),
-                subst,
-                nest: inst.nest(ctx, self.notes),
-                arms: inst.arms(ctx),
-                conds: inst.conds(ctx, self.notes),
-            };
-            self.stack.push(call.callee.clone());
-            self.expand(&call.callee, &inner);
-            self.stack.pop();
+            for (pi, ctx) in f.call_context[ci].iter().enumerate() {
+                let path = if pi == 0 { String::new() } else { format!("p{pi}") };
+                let inner = Outer {
+                    prefix: format!("{}c{ci}{path}_", outer.prefix),
+                    subst: subst.clone(),
+                    nest: inst.nest(ctx, self.notes),
+                    arms: inst.arms(ctx),
+                    conds: inst.conds(ctx, self.notes),
+                };
+                self.stack.push(call.callee.clone());
+                self.expand(&call.callee, &inner);
+                self.stack.pop();
+            }
         }
     }
 }

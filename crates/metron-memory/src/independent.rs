@@ -318,6 +318,17 @@ pub fn side_by_side(
             external.join(", ")
         ));
     }
+    let atomics = reached
+        .iter()
+        .filter_map(|f| model.functions.get(*f))
+        .any(|f| f.sites.iter().any(|s| s.atomic));
+    if atomics {
+        reasons.push(
+            "atomics: lackey sees a locked read-modify-write as a load plus a compare-and-swap \
+             (2 reads, 1 write), metron as 1 read and 1 write"
+                .into(),
+        );
+    }
     if counts.notes.iter().any(|n| n.contains("recursion")) {
         reasons.push("recursion: the static count covers one activation".into());
     }
