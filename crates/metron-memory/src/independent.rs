@@ -10,7 +10,7 @@
 //! shows those stores, so the trace is cut to the function's activations (callees included).
 //! Excluded, as in 003 §3.2's variables: the stack of the function and its callees (at -O0
 //! every local and spilled value lives there) — everything below the function's frame
-//! pointer plus 16, found by a load of that address at entry — and loads of constants between
+//! pointer plus 16 and its stack-passed arguments, found by a load of that address at entry — and loads of constants between
 //! `etext` and `__data_start` (the constant pool, `.rodata`). A caller's stack array passed
 //! in stays counted. `M` (modify: an atomic or read-modify-write instruction) is a read and
 //! a write.
@@ -121,7 +121,14 @@ pub fn build(jobs: &[CompileJob], root: &str, workdir: &Path) -> Result<std::pat
 }
 
 /// Runs `exe` under lackey and counts the function's non-stack, non-constant accesses.
-pub fn run(exe: &Path, args: &[String], workdir: &Path) -> Result<IndependentCounts, MemoryError> {
+/// `root_args` is the analysed function's argument count: arguments beyond the registers
+/// come on the caller's stack just above the frame, and -O0 reads them there.
+pub fn run(
+    exe: &Path,
+    args: &[String],
+    root_args: usize,
+    workdir: &Path,
+) -> Result<IndependentCounts, MemoryError> {
     let marks = workdir.join("marks.txt");
     let _ = std::fs::remove_file(&marks);
     let tool_args = vec!["--tool=lackey".to_string(), "--trace-mem=yes".into()];
@@ -154,7 +161,15 @@ pub fn run(exe: &Path, args: &[String], workdir: &Path) -> Result<IndependentCou
             message: format!("expected four hexadecimal addresses, found `{}`", text.trim()),
         });
     };
-    Ok(count_trace(&r.log, Marks { enter, exit, constants: etext..data }))
+    Ok(count_trace(
+        &r.log,
+        Marks {
+            enter,
+            exit,
+            constants: etext..data,
+            argument_bytes: 8 * root_args as u64,
+        },
+    ))
 }
 
 /// Addresses the runtime reported.
@@ -162,6 +177,9 @@ pub struct Marks {
     pub enter: u64,
     pub exit: u64,
     pub constants: std::ops::Range<u64>,
+    /// Bytes of stack-passed arguments above the frame (return address and saved frame
+    /// pointer are 16 more).
+    pub argument_bytes: u64,
 }
 
 /// Counts lackey's `L`/`S`/`M` lines (` S 1ffefff990,8`) between the function's marks.
@@ -186,7 +204,7 @@ pub fn count_trace(log: &str, marks: Marks) -> IndependentCounts {
         if kind == b'S' && addr == marks.enter {
             if depth == 0 {
                 // The load of the function's frame pointer, just before: its stack lies below.
-                stack_top = last_load.unwrap_or(0) + 16;
+                stack_top = last_load.unwrap_or(0) + 16 + marks.argument_bytes;
                 c.activations += 1;
             }
             depth += 1;
@@ -246,6 +264,7 @@ mod tests {
                 enter: 0x404000,
                 exit: 0x404001,
                 constants: 0x402000..0x403000,
+                argument_bytes: 0,
             },
         );
         assert_eq!(
@@ -326,6 +345,13 @@ pub fn side_by_side(
         reasons.push(
             "atomics: lackey sees a locked read-modify-write as a load plus a compare-and-swap \
              (2 reads, 1 write), metron as 1 read and 1 write"
+                .into(),
+        );
+    }
+    if counts.notes.iter().any(|n| n.contains("depends on data")) {
+        reasons.push(
+            "data-dependent branches: the static count is the branch policy's, and a `?:` that \
+             the pipeline turns into a select reads both values where -O0 branches"
                 .into(),
         );
     }

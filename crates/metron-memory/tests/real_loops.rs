@@ -217,7 +217,8 @@ fn independent_counter_agrees_at_o0() {
         let exe = independent::build(&a.prepared.jobs, f, &work).unwrap();
         let mut args = vec![f.to_string()];
         args.extend(argv.iter().map(|v| v.to_string()));
-        let ind = independent::run(&exe, &args, &work).unwrap();
+        let nargs = a.module.function(f).unwrap().args.len();
+        let ind = independent::run(&exe, &args, nargs, &work).unwrap();
         let s = independent::side_by_side(&a.model, &c, &b, &[], ind.clone());
         if *f == "atom" {
             // valgrind turns `lock xadd` into a load and a compare-and-swap: 2 reads, 1 write

@@ -482,7 +482,12 @@ fn independent_counts(
     }
     let dir = tempfile::tempdir().map_err(CliError::failure)?;
     let exe = independent::build(&analysis.prepared.jobs, &a.function, dir.path()).map_err(input)?;
-    let ind = independent::run(&exe, &a.args, dir.path()).map_err(input)?;
+    let nargs = analysis
+        .module
+        .function(&a.function)
+        .map(|f| f.args.len())
+        .unwrap_or(0);
+    let ind = independent::run(&exe, &a.args, nargs, dir.path()).map_err(input)?;
     Ok(Some(independent::side_by_side(
         &analysis.model,
         counts,
