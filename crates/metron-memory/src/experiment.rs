@@ -65,6 +65,7 @@ pub fn setups() -> Vec<Setup> {
                 mapping: Mapping::Interleaved { unit: 8 },
                 latency: 1,
                 arbitration: Arbitration::RoundRobin,
+                timing: Default::default(),
             },
         },
         Setup {
@@ -74,6 +75,7 @@ pub fn setups() -> Vec<Setup> {
                 mapping: Mapping::Interleaved { unit: 8 },
                 latency: 1,
                 arbitration: Arbitration::RoundRobin,
+                timing: Default::default(),
             },
         },
     ]

@@ -75,6 +75,7 @@ impl SimArch {
                 .arbitration
                 .parse::<Arbitration>()
                 .map_err(|e| CliError::input(format!("--arbitration: {e}")))?,
+            timing: Default::default(),
         };
         c.validate().map_err(CliError::input)?;
         Ok(c)
