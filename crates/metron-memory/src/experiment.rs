@@ -8,7 +8,9 @@
 use std::path::Path;
 
 use metron_contention::model::{evaluate, fit, Evaluation, Fitted, ModelKind, Sample, Training};
-use metron_contention::sim::{recorded_stream, simulate, Arbitration, Config, Mapping, Stream};
+use metron_contention::sim::{
+    recorded_stream, simulate_with, Arbitration, Cache, Config, Mapping, Sequential, Stream, Timing,
+};
 use serde::Serialize;
 
 use crate::trace::{build_traced, read_stream, run_built, SiteTable};
@@ -54,12 +56,50 @@ fn jitter(s: &mut Stream, thread: u64) {
 pub struct Setup {
     pub name: String,
     pub config: Config,
+    /// How t_seq is taken: alone, or all threads time-sliced on one core (003 §5).
+    pub sequential: Sequential,
+}
+
+/// The MPPA-like core side (003 Ch. 1): an 8 KiB private data cache (128 lines of 64 bytes,
+/// direct-mapped here), write-through; a bank busy 2 cycles per access and 8 more cycles of
+/// round trip; t_seq with the T threads time-sliced on one core every 256 accesses, as the
+/// thesis mapped them "to the same core to obtain the sequential ETs".
+fn mppa_like(banks: u32) -> (Config, Sequential) {
+    (
+        Config {
+            banks,
+            mapping: Mapping::Interleaved { unit: 8 },
+            latency: 2,
+            arbitration: Arbitration::RoundRobin,
+            timing: Timing {
+                extra_latency: 8,
+                cache: Some(Cache {
+                    lines: 128,
+                    line_bytes: 64,
+                    hit_cycles: 1,
+                }),
+            },
+        },
+        Sequential::SharedCore { quantum: 256 },
+    )
 }
 
 pub fn setups() -> Vec<Setup> {
+    let (one, seq) = mppa_like(1);
+    let (sixteen, _) = mppa_like(16);
     vec![
         Setup {
-            name: "one bank (as 003)".into(),
+            name: "MPPA-like, one bank (as 003)".into(),
+            config: one,
+            sequential: seq,
+        },
+        Setup {
+            name: "MPPA-like, 16 banks".into(),
+            config: sixteen,
+            sequential: seq,
+        },
+        Setup {
+            name: "one bank, 1-cycle (issue 5)".into(),
             config: Config {
                 banks: 1,
                 mapping: Mapping::Interleaved { unit: 8 },
@@ -67,6 +107,7 @@ pub fn setups() -> Vec<Setup> {
                 arbitration: Arbitration::RoundRobin,
                 timing: Default::default(),
             },
+            sequential: Sequential::Alone,
         },
         Setup {
             name: "16 banks, word-interleaved".into(),
@@ -77,6 +118,7 @@ pub fn setups() -> Vec<Setup> {
                 arbitration: Arbitration::RoundRobin,
                 timing: Default::default(),
             },
+            sequential: Sequential::Alone,
         },
     ]
 }
@@ -94,6 +136,9 @@ pub struct FunctionResult {
     pub models: Vec<ModelResult>,
     /// Median relative increase Δt/t_seq per thread count.
     pub relative_increase: Vec<(usize, f64)>,
+    /// Per thread count: (T, samples with t_par < t_seq, samples) — 003 Fig. 5.2's
+    /// "faster in parallel".
+    pub faster_in_parallel: Vec<(usize, usize, usize)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -175,7 +220,7 @@ pub fn run(
                             s
                         })
                         .collect();
-                    let r = simulate(&setup.config, &streams)
+                    let r = simulate_with(&setup.config, &streams, setup.sequential)
                         .map_err(|e| MemoryError::Run(e.to_string()))?;
                     for k in 0..threads {
                         samples.push((
@@ -238,11 +283,19 @@ pub fn run(
                     )
                 })
                 .collect();
+            let faster_in_parallel = [2usize, 3, 4]
+                .iter()
+                .map(|&t| {
+                    let set = of(t);
+                    (t, set.iter().filter(|x| x.t_par < x.t_seq).count(), set.len())
+                })
+                .collect();
             results.push(FunctionResult {
                 setup: setup.name.clone(),
                 function: function.into(),
                 models,
                 relative_increase,
+                faster_in_parallel,
             });
         }
     }

@@ -448,7 +448,9 @@ impl Parser<'_> {
             return self.paren();
         }
         if t == "{" {
-            let start = self.affine()?;
+            // The start may be a max/min (a `MAX(i + 1, 1)` lower bound): {max(a, b),+,s}<L>
+            // is max(a + s k_L, b + s k_L).
+            let start = self.expr()?;
             if !self.eat(",") || !self.eat("+") || !self.eat(",") {
                 return Err(self.err("`,+,` in an add recurrence"));
             }
@@ -472,9 +474,8 @@ impl Parser<'_> {
             let Some(stride) = step.as_constant() else {
                 return Err(self.not_affine("the recurrence step is not constant"));
             };
-            return Ok(MinMax::Aff(
-                start.add(&Affine::symbol(&loop_symbol(header)).scale(stride)),
-            ));
+            let step = MinMax::Aff(Affine::symbol(&loop_symbol(header)).scale(stride));
+            return start.add(step).map_err(|r| self.not_affine(r));
         }
         if t == "***COULDNOTCOMPUTE***" {
             return Err(self.not_affine("scalar evolution could not compute it"));

@@ -376,11 +376,17 @@ fn run_experiment(a: ExperimentArgs, global: &GlobalOpts) -> CliResult {
             .iter()
             .map(|(t, v)| format!("T={t}: {:.2}%", 100.0 * v))
             .collect();
+        let faster: Vec<String> = fr
+            .faster_in_parallel
+            .iter()
+            .map(|(t, f, n)| format!("T={t}: {f}/{n}"))
+            .collect();
         println!(
-            "{} / {}   median relative increase {}",
+            "{} / {}   median relative increase {}; faster in parallel {}",
             fr.setup,
             fr.function,
-            inc.join(", ")
+            inc.join(", "),
+            faster.join(", ")
         );
         println!(
             "  {:>5} {:>8} {:>12} {:>10} {:>16} {:>16} {:>16} {:>16}",
