@@ -4,7 +4,6 @@
 //! the process's peak resident memory. Times are CPU time of the process (the machine is
 //! shared; wall time would count the other tenants).
 
-
 use metron_contention::sim::{
     run_sources, AddressPattern, Arbitration, BernoulliSource, Cache, Config, Mapping, Timing,
 };

@@ -323,11 +323,7 @@ impl<S: AccessSource> Engine<'_, S> {
             let std::cmp::Reverse(ev) = self.heap.pop()?;
             return Some(((ev & 0xff) as usize, ev >> 8));
         }
-        let (b, &g) = self
-            .next_grant
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, &g)| g)?;
+        let (b, &g) = self.next_grant.iter().enumerate().min_by_key(|(_, &g)| g)?;
         (g != u64::MAX).then_some((b, g))
     }
 
@@ -352,7 +348,11 @@ impl<S: AccessSource> Engine<'_, S> {
         // Round-robin order starts after the last winner of this bank: the first waiting
         // core at or above `start`, else the first from 0.
         let start = self.last[b].wrapping_add(1);
-        let above = if start >= 64 { 0 } else { mask & (u64::MAX << start) };
+        let above = if start >= 64 {
+            0
+        } else {
+            mask & (u64::MAX << start)
+        };
         let first = if above != 0 { above } else { mask }.trailing_zeros() as usize;
         if self.config.arbitration == Arbitration::RoundRobin {
             return first;
@@ -462,7 +462,11 @@ pub enum Sequential {
 /// t_seq of each stream when all share one core (see [`Sequential::SharedCore`]).
 fn shared_core_times(config: &Config, streams: &[Stream], quantum: u32) -> Vec<u64> {
     let mut cache = config.timing.cache.as_ref().map(CacheState::new);
-    let hit = config.timing.cache.map(|c| c.hit_cycles as u64).unwrap_or(0);
+    let hit = config
+        .timing
+        .cache
+        .map(|c| c.hit_cycles as u64)
+        .unwrap_or(0);
     let miss = config.latency as u64 + config.timing.extra_latency as u64;
     let mut pos = vec![0usize; streams.len()];
     let mut time = vec![0u64; streams.len()];
@@ -480,11 +484,7 @@ fn shared_core_times(config: &Config, streams: &[Stream], quantum: u32) -> Vec<u
             pos[k] = end;
         }
     }
-    streams
-        .iter()
-        .zip(time)
-        .map(|(s, t)| t + s.tail)
-        .collect()
+    streams.iter().zip(time).map(|(s, t)| t + s.tail).collect()
 }
 
 /// t_seq (each stream alone) and t_par (all together), with conflicts and stalls per core.

@@ -165,7 +165,9 @@ impl<'a> Values<'a> {
     }
 
     fn def(&self, v: &str) -> Option<&'a Instruction> {
-        self.defs.get(v.trim_start_matches('%').trim_matches('"')).copied()
+        self.defs
+            .get(v.trim_start_matches('%').trim_matches('"'))
+            .copied()
     }
 
     /// `(opcode, operands)` of the instruction defining `v`, flags and types dropped.
@@ -253,7 +255,11 @@ pub fn successor_conditions(
         if targets.len() != 2 {
             return None;
         }
-        let cond = split_top(rest).first()?.split_whitespace().last()?.to_string();
+        let cond = split_top(rest)
+            .first()?
+            .split_whitespace()
+            .last()?
+            .to_string();
         let c = values.truth(&cond, 0)?;
         return Some(BTreeMap::from([
             (targets[0].clone(), vec![c.clone()]),
@@ -277,8 +283,16 @@ pub fn successor_conditions(
         let v: i64 = value.trim_end_matches(',').parse().ok()?;
         let target = target.trim_start_matches('%').trim_matches('"').to_string();
         let eq = match &x {
-            Operand::Aff(a) => comparison(Operand::Aff(a.clone()), CmpOp::Eq, Operand::Aff(Affine::constant(v)))?,
-            Operand::Rem(a, m) => comparison(Operand::Rem(a.clone(), *m), CmpOp::Eq, Operand::Aff(Affine::constant(v)))?,
+            Operand::Aff(a) => comparison(
+                Operand::Aff(a.clone()),
+                CmpOp::Eq,
+                Operand::Aff(Affine::constant(v)),
+            )?,
+            Operand::Rem(a, m) => comparison(
+                Operand::Rem(a.clone(), *m),
+                CmpOp::Eq,
+                Operand::Aff(Affine::constant(v)),
+            )?,
         };
         if target == default || out.contains_key(&target) {
             return None;
@@ -305,7 +319,15 @@ mod tests {
         let c = successor_conditions(&values, f.blocks[0].insts.last().unwrap()).unwrap();
         let text: Vec<String> = c
             .iter()
-            .map(|(t, v)| format!("{t}: {}", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" and ")))
+            .map(|(t, v)| {
+                format!(
+                    "{t}: {}",
+                    v.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            })
             .collect();
         assert_eq!(
             text,

@@ -15,8 +15,8 @@ use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
 use crate::access::{access_sites, AccessKind, AccessSite, Variable};
-use crate::ir::{Function, Inst, Module};
 use crate::condition::{successor_conditions, IndexCondition, Values};
+use crate::ir::{Function, Inst, Module};
 use crate::scev::{arg_symbol, loop_symbol, to_affine, Affine, FunctionScev, TripBound};
 use crate::tree::{build_tree, Cfg, TreeNode};
 use crate::MemoryError;
@@ -292,7 +292,10 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
 
 /// Which arguments of the call to `callee` in `text` have an integer type (`i32 noundef %x`).
 fn integer_arguments(text: &str, callee: &str) -> Vec<bool> {
-    let Some(open) = text.find(&format!("@{callee}(")).map(|p| p + callee.len() + 1) else {
+    let Some(open) = text
+        .find(&format!("@{callee}("))
+        .map(|p| p + callee.len() + 1)
+    else {
         return Vec::new();
     };
     let close = text.rfind(')').unwrap_or(text.len()).max(open + 1);
@@ -300,7 +303,10 @@ fn integer_arguments(text: &str, callee: &str) -> Vec<bool> {
         .iter()
         .map(|a| {
             let ty = a.split_whitespace().next().unwrap_or("");
-            ty.len() > 1 && ty.starts_with('i') && ty[1..].chars().all(|c| c.is_ascii_digit()) && ty != "i1"
+            ty.len() > 1
+                && ty.starts_with('i')
+                && ty[1..].chars().all(|c| c.is_ascii_digit())
+                && ty != "i1"
         })
         .collect()
 }
@@ -398,7 +404,9 @@ impl ContextBuilder<'_> {
         let firsts: Vec<String> = arms
             .iter()
             .map(|a| {
-                let first = first_block(a).map(|b| labels[b].clone()).unwrap_or_default();
+                let first = first_block(a)
+                    .map(|b| labels[b].clone())
+                    .unwrap_or_default();
                 format!("{}->{first}", labels[block])
             })
             .collect();
@@ -577,8 +585,16 @@ impl Instance<'_> {
     fn arms(&self, ctx: &Context) -> Vec<(String, usize, usize, Vec<String>)> {
         let mut a = self.outer.arms.clone();
         for (id, arm, n, first) in &ctx.arms {
-            let edges = first.iter().map(|e| format!("{}:{e}", self.f.name)).collect();
-            a.push((format!("{}{}#{id}", self.outer.prefix, self.f.name), *arm, *n, edges));
+            let edges = first
+                .iter()
+                .map(|e| format!("{}:{e}", self.f.name))
+                .collect();
+            a.push((
+                format!("{}{}#{id}", self.outer.prefix, self.f.name),
+                *arm,
+                *n,
+                edges,
+            ));
         }
         a
     }
@@ -657,7 +673,11 @@ impl Expander<'_> {
                 }
             }
             for (pi, ctx) in f.call_context[ci].iter().enumerate() {
-                let path = if pi == 0 { String::new() } else { format!("p{pi}") };
+                let path = if pi == 0 {
+                    String::new()
+                } else {
+                    format!("p{pi}")
+                };
                 let inner = Outer {
                     prefix: format!("{}c{ci}{path}_", outer.prefix),
                     subst: subst.clone(),

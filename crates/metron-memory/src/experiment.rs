@@ -287,7 +287,11 @@ pub fn run(
                 .iter()
                 .map(|&t| {
                     let set = of(t);
-                    (t, set.iter().filter(|x| x.t_par < x.t_seq).count(), set.len())
+                    (
+                        t,
+                        set.iter().filter(|x| x.t_par < x.t_seq).count(),
+                        set.len(),
+                    )
                 })
                 .collect();
             results.push(FunctionResult {
@@ -307,12 +311,31 @@ pub fn run(
 }
 
 /// Samples as CSV in the format of `metron contention fit` (one group per setup, function,
-/// size and thread count).
+/// size and thread count), with each sample's error Δt − Δt^j under models 1-4 as trained on
+/// T = 3 (median training; model 4 least squares): the thesis plots samples, not medians.
 pub fn samples_csv(r: &ExperimentResult) -> String {
-    let mut out = String::from("group,setup,function,threads,banks,t_seq,t_par,n\n");
+    let mut out =
+        String::from("group,setup,function,threads,banks,t_seq,t_par,n,err1,err2,err3,err4\n");
     for (setup, function, size, s) in &r.samples {
+        let fr = r
+            .results
+            .iter()
+            .find(|f| &f.setup == setup && &f.function == function);
+        let errors: Vec<String> = ModelKind::all()
+            .iter()
+            .map(|&kind| {
+                fr.and_then(|fr| {
+                    fr.models.iter().find(|m| {
+                        m.fitted.model == kind.number()
+                            && (kind == ModelKind::Four || m.fitted.training == Training::Median)
+                    })
+                })
+                .map(|m| format!("{}", s.delta() - m.fitted.predict(kind, s)))
+                .unwrap_or_default()
+            })
+            .collect();
         out.push_str(&format!(
-            "{function}-{size}-T{}-B{},{},{function},{},{},{},{},{}\n",
+            "{function}-{size}-T{}-B{},{},{function},{},{},{},{},{},{}\n",
             s.threads,
             s.banks,
             setup.replace(',', ";"),
@@ -320,7 +343,8 @@ pub fn samples_csv(r: &ExperimentResult) -> String {
             s.banks,
             s.t_seq,
             s.t_par,
-            s.n
+            s.n,
+            errors.join(",")
         ));
     }
     out

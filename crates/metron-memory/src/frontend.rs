@@ -23,7 +23,8 @@ pub fn opt_path() -> Result<PathBuf, ToolError> {
 }
 
 /// 003 §4.1.2: scalar evolution needs rotated loops with simplified induction variables.
-pub const DEFAULT_PIPELINE: &str = "mem2reg,tailcallelim,loop-simplify,loop-rotate,instsimplify,indvars";
+pub const DEFAULT_PIPELINE: &str =
+    "mem2reg,tailcallelim,loop-simplify,loop-rotate,instsimplify,indvars";
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Prepared {
@@ -109,7 +110,12 @@ pub fn prepare_build(
 ) -> Result<Prepared, MemoryError> {
     let jobs = input.jobs()?;
     let source = jobs[0].file.clone();
-    let ext = |p: &Path| p.extension().and_then(|e| e.to_str()).unwrap_or("").to_string();
+    let ext = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_string()
+    };
     let mut raws = Vec::new();
     let mut compiled = false;
     for (k, job) in jobs.iter().enumerate() {
@@ -144,7 +150,11 @@ pub fn prepare_build(
         let mut args = vec!["-S".to_string(), "-o".into(), out.display().to_string()];
         args.extend(raws.iter().map(|r| r.display().to_string()));
         run_path("llvm-link", &link, args, None).map_err(|e| MemoryError::Compile {
-            file: jobs.iter().map(|j| j.file.display().to_string()).collect::<Vec<_>>().join(" "),
+            file: jobs
+                .iter()
+                .map(|j| j.file.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
             message: format!("linking the modules failed (a symbol defined twice?): {e}"),
         })?;
         out

@@ -72,7 +72,11 @@ fn io(p: &Path, e: impl std::fmt::Display) -> MemoryError {
 }
 
 /// Builds the -O0 program of `jobs` with the marker runtime for `root` into `workdir/o0`.
-pub fn build(jobs: &[CompileJob], root: &str, workdir: &Path) -> Result<std::path::PathBuf, MemoryError> {
+pub fn build(
+    jobs: &[CompileJob],
+    root: &str,
+    workdir: &Path,
+) -> Result<std::path::PathBuf, MemoryError> {
     let rt = workdir.join("metron_marks.c");
     std::fs::write(&rt, RUNTIME).map_err(|e| io(&rt, e))?;
     let mut objects = Vec::new();
@@ -97,7 +101,12 @@ pub fn build(jobs: &[CompileJob], root: &str, workdir: &Path) -> Result<std::pat
         .map_err(|e| compile_err(&rt, e))?;
     for (k, job) in jobs.iter().enumerate() {
         let o = workdir.join(format!("o0_{k}.o"));
-        let mut args = vec!["-O0".to_string(), "-w".into(), "-finstrument-functions".into(), "-c".into()];
+        let mut args = vec![
+            "-O0".to_string(),
+            "-w".into(),
+            "-finstrument-functions".into(),
+            "-c".into(),
+        ];
         args.extend(job.flags.iter().cloned());
         args.push(job.file.display().to_string());
         args.push("-o".into());
@@ -141,7 +150,9 @@ pub fn run(
         work: workdir,
     })
     .map_err(|e| match e {
-        metron_measure::valgrind::ValgrindError::Tool(t) if t.is_missing() => MemoryError::Tool(t.to_string()),
+        metron_measure::valgrind::ValgrindError::Tool(t) if t.is_missing() => {
+            MemoryError::Tool(t.to_string())
+        }
         other => MemoryError::Run(format!("valgrind lackey: {other}")),
     })?;
     if let metron_measure::runner::Exit::Signal(s) = r.exit {
@@ -158,7 +169,10 @@ pub fn run(
         return Err(MemoryError::Parse {
             file: marks.display().to_string(),
             line: 1,
-            message: format!("expected four hexadecimal addresses, found `{}`", text.trim()),
+            message: format!(
+                "expected four hexadecimal addresses, found `{}`",
+                text.trim()
+            ),
         });
     };
     Ok(count_trace(
@@ -307,7 +321,12 @@ pub fn side_by_side(
 ) -> SideBySide {
     use crate::access::AccessKind;
     let value = |p: &metron_symbolic::Piecewise| crate::count::evaluate_text(p, binding);
-    let traced = |k: AccessKind| rows.iter().filter(|r| r.kind == k).map(|r| r.dynamic_count).sum();
+    let traced = |k: AccessKind| {
+        rows.iter()
+            .filter(|r| r.kind == k)
+            .map(|r| r.dynamic_count)
+            .sum()
+    };
     let static_reads = value(&counts.reads);
     let static_writes = value(&counts.writes);
     let agrees = static_reads.as_deref() == Some(independent.reads.to_string().as_str())
@@ -320,8 +339,12 @@ pub fn side_by_side(
             independent.read_bytes, independent.write_bytes
         ));
     }
-    let reached: std::collections::BTreeSet<&str> =
-        counts.per_site.keys().map(|(f, _)| f.as_str()).chain([counts.function.as_str()]).collect();
+    let reached: std::collections::BTreeSet<&str> = counts
+        .per_site
+        .keys()
+        .map(|(f, _)| f.as_str())
+        .chain([counts.function.as_str()])
+        .collect();
     let mut external: Vec<&str> = reached
         .iter()
         .filter_map(|f| model.functions.get(*f))

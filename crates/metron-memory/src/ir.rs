@@ -393,8 +393,14 @@ pub fn parse_instruction(stmt: &str, line: usize, file: &str) -> Result<Instruct
             }
         }
         "atomicrmw" | "cmpxchg" => {
-            let ptr = atomic_pointer(after_op)
-                .ok_or_else(|| parse_err(file, line, "`atomicrmw OP T* %ptr, T %v ORDERING` or `cmpxchg T* %ptr, ...`", stmt))?;
+            let ptr = atomic_pointer(after_op).ok_or_else(|| {
+                parse_err(
+                    file,
+                    line,
+                    "`atomicrmw OP T* %ptr, T %v ORDERING` or `cmpxchg T* %ptr, ...`",
+                    stmt,
+                )
+            })?;
             Inst::Atomic {
                 ptr: value_name(&operand_value(&ptr)),
             }

@@ -68,7 +68,10 @@ impl Analysis {
     }
 
     /// Compiles (several files, flags, a compilation database) and models the module.
-    pub fn load_build(input: &sources::BuildInput, pipeline: &str) -> Result<Analysis, MemoryError> {
+    pub fn load_build(
+        input: &sources::BuildInput,
+        pipeline: &str,
+    ) -> Result<Analysis, MemoryError> {
         let dir = tempfile::tempdir().map_err(|e| MemoryError::Io {
             file: "temporary directory".into(),
             message: e.to_string(),

@@ -125,8 +125,12 @@ impl TripBound {
     }
     pub fn to_symbolic(&self) -> metron_symbolic::Bound {
         match self {
-            TripBound::Max(v) => metron_symbolic::Bound::Max(v.iter().map(Affine::to_symbolic).collect()),
-            TripBound::Min(v) => metron_symbolic::Bound::Min(v.iter().map(Affine::to_symbolic).collect()),
+            TripBound::Max(v) => {
+                metron_symbolic::Bound::Max(v.iter().map(Affine::to_symbolic).collect())
+            }
+            TripBound::Min(v) => {
+                metron_symbolic::Bound::Min(v.iter().map(Affine::to_symbolic).collect())
+            }
         }
     }
 }
@@ -164,7 +168,9 @@ impl MinMax {
     fn add(self, o: MinMax) -> Result<MinMax, &'static str> {
         use MinMax::*;
         let pairs = |a: &[Affine], b: &[Affine]| -> Vec<Affine> {
-            a.iter().flat_map(|x| b.iter().map(move |y| x.add(y))).collect()
+            a.iter()
+                .flat_map(|x| b.iter().map(move |y| x.add(y)))
+                .collect()
         };
         Ok(match (self, o) {
             (Aff(a), Aff(b)) => Aff(a.add(&b)),
@@ -586,7 +592,10 @@ mod tests {
     fn max_and_min_counts_are_bounds() {
         let bound = |t: &str| backedge_count(t, &args).unwrap().0.to_string();
         // `for (i = 0; i <= n; i++)` after rotation and widening.
-        assert_eq!(bound("(-1 + (zext i32 (1 smax (1 + %n)) to i64))<nsw>"), "max(0, n)");
+        assert_eq!(
+            bound("(-1 + (zext i32 (1 smax (1 + %n)) to i64))<nsw>"),
+            "max(0, n)"
+        );
         // `for (t = 1; t <= T; t++)`: -2 + max(2, 1 + T).
         let ts = |n: &str| (n == "T").then(|| n.to_string());
         let (b, _) = backedge_count("(-2 + (2 smax (1 + %T)))<nsw>", &ts).unwrap();

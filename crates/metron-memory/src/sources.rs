@@ -30,14 +30,19 @@ pub struct CompileJob {
 /// Flags of a recorded command that change the IR of the file: preprocessor and language
 /// options. Optimisation, output and warning flags are replaced by metron's own.
 fn keeps(flag: &str) -> bool {
-    ["-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-x"]
-        .iter()
-        .any(|p| flag.starts_with(p))
+    [
+        "-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-x",
+    ]
+    .iter()
+    .any(|p| flag.starts_with(p))
         || matches!(flag, "-fopenmp" | "-ansi" | "-pthread")
 }
 
 fn takes_value(flag: &str) -> bool {
-    matches!(flag, "-I" | "-D" | "-U" | "-include" | "-isystem" | "-iquote" | "-x")
+    matches!(
+        flag,
+        "-I" | "-D" | "-U" | "-include" | "-isystem" | "-iquote" | "-x"
+    )
 }
 
 /// The IR-relevant flags of a recorded argument list (compiler and file dropped).
@@ -73,7 +78,10 @@ struct Entry {
 }
 
 /// Reads a compilation database; with `files` given, only their entries (each must be there).
-pub fn read_compile_commands(path: &Path, files: &[PathBuf]) -> Result<Vec<CompileJob>, MemoryError> {
+pub fn read_compile_commands(
+    path: &Path,
+    files: &[PathBuf],
+) -> Result<Vec<CompileJob>, MemoryError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| MemoryError::Io {
         file: name.clone(),
@@ -97,7 +105,10 @@ pub fn read_compile_commands(path: &Path, files: &[PathBuf]) -> Result<Vec<Compi
                 return Err(MemoryError::Parse {
                     file: name.clone(),
                     line: 0,
-                    message: format!("entry {k} ({}): expected `arguments` or `command`", e.file.display()),
+                    message: format!(
+                        "entry {k} ({}): expected `arguments` or `command`",
+                        e.file.display()
+                    ),
                 })
             }
         };
@@ -204,7 +215,11 @@ mod tests {
         assert_eq!(jobs[0].flags, vec!["-DX=1"]);
         assert_eq!(jobs[1].file, dir.path().join("b.c"));
         let e = read_compile_commands(&db, &[dir.path().join("c.c")]).unwrap_err();
-        assert!(e.to_string().contains("c.c") && e.to_string().contains("not in the compilation database"), "{e}");
+        assert!(
+            e.to_string().contains("c.c")
+                && e.to_string().contains("not in the compilation database"),
+            "{e}"
+        );
         std::fs::write(&db, "[{\"directory\": 1}]").unwrap();
         let e = read_compile_commands(&db, &[]).unwrap_err().to_string();
         assert!(e.contains("compile_commands.json:1"), "{e}");

@@ -175,11 +175,12 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
                     }
                     Inst::Atomic { .. } => {
                         let op = rhs.split_once(' ').map(|(_, r)| r).unwrap_or("");
-                        let ptr = crate::ir::atomic_pointer(op).ok_or_else(|| MemoryError::Parse {
-                            file: "canonical IR".into(),
-                            line: i.line,
-                            message: "expected a pointer operand".into(),
-                        })?;
+                        let ptr =
+                            crate::ir::atomic_pointer(op).ok_or_else(|| MemoryError::Parse {
+                                file: "canonical IR".into(),
+                                line: i.line,
+                                message: "expected a pointer operand".into(),
+                            })?;
                         let lines = before.entry(i.line).or_default();
                         lines.push(format!("  %__metron{tmp} = ptrtoint {ptr} to i64"));
                         for write in [0, 1] {

@@ -29,13 +29,25 @@ fn generated_nests_are_counted_exactly() {
                 .downcast_ref::<String>()
                 .cloned()
                 .unwrap_or_else(|| "panic".into());
-            failures.push((seed, msg.lines().next().unwrap_or("").chars().take(300).collect::<String>()));
+            failures.push((
+                seed,
+                msg.lines()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(300)
+                    .collect::<String>(),
+            ));
         }
     }
     for (seed, m) in &failures {
         eprintln!("seed {seed}: {m}");
     }
-    assert!(failures.is_empty(), "{} of {total} nests failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {total} nests failed",
+        failures.len()
+    );
 }
 
 fn check_seed(seed: u64) {

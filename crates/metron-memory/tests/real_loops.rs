@@ -133,7 +133,11 @@ fn max_and_min_trip_counts_need_no_parameter() {
     );
     for f in ["steps", "tern"] {
         let r = &a.model.functions[f];
-        assert!(r.loops.iter().all(|l| l.source == "scev"), "{f}: {:?}", r.loops);
+        assert!(
+            r.loops.iter().all(|l| l.source == "scev"),
+            "{f}: {:?}",
+            r.loops
+        );
     }
 }
 
@@ -224,9 +228,17 @@ fn independent_counter_agrees_at_o0() {
             // valgrind turns `lock xadd` into a load and a compare-and-swap: 2 reads, 1 write
             // per atomic against metron's 1 and 1; the difference is explained, not hidden.
             assert_eq!((ind.reads, ind.writes), (14, 7), "{ind:?}");
-            assert!(s.reasons.iter().any(|r| r.contains("atomics")), "{:?}", s.reasons);
+            assert!(
+                s.reasons.iter().any(|r| r.contains("atomics")),
+                "{:?}",
+                s.reasons
+            );
             continue;
         }
-        assert!(s.agrees, "{f}: static {:?}/{:?}, lackey {ind:?}", s.static_reads, s.static_writes);
+        assert!(
+            s.agrees,
+            "{f}: static {:?}/{:?}, lackey {ind:?}",
+            s.static_reads, s.static_writes
+        );
     }
 }

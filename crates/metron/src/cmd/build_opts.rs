@@ -39,7 +39,10 @@ impl BuildOpts {
                 .parse()
                 .map_err(|_| CliError::input(format!("--param `{p}`: `{v}` is not an integer")))?;
             if b.insert(k.trim().to_string(), v).is_some() {
-                return Err(CliError::input(format!("--param `{}` is given twice", k.trim())));
+                return Err(CliError::input(format!(
+                    "--param `{}` is given twice",
+                    k.trim()
+                )));
             }
         }
         Ok(b)
@@ -71,8 +74,16 @@ impl BuildOpts {
         let list: Vec<&str> = known.iter().map(|s| s.as_str()).collect();
         Err(CliError::input(format!(
             "--param {}: no such parameter (the parameters are: {})",
-            unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
-            if list.is_empty() { "none".to_string() } else { list.join(", ") }
+            unknown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(", ")
+            }
         )))
     }
 }

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use metron_memory::trace::{compare, run_traced, SiteTable};
 use metron_memory::sources::BuildInput;
+use metron_memory::trace::{compare, run_traced, SiteTable};
 use metron_memory::{frontend, Analysis, BranchPolicy, MemoryError};
 use metron_symbolic::Binding;
 
@@ -120,7 +120,9 @@ impl Common {
 }
 
 /// Parameters the counts of `functions` know: their arguments and the symbols in N_k.
-fn known_parameters(reports: &[&metron_memory::FunctionCounts]) -> std::collections::BTreeSet<String> {
+fn known_parameters(
+    reports: &[&metron_memory::FunctionCounts],
+) -> std::collections::BTreeSet<String> {
     let mut known = std::collections::BTreeSet::new();
     for c in reports {
         known.extend(c.params.iter().cloned());
@@ -410,7 +412,10 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
             print_side_by_side(i);
         }
     }
-    if let Some(i) = independent.as_ref().filter(|i| !i.agrees && i.reasons.is_empty()) {
+    if let Some(i) = independent
+        .as_ref()
+        .filter(|i| !i.agrees && i.reasons.is_empty())
+    {
         return Err(CliError::failure(format!(
             "the independent counter (valgrind lackey, -O0) disagrees with the static count for {}: {} reads and {} writes against {} and {}",
             a.function,
@@ -481,7 +486,8 @@ fn independent_counts(
         eprintln!("running the -O0 build under valgrind lackey (independent counter) ...");
     }
     let dir = tempfile::tempdir().map_err(CliError::failure)?;
-    let exe = independent::build(&analysis.prepared.jobs, &a.function, dir.path()).map_err(input)?;
+    let exe =
+        independent::build(&analysis.prepared.jobs, &a.function, dir.path()).map_err(input)?;
     let nargs = analysis
         .module
         .function(&a.function)
@@ -501,8 +507,16 @@ fn print_side_by_side(i: &metron_memory::independent::SideBySide) {
     println!();
     println!("{:<34} {:>14} {:>14}", "all variables", "reads", "writes");
     let q = |s: &Option<String>| s.clone().unwrap_or_else(|| "?".into());
-    println!("{:<34} {:>14} {:>14}", "static (IR analysis)", q(&i.static_reads), q(&i.static_writes));
-    println!("{:<34} {:>14} {:>14}", "traced (instrumented IR)", i.traced_reads, i.traced_writes);
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "static (IR analysis)",
+        q(&i.static_reads),
+        q(&i.static_writes)
+    );
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "traced (instrumented IR)", i.traced_reads, i.traced_writes
+    );
     println!(
         "{:<34} {:>14} {:>14}  {}",
         "independent (valgrind lackey, -O0)",

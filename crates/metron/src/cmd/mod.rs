@@ -1,7 +1,7 @@
 //! One module per subcommand; each exposes its clap arguments and a `run` function.
 
-pub mod contention;
 pub mod build_opts;
+pub mod contention;
 pub mod demo;
 pub mod doctor;
 pub mod history;
