@@ -201,7 +201,8 @@ fn independent_counter_agrees_at_o0() {
     };
     let dir = tempfile::tempdir().unwrap();
     let a = load(dir.path());
-    let cases: &[(&str, &[(&str, i64)], &[i64])] = &[
+    type Case<'a> = (&'a str, &'a [(&'a str, i64)], &'a [i64]);
+    let cases: &[Case] = &[
         ("modc", &[("n", 20)], &[20]),
         ("lower", &[("n", 9)], &[9]),
         ("sw", &[("n", 13)], &[13]),
