@@ -187,7 +187,28 @@ impl<'a> Values<'a> {
                 return (m > 0).then_some(Operand::Rem((self.affine)(&x)?, m));
             }
         }
-        (self.affine)(v).map(Operand::Aff)
+        self.value(v, 0).map(Operand::Aff)
+    }
+
+    /// An integer value as an affine form: scalar evolution's, or, for a `phi` at the join of
+    /// a `?:` whose arms are the same form (`MIN(n + 1, n + 1)`), that form (SCEV leaves
+    /// such phis unknown).
+    fn value(&self, v: &str, depth: usize) -> Option<Affine> {
+        if let Some(a) = (self.affine)(v) {
+            return Some(a);
+        }
+        let (op, args) = self.op_of(v)?;
+        if op != "phi" || depth > 4 {
+            return None;
+        }
+        // `phi i32 [ %a, %x ], [ %b, %y ]`
+        let mut forms = args.iter().map(|part| {
+            let inner = part.split_once('[')?.1.trim_end().trim_end_matches(']');
+            let value = split_top(inner).first()?.clone();
+            self.value(&value, depth + 1)
+        });
+        let first = forms.next()??;
+        forms.all(|f| f.as_ref() == Some(&first)).then_some(first)
     }
 
     /// The condition that the `i1` value `v` is true.
@@ -260,7 +281,17 @@ pub fn successor_conditions(
             .split_whitespace()
             .last()?
             .to_string();
-        let c = values.truth(&cond, 0)?;
+        // A condition folded to a constant (`MIN(a, a)`'s `a < a`) is a condition too.
+        let constant = |holds: bool| IndexCondition::Affine {
+            lhs: Affine::constant(0),
+            op: if holds { CmpOp::Eq } else { CmpOp::Ne },
+            rhs: Affine::constant(0),
+        };
+        let c = match cond.as_str() {
+            "true" => constant(true),
+            "false" => constant(false),
+            _ => values.truth(&cond, 0)?,
+        };
         return Some(BTreeMap::from([
             (targets[0].clone(), vec![c.clone()]),
             (targets[1].clone(), vec![c.negate()]),

@@ -88,6 +88,13 @@ pub struct Context {
     pub arms: Vec<(usize, usize, usize, Vec<String>)>,
     /// Conditions on loop indices of the enclosing branches on indices (exact, not policy).
     pub conds: Vec<IndexCondition>,
+    /// Loops whose last header execution this block does not see: it lies after the exit
+    /// test of a loop that is not rotated (`for.cond` with a `?:` in its condition), so it
+    /// runs backedge-taken times, not one more.
+    pub shortened: Vec<usize>,
+    /// Branch nesting inside the innermost loop (an exit test nested in an `if` does not run
+    /// on every iteration).
+    pub depth_in_loop: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -214,6 +221,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     let mut ctx_builder = ContextBuilder {
         labels: &labels,
         branch_conds: &branch_conds,
+        cfg: &cfg,
         out: &mut block_ctx,
         notes: &mut notes,
     };
@@ -361,6 +369,7 @@ fn is_loop_guard(arms: &[Vec<TreeNode>]) -> bool {
 
 struct ContextBuilder<'a> {
     labels: &'a [String],
+    cfg: &'a Cfg,
     branch_conds: &'a BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>>,
     out: &'a mut BTreeMap<usize, Vec<Context>>,
     notes: &'a mut Vec<String>,
@@ -376,6 +385,7 @@ impl ContextBuilder<'_> {
                 TreeNode::Loop { loop_index, body } => {
                     let mut c = ctx.clone();
                     c.loops.push(*loop_index);
+                    c.depth_in_loop = 0;
                     self.assign(body, &c);
                 }
                 TreeNode::IfElse { id, block, arms } => self.if_else(*id, *block, arms, ctx),
@@ -388,6 +398,17 @@ impl ContextBuilder<'_> {
             for (arm, c) in arms.iter().zip(conds) {
                 let mut inner = ctx.clone();
                 inner.conds.extend(c);
+                inner.depth_in_loop += 1;
+                self.assign(arm, &inner);
+            }
+            return;
+        }
+        if let Some(l) = self.exit_test(block, arms, ctx) {
+            // The loop's exit test on every iteration: the arm that stays runs on all but
+            // the last header execution, whatever the (unanalysable) condition says.
+            for arm in arms {
+                let mut inner = ctx.clone();
+                inner.shortened.push(l);
                 self.assign(arm, &inner);
             }
             return;
@@ -415,8 +436,22 @@ impl ContextBuilder<'_> {
             if !guard {
                 c.arms.push((id, ai, arms.len(), firsts.clone()));
             }
+            c.depth_in_loop += 1;
             self.assign(arm, &c);
         }
+    }
+
+    /// The innermost loop, when `block` is its exit test run on every iteration: a two-way
+    /// branch at the top of the loop's body sequence whose one arm is empty because its
+    /// target leaves the loop.
+    fn exit_test(&self, block: usize, arms: &[Vec<TreeNode>], ctx: &Context) -> Option<usize> {
+        let &l = ctx.loops.last()?;
+        if ctx.depth_in_loop != 0 || arms.len() != 2 || !arms.iter().any(|a| a.is_empty()) {
+            return None;
+        }
+        let inside = &self.cfg.loops[l].blocks;
+        let succ = &self.cfg.succ[block];
+        (succ.len() == 2 && succ.iter().filter(|s| !inside.contains(s)).count() == 1).then_some(l)
     }
 
     /// The index conditions of each arm, when the branch tests loop indices: an arm starts at
@@ -573,9 +608,15 @@ impl Instance<'_> {
         let mut n = self.outer.nest.clone();
         for &li in &ctx.loops {
             let l = &self.f.loops[li];
+            let last = if ctx.shortened.contains(&li) {
+                -l.stride
+            } else {
+                0
+            };
             n.push((
                 format!("{}{}", self.outer.prefix, l.variable),
-                l.backedge_taken.map(|a| self.form(a, notes)),
+                l.backedge_taken
+                    .map(|a| self.form(&a.add(&Affine::constant(last)), notes)),
                 l.stride,
             ));
         }

@@ -1,6 +1,5 @@
 //! Random affine nests of metron-nestgen (the shared generator): every nest is counted with no
-//! trip parameter, static equals the instrumented run, and where the body has no branch the
-//! count is the generator's brute-force body count times the body's 5 accesses.
+//! trip parameter, and static equals the instrumented run.
 //! A few seeds here; `scripts/memory-nests.sh` runs thousands.
 
 use metron_memory::trace::{compare, run_traced, SiteTable};
@@ -75,9 +74,5 @@ fn check_seed(seed: u64) {
             c.notes,
             nest.c_source()
         );
-        if nest.body.guard.is_none() && nest.body.select.is_none() {
-            let n: u64 = c.n_k_value.as_deref().unwrap().parse().unwrap();
-            assert_eq!(n, 5 * nest.counts().body, "seed {seed}");
-        }
     }
 }
