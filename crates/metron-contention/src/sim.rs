@@ -544,11 +544,18 @@ fn uniform01(rng: &mut ChaCha8Rng) -> f64 {
 
 /// Compute cycles before the next access when every cycle issues one with probability `p`.
 fn geometric_gap(rng: &mut ChaCha8Rng, p: f64) -> u32 {
+    geometric_gap_log(rng, p, (1.0 - p).ln())
+}
+
+/// The same with ln(1 - p) computed once by the caller (a logarithm per access is most of a
+/// generator's time). The quotient is non-negative, so `as` truncation is the floor.
+#[inline]
+fn geometric_gap_log(rng: &mut ChaCha8Rng, p: f64, log_q: f64) -> u32 {
     if p >= 1.0 {
         return 0;
     }
     let u = 1.0 - uniform01(rng); // (0, 1]
-    (u.ln() / (1.0 - p).ln()).floor().min(u32::MAX as f64) as u32
+    (u.ln() / log_q).min(u32::MAX as f64) as u32
 }
 
 fn address(rng: &mut ChaCha8Rng, pattern: AddressPattern, i: u64) -> u64 {
@@ -577,6 +584,7 @@ pub fn bernoulli_stream(n: usize, p: f64, pattern: AddressPattern, seed: u64) ->
 pub struct BernoulliSource {
     rng: ChaCha8Rng,
     p: f64,
+    log_q: f64,
     pattern: AddressPattern,
     i: u64,
     n: u64,
@@ -587,6 +595,7 @@ impl BernoulliSource {
         BernoulliSource {
             rng: ChaCha8Rng::seed_from_u64(seed),
             p,
+            log_q: (1.0 - p).ln(),
             pattern,
             i: 0,
             n: n as u64,
@@ -601,7 +610,7 @@ impl AccessSource for BernoulliSource {
             return None;
         }
         let a = Access {
-            gap: geometric_gap(&mut self.rng, self.p),
+            gap: geometric_gap_log(&mut self.rng, self.p, self.log_q),
             addr: address(&mut self.rng, self.pattern, self.i),
             write: self.rng.next_u32() & 1 == 1,
         };
@@ -721,6 +730,18 @@ mod tests {
         // (arrived 0) beats core 1 (arrived 1) and core 0 (arrived 3).
         assert_eq!(f[2].t_par, 6);
         assert_eq!(f[1].t_par, 9);
+    }
+
+    #[test]
+    fn lazy_bernoulli_source_equals_the_stream() {
+        let pattern = AddressPattern::Uniform {
+            base: 0,
+            bytes: 1 << 16,
+        };
+        let s = bernoulli_stream(5000, 0.07, pattern, 3);
+        let mut g = BernoulliSource::new(5000, 0.07, pattern, 3);
+        let lazy: Vec<Access> = std::iter::from_fn(|| g.next_access()).collect();
+        assert_eq!(lazy, s.accesses);
     }
 
     #[test]
