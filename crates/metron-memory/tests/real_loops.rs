@@ -243,3 +243,60 @@ fn independent_counter_agrees_at_o0() {
         );
     }
 }
+
+/// Two files, a header found through `-I`, a size from `-D`, and the same through a
+/// compilation database: the helper in the second file is counted inside the kernel's loop.
+#[test]
+fn several_files_with_flags_and_a_compilation_database() {
+    use metron_memory::sources::BuildInput;
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("inc")).unwrap();
+    std::fs::write(
+        d.join("inc/h.h"),
+        "double helper(const double *x, int m);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("a.c"),
+        "#include \"h.h\"\ndouble X[1000];\ndouble kern(int n) { double s = 0; for (int i = 0; i < n; i++) s += SCALE * helper(X, i); return s; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("b.c"),
+        "#include \"h.h\"\ndouble helper(const double *x, int m) { double s = 0; for (int k = 0; k < m; k++) s += x[k]; return s; }\n",
+    )
+    .unwrap();
+    // sum_{i<n} i = n(n-1)/2 reads of X: 45 at n = 10.
+    let b = binding([("n", 10)]);
+    // --cflags apply where metron runs (here the test's directory), so -I is absolute.
+    let flags = BuildInput {
+        files: vec![d.join("a.c"), d.join("b.c")],
+        cflags: vec![format!("-I{}", d.join("inc").display()), "-DSCALE=2".into()],
+        compile_commands: None,
+    };
+    let a = Analysis::load_build(&flags, frontend::DEFAULT_PIPELINE).unwrap();
+    let c = a.count("kern", &BranchPolicy::Max, &b).unwrap();
+    assert_eq!(c.n_k_value.as_deref(), Some("45"));
+    let db = d.join("compile_commands.json");
+    std::fs::write(
+        &db,
+        format!(
+            r#"[{{"directory": "{d}", "file": "a.c", "command": "cc -Iinc -DSCALE=2 -c a.c"}},
+                {{"directory": "{d}", "file": "b.c", "arguments": ["cc", "-Iinc", "-c", "b.c"]}}]"#,
+            d = d.display()
+        ),
+    )
+    .unwrap();
+    let from_db = BuildInput {
+        files: Vec::new(),
+        cflags: Vec::new(),
+        compile_commands: Some(db),
+    };
+    let a = Analysis::load_build(&from_db, frontend::DEFAULT_PIPELINE).unwrap();
+    let c = a.count("kern", &BranchPolicy::Max, &b).unwrap();
+    assert_eq!(c.n_k_value.as_deref(), Some("45"));
+}
