@@ -68,7 +68,61 @@ pub struct Config {
     /// Cycles a bank is busy per access (>= 1).
     pub latency: u32,
     pub arbitration: Arbitration,
+    /// Memory timing beyond bank occupancy (issue 13; 003 Ch. 1's MPPA cluster).
+    pub timing: Timing,
 }
+
+/// The core side of the memory timing. The default (no cache, no extra latency) is the
+/// simulator of issue 5: every access goes to its bank and costs exactly the bank's latency.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Timing {
+    /// Cycles a core waits after its access is served (the round trip through the
+    /// interconnect), on top of the bank's busy time; the bank is free meanwhile.
+    pub extra_latency: u32,
+    /// A private data cache per core (the MPPA's cores each have one): read hits cost
+    /// `hit_cycles` and never reach a bank; writes go through to the bank (write-through,
+    /// no write-allocate).
+    pub cache: Option<Cache>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Cache {
+    /// Direct-mapped lines (a power of two).
+    pub lines: u32,
+    /// Bytes per line (a power of two).
+    pub line_bytes: u32,
+    pub hit_cycles: u32,
+}
+
+/// A direct-mapped tag store.
+#[derive(Clone)]
+struct CacheState {
+    tags: Vec<u64>,
+    line_shift: u32,
+    mask: u64,
+}
+
+impl CacheState {
+    fn new(c: &Cache) -> CacheState {
+        CacheState {
+            tags: vec![u64::MAX; c.lines.max(1) as usize],
+            line_shift: c.line_bytes.max(1).trailing_zeros(),
+            mask: (c.lines.max(1) as u64) - 1,
+        }
+    }
+    /// Whether a read of `addr` hits (and fills the line on a miss).
+    #[inline]
+    fn read(&mut self, addr: u64) -> bool {
+        let line = addr >> self.line_shift;
+        let slot = &mut self.tags[(line & self.mask) as usize];
+        let hit = *slot == line;
+        *slot = line;
+        hit
+    }
+}
+
+/// The most cores one run takes (a bank's waiting requests are a bit mask).
+pub const MAX_CORES: usize = 64;
 
 impl Config {
     pub fn validate(&self) -> Result<(), ContentionError> {
@@ -76,6 +130,20 @@ impl Config {
             return Err(ContentionError::Invalid(
                 "banks and latency must be at least 1".into(),
             ));
+        }
+        if self.banks > 256 {
+            return Err(ContentionError::Invalid(format!(
+                "{} banks: at most 256",
+                self.banks
+            )));
+        }
+        if let Some(c) = &self.timing.cache {
+            if !c.lines.is_power_of_two() || !c.line_bytes.is_power_of_two() {
+                return Err(ContentionError::Invalid(format!(
+                    "cache lines ({}) and line size ({}) must be powers of two",
+                    c.lines, c.line_bytes
+                )));
+            }
         }
         Ok(())
     }
@@ -147,125 +215,314 @@ impl BankMap {
     }
 }
 
-#[derive(Clone, Copy)]
-struct Core {
-    /// When the current request reaches its bank; `u64::MAX` once the stream is done.
+/// Where a core's accesses come from: a recorded [`Stream`] or a generator (so that a long
+/// run needs no memory per access).
+pub trait AccessSource {
+    fn next_access(&mut self) -> Option<Access>;
+    /// Compute cycles after the last access.
+    fn tail(&self) -> u64 {
+        0
+    }
+}
+
+/// A [`Stream`] read in order.
+pub struct StreamSource<'a> {
+    stream: &'a Stream,
+    pos: usize,
+}
+
+impl<'a> StreamSource<'a> {
+    pub fn new(stream: &'a Stream) -> Self {
+        StreamSource { stream, pos: 0 }
+    }
+}
+
+impl AccessSource for StreamSource<'_> {
+    #[inline]
+    fn next_access(&mut self) -> Option<Access> {
+        let a = self.stream.accesses.get(self.pos).copied();
+        self.pos += 1;
+        a
+    }
+    fn tail(&self) -> u64 {
+        self.stream.tail
+    }
+}
+
+/// Per-core outcome of a run: finish time, conflicts, stall cycles.
+pub type CoreOutcome = (u64, u64, u64);
+
+/// Grant events: time in the high bits, the bank in the low 8.
+#[inline]
+fn key(time: u64, bank: usize) -> u64 {
+    (time << 8) | bank as u64
+}
+
+struct CoreState {
+    /// Arrival time of the pending request.
     arrival: u64,
-    bank: usize,
-    next: usize,
+}
+
+struct Engine<'a, S: AccessSource> {
+    config: &'a Config,
+    map: BankMap,
+    sources: &'a mut [S],
+    cores: Vec<CoreState>,
+    caches: Vec<Option<CacheState>>,
+    out: Vec<CoreOutcome>,
+    /// Per bank: busy until, cores with a pending request (bit mask), last winner, and the
+    /// time of its next grant event (`u64::MAX`: none).
+    busy: Vec<u64>,
+    pending: Vec<u64>,
+    last: Vec<usize>,
+    next_grant: Vec<u64>,
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+    use_heap: bool,
+}
+
+impl<S: AccessSource> Engine<'_, S> {
+    /// Runs core `k` from time `t` through its cache hits to its next bank request (or its
+    /// end), and posts that request to its bank.
+    fn advance(&mut self, k: usize, mut t: u64) {
+        loop {
+            let Some(a) = self.sources[k].next_access() else {
+                self.out[k].0 = t + self.sources[k].tail();
+                return;
+            };
+            t += a.gap as u64;
+            if !a.write {
+                if let (Some(c), Some(cfg)) = (self.caches[k].as_mut(), &self.config.timing.cache) {
+                    if c.read(a.addr) {
+                        t += cfg.hit_cycles as u64;
+                        continue;
+                    }
+                }
+            }
+            let b = self.map.bank(a.addr);
+            self.cores[k] = CoreState { arrival: t };
+            self.pending[b] |= 1 << k;
+            self.schedule(b, t.max(self.busy[b]));
+            return;
+        }
+    }
+
+    fn schedule(&mut self, b: usize, g: u64) {
+        if g < self.next_grant[b] {
+            self.next_grant[b] = g;
+            if self.use_heap {
+                self.heap.push(std::cmp::Reverse(key(g, b)));
+            }
+        }
+    }
+
+    /// The next grant event: a heap for many banks; for a few (the usual 1-16), the minimum
+    /// of their next-grant times is cheaper than heap operations.
+    #[inline]
+    fn next_event(&mut self) -> Option<(usize, u64)> {
+        if self.use_heap {
+            let std::cmp::Reverse(ev) = self.heap.pop()?;
+            return Some(((ev & 0xff) as usize, ev >> 8));
+        }
+        let (b, &g) = self.next_grant.iter().enumerate().min_by_key(|(_, &g)| g)?;
+        (g != u64::MAX).then_some((b, g))
+    }
+
+    /// Pending cores of bank `b` whose request has arrived by `g`.
+    fn ready(&self, b: usize, g: u64) -> u64 {
+        let mut m = self.pending[b];
+        let mut r = 0;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            if self.cores[k].arrival <= g {
+                r |= 1 << k;
+            }
+            m &= m - 1;
+        }
+        r
+    }
+
+    fn winner(&self, b: usize, mask: u64) -> usize {
+        if self.config.arbitration == Arbitration::FixedPriority || mask & (mask - 1) == 0 {
+            return mask.trailing_zeros() as usize;
+        }
+        // Round-robin order starts after the last winner of this bank: the first waiting
+        // core at or above `start`, else the first from 0.
+        let start = self.last[b].wrapping_add(1);
+        let above = if start >= 64 {
+            0
+        } else {
+            mask & (u64::MAX << start)
+        };
+        let first = if above != 0 { above } else { mask }.trailing_zeros() as usize;
+        if self.config.arbitration == Arbitration::RoundRobin {
+            return first;
+        }
+        // FIFO: the earliest arrival, ties in round-robin order.
+        let order = |k: usize| (k < start.min(64)) as usize;
+        let mut best = first;
+        let mut m = mask;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            let (a, bb) = (self.cores[k].arrival, self.cores[best].arrival);
+            if a < bb || (a == bb && (order(k), k) < (order(best), best)) {
+                best = k;
+            }
+            m &= m - 1;
+        }
+        best
+    }
+
+    fn grant(&mut self, b: usize, g: u64) {
+        if self.next_grant[b] != g {
+            return; // superseded by an earlier grant event
+        }
+        self.next_grant[b] = u64::MAX;
+        let ready = self.ready(b, g);
+        if ready == 0 {
+            // Only requests still on their way: grant when the first arrives.
+            let mut m = self.pending[b];
+            let mut first = u64::MAX;
+            while m != 0 {
+                first = first.min(self.cores[m.trailing_zeros() as usize].arrival);
+                m &= m - 1;
+            }
+            if first != u64::MAX {
+                self.schedule(b, first.max(self.busy[b]));
+            }
+            return;
+        }
+        let w = self.winner(b, ready);
+        self.pending[b] &= !(1 << w);
+        self.last[b] = w;
+        let waited = g - self.cores[w].arrival;
+        self.out[w].2 += waited;
+        if waited > 0 || ready & !(1 << w) != 0 {
+            self.out[w].1 += 1;
+        }
+        let lat = self.config.latency as u64;
+        self.busy[b] = g + lat;
+        if self.pending[b] != 0 {
+            self.schedule(b, g + lat);
+        }
+        let done = g + lat + self.config.timing.extra_latency as u64;
+        self.advance(w, done);
+    }
+}
+
+/// Runs all sources together on the banks; per core (finish time, conflicts, stall cycles).
+/// Event-driven: one grant event per access in a heap of at most a few per bank; a grant
+/// looks only at the cores with a request pending at its bank, never at every core.
+pub fn run_sources<S: AccessSource>(config: &Config, sources: &mut [S]) -> Vec<CoreOutcome> {
+    let c = sources.len();
+    assert!(c <= MAX_CORES, "at most {MAX_CORES} cores");
+    let nb = config.banks as usize;
+    let mut e = Engine {
+        config,
+        map: BankMap::new(config.mapping, config.banks),
+        cores: (0..c).map(|_| CoreState { arrival: 0 }).collect(),
+        caches: (0..c)
+            .map(|_| config.timing.cache.as_ref().map(CacheState::new))
+            .collect(),
+        sources,
+        out: vec![(0, 0, 0); c],
+        busy: vec![0; nb],
+        pending: vec![0; nb],
+        last: vec![usize::MAX; nb],
+        next_grant: vec![u64::MAX; nb],
+        heap: std::collections::BinaryHeap::with_capacity(4 * (c + nb)),
+        use_heap: nb > 32,
+    };
+    for k in 0..c {
+        e.advance(k, 0);
+    }
+    while let Some((b, g)) = e.next_event() {
+        e.grant(b, g);
+    }
+    e.out
 }
 
 /// Runs all streams together; returns per core (finish time, conflicts, stall cycles).
-pub fn run_parallel(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
-    let c = streams.len();
-    let lat = config.latency as u64;
-    let map = BankMap::new(config.mapping, config.banks);
-    let mut cores: Vec<Core> = Vec::with_capacity(c);
-    let mut finish = vec![0u64; c];
-    let mut conflicts = vec![0u64; c];
-    let mut stall = vec![0u64; c];
-    let mut busy = vec![0u64; config.banks as usize];
-    let mut last = vec![usize::MAX; config.banks as usize];
-    let mut live = 0;
-    for (k, s) in streams.iter().enumerate() {
-        match s.accesses.first() {
-            Some(a) => {
-                cores.push(Core {
-                    arrival: a.gap as u64,
-                    bank: map.bank(a.addr),
-                    next: 1,
-                });
-                live += 1;
-            }
-            None => {
-                cores.push(Core {
-                    arrival: u64::MAX,
-                    bank: 0,
-                    next: 0,
-                });
-                finish[k] = s.tail;
-            }
-        }
-    }
-    let fifo = config.arbitration == Arbitration::Fifo;
-    let fixed = config.arbitration == Arbitration::FixedPriority;
+pub fn run_parallel(config: &Config, streams: &[Stream]) -> Vec<CoreOutcome> {
+    let mut sources: Vec<StreamSource> = streams.iter().map(StreamSource::new).collect();
+    run_sources(config, &mut sources)
+}
+
+/// How the sequential time t_seq of each thread is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sequential {
+    /// Each thread alone on the machine.
+    Alone,
+    /// All threads on one core, switched every `quantum` accesses (003 §5: "we map the
+    /// different threads to the same core to obtain the sequential ETs"): no bank conflicts,
+    /// but the threads share that core's cache. A thread's t_seq is the cycles it ran.
+    SharedCore { quantum: u32 },
+}
+
+/// t_seq of each stream when all share one core (see [`Sequential::SharedCore`]).
+fn shared_core_times(config: &Config, streams: &[Stream], quantum: u32) -> Vec<u64> {
+    let mut cache = config.timing.cache.as_ref().map(CacheState::new);
+    let hit = config
+        .timing
+        .cache
+        .map(|c| c.hit_cycles as u64)
+        .unwrap_or(0);
+    let miss = config.latency as u64 + config.timing.extra_latency as u64;
+    let mut pos = vec![0usize; streams.len()];
+    let mut time = vec![0u64; streams.len()];
+    let mut live = streams.iter().filter(|s| !s.accesses.is_empty()).count();
     while live > 0 {
-        // The next grant: the earliest time any waiting request can be served.
-        let mut g = u64::MAX;
-        let mut bi = 0usize;
-        for core in &cores {
-            if core.arrival != u64::MAX {
-                let t = core.arrival.max(busy[core.bank]);
-                if t < g {
-                    g = t;
-                    bi = core.bank;
-                }
+        for (k, s) in streams.iter().enumerate() {
+            let end = (pos[k] + quantum.max(1) as usize).min(s.accesses.len());
+            for a in &s.accesses[pos[k]..end] {
+                let hits = !a.write && cache.as_mut().is_some_and(|c| c.read(a.addr));
+                time[k] += a.gap as u64 + if hits { hit } else { miss };
             }
-        }
-        let mut waiting = 0;
-        let mut w = usize::MAX;
-        let start = if fixed || last[bi] == usize::MAX {
-            0
-        } else {
-            last[bi] + 1
-        };
-        for off in 0..c {
-            let mut k = start + off;
-            if k >= c {
-                k -= c;
-            }
-            let core = &cores[k];
-            if core.bank != bi || core.arrival > g {
-                continue;
-            }
-            waiting += 1;
-            if w == usize::MAX || (fifo && core.arrival < cores[w].arrival) {
-                w = k;
-            }
-        }
-        last[bi] = w;
-        let core = &mut cores[w];
-        let waited = g - core.arrival;
-        stall[w] += waited;
-        if waited > 0 || waiting > 1 {
-            conflicts[w] += 1;
-        }
-        let done = g + lat;
-        busy[bi] = done;
-        match streams[w].accesses.get(core.next) {
-            Some(a) => {
-                core.arrival = done + a.gap as u64;
-                core.bank = map.bank(a.addr);
-                core.next += 1;
-            }
-            None => {
-                core.arrival = u64::MAX;
-                finish[w] = done + streams[w].tail;
+            if pos[k] < s.accesses.len() && end == s.accesses.len() {
                 live -= 1;
             }
+            pos[k] = end;
         }
     }
-    (0..c)
-        .map(|k| (finish[k], conflicts[k], stall[k]))
-        .collect()
+    streams.iter().zip(time).map(|(s, t)| t + s.tail).collect()
 }
 
 /// t_seq (each stream alone) and t_par (all together), with conflicts and stalls per core.
 pub fn simulate(config: &Config, streams: &[Stream]) -> Result<Vec<CoreResult>, ContentionError> {
+    simulate_with(config, streams, Sequential::Alone)
+}
+
+/// [`simulate`] with the sequential times taken as `sequential` says.
+pub fn simulate_with(
+    config: &Config,
+    streams: &[Stream],
+    sequential: Sequential,
+) -> Result<Vec<CoreResult>, ContentionError> {
     config.validate()?;
+    if streams.len() > MAX_CORES {
+        return Err(ContentionError::Invalid(format!(
+            "{} cores: at most {MAX_CORES}",
+            streams.len()
+        )));
+    }
     let par = run_parallel(config, streams);
+    let seq: Vec<u64> = match sequential {
+        Sequential::Alone => streams
+            .iter()
+            .map(|s| run_parallel(config, std::slice::from_ref(s))[0].0)
+            .collect(),
+        Sequential::SharedCore { quantum } => shared_core_times(config, streams, quantum),
+    };
     Ok(streams
         .iter()
         .zip(par)
-        .map(|(s, (t_par, conflicts, stall))| {
-            let alone = run_parallel(config, std::slice::from_ref(s));
-            CoreResult {
-                accesses: s.accesses.len() as u64,
-                t_seq: alone[0].0,
-                t_par,
-                conflicts,
-                stall_cycles: stall,
-            }
+        .zip(seq)
+        .map(|((s, (t_par, conflicts, stall)), t_seq)| CoreResult {
+            accesses: s.accesses.len() as u64,
+            t_seq,
+            t_par,
+            conflicts,
+            stall_cycles: stall,
         })
         .collect())
 }
@@ -287,11 +544,18 @@ fn uniform01(rng: &mut ChaCha8Rng) -> f64 {
 
 /// Compute cycles before the next access when every cycle issues one with probability `p`.
 fn geometric_gap(rng: &mut ChaCha8Rng, p: f64) -> u32 {
+    geometric_gap_log(rng, p, (1.0 - p).ln())
+}
+
+/// The same with ln(1 - p) computed once by the caller (a logarithm per access is most of a
+/// generator's time). The quotient is non-negative, so `as` truncation is the floor.
+#[inline]
+fn geometric_gap_log(rng: &mut ChaCha8Rng, p: f64, log_q: f64) -> u32 {
     if p >= 1.0 {
         return 0;
     }
     let u = 1.0 - uniform01(rng); // (0, 1]
-    (u.ln() / (1.0 - p).ln()).floor().min(u32::MAX as f64) as u32
+    (u.ln() / log_q).min(u32::MAX as f64) as u32
 }
 
 fn address(rng: &mut ChaCha8Rng, pattern: AddressPattern, i: u64) -> u64 {
@@ -313,6 +577,46 @@ pub fn bernoulli_stream(n: usize, p: f64, pattern: AddressPattern, seed: u64) ->
         })
         .collect();
     Stream { accesses, tail: 0 }
+}
+
+/// Bernoulli traffic generated as it is consumed: the same accesses as [`bernoulli_stream`]
+/// with the same arguments, without holding them in memory.
+pub struct BernoulliSource {
+    rng: ChaCha8Rng,
+    p: f64,
+    log_q: f64,
+    pattern: AddressPattern,
+    i: u64,
+    n: u64,
+}
+
+impl BernoulliSource {
+    pub fn new(n: usize, p: f64, pattern: AddressPattern, seed: u64) -> Self {
+        BernoulliSource {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            p,
+            log_q: (1.0 - p).ln(),
+            pattern,
+            i: 0,
+            n: n as u64,
+        }
+    }
+}
+
+impl AccessSource for BernoulliSource {
+    #[inline]
+    fn next_access(&mut self) -> Option<Access> {
+        if self.i == self.n {
+            return None;
+        }
+        let a = Access {
+            gap: geometric_gap_log(&mut self.rng, self.p, self.log_q),
+            addr: address(&mut self.rng, self.pattern, self.i),
+            write: self.rng.next_u32() & 1 == 1,
+        };
+        self.i += 1;
+        Some(a)
+    }
 }
 
 /// Bursty / phased traffic: phases of `phase` accesses alternate between probabilities
@@ -365,6 +669,7 @@ mod tests {
             mapping: Mapping::Interleaved { unit: 8 },
             latency,
             arbitration,
+            timing: Default::default(),
         }
     }
 
@@ -425,6 +730,18 @@ mod tests {
         // (arrived 0) beats core 1 (arrived 1) and core 0 (arrived 3).
         assert_eq!(f[2].t_par, 6);
         assert_eq!(f[1].t_par, 9);
+    }
+
+    #[test]
+    fn lazy_bernoulli_source_equals_the_stream() {
+        let pattern = AddressPattern::Uniform {
+            base: 0,
+            bytes: 1 << 16,
+        };
+        let s = bernoulli_stream(5000, 0.07, pattern, 3);
+        let mut g = BernoulliSource::new(5000, 0.07, pattern, 3);
+        let lazy: Vec<Access> = std::iter::from_fn(|| g.next_access()).collect();
+        assert_eq!(lazy, s.accesses);
     }
 
     #[test]

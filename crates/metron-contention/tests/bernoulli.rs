@@ -15,6 +15,7 @@ fn samples(threads: usize, arbitration: Arbitration, seed0: u64) -> (Vec<Sample>
         mapping: Mapping::Interleaved { unit: 8 },
         latency: 1,
         arbitration,
+        timing: Default::default(),
     };
     let mut out = Vec::new();
     let (mut stall, mut conflicts) = (0, 0);

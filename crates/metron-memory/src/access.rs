@@ -49,6 +49,9 @@ pub struct AccessSite {
     pub intrinsic: Option<String>,
     /// SSA value of the intrinsic's length, or its constant.
     pub length: Option<String>,
+    /// Part of an `atomicrmw`/`cmpxchg` (a read and a write).
+    #[serde(default)]
+    pub atomic: bool,
 }
 
 /// Finds the variable a pointer value points into.
@@ -171,7 +174,22 @@ pub fn access_sites(f: &Function) -> Vec<AccessSite> {
                         line: i.line,
                         intrinsic: None,
                         length: None,
+                        atomic: false,
                     });
+                }
+                Inst::Atomic { ptr } => {
+                    // An atomic read-modify-write (or compare-exchange) reads and writes.
+                    for kind in [AccessKind::Read, AccessKind::Write] {
+                        out.push(AccessSite {
+                            block: b.label.clone(),
+                            kind,
+                            variable: resolve_base(f, ptr),
+                            line: i.line,
+                            intrinsic: None,
+                            length: None,
+                            atomic: true,
+                        });
+                    }
                 }
                 Inst::Call {
                     callee: Some(c),
@@ -195,6 +213,7 @@ pub fn access_sites(f: &Function) -> Vec<AccessSite> {
                             line: i.line,
                             intrinsic: Some(name.clone()),
                             length: length.clone(),
+                            atomic: false,
                         });
                     }
                     if name != "memset" {
@@ -206,6 +225,7 @@ pub fn access_sites(f: &Function) -> Vec<AccessSite> {
                                 line: i.line,
                                 intrinsic: Some(name),
                                 length,
+                                atomic: false,
                             });
                         }
                     }

@@ -15,8 +15,9 @@ use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
 use crate::access::{access_sites, AccessKind, AccessSite, Variable};
+use crate::condition::{successor_conditions, IndexCondition, Values};
 use crate::ir::{Function, Inst, Module};
-use crate::scev::{arg_symbol, loop_symbol, to_affine, Affine, FunctionScev};
+use crate::scev::{arg_symbol, loop_symbol, to_affine, Affine, FunctionScev, TripBound};
 use crate::tree::{build_tree, Cfg, TreeNode};
 use crate::MemoryError;
 
@@ -70,7 +71,8 @@ pub struct LoopReport {
     /// Iteration symbol `k_<header>` used by inner trip counts.
     pub variable: String,
     /// Backedge-taken count times `stride`: the body runs floor(this / stride) + 1 times.
-    pub backedge_taken: Affine,
+    /// A max or min of affine forms when scalar evolution gives `smax`/`smin`.
+    pub backedge_taken: TripBound,
     /// 1, or c for a count `(X /u c)` of a loop stepping by c.
     pub stride: i64,
     /// Where the count came from: `scev`, or `unknown` (a fresh parameter `trip_<header>`).
@@ -84,6 +86,15 @@ pub struct Context {
     pub loops: Vec<usize>,
     /// (if id, arm index, number of arms, CFG edge `branch->first` into every arm)
     pub arms: Vec<(usize, usize, usize, Vec<String>)>,
+    /// Conditions on loop indices of the enclosing branches on indices (exact, not policy).
+    pub conds: Vec<IndexCondition>,
+    /// Loops whose last header execution this block does not see: it lies after the exit
+    /// test of a loop that is not rotated (`for.cond` with a `?:` in its condition), so it
+    /// runs backedge-taken times, not one more.
+    pub shortened: Vec<usize>,
+    /// Branch nesting inside the innermost loop (an exit test nested in an `if` does not run
+    /// on every iteration).
+    pub depth_in_loop: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -94,6 +105,9 @@ pub struct CallSite {
     /// Affine value of each integer argument, when scalar evolution gives one.
     #[serde(skip)]
     pub args: Vec<Option<Affine>>,
+    /// Which arguments are integers (a non-affine one becomes a free parameter).
+    #[serde(skip)]
+    pub arg_is_int: Vec<bool>,
 }
 
 /// Everything known about one function before counting.
@@ -103,10 +117,12 @@ pub struct FunctionModel {
     /// Symbols of the arguments, in order (`n`, `A`, ...).
     pub params: Vec<String>,
     pub sites: Vec<AccessSite>,
-    pub site_context: Vec<Context>,
+    /// One context per path through the access tree: a block shared by the arms of a
+    /// short-circuit `&&`/`||` lies on several disjoint paths, and its count is their sum.
+    pub site_context: Vec<Vec<Context>>,
     pub site_length: Vec<Option<Affine>>,
     pub calls: Vec<CallSite>,
-    pub call_context: Vec<Context>,
+    pub call_context: Vec<Vec<Context>>,
     pub loops: Vec<LoopReport>,
     pub loop_parent: Vec<Option<usize>>,
     pub tree: Vec<TreeNode>,
@@ -192,19 +208,36 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         });
     }
     let sites = access_sites(f);
-    let mut block_ctx: BTreeMap<usize, Context> = BTreeMap::new();
-    assign_contexts(
-        &tree,
-        &Context::default(),
-        &f.blocks.iter().map(|b| b.label.clone()).collect::<Vec<_>>(),
-        &mut block_ctx,
-    );
+    let affine = |v: &str| value_affine(v, &arg_names, scev).ok();
+    let values = Values::new(f, &affine);
+    let branch_conds: BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| Some((i, successor_conditions(&values, b.insts.last()?)?)))
+        .collect();
+    let mut block_ctx: BTreeMap<usize, Vec<Context>> = BTreeMap::new();
+    let labels: Vec<String> = f.blocks.iter().map(|b| b.label.clone()).collect();
+    let mut ctx_builder = ContextBuilder {
+        labels: &labels,
+        branch_conds: &branch_conds,
+        cfg: &cfg,
+        out: &mut block_ctx,
+        notes: &mut notes,
+    };
+    ctx_builder.assign(&tree, &Context::default());
     let index = f.block_index();
-    let ctx_of = |label: &str| index.get(label).and_then(|i| block_ctx.get(i)).cloned();
+    let ctx_of = |label: &str| {
+        index
+            .get(label)
+            .and_then(|i| block_ctx.get(i))
+            .cloned()
+            .unwrap_or_else(|| vec![Context::default()])
+    };
     let mut site_context = Vec::new();
     let mut site_length = Vec::new();
     for s in &sites {
-        site_context.push(ctx_of(&s.block).unwrap_or_default());
+        site_context.push(ctx_of(&s.block));
         site_length.push(
             s.length
                 .as_ref()
@@ -239,8 +272,9 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
                         .iter()
                         .map(|a| value_affine(a, &arg_names, scev).ok())
                         .collect(),
+                    arg_is_int: integer_arguments(&i.text, c),
                 });
-                call_context.push(ctx_of(&b.label).unwrap_or_default());
+                call_context.push(ctx_of(&b.label));
             }
         }
     }
@@ -264,9 +298,32 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     })
 }
 
-fn unknown_trip(header: &str) -> Affine {
-    Affine::symbol(&format!("trip_{}", metron_symbolic::identifier(header)))
-        .add(&Affine::constant(-1))
+/// Which arguments of the call to `callee` in `text` have an integer type (`i32 noundef %x`).
+fn integer_arguments(text: &str, callee: &str) -> Vec<bool> {
+    let Some(open) = text
+        .find(&format!("@{callee}("))
+        .map(|p| p + callee.len() + 1)
+    else {
+        return Vec::new();
+    };
+    let close = text.rfind(')').unwrap_or(text.len()).max(open + 1);
+    crate::ir::split_top(&text[open + 1..close])
+        .iter()
+        .map(|a| {
+            let ty = a.split_whitespace().next().unwrap_or("");
+            ty.len() > 1
+                && ty.starts_with('i')
+                && ty[1..].chars().all(|c| c.is_ascii_digit())
+                && ty != "i1"
+        })
+        .collect()
+}
+
+fn unknown_trip(header: &str) -> TripBound {
+    TripBound::single(
+        Affine::symbol(&format!("trip_{}", metron_symbolic::identifier(header)))
+            .add(&Affine::constant(-1)),
+    )
 }
 
 /// An integer SSA value as an affine form: a literal, an argument, or its SCEV.
@@ -310,43 +367,119 @@ fn is_loop_guard(arms: &[Vec<TreeNode>]) -> bool {
         || (has_loop(&arms[1]) && trivial(&arms[0]) && arms[0].len() <= 1)
 }
 
-fn assign_contexts(
-    nodes: &[TreeNode],
-    ctx: &Context,
-    labels: &[String],
-    out: &mut BTreeMap<usize, Context>,
-) {
-    for n in nodes {
-        match n {
-            TreeNode::Leaf { block } => {
-                out.insert(*block, ctx.clone());
-            }
-            TreeNode::Loop { loop_index, body } => {
-                let mut c = ctx.clone();
-                c.loops.push(*loop_index);
-                assign_contexts(body, &c, labels, out);
-            }
-            TreeNode::IfElse { id, block, arms } => {
-                let guard = is_loop_guard(arms);
-                // `branch->first` names the CFG edge into each arm (profiles, annotations).
-                let firsts: Vec<String> = arms
-                    .iter()
-                    .map(|a| {
-                        let first = first_block(a)
-                            .map(|b| labels[b].clone())
-                            .unwrap_or_default();
-                        format!("{}->{first}", labels[*block])
-                    })
-                    .collect();
-                for (ai, arm) in arms.iter().enumerate() {
-                    let mut c = ctx.clone();
-                    if !guard {
-                        c.arms.push((*id, ai, arms.len(), firsts.clone()));
-                    }
-                    assign_contexts(arm, &c, labels, out);
+struct ContextBuilder<'a> {
+    labels: &'a [String],
+    cfg: &'a Cfg,
+    branch_conds: &'a BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>>,
+    out: &'a mut BTreeMap<usize, Vec<Context>>,
+    notes: &'a mut Vec<String>,
+}
+
+impl ContextBuilder<'_> {
+    fn assign(&mut self, nodes: &[TreeNode], ctx: &Context) {
+        for n in nodes {
+            match n {
+                TreeNode::Leaf { block } => {
+                    self.out.entry(*block).or_default().push(ctx.clone());
                 }
+                TreeNode::Loop { loop_index, body } => {
+                    let mut c = ctx.clone();
+                    c.loops.push(*loop_index);
+                    c.depth_in_loop = 0;
+                    self.assign(body, &c);
+                }
+                TreeNode::IfElse { id, block, arms } => self.if_else(*id, *block, arms, ctx),
             }
         }
+    }
+
+    fn if_else(&mut self, id: usize, block: usize, arms: &[Vec<TreeNode>], ctx: &Context) {
+        if let Some(conds) = self.arm_conditions(block, arms) {
+            for (arm, c) in arms.iter().zip(conds) {
+                let mut inner = ctx.clone();
+                inner.conds.extend(c);
+                inner.depth_in_loop += 1;
+                self.assign(arm, &inner);
+            }
+            return;
+        }
+        if let Some(l) = self.exit_test(block, arms, ctx) {
+            // The loop's exit test on every iteration: the arm that stays runs on all but
+            // the last header execution, whatever the (unanalysable) condition says.
+            for arm in arms {
+                let mut inner = ctx.clone();
+                inner.shortened.push(l);
+                self.assign(arm, &inner);
+            }
+            return;
+        }
+        let guard = is_loop_guard(arms);
+        if !guard {
+            self.notes.push(format!(
+                "branch in %{}: its condition depends on data; its arms are weighted by the branch policy",
+                self.labels[block]
+            ));
+        }
+        // `branch->first` names the CFG edge into each arm (profiles, annotations).
+        let labels = self.labels;
+        let firsts: Vec<String> = arms
+            .iter()
+            .map(|a| {
+                let first = first_block(a)
+                    .map(|b| labels[b].clone())
+                    .unwrap_or_default();
+                format!("{}->{first}", labels[block])
+            })
+            .collect();
+        for (ai, arm) in arms.iter().enumerate() {
+            let mut c = ctx.clone();
+            if !guard {
+                c.arms.push((id, ai, arms.len(), firsts.clone()));
+            }
+            c.depth_in_loop += 1;
+            self.assign(arm, &c);
+        }
+    }
+
+    /// The innermost loop, when `block` is its exit test run on every iteration: a two-way
+    /// branch at the top of the loop's body sequence whose one arm is empty because its
+    /// target leaves the loop.
+    fn exit_test(&self, block: usize, arms: &[Vec<TreeNode>], ctx: &Context) -> Option<usize> {
+        let &l = ctx.loops.last()?;
+        if ctx.depth_in_loop != 0 || arms.len() != 2 || !arms.iter().any(|a| a.is_empty()) {
+            return None;
+        }
+        let inside = &self.cfg.loops[l].blocks;
+        let succ = &self.cfg.succ[block];
+        (succ.len() == 2 && succ.iter().filter(|s| !inside.contains(s)).count() == 1).then_some(l)
+    }
+
+    /// The index conditions of each arm, when the branch tests loop indices: an arm starts at
+    /// a successor, or is empty (the successor is the join, or leaves this loop level), and
+    /// then takes the one successor no other arm starts at.
+    fn arm_conditions(
+        &self,
+        block: usize,
+        arms: &[Vec<TreeNode>],
+    ) -> Option<Vec<Vec<IndexCondition>>> {
+        let by_target = self.branch_conds.get(&block)?;
+        let mut out: Vec<Option<Vec<IndexCondition>>> = vec![None; arms.len()];
+        let mut claimed = BTreeSet::new();
+        for (ai, arm) in arms.iter().enumerate() {
+            if let Some(first) = first_block(arm) {
+                let label = &self.labels[first];
+                out[ai] = Some(by_target.get(label)?.clone());
+                claimed.insert(label.clone());
+            }
+        }
+        let unclaimed: Vec<&String> = by_target.keys().filter(|t| !claimed.contains(*t)).collect();
+        let empty: Vec<usize> = (0..arms.len()).filter(|&i| out[i].is_none()).collect();
+        match (empty.as_slice(), unclaimed.as_slice()) {
+            ([], _) => {}
+            ([e], [t]) => out[*e] = Some(by_target[*t].clone()),
+            _ => return None,
+        }
+        out.into_iter().collect()
     }
 }
 
@@ -389,9 +522,22 @@ pub struct ExpandedSite {
     pub function: String,
     pub site: usize,
     /// (variable, upper bound, stride) from outer to inner; the variable runs 0..=bound.
-    pub nest: Vec<(String, Affine, i64)>,
+    pub nest: Vec<(String, TripBound, i64)>,
     pub arms: Vec<(String, usize, usize, Vec<String>)>,
+    /// Conditions on the nest's variables and the parameters (branches on indices).
+    pub conds: Vec<IndexCondition>,
     pub length: Option<Affine>,
+}
+
+/// What a call site passes down to its callee's sites: the enclosing nest, policy arms and
+/// index conditions, and the callee's parameters as the caller's affine forms.
+#[derive(Clone, Default)]
+struct Outer {
+    prefix: String,
+    subst: BTreeMap<String, Affine>,
+    nest: Vec<(String, TripBound, i64)>,
+    arms: Vec<(String, usize, usize, Vec<String>)>,
+    conds: Vec<IndexCondition>,
 }
 
 /// Expands the sites of `root` and, through calls, of everything it calls.
@@ -412,128 +558,178 @@ pub fn expand(
         });
     };
     let mut out = Vec::new();
-    expand_into(
+    let mut ex = Expander {
         model,
-        root,
-        "",
-        &BTreeMap::new(),
-        &[],
-        &[],
-        &mut vec![root.to_string()],
-        &mut out,
+        stack: vec![root.to_string()],
+        out: &mut out,
         notes,
-    );
+    };
+    ex.expand(root, &Outer::default());
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn expand_into(
-    model: &ModuleModel,
-    fname: &str,
-    prefix: &str,
-    subst: &BTreeMap<String, Affine>,
-    outer: &[(String, Affine, i64)],
-    outer_arms: &[(String, usize, usize, Vec<String>)],
-    stack: &mut Vec<String>,
-    out: &mut Vec<ExpandedSite>,
-    notes: &mut Vec<String>,
-) {
-    let f = &model.functions[fname];
-    // Loop symbols are renamed per call instance; arguments are replaced by the call's values.
-    let mut map = subst.clone();
-    for l in &f.loops {
-        map.insert(
-            l.variable.clone(),
-            Affine::symbol(&format!("{prefix}{}", l.variable)),
-        );
-    }
-    // A strided loop's nest variable counts in steps of its stride (0, c, 2c, ...), so
-    // forms written in its iteration number k are rewritten with k = var / c.
-    let strided: BTreeMap<String, i64> = f
-        .loops
-        .iter()
-        .filter(|l| l.stride != 1)
-        .map(|l| (l.variable.clone(), l.stride))
-        .collect();
-    let mut stride_notes = Vec::new();
-    let unstride = |a: &Affine, notes: &mut Vec<String>| -> Affine {
+struct Expander<'a> {
+    model: &'a ModuleModel,
+    stack: Vec<String>,
+    out: &'a mut Vec<ExpandedSite>,
+    notes: &'a mut Vec<String>,
+}
+
+/// Forms of one function instance: loop symbols renamed per call instance, arguments
+/// replaced by the call's values, and iteration numbers of strided loops rescaled.
+struct Instance<'a> {
+    f: &'a FunctionModel,
+    map: BTreeMap<String, Affine>,
+    /// A strided loop's nest variable counts in steps of its stride (0, c, 2c, ...), so
+    /// forms written in its iteration number k are rewritten with k = var / c.
+    strided: BTreeMap<String, i64>,
+    outer: &'a Outer,
+}
+
+impl Instance<'_> {
+    fn form(&self, a: &Affine, notes: &mut Vec<String>) -> Affine {
         let mut r = a.clone();
         for (name, c) in r.terms.iter_mut() {
-            if let Some(s) = strided.get(name) {
+            if let Some(s) = self.strided.get(name) {
                 if *c % s == 0 {
                     *c /= s;
                 } else {
-                    notes.push(format!("{fname}: `{a}` uses the iteration of a loop stepping by {s}; its count is approximate"));
+                    let n = format!("{}: `{a}` uses the iteration of a loop stepping by {s}; its count is approximate", self.f.name);
+                    if !notes.contains(&n) {
+                        notes.push(n);
+                    }
                 }
             }
         }
-        r
-    };
-    let nest_of = |ctx: &Context, notes: &mut Vec<String>| -> Vec<(String, Affine, i64)> {
-        let mut n = outer.to_vec();
+        r.substitute(&self.map)
+    }
+
+    fn nest(&self, ctx: &Context, notes: &mut Vec<String>) -> Vec<(String, TripBound, i64)> {
+        let mut n = self.outer.nest.clone();
         for &li in &ctx.loops {
-            let l = &f.loops[li];
+            let l = &self.f.loops[li];
+            let last = if ctx.shortened.contains(&li) {
+                -l.stride
+            } else {
+                0
+            };
             n.push((
-                format!("{prefix}{}", l.variable),
-                unstride(&l.backedge_taken, notes).substitute(&map),
+                format!("{}{}", self.outer.prefix, l.variable),
+                l.backedge_taken
+                    .map(|a| self.form(&a.add(&Affine::constant(last)), notes)),
                 l.stride,
             ));
         }
         n
-    };
-    let arms_of = |ctx: &Context| -> Vec<(String, usize, usize, Vec<String>)> {
-        let mut a = outer_arms.to_vec();
+    }
+
+    fn arms(&self, ctx: &Context) -> Vec<(String, usize, usize, Vec<String>)> {
+        let mut a = self.outer.arms.clone();
         for (id, arm, n, first) in &ctx.arms {
-            let edges = first.iter().map(|e| format!("{fname}:{e}")).collect();
-            a.push((format!("{prefix}{fname}#{id}"), *arm, *n, edges));
+            let edges = first
+                .iter()
+                .map(|e| format!("{}:{e}", self.f.name))
+                .collect();
+            a.push((
+                format!("{}{}#{id}", self.outer.prefix, self.f.name),
+                *arm,
+                *n,
+                edges,
+            ));
         }
         a
-    };
-    for (i, ctx) in f.site_context.iter().enumerate() {
-        out.push(ExpandedSite {
-            function: fname.to_string(),
-            site: i,
-            nest: nest_of(ctx, &mut stride_notes),
-            arms: arms_of(ctx),
-            length: f.site_length[i].as_ref().map(|l| l.substitute(&map)),
-        });
     }
-    for (ci, call) in f.calls.iter().enumerate() {
-        let Some(g) = model.functions.get(&call.callee) else {
-            continue;
-        };
-        if stack.contains(&call.callee) {
-            notes.push(format!(
-                "recursion: {} calls {} (line {}); the recursive call is not counted",
-                fname, call.callee, call.line
-            ));
-            continue;
+
+    fn conds(&self, ctx: &Context, notes: &mut Vec<String>) -> Vec<IndexCondition> {
+        let mut c = self.outer.conds.clone();
+        c.extend(ctx.conds.iter().map(|x| x.map(|a| self.form(a, notes))));
+        c
+    }
+}
+
+impl Expander<'_> {
+    fn expand(&mut self, fname: &str, outer: &Outer) {
+        let model = self.model;
+        let f = &model.functions[fname];
+        let mut map = outer.subst.clone();
+        for l in &f.loops {
+            map.insert(
+                l.variable.clone(),
+                Affine::symbol(&format!("{}{}", outer.prefix, l.variable)),
+            );
         }
-        let mut gsubst = BTreeMap::new();
-        for (pi, p) in g.params.iter().enumerate() {
-            if let Some(Some(a)) = call.args.get(pi) {
-                gsubst.insert(p.clone(), unstride(a, &mut stride_notes).substitute(&map));
+        let inst = Instance {
+            f,
+            map,
+            strided: f
+                .loops
+                .iter()
+                .filter(|l| l.stride != 1)
+                .map(|l| (l.variable.clone(), l.stride))
+                .collect(),
+            outer,
+        };
+        for (i, ctxs) in f.site_context.iter().enumerate() {
+            for ctx in ctxs {
+                let site = ExpandedSite {
+                    function: fname.to_string(),
+                    site: i,
+                    nest: inst.nest(ctx, self.notes),
+                    arms: inst.arms(ctx),
+                    conds: inst.conds(ctx, self.notes),
+                    length: f.site_length[i].as_ref().map(|l| l.substitute(&inst.map)),
+                };
+                self.out.push(site);
             }
         }
-        let ctx = &f.call_context[ci];
-        let prefix2 = format!("{prefix}c{ci}_");
-        stack.push(call.callee.clone());
-        expand_into(
-            model,
-            &call.callee,
-            &prefix2,
-            &gsubst,
-            &nest_of(ctx, &mut stride_notes),
-            &arms_of(ctx),
-            stack,
-            out,
-            notes,
-        );
-        stack.pop();
-    }
-    for n in stride_notes {
-        if !notes.contains(&n) {
-            notes.push(n);
+        for (ci, call) in f.calls.iter().enumerate() {
+            let Some(g) = model.functions.get(&call.callee) else {
+                continue;
+            };
+            if self.stack.contains(&call.callee) {
+                self.notes.push(format!(
+                    "recursion: {} calls {} (line {}): only one activation is counted. \
+                     Recursion that `tailcallelim` (in the default passes) does not turn into a loop \
+                     needs an annotation: give the count with --param or count the caller",
+                    fname, call.callee, call.line
+                ));
+                continue;
+            }
+            let mut subst = BTreeMap::new();
+            for (pi, p) in g.params.iter().enumerate() {
+                match call.args.get(pi) {
+                    Some(Some(a)) => {
+                        subst.insert(p.clone(), inst.form(a, self.notes));
+                    }
+                    _ if call.arg_is_int.get(pi).copied().unwrap_or(false) => {
+                        let free = format!("{}_{}", p, call.line);
+                        self.notes.push(format!(
+                            "call of {} at line {}: argument `{p}` is not affine in the loop indices; \
+                             it is the parameter {free}",
+                            call.callee, call.line
+                        ));
+                        subst.insert(p.clone(), Affine::symbol(&free));
+                    }
+                    _ => {}
+                }
+            }
+            for (pi, ctx) in f.call_context[ci].iter().enumerate() {
+                let path = if pi == 0 {
+                    String::new()
+                } else {
+                    format!("p{pi}")
+                };
+                let inner = Outer {
+                    prefix: format!("{}c{ci}{path}_", outer.prefix),
+                    subst: subst.clone(),
+                    nest: inst.nest(ctx, self.notes),
+                    arms: inst.arms(ctx),
+                    conds: inst.conds(ctx, self.notes),
+                };
+                self.stack.push(call.callee.clone());
+                self.expand(&call.callee, &inner);
+                self.stack.pop();
+            }
         }
     }
 }
@@ -544,7 +740,7 @@ pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
         Some(l) => QuasiPolynomial::from(&lin(l)),
         None => QuasiPolynomial::integer(1),
     };
-    if s.nest.is_empty() {
+    if s.nest.is_empty() && s.conds.is_empty() {
         return Ok(Piecewise::from(summand));
     }
     let loops = s
@@ -553,13 +749,16 @@ pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
         .map(|(v, btc, stride)| Loop {
             var: v.clone(),
             start: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
-            end: metron_symbolic::Bound::single(btc.to_symbolic()),
+            end: btc.to_symbolic(),
             end_inclusive: true,
             stride: *stride,
         })
         .collect();
-    let mut p =
-        metron_symbolic::sum_over(&LoopNest::new(loops), &summand, &CountOptions::default())?;
+    let mut nest = LoopNest::new(loops);
+    for c in &s.conds {
+        nest = nest.with_condition(c.to_symbolic());
+    }
+    let mut p = metron_symbolic::sum_over(&nest, &summand, &CountOptions::default())?;
     p.simplify();
     Ok(p)
 }
@@ -617,6 +816,7 @@ pub fn weights(
                 })
             })
             .collect()),
+        BranchPolicy::Max if sites.iter().all(|s| s.arms.is_empty()) => Ok(vec![one; sites.len()]),
         BranchPolicy::Max => {
             let values: Vec<f64> = counts
                 .iter()
@@ -743,7 +943,7 @@ pub fn count_function(
     let sites = expand(model, root, &mut notes)?;
     let counts: Vec<Piecewise> = sites.iter().map(site_count).collect::<Result<_, _>>()?;
     let mut decide = binding.clone();
-    if *policy == BranchPolicy::Max {
+    if *policy == BranchPolicy::Max && sites.iter().any(|s| !s.arms.is_empty()) {
         let mut missing = BTreeSet::new();
         for c in &counts {
             for p in c.parameters() {

@@ -8,7 +8,9 @@
 use std::path::Path;
 
 use metron_contention::model::{evaluate, fit, Evaluation, Fitted, ModelKind, Sample, Training};
-use metron_contention::sim::{recorded_stream, simulate, Arbitration, Config, Mapping, Stream};
+use metron_contention::sim::{
+    recorded_stream, simulate_with, Arbitration, Cache, Config, Mapping, Sequential, Stream, Timing,
+};
 use serde::Serialize;
 
 use crate::trace::{build_traced, read_stream, run_built, SiteTable};
@@ -54,18 +56,58 @@ fn jitter(s: &mut Stream, thread: u64) {
 pub struct Setup {
     pub name: String,
     pub config: Config,
+    /// How t_seq is taken: alone, or all threads time-sliced on one core (003 §5).
+    pub sequential: Sequential,
+}
+
+/// The MPPA-like core side (003 Ch. 1): an 8 KiB private data cache (128 lines of 64 bytes,
+/// direct-mapped here), write-through; a bank busy 2 cycles per access and 8 more cycles of
+/// round trip; t_seq with the T threads time-sliced on one core every 256 accesses, as the
+/// thesis mapped them "to the same core to obtain the sequential ETs".
+fn mppa_like(banks: u32) -> (Config, Sequential) {
+    (
+        Config {
+            banks,
+            mapping: Mapping::Interleaved { unit: 8 },
+            latency: 2,
+            arbitration: Arbitration::RoundRobin,
+            timing: Timing {
+                extra_latency: 8,
+                cache: Some(Cache {
+                    lines: 128,
+                    line_bytes: 64,
+                    hit_cycles: 1,
+                }),
+            },
+        },
+        Sequential::SharedCore { quantum: 256 },
+    )
 }
 
 pub fn setups() -> Vec<Setup> {
+    let (one, seq) = mppa_like(1);
+    let (sixteen, _) = mppa_like(16);
     vec![
         Setup {
-            name: "one bank (as 003)".into(),
+            name: "MPPA-like, one bank (as 003)".into(),
+            config: one,
+            sequential: seq,
+        },
+        Setup {
+            name: "MPPA-like, 16 banks".into(),
+            config: sixteen,
+            sequential: seq,
+        },
+        Setup {
+            name: "one bank, 1-cycle (issue 5)".into(),
             config: Config {
                 banks: 1,
                 mapping: Mapping::Interleaved { unit: 8 },
                 latency: 1,
                 arbitration: Arbitration::RoundRobin,
+                timing: Default::default(),
             },
+            sequential: Sequential::Alone,
         },
         Setup {
             name: "16 banks, word-interleaved".into(),
@@ -74,7 +116,9 @@ pub fn setups() -> Vec<Setup> {
                 mapping: Mapping::Interleaved { unit: 8 },
                 latency: 1,
                 arbitration: Arbitration::RoundRobin,
+                timing: Default::default(),
             },
+            sequential: Sequential::Alone,
         },
     ]
 }
@@ -92,6 +136,9 @@ pub struct FunctionResult {
     pub models: Vec<ModelResult>,
     /// Median relative increase Δt/t_seq per thread count.
     pub relative_increase: Vec<(usize, f64)>,
+    /// Per thread count: (T, samples with t_par < t_seq, samples) — 003 Fig. 5.2's
+    /// "faster in parallel".
+    pub faster_in_parallel: Vec<(usize, usize, usize)>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -173,7 +220,7 @@ pub fn run(
                             s
                         })
                         .collect();
-                    let r = simulate(&setup.config, &streams)
+                    let r = simulate_with(&setup.config, &streams, setup.sequential)
                         .map_err(|e| MemoryError::Run(e.to_string()))?;
                     for k in 0..threads {
                         samples.push((
@@ -236,11 +283,23 @@ pub fn run(
                     )
                 })
                 .collect();
+            let faster_in_parallel = [2usize, 3, 4]
+                .iter()
+                .map(|&t| {
+                    let set = of(t);
+                    (
+                        t,
+                        set.iter().filter(|x| x.t_par < x.t_seq).count(),
+                        set.len(),
+                    )
+                })
+                .collect();
             results.push(FunctionResult {
                 setup: setup.name.clone(),
                 function: function.into(),
                 models,
                 relative_increase,
+                faster_in_parallel,
             });
         }
     }
@@ -252,12 +311,31 @@ pub fn run(
 }
 
 /// Samples as CSV in the format of `metron contention fit` (one group per setup, function,
-/// size and thread count).
+/// size and thread count), with each sample's error Δt − Δt^j under models 1-4 as trained on
+/// T = 3 (median training; model 4 least squares): the thesis plots samples, not medians.
 pub fn samples_csv(r: &ExperimentResult) -> String {
-    let mut out = String::from("group,setup,function,threads,banks,t_seq,t_par,n\n");
+    let mut out =
+        String::from("group,setup,function,threads,banks,t_seq,t_par,n,err1,err2,err3,err4\n");
     for (setup, function, size, s) in &r.samples {
+        let fr = r
+            .results
+            .iter()
+            .find(|f| &f.setup == setup && &f.function == function);
+        let errors: Vec<String> = ModelKind::all()
+            .iter()
+            .map(|&kind| {
+                fr.and_then(|fr| {
+                    fr.models.iter().find(|m| {
+                        m.fitted.model == kind.number()
+                            && (kind == ModelKind::Four || m.fitted.training == Training::Median)
+                    })
+                })
+                .map(|m| format!("{}", s.delta() - m.fitted.predict(kind, s)))
+                .unwrap_or_default()
+            })
+            .collect();
         out.push_str(&format!(
-            "{function}-{size}-T{}-B{},{},{function},{},{},{},{},{}\n",
+            "{function}-{size}-T{}-B{},{},{function},{},{},{},{},{},{}\n",
             s.threads,
             s.banks,
             setup.replace(',', ";"),
@@ -265,7 +343,8 @@ pub fn samples_csv(r: &ExperimentResult) -> String {
             s.banks,
             s.t_seq,
             s.t_par,
-            s.n
+            s.n,
+            errors.join(",")
         ));
     }
     out

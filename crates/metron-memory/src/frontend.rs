@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use metron_measure::tool::{run_path, ToolError};
 use serde::Serialize;
 
+use crate::sources::{BuildInput, CompileJob};
 use crate::MemoryError;
 
 pub use metron_measure::tool::{CLANG, OPT};
@@ -22,7 +23,8 @@ pub fn opt_path() -> Result<PathBuf, ToolError> {
 }
 
 /// 003 §4.1.2: scalar evolution needs rotated loops with simplified induction variables.
-pub const DEFAULT_PIPELINE: &str = "mem2reg,loop-simplify,loop-rotate,indvars";
+pub const DEFAULT_PIPELINE: &str =
+    "mem2reg,tailcallelim,loop-simplify,loop-rotate,instsimplify,indvars";
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Prepared {
@@ -33,6 +35,10 @@ pub struct Prepared {
     pub scev: String,
     pub pipeline: String,
     pub clang_flags: Vec<String>,
+    /// Every file compiled into the module.
+    pub sources: Vec<PathBuf>,
+    /// How each C source was compiled (empty for IR input).
+    pub jobs: Vec<CompileJob>,
 }
 
 pub fn clang_flags() -> Vec<String> {
@@ -62,41 +68,129 @@ fn tool_error(e: ToolError, file: &Path) -> MemoryError {
 
 /// Compiles/canonicalises `source` into `workdir` and runs scalar evolution on the result.
 pub fn prepare(source: &Path, pipeline: &str, workdir: &Path) -> Result<Prepared, MemoryError> {
+    prepare_build(&BuildInput::single(source), pipeline, workdir)
+}
+
+/// `llvm-link` of the same LLVM as `opt` (installed beside it by the same package).
+fn llvm_link_path(opt: &Path) -> PathBuf {
+    let name = opt
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("opt")
+        .replacen("opt", "llvm-link", 1);
+    opt.with_file_name(name)
+}
+
+/// Compiles one job to raw IR at `out`.
+fn compile(job: &CompileJob, out: &Path) -> Result<(), MemoryError> {
+    let source = &job.file;
     if !source.exists() {
         return Err(MemoryError::Io {
             file: source.display().to_string(),
             message: "no such file".into(),
         });
     }
-    let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let raw = match ext {
-        "c" | "i" | "cc" | "cpp" | "cxx" => {
-            let out = workdir.join("raw.ll");
-            let mut args = clang_flags();
-            args.push(source.display().to_string());
-            args.push("-o".into());
-            args.push(out.display().to_string());
-            CLANG.run(&args, None).map_err(|e| tool_error(e, source))?;
-            out
-        }
-        "ll" | "bc" => source.to_path_buf(),
-        _ => {
-            return Err(MemoryError::Io {
-                file: source.display().to_string(),
-                message: "expected a .c, .ll or .bc file".into(),
-            })
-        }
+    let mut args = clang_flags();
+    args.extend(job.flags.iter().cloned());
+    args.push(source.display().to_string());
+    args.push("-o".into());
+    args.push(out.display().to_string());
+    CLANG
+        .run(&args, job.directory.as_deref())
+        .map_err(|e| tool_error(e, source))?;
+    Ok(())
+}
+
+/// Compiles every file of `input` (linking several into one module), makes the IR canonical
+/// with `pipeline` and runs scalar evolution on it.
+pub fn prepare_build(
+    input: &BuildInput,
+    pipeline: &str,
+    workdir: &Path,
+) -> Result<Prepared, MemoryError> {
+    let jobs = input.jobs()?;
+    let source = jobs[0].file.clone();
+    let ext = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_string()
     };
+    let mut raws = Vec::new();
+    let mut compiled = false;
+    for (k, job) in jobs.iter().enumerate() {
+        match ext(&job.file).as_str() {
+            "c" | "i" | "cc" | "cpp" | "cxx" => {
+                let out = workdir.join(format!("raw{k}.ll"));
+                compile(job, &out)?;
+                raws.push(out);
+                compiled = true;
+            }
+            "ll" | "bc" if job.file.exists() => raws.push(job.file.clone()),
+            "ll" | "bc" => {
+                return Err(MemoryError::Io {
+                    file: job.file.display().to_string(),
+                    message: "no such file".into(),
+                })
+            }
+            _ => {
+                return Err(MemoryError::Io {
+                    file: job.file.display().to_string(),
+                    message: "expected a .c, .cc, .cpp, .i, .ll or .bc file".into(),
+                })
+            }
+        }
+    }
+    let opt = opt_path().map_err(|e| tool_error(e, &source))?;
+    let raw = if raws.len() == 1 {
+        raws.remove(0)
+    } else {
+        let out = workdir.join("linked.ll");
+        let link = llvm_link_path(&opt);
+        let mut args = vec!["-S".to_string(), "-o".into(), out.display().to_string()];
+        args.extend(raws.iter().map(|r| r.display().to_string()));
+        run_path("llvm-link", &link, args, None).map_err(|e| MemoryError::Compile {
+            file: jobs
+                .iter()
+                .map(|j| j.file.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            message: format!("linking the modules failed (a symbol defined twice?): {e}"),
+        })?;
+        out
+    };
+    let flags = if compiled {
+        let mut f = clang_flags();
+        f.extend(jobs[0].flags.iter().cloned());
+        f
+    } else {
+        Vec::new()
+    };
+    let mut prepared = canonicalise(&source, &raw, pipeline, workdir, &opt)?;
+    prepared.clang_flags = flags;
+    prepared.sources = jobs.iter().map(|j| j.file.clone()).collect();
+    if compiled {
+        prepared.jobs = jobs;
+    }
+    Ok(prepared)
+}
+
+fn canonicalise(
+    source: &Path,
+    raw: &Path,
+    pipeline: &str,
+    workdir: &Path,
+    opt: &Path,
+) -> Result<Prepared, MemoryError> {
     let canonical = workdir.join("canonical.ll");
     let passes = if pipeline.trim().is_empty() || pipeline == "none" {
         "verify".to_string()
     } else {
         pipeline.to_string()
     };
-    let opt = opt_path().map_err(|e| tool_error(e, source))?;
     run_path(
         "opt",
-        &opt,
+        opt,
         [
             "-S".to_string(),
             format!("-passes={passes}"),
@@ -117,7 +211,7 @@ pub fn prepare(source: &Path, pipeline: &str, workdir: &Path) -> Result<Prepared
     })?;
     let scev_out = run_path(
         "opt",
-        &opt,
+        opt,
         [
             "-disable-output".to_string(),
             "-passes=print<scalar-evolution>".into(),
@@ -137,10 +231,8 @@ pub fn prepare(source: &Path, pipeline: &str, workdir: &Path) -> Result<Prepared
         scev: String::from_utf8_lossy(&scev_out.stderr).into_owned()
             + &String::from_utf8_lossy(&scev_out.stdout),
         pipeline: pipeline.to_string(),
-        clang_flags: if ext == "c" {
-            clang_flags()
-        } else {
-            Vec::new()
-        },
+        clang_flags: Vec::new(),
+        sources: vec![source.to_path_buf()],
+        jobs: Vec::new(),
     })
 }

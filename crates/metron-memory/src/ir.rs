@@ -19,6 +19,10 @@ pub enum Inst {
     Store {
         ptr: String,
     },
+    /// `atomicrmw` and `cmpxchg`: a read and a write of `ptr`.
+    Atomic {
+        ptr: String,
+    },
     /// `getelementptr` and pointer casts: the result points into `base`.
     Derive {
         base: String,
@@ -376,7 +380,7 @@ pub fn parse_instruction(stmt: &str, line: usize, file: &str) -> Result<Instruct
                 .get(1)
                 .ok_or_else(|| parse_err(file, line, "`load T, T* %ptr`", stmt))?;
             Inst::Load {
-                ptr: value_name(&operand_value(ptr)),
+                ptr: value_name(&operand_value(strip_ordering(ptr))),
             }
         }
         "store" => {
@@ -385,7 +389,20 @@ pub fn parse_instruction(stmt: &str, line: usize, file: &str) -> Result<Instruct
                 .get(1)
                 .ok_or_else(|| parse_err(file, line, "`store T %v, T* %ptr`", stmt))?;
             Inst::Store {
-                ptr: value_name(&operand_value(ptr)),
+                ptr: value_name(&operand_value(strip_ordering(ptr))),
+            }
+        }
+        "atomicrmw" | "cmpxchg" => {
+            let ptr = atomic_pointer(after_op).ok_or_else(|| {
+                parse_err(
+                    file,
+                    line,
+                    "`atomicrmw OP T* %ptr, T %v ORDERING` or `cmpxchg T* %ptr, ...`",
+                    stmt,
+                )
+            })?;
+            Inst::Atomic {
+                ptr: value_name(&operand_value(&ptr)),
             }
         }
         "getelementptr" => {
@@ -459,6 +476,37 @@ pub fn parse_instruction(stmt: &str, line: usize, file: &str) -> Result<Instruct
         line,
         text: stmt.to_string(),
     })
+}
+
+/// `i32* %p seq_cst` -> `i32* %p`: the ordering (and scope) of an atomic load or store.
+pub fn strip_ordering(op: &str) -> &str {
+    let mut s = op.trim();
+    loop {
+        let Some((head, last)) = s.rsplit_once(' ') else {
+            return s;
+        };
+        let ordering = matches!(
+            last,
+            "unordered" | "monotonic" | "acquire" | "release" | "acq_rel" | "seq_cst"
+        ) || last.starts_with("syncscope(");
+        if !ordering {
+            return s;
+        }
+        s = head.trim_end();
+    }
+}
+
+/// The typed pointer operand of `atomicrmw [volatile] OP T* %p, ...` or
+/// `cmpxchg [weak] [volatile] T* %p, ...` (text after the opcode).
+pub fn atomic_pointer(after_op: &str) -> Option<String> {
+    let first = split_top(after_op).into_iter().next()?;
+    let words: Vec<&str> = first
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "weak" | "volatile"))
+        .collect();
+    // atomicrmw: `add i32* %p` (operation first); cmpxchg: `i32* %p`; opaque: `ptr %p`.
+    let n = words.len();
+    (n >= 2).then(|| format!("{} {}", words[n - 2], words[n - 1]))
 }
 
 fn first_global_call(rhs: &str) -> Option<String> {

@@ -9,11 +9,14 @@
 
 pub mod access;
 pub mod branch;
+pub mod condition;
 pub mod count;
 pub mod experiment;
 pub mod frontend;
+pub mod independent;
 pub mod ir;
 pub mod scev;
+pub mod sources;
 pub mod trace;
 pub mod tree;
 
@@ -61,11 +64,19 @@ pub struct Analysis {
 impl Analysis {
     /// Compiles and models `source` (.c, .ll or .bc) with the pass `pipeline`.
     pub fn load(source: &Path, pipeline: &str) -> Result<Analysis, MemoryError> {
+        Self::load_build(&sources::BuildInput::single(source), pipeline)
+    }
+
+    /// Compiles (several files, flags, a compilation database) and models the module.
+    pub fn load_build(
+        input: &sources::BuildInput,
+        pipeline: &str,
+    ) -> Result<Analysis, MemoryError> {
         let dir = tempfile::tempdir().map_err(|e| MemoryError::Io {
             file: "temporary directory".into(),
             message: e.to_string(),
         })?;
-        let prepared = frontend::prepare(source, pipeline, dir.path())?;
+        let prepared = frontend::prepare_build(input, pipeline, dir.path())?;
         let module = ir::parse_module(&prepared.ir, &prepared.canonical_ll.display().to_string())?;
         let scev = scev::parse_output(&prepared.scev);
         let model = count::ModuleModel::build(&module, &scev)?;
@@ -160,6 +171,7 @@ pub fn tree_json(f: &count::FunctionModel, nodes: &[tree::TreeNode]) -> serde_js
                 } else {
                     format!("floor(({}) / {}) + 1", l.backedge_taken, l.stride)
                 };
+                // (a max/min bound prints as `max(a, b) + 1`)
                 json!({"node": "loop", "header": l.header, "trip_count": trip, "body": tree_json(f, body)})
             }
             tree::TreeNode::IfElse { block, arms, .. } => json!({

@@ -96,6 +96,130 @@ impl std::fmt::Display for Affine {
     }
 }
 
+/// A backedge-taken count that may take the max or min of several affine forms:
+/// `(-2 + (2 smax (1 + %T)))` of `for (t = 1; t <= T; t++)` is max(0, T - 1), and the `smin`
+/// of a `?:` bound is a min. metron-symbolic counts `Max`/`Min` loop ends exactly by cases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TripBound {
+    Max(Vec<Affine>),
+    Min(Vec<Affine>),
+}
+
+impl TripBound {
+    pub fn single(a: Affine) -> Self {
+        TripBound::Max(vec![a])
+    }
+    pub fn exprs(&self) -> &[Affine] {
+        match self {
+            TripBound::Max(v) | TripBound::Min(v) => v,
+        }
+    }
+    pub fn map(&self, mut f: impl FnMut(&Affine) -> Affine) -> TripBound {
+        match self {
+            TripBound::Max(v) => TripBound::Max(v.iter().map(&mut f).collect()),
+            TripBound::Min(v) => TripBound::Min(v.iter().map(&mut f).collect()),
+        }
+    }
+    pub fn substitute(&self, map: &BTreeMap<String, Affine>) -> TripBound {
+        self.map(|a| a.substitute(map))
+    }
+    pub fn to_symbolic(&self) -> metron_symbolic::Bound {
+        match self {
+            TripBound::Max(v) => {
+                metron_symbolic::Bound::Max(v.iter().map(Affine::to_symbolic).collect())
+            }
+            TripBound::Min(v) => {
+                metron_symbolic::Bound::Min(v.iter().map(Affine::to_symbolic).collect())
+            }
+        }
+    }
+}
+
+impl serde::Serialize for TripBound {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl std::fmt::Display for TripBound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (name, v) = match self {
+            TripBound::Max(v) => ("max", v),
+            TripBound::Min(v) => ("min", v),
+        };
+        if v.len() == 1 {
+            return write!(f, "{}", v[0]);
+        }
+        let parts: Vec<String> = v.iter().map(|a| a.to_string()).collect();
+        write!(f, "{name}({})", parts.join(", "))
+    }
+}
+
+/// A parsed SCEV expression: affine, or a max/min of affine forms (nested ones are
+/// flattened; a max of mins is not a loop bound metron-symbolic takes, and is rejected).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum MinMax {
+    Aff(Affine),
+    Max(Vec<Affine>),
+    Min(Vec<Affine>),
+}
+
+impl MinMax {
+    fn add(self, o: MinMax) -> Result<MinMax, &'static str> {
+        use MinMax::*;
+        let pairs = |a: &[Affine], b: &[Affine]| -> Vec<Affine> {
+            a.iter()
+                .flat_map(|x| b.iter().map(move |y| x.add(y)))
+                .collect()
+        };
+        Ok(match (self, o) {
+            (Aff(a), Aff(b)) => Aff(a.add(&b)),
+            (Aff(a), Max(v)) | (Max(v), Aff(a)) => Max(pairs(&[a], &v)),
+            (Aff(a), Min(v)) | (Min(v), Aff(a)) => Min(pairs(&[a], &v)),
+            (Max(a), Max(b)) => Max(pairs(&a, &b)),
+            (Min(a), Min(b)) => Min(pairs(&a, &b)),
+            _ => return Err("a sum of a max and a min"),
+        })
+    }
+    fn scale(self, k: i64) -> MinMax {
+        use MinMax::*;
+        let s = |v: Vec<Affine>| v.iter().map(|a| a.scale(k)).collect::<Vec<_>>();
+        match self {
+            Aff(a) => Aff(a.scale(k)),
+            Max(v) if k >= 0 => Max(s(v)),
+            Max(v) => Min(s(v)),
+            Min(v) if k >= 0 => Min(s(v)),
+            Min(v) => Max(s(v)),
+        }
+    }
+    fn combine(self, o: MinMax, is_max: bool) -> Result<MinMax, &'static str> {
+        use MinMax::*;
+        let mut out = Vec::new();
+        for x in [self, o] {
+            match (x, is_max) {
+                (Aff(a), _) => out.push(a),
+                (Max(v), true) | (Min(v), false) => out.extend(v),
+                _ => return Err("a max of a min (or a min of a max)"),
+            }
+        }
+        out.dedup();
+        Ok(if is_max { Max(out) } else { Min(out) })
+    }
+    fn as_constant(&self) -> Option<i64> {
+        match self {
+            MinMax::Aff(a) => a.as_constant(),
+            _ => None,
+        }
+    }
+    fn into_bound(self) -> TripBound {
+        match self {
+            MinMax::Aff(a) => TripBound::single(a),
+            MinMax::Max(v) => TripBound::Max(v),
+            MinMax::Min(v) => TripBound::Min(v),
+        }
+    }
+}
+
 /// What scalar evolution says about one function.
 #[derive(Clone, Debug, Default)]
 pub struct FunctionScev {
@@ -158,12 +282,12 @@ pub fn parse_output(text: &str) -> BTreeMap<String, FunctionScev> {
     out
 }
 
-/// A backedge-taken count: an affine form, or `(X /u c)` for a loop stepping by `c`, returned
-/// as `(X, c)` (the body then runs floor(X / c) + 1 times).
+/// A backedge-taken count: a (max/min of) affine form(s), or `(X /u c)` for a loop stepping
+/// by `c`, returned as `(X, c)` (the body then runs floor(X / c) + 1 times).
 pub fn backedge_count(
     text: &str,
     symbol_of: &dyn Fn(&str) -> Option<String>,
-) -> Result<(Affine, i64), MemoryError> {
+) -> Result<(TripBound, i64), MemoryError> {
     let t = text.trim();
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
         let mut depth = 0i32;
@@ -178,7 +302,7 @@ pub fn backedge_count(
                             .map_err(|_| ())
                             .and_then(|c| if c > 0 { Ok(c) } else { Err(()) })
                     {
-                        return Ok((to_affine(inner[..i].trim(), symbol_of)?, c));
+                        return Ok((to_bound(inner[..i].trim(), symbol_of)?, c));
                     }
                     break;
                 }
@@ -186,7 +310,7 @@ pub fn backedge_count(
             }
         }
     }
-    Ok((to_affine(t, symbol_of)?, 1))
+    Ok((to_bound(t, symbol_of)?, 1))
 }
 
 /// Parses one SCEV expression into an affine form. `symbol_of` maps an SSA name (`%n`) to
@@ -195,6 +319,34 @@ pub fn to_affine(
     text: &str,
     symbol_of: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Affine, MemoryError> {
+    match parse_minmax(text, symbol_of)? {
+        MinMax::Aff(a) => Ok(a),
+        _ => Err(MemoryError::NotAffine {
+            expr: text.to_string(),
+            reason: "a max or min is not affine".into(),
+        }),
+    }
+}
+
+/// Parses a SCEV expression that may hold `smax`/`umax`/`smin`/`umin` into a loop bound.
+/// Unsigned and signed extremes are taken alike: counted sizes are non-negative.
+pub fn to_bound(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+) -> Result<TripBound, MemoryError> {
+    Ok(parse_minmax(text, symbol_of)?.into_bound())
+}
+
+fn parse_minmax(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+) -> Result<MinMax, MemoryError> {
+    if text.contains("***COULDNOTCOMPUTE***") {
+        return Err(MemoryError::NotAffine {
+            expr: text.to_string(),
+            reason: "scalar evolution could not compute it (the loop exit depends on data)".into(),
+        });
+    }
     let toks = tokenize(text);
     let mut p = Parser {
         toks,
@@ -257,6 +409,12 @@ impl Parser<'_> {
             ),
         }
     }
+    fn not_affine(&self, reason: &str) -> MemoryError {
+        MemoryError::NotAffine {
+            expr: self.text.to_string(),
+            reason: reason.to_string(),
+        }
+    }
     fn peek(&self) -> Option<&str> {
         self.toks.get(self.pos).map(String::as_str)
     }
@@ -276,12 +434,18 @@ impl Parser<'_> {
             self.pos += 1;
         }
     }
-    fn expr(&mut self) -> Result<Affine, MemoryError> {
+    fn expr(&mut self) -> Result<MinMax, MemoryError> {
         let a = self.atom()?;
         self.skip_flags();
         Ok(a)
     }
-    fn atom(&mut self) -> Result<Affine, MemoryError> {
+    fn affine(&mut self) -> Result<Affine, MemoryError> {
+        match self.expr()? {
+            MinMax::Aff(a) => Ok(a),
+            _ => Err(self.not_affine("a max or min inside an add recurrence")),
+        }
+    }
+    fn atom(&mut self) -> Result<MinMax, MemoryError> {
         let Some(t) = self.peek().map(str::to_string) else {
             return Err(self.err("an expression"));
         };
@@ -290,11 +454,13 @@ impl Parser<'_> {
             return self.paren();
         }
         if t == "{" {
+            // The start may be a max/min (a `MAX(i + 1, 1)` lower bound): {max(a, b),+,s}<L>
+            // is max(a + s k_L, b + s k_L).
             let start = self.expr()?;
             if !self.eat(",") || !self.eat("+") || !self.eat(",") {
                 return Err(self.err("`,+,` in an add recurrence"));
             }
-            let step = self.expr()?;
+            let step = self.affine()?;
             if !self.eat("}") {
                 return Err(self.err("`}`"));
             }
@@ -312,36 +478,28 @@ impl Parser<'_> {
                 .trim_end_matches('>')
                 .trim_matches('"');
             let Some(stride) = step.as_constant() else {
-                return Err(MemoryError::NotAffine {
-                    expr: self.text.to_string(),
-                    reason: "the recurrence step is not constant".into(),
-                });
+                return Err(self.not_affine("the recurrence step is not constant"));
             };
-            return Ok(start.add(&Affine::symbol(&loop_symbol(header)).scale(stride)));
+            let step = MinMax::Aff(Affine::symbol(&loop_symbol(header)).scale(stride));
+            return start.add(step).map_err(|r| self.not_affine(r));
         }
         if t == "***COULDNOTCOMPUTE***" {
-            return Err(MemoryError::NotAffine {
-                expr: self.text.to_string(),
-                reason: "scalar evolution could not compute it".into(),
-            });
+            return Err(self.not_affine("scalar evolution could not compute it"));
         }
         if let Ok(v) = t.parse::<i64>() {
-            return Ok(Affine::constant(v));
+            return Ok(MinMax::Aff(Affine::constant(v)));
         }
         if let Some(name) = t.strip_prefix('%') {
             let name = name.trim_matches('"');
             return match (self.symbol_of)(name) {
-                Some(s) => Ok(Affine::symbol(&s)),
-                None => Err(MemoryError::NotAffine {
-                    expr: self.text.to_string(),
-                    reason: format!("`%{name}` is not a function argument"),
-                }),
+                Some(s) => Ok(MinMax::Aff(Affine::symbol(&s))),
+                None => Err(self.not_affine(&format!("`%{name}` is not a function argument"))),
             };
         }
         Err(self.err("a number, `%value`, `(` or `{`"))
     }
     /// `(a + b + ...)`, `(a * b)`, `(zext T x to U)`, `(x /u c)`, `(a smax b)`.
-    fn paren(&mut self) -> Result<Affine, MemoryError> {
+    fn paren(&mut self) -> Result<MinMax, MemoryError> {
         if matches!(self.peek(), Some("zext" | "sext" | "trunc")) {
             self.pos += 1;
             // type, value, `to`, type
@@ -356,8 +514,7 @@ impl Parser<'_> {
             }
             return Ok(v);
         }
-        let first = self.expr()?;
-        let mut acc = first;
+        let mut acc = self.expr()?;
         loop {
             match self.peek() {
                 Some(")") => {
@@ -367,7 +524,7 @@ impl Parser<'_> {
                 Some("+") => {
                     self.pos += 1;
                     let b = self.expr()?;
-                    acc = acc.add(&b);
+                    acc = acc.add(b).map_err(|r| self.not_affine(r))?;
                 }
                 Some("*") => {
                     self.pos += 1;
@@ -375,27 +532,17 @@ impl Parser<'_> {
                     acc = match (acc.as_constant(), b.as_constant()) {
                         (Some(k), _) => b.scale(k),
                         (_, Some(k)) => acc.scale(k),
-                        _ => {
-                            return Err(MemoryError::NotAffine {
-                                expr: self.text.to_string(),
-                                reason: "a product of two non-constants".into(),
-                            })
-                        }
+                        _ => return Err(self.not_affine("a product of two non-constants")),
                     };
                 }
-                // `(1 smax X)`: a rotated loop runs at least once when entered; its guard
-                // ensures X >= 1 then, and when the guard fails the counted nest is empty.
-                Some("smax" | "umax") if acc.as_constant().is_some_and(|c| c <= 1) => {
+                // Signed and unsigned extremes alike: counted sizes are non-negative.
+                Some(op @ ("smax" | "umax" | "smin" | "umin")) => {
+                    let is_max = op.ends_with("max");
                     self.pos += 1;
-                    acc = self.expr()?;
+                    let b = self.expr()?;
+                    acc = acc.combine(b, is_max).map_err(|r| self.not_affine(r))?;
                 }
-                Some(op @ ("/u" | "smax" | "umax" | "smin" | "umin")) => {
-                    let op = op.to_string();
-                    return Err(MemoryError::NotAffine {
-                        expr: self.text.to_string(),
-                        reason: format!("`{op}` is not affine"),
-                    });
-                }
+                Some("/u") => return Err(self.not_affine("`/u` is not affine")),
                 _ => return Err(self.err("`+`, `*` or `)`")),
             }
         }
@@ -437,11 +584,32 @@ mod tests {
         let (x, c) = backedge_count("(-1 + %n)", &args).unwrap();
         assert_eq!((x.to_string().as_str(), c), ("n - 1", 1));
         assert!(backedge_count("((-1 + %n) /u %m)", &args).is_err());
-        // `for (i = 0; i <= n; i++)` after rotation and widening (opt-14).
-        let a = to_affine("(-1 + (zext i32 (1 smax (1 + %n)) to i64))<nsw>", &args).unwrap();
-        assert_eq!(a.to_string(), "n");
+    }
+
+    /// Issue 13: `smax`/`umax`/`smin` trip counts are bounds with cases, not rejections.
+    /// Strings copied from opt-14 output.
+    #[test]
+    fn max_and_min_counts_are_bounds() {
+        let bound = |t: &str| backedge_count(t, &args).unwrap().0.to_string();
+        // `for (i = 0; i <= n; i++)` after rotation and widening.
+        assert_eq!(
+            bound("(-1 + (zext i32 (1 smax (1 + %n)) to i64))<nsw>"),
+            "max(0, n)"
+        );
+        // `for (t = 1; t <= T; t++)`: -2 + max(2, 1 + T).
+        let ts = |n: &str| (n == "T").then(|| n.to_string());
+        let (b, _) = backedge_count("(-2 + (2 smax (1 + %T)))<nsw>", &ts).unwrap();
+        assert_eq!(b.to_string(), "max(0, T - 1)");
+        // `j < (i < m ? i : m)`: the smin of a recurrence and an argument.
+        assert_eq!(
+            bound("(-1 + (zext i32 ({0,+,1}<nuw><nsw><%for.body> smin %m) to i64))<nsw>"),
+            "min(k_for_body - 1, m - 1)"
+        );
+        assert_eq!(bound("(%m umax %n)"), "max(m, n)");
+        assert_eq!(bound("((-1 * (%m smax %n)) + 7)"), "min(-m + 7, -n + 7)");
+        // A max of mins is no bound metron-symbolic takes.
+        assert!(backedge_count("((%m smin %n) smax 1)", &args).is_err());
         assert!(to_affine("(%m smax %n)", &args).is_err());
-        assert!(to_affine("(5 smax %n)", &args).is_err());
     }
 
     #[test]

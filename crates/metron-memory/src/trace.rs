@@ -165,12 +165,29 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
                             line: i.line,
                             message: "expected a pointer operand".into(),
                         })?;
+                        let ptr = crate::ir::strip_ordering(ptr);
                         let write = matches!(i.kind, Inst::Store { .. }) as i32;
                         let lines = before.entry(i.line).or_default();
                         lines.push(format!("  %__metron{tmp} = ptrtoint {ptr} to i64"));
                         lines.push(format!("  call void @__metron_access(i32 {id}, i64 %__metron{tmp}, i32 {write})"));
                         tmp += 1;
                         id += 1;
+                    }
+                    Inst::Atomic { .. } => {
+                        let op = rhs.split_once(' ').map(|(_, r)| r).unwrap_or("");
+                        let ptr =
+                            crate::ir::atomic_pointer(op).ok_or_else(|| MemoryError::Parse {
+                                file: "canonical IR".into(),
+                                line: i.line,
+                                message: "expected a pointer operand".into(),
+                            })?;
+                        let lines = before.entry(i.line).or_default();
+                        lines.push(format!("  %__metron{tmp} = ptrtoint {ptr} to i64"));
+                        for write in [0, 1] {
+                            lines.push(format!("  call void @__metron_access(i32 {id}, i64 %__metron{tmp}, i32 {write})"));
+                            id += 1;
+                        }
+                        tmp += 1;
                     }
                     Inst::Call {
                         callee: Some(c), ..
@@ -359,6 +376,15 @@ pub fn run_built(
         &metron_measure::counters::CounterSet::none(),
     )
     .map_err(|e| MemoryError::Run(e.to_string()))?;
+    if let metron_measure::runner::Exit::Signal(sig) = outcome.exit {
+        return Err(MemoryError::Run(format!(
+            "the instrumented program `{}` was killed by signal {sig} ({}); no counts were written. \
+             It crashes with these arguments (check them, e.g. an index out of range), or the analysed \
+             code has undefined behaviour",
+            argv.join(" "),
+            signal_name(sig)
+        )));
+    }
     let text = std::fs::read_to_string(&out).map_err(|e| {
         MemoryError::Run(format!(
             "the instrumented program (exit {}) wrote no counts to {}: {e}",
@@ -396,6 +422,19 @@ pub fn run_built(
         }
     }
     Ok(counts)
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        15 => "SIGTERM",
+        _ => "signal",
+    }
 }
 
 /// The branch profile of a traced run: every conditional branch executed while the analysed

@@ -7,8 +7,8 @@ use clap::{Args, Subcommand};
 use metron_contention::data::parse_samples;
 use metron_contention::model::{evaluate, fit, ModelKind, Training};
 use metron_contention::sim::{
-    bernoulli_stream, phased_stream, recorded_stream, simulate, AddressPattern, Arbitration,
-    Config, Mapping, Stream,
+    bernoulli_stream, phased_stream, recorded_stream, simulate_with, AddressPattern, Arbitration,
+    Cache, Config, Mapping, Sequential, Stream, Timing,
 };
 
 use crate::error::{CliError, CliResult};
@@ -53,6 +53,18 @@ pub struct SimArch {
     /// round-robin, fixed-priority or fifo.
     #[arg(long, default_value = "round-robin")]
     pub arbitration: String,
+    /// Cycles a core waits after its access is served (round trip; the bank is free).
+    #[arg(long, default_value_t = 0)]
+    pub extra_latency: u32,
+    /// A private direct-mapped cache per core with this many lines (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub cache_lines: u32,
+    /// Bytes per cache line.
+    #[arg(long, default_value_t = 64)]
+    pub line_bytes: u32,
+    /// Cycles of a cache hit.
+    #[arg(long, default_value_t = 1)]
+    pub hit_cycles: u32,
 }
 
 impl SimArch {
@@ -75,6 +87,14 @@ impl SimArch {
                 .arbitration
                 .parse::<Arbitration>()
                 .map_err(|e| CliError::input(format!("--arbitration: {e}")))?,
+            timing: Timing {
+                extra_latency: self.extra_latency,
+                cache: (self.cache_lines > 0).then_some(Cache {
+                    lines: self.cache_lines,
+                    line_bytes: self.line_bytes,
+                    hit_cycles: self.hit_cycles,
+                }),
+            },
         };
         c.validate().map_err(CliError::input)?;
         Ok(c)
@@ -105,6 +125,10 @@ pub struct SimulateArgs {
     /// With --stream: compute cycles before each recorded access.
     #[arg(long, default_value_t = 2)]
     pub gap: u32,
+    /// t_seq: each thread alone, or all threads time-sliced on one core every N accesses
+    /// (003 §5.1's sequential runs): `alone` or `shared-core:N`.
+    #[arg(long, default_value = "alone")]
+    pub sequential: String,
 }
 
 #[derive(Args, Debug)]
@@ -150,6 +174,11 @@ pub fn run(args: ContentionArgs, global: &GlobalOpts) -> CliResult {
 
 fn run_simulate(a: SimulateArgs, global: &GlobalOpts) -> CliResult {
     let config = a.arch.config()?;
+    if a.stream.is_empty() && a.cores == 0 {
+        return Err(CliError::input(
+            "--cores 0: at least one core is needed (the thesis's cluster has 16)",
+        ));
+    }
     if !(0.0..=1.0).contains(&a.p) || a.p == 0.0 {
         return Err(CliError::input(format!(
             "--p must be in (0, 1], found {}",
@@ -193,7 +222,21 @@ fn run_simulate(a: SimulateArgs, global: &GlobalOpts) -> CliResult {
             })
             .collect::<CliResult<_>>()?
     };
-    let r = simulate(&config, &streams).map_err(CliError::input)?;
+    let sequential = match a.sequential.as_str() {
+        "alone" => Sequential::Alone,
+        o => match o
+            .strip_prefix("shared-core:")
+            .and_then(|q| q.parse::<u32>().ok())
+        {
+            Some(quantum) if quantum > 0 => Sequential::SharedCore { quantum },
+            _ => {
+                return Err(CliError::input(format!(
+                    "--sequential: expected alone or shared-core:N (N > 0 accesses), found `{o}`"
+                )))
+            }
+        },
+    };
+    let r = simulate_with(&config, &streams, sequential).map_err(CliError::input)?;
     // Model 3's prediction with c3 = the measured stall per conflict of this run.
     if global.json {
         let v = serde_json::json!({"config": config, "cores": r});
@@ -289,7 +332,7 @@ fn run_fit(a: FitArgs, global: &GlobalOpts) -> CliResult {
         out.push((f, evals));
     }
     if global.json {
-        let v: Vec<_> = out.iter().map(|(f, e)| serde_json::json!({"fit": f, "tests": e.iter().map(|x| serde_json::json!({"threads": x.threads, "samples": x.samples, "median_abs_error": x.median_abs_error, "median_error": x.median_error, "median_relative_increase": x.median_relative_increase, "median_abs_error_relative": x.median_abs_error_relative})).collect::<Vec<_>>()})).collect();
+        let v: Vec<_> = out.iter().map(|(f, e)| serde_json::json!({"fit": f, "tests": e.iter().map(|x| serde_json::json!({"threads": x.threads, "samples": x.samples, "median_abs_error": x.median_abs_error, "median_error": x.median_error, "median_relative_increase": x.median_relative_increase, "median_abs_error_relative": x.median_abs_error_relative, "errors": x.errors})).collect::<Vec<_>>()})).collect();
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -370,11 +413,17 @@ fn run_experiment(a: ExperimentArgs, global: &GlobalOpts) -> CliResult {
             .iter()
             .map(|(t, v)| format!("T={t}: {:.2}%", 100.0 * v))
             .collect();
+        let faster: Vec<String> = fr
+            .faster_in_parallel
+            .iter()
+            .map(|(t, f, n)| format!("T={t}: {f}/{n}"))
+            .collect();
         println!(
-            "{} / {}   median relative increase {}",
+            "{} / {}   median relative increase {}; faster in parallel {}",
             fr.setup,
             fr.function,
-            inc.join(", ")
+            inc.join(", "),
+            faster.join(", ")
         );
         println!(
             "  {:>5} {:>8} {:>12} {:>10} {:>16} {:>16} {:>16} {:>16}",

@@ -4,9 +4,12 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use metron_memory::sources::BuildInput;
 use metron_memory::trace::{compare, run_traced, SiteTable};
 use metron_memory::{frontend, Analysis, BranchPolicy, MemoryError};
 use metron_symbolic::Binding;
+
+use super::build_opts::BuildOpts;
 
 use crate::error::{CliError, CliResult};
 use crate::GlobalOpts;
@@ -35,14 +38,15 @@ pub enum MemoryCommand {
 
 #[derive(Args, Debug, Clone)]
 pub struct Common {
-    /// A C file, or LLVM IR (.ll, .bc).
-    pub file: PathBuf,
+    /// C sources (linked into one module), or one LLVM IR file (.ll, .bc); may be left out
+    /// with --compile-commands (then every file of the database).
+    #[arg(required_unless_present = "compile_commands")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub build: BuildOpts,
     /// The opt pass pipeline that makes the IR canonical ("none" to take the IR as it is).
     #[arg(long, default_value = frontend::DEFAULT_PIPELINE)]
     pub passes: String,
-    /// Value of a parameter (a function argument, or trip_<loop> for an unknown count).
-    #[arg(long, short = 'p', value_name = "NAME=INT")]
-    pub param: Vec<String>,
     /// If-else nodes: max (003's worst case), mean, sum, BLOCK=PROB,... for the arms, or
     /// annotations (`#pragma metron branch(P)` / `// metron: branch(P)` before an `if`).
     #[arg(long, default_value = "max")]
@@ -85,6 +89,9 @@ pub struct TraceArgs {
     /// `analyze --branch-profile FILE`.
     #[arg(long, value_name = "FILE")]
     pub write_branch_profile: Option<PathBuf>,
+    /// validate: skip the independent counter (valgrind lackey on the -O0 program).
+    #[arg(long)]
+    pub no_independent: bool,
     /// Arguments of the program.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -94,19 +101,34 @@ fn input(e: MemoryError) -> CliError {
     CliError::input(e)
 }
 
-fn parse_binding(params: &[String]) -> CliResult<Binding> {
-    let mut b = Binding::new();
-    for p in params {
-        let (k, v) = p
-            .split_once('=')
-            .ok_or_else(|| CliError::input(format!("--param `{p}`: expected NAME=INTEGER")))?;
-        let v: i64 = v
-            .trim()
-            .parse()
-            .map_err(|_| CliError::input(format!("--param `{p}`: `{v}` is not an integer")))?;
-        b.insert(k.trim().to_string(), v);
+impl Common {
+    fn label(&self) -> String {
+        if self.files.is_empty() {
+            return self
+                .build
+                .compile_commands
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+        }
+        self.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
-    Ok(b)
+}
+
+/// Parameters the counts of `functions` know: their arguments and the symbols in N_k.
+fn known_parameters(
+    reports: &[&metron_memory::FunctionCounts],
+) -> std::collections::BTreeSet<String> {
+    let mut known = std::collections::BTreeSet::new();
+    for c in reports {
+        known.extend(c.params.iter().cloned());
+        known.extend(c.n_k.parameters());
+    }
+    known
 }
 
 fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, Binding)> {
@@ -116,18 +138,23 @@ fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, B
     } else {
         c.branch_policy.parse().map_err(CliError::input)?
     };
-    let binding = parse_binding(&c.param)?;
+    let binding = c.build.binding()?;
     if !global.quiet && !global.json {
-        eprintln!("compiling {} (passes: {}) ...", c.file.display(), c.passes);
+        eprintln!("compiling {} (passes: {}) ...", c.label(), c.passes);
     }
-    let a = Analysis::load(&c.file, &c.passes).map_err(input)?;
+    let build = BuildInput {
+        files: c.files.clone(),
+        cflags: c.build.cflags()?,
+        compile_commands: c.build.compile_commands.clone(),
+    };
+    let a = Analysis::load_build(&build, &c.passes).map_err(input)?;
     let mut probabilities = std::collections::BTreeMap::new();
     if annotated {
         let (p, notes) = a.annotation_probabilities().map_err(input)?;
         if p.is_empty() {
             return Err(CliError::input(format!(
                 "{}: --branch-policy annotations, but no `#pragma metron branch(P)` or `// metron: branch(P)` before an `if` was found",
-                c.file.display()
+                c.label()
             )));
         }
         if !global.quiet {
@@ -176,9 +203,13 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
     for f in &functions {
         reports.push(analysis.report(f, &policy, &binding).map_err(input)?);
     }
+    a.common.build.check_known(
+        &binding,
+        &known_parameters(&reports.iter().map(|r| &r.counts).collect::<Vec<_>>()),
+    )?;
     if global.json {
         let v = serde_json::json!({
-            "file": a.common.file,
+            "files": analysis.prepared.sources,
             "pipeline": analysis.prepared.pipeline,
             "clang_flags": analysis.prepared.clang_flags,
             "branch_policy": policy,
@@ -193,7 +224,7 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
     }
     println!(
         "{}  (passes: {}, branch policy: {})",
-        a.common.file.display(),
+        a.common.label(),
         analysis.prepared.pipeline,
         match &a.common.branch_profile {
             Some(f) => format!("{} + profile {}", a.common.branch_policy, f.display()),
@@ -217,7 +248,7 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
                 l.header,
                 l.depth,
                 l.backedge_taken
-                    .add(&metron_memory::scev::Affine::constant(1)),
+                    .map(|a| a.add(&metron_memory::scev::Affine::constant(1))),
                 l.source
             );
         }
@@ -258,6 +289,12 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
 
 fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
     let (analysis, policy, binding) = load(&a.common, global)?;
+    let counts = analysis
+        .count(&a.function, &policy, &binding)
+        .map_err(input)?;
+    a.common
+        .build
+        .check_known(&binding, &known_parameters(&[&counts]))?;
     let dir = tempfile::tempdir().map_err(CliError::failure)?;
     if !global.quiet && !global.json {
         eprintln!("building and running the instrumented program ...");
@@ -340,9 +377,6 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         }
         return Ok(());
     }
-    let counts = analysis
-        .count(&a.function, &policy, &binding)
-        .map_err(input)?;
     let rows = compare(&table, &counts, &binding, &dynamic).map_err(input)?;
     let all_equal = rows.iter().all(|r| r.equal);
     let static_total = counts
@@ -350,8 +384,9 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         .clone()
         .unwrap_or_else(|| counts.n_k.to_string());
     let dynamic_total: u64 = rows.iter().map(|r| r.dynamic_count).sum();
+    let independent = independent_counts(&a, &analysis, &counts, &binding, &rows, global)?;
     if global.json {
-        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows});
+        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows, "independent": independent});
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -373,13 +408,127 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
             );
         }
         println!("{:<41} {:>14} {:>14}", "N_k", static_total, dynamic_total);
+        if let Some(i) = &independent {
+            print_side_by_side(i);
+        }
+    }
+    if let Some(i) = independent
+        .as_ref()
+        .filter(|i| !i.agrees && i.reasons.is_empty())
+    {
+        return Err(CliError::failure(format!(
+            "the independent counter (valgrind lackey, -O0) disagrees with the static count for {}: {} reads and {} writes against {} and {}",
+            a.function,
+            i.independent.reads,
+            i.independent.writes,
+            i.static_reads.as_deref().unwrap_or("?"),
+            i.static_writes.as_deref().unwrap_or("?")
+        )));
     }
     if all_equal {
         Ok(())
     } else {
+        // Say why, from what the analysis itself flagged as inexact.
+        let reasons: Vec<&String> = counts
+            .notes
+            .iter()
+            .filter(|n| {
+                n.contains("recursion")
+                    || n.contains("depends on data")
+                    || n.contains("trip count is the parameter")
+                    || n.contains("not fully structured")
+                    || n.contains("not affine")
+            })
+            .collect();
         Err(CliError::failure(format!(
-            "static and dynamic counts differ for {} (data-dependent branches are only bounded by the branch policy)",
-            a.function
+            "static and dynamic counts differ for {}: {}",
+            a.function,
+            if reasons.is_empty() {
+                "no construct was flagged as inexact: do the --param values match the run's arguments? (otherwise please report this program)".to_string()
+            } else {
+                reasons
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
         )))
+    }
+}
+
+/// The second, independent count (valgrind lackey on the -O0 build), when it can be made.
+fn independent_counts(
+    a: &TraceArgs,
+    analysis: &Analysis,
+    counts: &metron_memory::FunctionCounts,
+    binding: &Binding,
+    rows: &[metron_memory::trace::ValidationRow],
+    global: &GlobalOpts,
+) -> CliResult<Option<metron_memory::independent::SideBySide>> {
+    use metron_memory::independent;
+    let note = |m: &str| {
+        if !global.quiet {
+            eprintln!("note: {m}");
+        }
+    };
+    if a.no_independent {
+        return Ok(None);
+    }
+    if analysis.prepared.jobs.is_empty() {
+        note("no independent count for IR input (it needs the C sources to build at -O0)");
+        return Ok(None);
+    }
+    if let Err(e) = metron_measure::tool::VALGRIND.locate() {
+        note(&format!("no independent count: {e}"));
+        return Ok(None);
+    }
+    if !global.quiet && !global.json {
+        eprintln!("running the -O0 build under valgrind lackey (independent counter) ...");
+    }
+    let dir = tempfile::tempdir().map_err(CliError::failure)?;
+    let exe =
+        independent::build(&analysis.prepared.jobs, &a.function, dir.path()).map_err(input)?;
+    let nargs = analysis
+        .module
+        .function(&a.function)
+        .map(|f| f.args.len())
+        .unwrap_or(0);
+    let ind = independent::run(&exe, &a.args, nargs, dir.path()).map_err(input)?;
+    Ok(Some(independent::side_by_side(
+        &analysis.model,
+        counts,
+        binding,
+        rows,
+        ind,
+    )))
+}
+
+fn print_side_by_side(i: &metron_memory::independent::SideBySide) {
+    println!();
+    println!("{:<34} {:>14} {:>14}", "all variables", "reads", "writes");
+    let q = |s: &Option<String>| s.clone().unwrap_or_else(|| "?".into());
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "static (IR analysis)",
+        q(&i.static_reads),
+        q(&i.static_writes)
+    );
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "traced (instrumented IR)", i.traced_reads, i.traced_writes
+    );
+    println!(
+        "{:<34} {:>14} {:>14}  {}",
+        "independent (valgrind lackey, -O0)",
+        i.independent.reads,
+        i.independent.writes,
+        if i.agrees { "=" } else { "DIFFERENT" }
+    );
+    println!(
+        "  (independent: {} activation(s); {} stack and {} constant-pool accesses excluded)",
+        i.independent.activations, i.independent.stack_excluded, i.independent.constant_excluded
+    );
+    for r in &i.reasons {
+        println!("  why they may differ: {r}");
     }
 }

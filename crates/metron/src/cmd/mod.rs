@@ -1,5 +1,6 @@
 //! One module per subcommand; each exposes its clap arguments and a `run` function.
 
+pub mod build_opts;
 pub mod contention;
 pub mod demo;
 pub mod doctor;

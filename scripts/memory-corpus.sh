@@ -1,0 +1,22 @@
+#!/bin/bash
+# metron memory on the shared kernel corpus (examples/corpus): per kernel, validate at the
+# corpus arguments: static vs traced totals, and the independent counter (valgrind lackey
+# at -O0) vs the static reads/writes. FILES="gemm.c lu.c" limits the run. Needs valgrind.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+M=${METRON:-$ROOT/target/debug/metron}
+cd "$ROOT/examples/corpus"
+for f in ${FILES:-*.c}; do
+  hdr=$(grep -m1 "corpus:" $f)
+  k=$(echo "$hdr" | sed -E 's/.*kernel=([^ ]+).*/\1/')
+  args=$(echo "$hdr" | sed -nE 's/.*args="([^"]*)".*/\1/p')
+  params=$(echo "$hdr" | sed -nE 's/.*params="([^"]*)".*/\1/p')
+  cflags=$(echo "$hdr" | sed -nE 's/.*cflags="([^"]*)".*/\1/p')
+  P=""; for p in $(echo $params | tr ',' ' '); do P="$P -p $p"; done
+  out=$(timeout 300 $M memory validate $f -f $k $P ${cflags:+--cflags "$cflags"} -q --json -- $args 2>&1)
+  rc=$?
+  echo "$f rc=$rc $(echo "$out" | python3 -c 'import json,sys
+try:
+  d=json.load(sys.stdin); i=d.get("independent") or {}
+  print(d["static_total"], d["dynamic_total"], "equal" if d["equal"] else "DIFF", "ind", (i.get("independent") or {}).get("reads"), (i.get("independent") or {}).get("writes"), "st", i.get("static_reads"), i.get("static_writes"), "agree" if i.get("agrees") else "DISAGREE", "|".join(i.get("reasons",[]))[:80])
+except Exception as e: print("ERR")' 2>&1) $(echo "$out" | grep -m1 "error" | cut -c1-200)"
+done
