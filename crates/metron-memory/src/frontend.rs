@@ -10,15 +10,19 @@ use serde::Serialize;
 use crate::sources::{BuildInput, CompileJob};
 use crate::MemoryError;
 
-pub use metron_measure::tool::{CLANG, OPT};
+pub use metron_measure::tool::{CLANG, LLVM_LINK, OPT};
 
 /// The `opt` of the same LLVM major version as the `clang` that writes the IR: an older opt
-/// cannot read a newer clang's IR.
-/// Without a clang (analysing a given `.ll`), any accepted opt.
+/// cannot read a newer clang's IR. Without a clang (analysing a given `.ll`), any accepted opt.
 pub fn opt_path() -> Result<PathBuf, ToolError> {
+    same_llvm_as_clang(&OPT)
+}
+
+/// An LLVM tool (`opt`, `llvm-link`) of clang's major version, or any accepted one without clang.
+fn same_llvm_as_clang(tool: &metron_measure::tool::Tool) -> Result<PathBuf, ToolError> {
     match CLANG.resolve().ok().and_then(|c| c.major()) {
-        Some(major) => OPT.resolve_major(major).map(|r| r.path),
-        None => OPT.locate(),
+        Some(major) => tool.resolve_major(major).map(|r| r.path),
+        None => tool.locate(),
     }
 }
 
@@ -69,16 +73,6 @@ fn tool_error(e: ToolError, file: &Path) -> MemoryError {
 /// Compiles/canonicalises `source` into `workdir` and runs scalar evolution on the result.
 pub fn prepare(source: &Path, pipeline: &str, workdir: &Path) -> Result<Prepared, MemoryError> {
     prepare_build(&BuildInput::single(source), pipeline, workdir)
-}
-
-/// `llvm-link` of the same LLVM as `opt` (installed beside it by the same package).
-fn llvm_link_path(opt: &Path) -> PathBuf {
-    let name = opt
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("opt")
-        .replacen("opt", "llvm-link", 1);
-    opt.with_file_name(name)
 }
 
 /// Compiles one job to raw IR at `out`.
@@ -146,7 +140,7 @@ pub fn prepare_build(
         raws.remove(0)
     } else {
         let out = workdir.join("linked.ll");
-        let link = llvm_link_path(&opt);
+        let link = same_llvm_as_clang(&LLVM_LINK).map_err(|e| tool_error(e, &source))?;
         let mut args = vec!["-S".to_string(), "-o".into(), out.display().to_string()];
         args.extend(raws.iter().map(|r| r.display().to_string()));
         run_path("llvm-link", &link, args, None).map_err(|e| MemoryError::Compile {

@@ -39,6 +39,15 @@ pub const OPT: Tool = Tool::new(
 .needed_by(&["memory"])
 .llvm(14, 17);
 
+/// Joins the modules of several source files (`metron memory` with several files).
+pub const LLVM_LINK: Tool = Tool::new(
+    "llvm-link",
+    "llvm-14",
+    "linking the LLVM IR of several source files",
+)
+.needed_by(&["memory (several files)"])
+.llvm(14, 17);
+
 pub const VALGRIND: Tool = Tool::new(
     "valgrind",
     "valgrind",
@@ -127,8 +136,8 @@ pub const MPIRUN: Tool = Tool::new("mpirun", "openmpi-bin", "running examples/tu
 
 /// Every tool above, in the order `metron doctor` lists them.
 pub const ALL: &[Tool] = &[
-    GIT, CC, GCC, GXX, CLANG, CLANGXX, OPT, VALGRIND, OBJCOPY, PYTHON3, PYPY3, OCTAVE, MKOCTFILE,
-    PERF, SBATCH, SQUEUE, SACCT, SLURMCTLD, SLURMD, MUNGED, MPICC, MPIRUN,
+    GIT, CC, GCC, GXX, CLANG, CLANGXX, OPT, LLVM_LINK, VALGRIND, OBJCOPY, PYTHON3, PYPY3, OCTAVE,
+    MKOCTFILE, PERF, SBATCH, SQUEUE, SACCT, SLURMCTLD, SLURMD, MUNGED, MPICC, MPIRUN,
 ];
 
 /// The catalogue entry for a plain program name (`"clang"`), for tests that name compilers.
