@@ -760,17 +760,32 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
     };
     let (var, start) = init_of(init).ok_or("loop initialisation is not `i = affine`")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
-    if decl_name(lhs).as_deref() != Some(var.as_str()) {
-        return Err(format!("loop condition does not test `{var}` on the left"));
-    }
+    // `n > i` tests the counter on the right: the mirrored comparison on the left.
+    let (op, rhs) = if decl_name(lhs).as_deref() == Some(var.as_str()) {
+        (op, rhs)
+    } else if decl_name(rhs).as_deref() == Some(var.as_str()) {
+        let mirrored = match op {
+            "<" => ">",
+            "<=" => ">=",
+            ">" => "<",
+            ">=" => "<=",
+            other => other,
+        };
+        (mirrored, lhs)
+    } else {
+        return Err(format!("loop condition does not test `{var}`"));
+    };
     let end = bound(rhs).ok_or("loop bound is not affine (or min/max of affine)")?;
-    let stride = step_of(inc, &var).ok_or("loop step is not `i++`, `i += c` or `i = i + c`")?;
-    let (end_inclusive, stride) = match (op, stride > 0) {
-        ("<", true) => (false, stride),
-        ("<=", true) => (true, stride),
+    let stride = step_of(inc, &var).ok_or("loop step is not `i++`, `i--`, `i += c`, `i -= c` or `i = i + c`")?;
+    // 004 §III.C.2: an up-counting loop runs while `i < end` (or `<=`), a down-counting one
+    // while `i > end` (or `>=`); `i != end` stops at `end` from either side (a step that
+    // jumps over `end` never stops, so the count assumes it lands on it).
+    let end_inclusive = match (op, stride > 0) {
+        ("<", true) | (">", false) | ("!=", _) => false,
+        ("<=", true) | (">=", false) => true,
         _ => {
             return Err(format!(
-                "loop condition `{op}` with step {stride} is not supported"
+                "loop condition `{op}` with step {stride} never or always exits"
             ))
         }
     };
