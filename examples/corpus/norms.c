@@ -9,7 +9,7 @@
 #define N 10000
 #endif
 
-void norms(int n, int stride, const double *x, double *out)
+static void norms(int n, int stride, const double *x, double *out)
 {
     double s1 = 0.0, s2 = 0.0, mx = 0.0;
     for (int i = 0; i < n; i += stride) {

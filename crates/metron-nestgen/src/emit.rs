@@ -74,7 +74,12 @@ impl Nest {
     pub fn c_source(&self) -> String {
         let mut s = String::new();
         let params = PARAMETERS.map(|p| format!("int {p}")).join(", ");
-        writeln!(s, "/* metron-nestgen seed {}: a random affine loop nest.", self.seed).ok();
+        writeln!(
+            s,
+            "/* metron-nestgen seed {}: a random affine loop nest.",
+            self.seed
+        )
+        .ok();
         writeln!(
             s,
             " * corpus: kernel=nest args=\"{} {}\" params=\"n={},m={}\" */",
@@ -87,7 +92,11 @@ impl Nest {
             let up = p.to_uppercase();
             writeln!(s, "#ifndef {up}\n#define {up} {v}\n#endif").ok();
         }
-        writeln!(s, "#define OFF {OFFSET}\n\ndouble x[{LENGTH}], y[{LENGTH}];\n").ok();
+        writeln!(
+            s,
+            "#define OFF {OFFSET}\n\ndouble x[{LENGTH}], y[{LENGTH}];\n"
+        )
+        .ok();
         writeln!(s, "void nest({params})\n{{").ok();
         let undeclared: Vec<&str> = self
             .loops
@@ -111,7 +120,11 @@ impl Nest {
             )
             .ok();
         }
-        writeln!(s, "    for (int t = 0; t < {LENGTH}; t++)\n        y[t] = 0.5 + t % 7;").ok();
+        writeln!(
+            s,
+            "    for (int t = 0; t < {LENGTH}; t++)\n        y[t] = 0.5 + t % 7;"
+        )
+        .ok();
         writeln!(s, "    nest({});", PARAMETERS.join(", ")).ok();
         writeln!(
             s,

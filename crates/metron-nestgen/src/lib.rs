@@ -20,7 +20,10 @@ mod tests {
     fn a_seed_names_one_nest() {
         let o = Options::default();
         assert_eq!(Nest::random(7, &o), Nest::random(7, &o));
-        assert_ne!(Nest::random(7, &o).c_source(), Nest::random(8, &o).c_source());
+        assert_ne!(
+            Nest::random(7, &o).c_source(),
+            Nest::random(8, &o).c_source()
+        );
     }
 
     #[test]
@@ -32,12 +35,20 @@ mod tests {
             assert!(loops().any(|l| l.cmp == cmp), "{cmp:?}");
         }
         for depth in 1..=4 {
-            assert!(nests.iter().any(|n| n.loops.len() == depth), "depth {depth}");
+            assert!(
+                nests.iter().any(|n| n.loops.len() == depth),
+                "depth {depth}"
+            );
         }
         assert!(loops().any(|l| l.step < -1) && loops().any(|l| l.step > 1));
-        assert!(loops().any(|l| matches!(l.start, Bound::Max(..)) || matches!(l.end, Bound::Min(..))));
+        assert!(
+            loops().any(|l| matches!(l.start, Bound::Max(..)) || matches!(l.end, Bound::Min(..)))
+        );
         let triangular = |b: &Bound| match b {
-            Bound::Affine(a) => a.terms.iter().any(|(_, n)| !PARAMETERS.contains(&n.as_str())),
+            Bound::Affine(a) => a
+                .terms
+                .iter()
+                .any(|(_, n)| !PARAMETERS.contains(&n.as_str())),
             _ => false,
         };
         assert!(loops().any(|l| triangular(&l.start) || triangular(&l.end)));
@@ -81,7 +92,10 @@ mod tests {
         };
         let c = nest.counts();
         // Fig. 4(a): 5 + 4 + 3 + 2 points; Fig. 4(b): j in {5, 6} for every i.
-        assert_eq!((c.iterations.clone(), c.body, c.then_arm), (vec![4, 14], 14, 8));
+        assert_eq!(
+            (c.iterations.clone(), c.body, c.then_arm),
+            (vec![4, 14], 14, 8)
+        );
         assert_eq!(c.else_arm, 6);
         assert!(nest.c_source().contains("for (int j = i + 1; j <= 6; j++)"));
     }
@@ -99,7 +113,10 @@ mod tests {
                 declared_in_for: false,
                 pre_statement: false,
             }],
-            body: Body { guard: None, select: None },
+            body: Body {
+                guard: None,
+                select: None,
+            },
             values: [10, 0],
         };
         // for (i = n-1; i >= 0; i--): 10; for (i = n-2; i >= 1; i--): 8; i = n; i > 0; i -= 3: 10,7,4,1

@@ -117,18 +117,13 @@ impl Nest {
             guard: rng
                 .chance(1, 2)
                 .then(|| (random_condition(&mut rng, depth), rng.chance(1, 2))),
-            select: rng
-                .chance(1, 3)
-                .then(|| random_condition(&mut rng, depth)),
+            select: rng.chance(1, 3).then(|| random_condition(&mut rng, depth)),
         };
         let mut nest = Nest {
             seed,
             loops,
             body,
-            values: [
-                4 + rng.below(17) as i64,
-                4 + rng.below(17) as i64,
-            ],
+            values: [4 + rng.below(17) as i64, 4 + rng.below(17) as i64],
         };
         // Smaller sizes until one callgrind run stays short.
         while nest.counts().body > options.max_body && nest.values.iter().any(|v| *v > 2) {
@@ -143,7 +138,11 @@ impl Nest {
 fn random_loop(rng: &mut Rng, d: usize) -> Loop {
     let var = VARS[d].to_string();
     let up = rng.chance(2, 3);
-    let magnitude = if rng.chance(3, 4) { 1 } else { 2 + rng.below(3) as i64 };
+    let magnitude = if rng.chance(3, 4) {
+        1
+    } else {
+        2 + rng.below(3) as i64
+    };
     let step = if up { magnitude } else { -magnitude };
     // `!=` only where the loop lands on its end: unit step, start on the near side.
     let ne = magnitude == 1 && rng.chance(1, 6);
@@ -185,7 +184,9 @@ fn random_bound(rng: &mut Rng, d: usize, low: bool) -> Bound {
             (_, true) => Affine::name(VARS[rng.below(d as u64) as usize], rng.below(5) as i64 - 2),
             (true, false) => Affine::constant(rng.below(4) as i64 - 1),
             (false, false) if rng.chance(1, 4) => Affine::constant(4 + rng.below(9) as i64),
-            (false, false) => Affine::name(PARAMETERS[rng.below(2) as usize], rng.below(5) as i64 - 2),
+            (false, false) => {
+                Affine::name(PARAMETERS[rng.below(2) as usize], rng.below(5) as i64 - 2)
+            }
         }
     };
     match rng.below(6) {

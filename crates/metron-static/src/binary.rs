@@ -113,7 +113,38 @@ pub struct Function {
     pub instructions: Vec<Instruction>,
 }
 
+/// A compiler-made part of a source function and the part's suffix: gcc names its clones and
+/// split parts `kernel.constprop.0`, `kernel.isra.0`, `kernel.part.0`, `kernel.cold` (C
+/// identifiers have no `.`), demangled C++ `f(int) [clone .constprop.0]`.
+pub fn split_clone(name: &str) -> (&str, Option<&str>) {
+    if let Some(at) = name.find(" [clone ") {
+        return (&name[..at], Some(name[at + 8..].trim_end_matches(']')));
+    }
+    match name.find('.') {
+        Some(at) if at > 0 && !name.contains('(') => (&name[..at], Some(&name[at..])),
+        _ => (name, None),
+    }
+}
+
 impl Function {
+    /// The name users know it by: the source function a clone or split part comes from.
+    pub fn source_name(&self) -> &str {
+        split_clone(&self.name).0
+    }
+
+    /// `.constprop.0`, `.isra.0`, `.part.0`, `.cold`: which compiler-made part this is.
+    pub fn clone_suffix(&self) -> Option<&str> {
+        split_clone(&self.name).1
+    }
+
+    /// The source name, with the clone named when it is one: `norms (clone norms.constprop.0)`.
+    pub fn display_name(&self) -> String {
+        match self.clone_suffix() {
+            Some(_) => format!("{} (clone {})", self.source_name(), self.symbol),
+            None => self.name.clone(),
+        }
+    }
+
     pub fn contains(&self, address: u64) -> bool {
         address >= self.address && address < self.address + self.size
     }
@@ -252,26 +283,54 @@ impl Binary {
     }
 
     /// The function whose symbol or demangled name is `name` (or whose demangled name starts
-    /// with `name(`).
+    /// with `name(`); for a source name the compiler cloned, the original if kept, else a clone.
     pub fn function(&self, name: &str) -> Result<&Function> {
-        self.functions
+        let parts = self.parts(name)?;
+        Ok(parts
             .iter()
-            .find(|f| f.symbol == name || f.name == name)
-            .or_else(|| {
-                self.functions
-                    .iter()
-                    .find(|f| f.name.starts_with(&format!("{name}(")))
-            })
-            .ok_or_else(|| StaticError::NoSuchFunction {
-                path: self.path.clone(),
-                name: name.to_string(),
-                known: self
-                    .functions
-                    .iter()
-                    .map(|f| f.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+            .find(|f| f.clone_suffix().is_none())
+            .copied()
+            .unwrap_or(parts[0]))
+    }
+
+    /// Every part of the function users call `name`: the function itself or, when the compiler
+    /// replaced or split it, its clones and split parts (`name.constprop.0`, `name.cold`).
+    /// An exact symbol or demangled name selects that one part.
+    pub fn parts(&self, name: &str) -> Result<Vec<&Function>> {
+        let exact: Vec<&Function> = self
+            .functions
+            .iter()
+            .filter(|f| f.symbol == name || f.name == name)
+            .collect();
+        let prefix = format!("{name}(");
+        let by_source: Vec<&Function> = self
+            .functions
+            .iter()
+            .filter(|f| f.source_name() == name || f.source_name().starts_with(&prefix))
+            .collect();
+        let found = if exact.is_empty() || exact.iter().all(|f| f.clone_suffix().is_none()) {
+            // `norms` names the function and its clones; `norms.constprop.0` only the clone.
+            if by_source.is_empty() {
+                exact
+            } else {
+                by_source
+            }
+        } else {
+            exact
+        };
+        if !found.is_empty() {
+            return Ok(found);
+        }
+        Err(StaticError::NoSuchFunction {
+            path: self.path.clone(),
+            name: name.to_string(),
+            known: self
+                .functions
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
     }
 
     /// The function containing a (static) address.

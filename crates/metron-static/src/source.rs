@@ -776,7 +776,8 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
         return Err(format!("loop condition does not test `{var}`"));
     };
     let end = bound(rhs).ok_or("loop bound is not affine (or min/max of affine)")?;
-    let stride = step_of(inc, &var).ok_or("loop step is not `i++`, `i--`, `i += c`, `i -= c` or `i = i + c`")?;
+    let stride = step_of(inc, &var)
+        .ok_or("loop step is not `i++`, `i--`, `i += c`, `i -= c` or `i = i + c`")?;
     // 004 §III.C.2: an up-counting loop runs while `i < end` (or `<=`), a down-counting one
     // while `i > end` (or `>=`); `i != end` stops at `end` from either side (a step that
     // jumps over `end` never stops, so the count assumes it lands on it).

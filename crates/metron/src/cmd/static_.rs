@@ -154,9 +154,10 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
         add_run_totals(&mut json, &analysis, &arch, &b).map_err(input)?;
     }
     if let Some(name) = &args.function {
-        let f = analysis.binary.function(name).map_err(input)?;
+        // A source name selects the function and the clones and parts the compiler made of it.
+        let parts = analysis.binary.parts(name).map_err(input)?;
         if let Some(list) = json["functions"].as_array_mut() {
-            list.retain(|e| e["symbol"] == f.symbol.as_str());
+            list.retain(|e| parts.iter().any(|f| e["symbol"] == f.symbol.as_str()));
         }
     }
     if global.json {
@@ -379,13 +380,22 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             "{}",
             serde_json::to_string_pretty(&value).map_err(CliError::failure)?
         );
-        return Ok(());
+        return unevaluated_error(&comparisons);
     }
     println!(
         "{:<56} {:>14} {:>14} {:>9}",
         "region", "predicted", "measured", "error %"
     );
     for c in &comparisons {
+        if let Some(why) = &c.unevaluated {
+            if !c.region.contains("loop@") {
+                println!(
+                    "{:<56} {:>14} {:>14.0}   not evaluated: {why}",
+                    c.region, "?", c.measured.total
+                );
+            }
+            continue;
+        }
         println!(
             "{:<56} {:>14.0} {:>14.0} {:>9.3}",
             c.region,
@@ -411,7 +421,23 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             (Err(why), _) => println!("whole run: perf comparison skipped: {why}"),
         }
     }
-    Ok(())
+    unevaluated_error(&comparisons)
+}
+
+/// The functions compared are shown; those whose counts need a parameter not given make the
+/// command fail (exit 2) naming what to give.
+fn unevaluated_error(comparisons: &[Comparison]) -> CliResult {
+    let missing: std::collections::BTreeSet<&str> = comparisons
+        .iter()
+        .filter_map(|c| c.unevaluated.as_deref())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::input(format!(
+        "{} (see `metron static BIN` for the parameters)",
+        missing.into_iter().collect::<Vec<_>>().join("; ")
+    )))
 }
 
 fn comparison_json(c: &Comparison) -> serde_json::Value {
@@ -420,6 +446,7 @@ fn comparison_json(c: &Comparison) -> serde_json::Value {
         "predicted": c.predicted,
         "measured": c.measured,
         "error_percent": c.total_error_percent(),
+        "unevaluated": c.unevaluated,
         "categories": c.categories(0.01).into_iter().map(|(k, p, m, e)| serde_json::json!({
             "category": k, "predicted": p, "measured": m, "error_percent": e
         })).collect::<Vec<_>>(),
