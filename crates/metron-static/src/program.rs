@@ -107,13 +107,20 @@ impl ProgramModel {
                 self.functions[k].1.name
             )));
         }
-        let blocks = match self.functions[k].1.evaluate_blocks(local) {
-            Ok(b) => b,
-            Err(e) => {
-                run.unevaluated[k].get_or_insert(e);
-                vec![f64::NAN; run.blocks[k].len()]
-            }
-        };
+        let (blocks, error) = self.functions[k].1.evaluate_blocks_partly(local);
+        if let Some(e) = error {
+            run.unevaluated[k].get_or_insert(e);
+        }
+        if times.is_nan() && run.unevaluated[k].is_none() {
+            run.unevaluated[k] = Some(StaticError::Run(format!(
+                "its calls are not known: a caller's count needs a parameter (see {})",
+                self.functions
+                    .iter()
+                    .zip(&run.unevaluated)
+                    .find_map(|((_, m), e)| e.as_ref().map(|_| m.name.as_str()))
+                    .unwrap_or("its callers")
+            )));
+        }
         for (acc, b) in run.blocks[k].iter_mut().zip(&blocks) {
             *acc += times * b;
         }

@@ -565,7 +565,14 @@ impl Walk {
                 let index = self.model.loops.len();
                 let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
                 let scop = for_scop(inner, &outer);
-                let init = inner.first().and_then(init_of);
+                // An annotation completes a loop whose start is one affine expression.
+                let init = inner
+                    .first()
+                    .and_then(init_of)
+                    .and_then(|(v, b)| match b.exprs() {
+                        [e] => Some((v, e.clone())),
+                        _ => None,
+                    });
                 let stride = match (&init, inner.get(3)) {
                     (Some((v, _)), Some(inc)) => step_of(inc, v),
                     _ => None,
@@ -758,7 +765,8 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
         [init, _, cond, inc, ..] => (init, cond, inc),
         _ => return Err("for statement without init/condition/step".into()),
     };
-    let (var, start) = init_of(init).ok_or("loop initialisation is not `i = affine`")?;
+    let (var, start) =
+        init_of(init).ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
     // `n > i` tests the counter on the right: the mirrored comparison on the left.
     let (op, rhs) = if decl_name(lhs).as_deref() == Some(var.as_str()) {
@@ -792,7 +800,7 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
     };
     Ok(Loop {
         var,
-        start: Bound::single(start),
+        start,
         end,
         end_inclusive,
         stride,
@@ -844,17 +852,18 @@ fn binary(v: &Value) -> Option<(&str, &Value, &Value)> {
     }
 }
 
-fn init_of(init: &Value) -> Option<(String, AffineExpr)> {
+fn init_of(init: &Value) -> Option<(String, Bound)> {
+    // 004 Listing 3: a start may be the `max`/`min` of affine expressions, like an end.
     match kind(init) {
         "DeclStmt" => {
             let decl = children(init).first()?;
             let name = decl.get("name")?.as_str()?.to_string();
-            Some((name, affine(children(decl).first()?)?))
+            Some((name, bound(children(decl).first()?)?))
         }
         _ => {
             let (op, l, r) = binary(init)?;
             (op == "=").then_some(())?;
-            Some((decl_name(l)?, affine(r)?))
+            Some((decl_name(l)?, bound(r)?))
         }
     }
 }
