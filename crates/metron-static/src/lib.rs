@@ -13,6 +13,7 @@ pub mod clang_ast;
 pub mod derived;
 pub mod emit;
 pub mod error;
+mod loop_guard;
 pub mod model;
 pub mod program;
 pub mod source;

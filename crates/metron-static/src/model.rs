@@ -388,6 +388,16 @@ pub fn model_function(
         &mut block_counts,
         &options,
     );
+    crate::loop_guard::count_guarded_blocks(
+        function,
+        &cfg,
+        source,
+        &mapping,
+        &contexts,
+        &options,
+        &mut block_counts,
+    );
+    crate::loop_guard::split_duplicated_blocks(function, &cfg, &file, &mut block_counts);
     for (l, note) in arm_notes {
         if let Some(m) = loops.get_mut(l) {
             m.note.get_or_insert(note);

@@ -769,9 +769,9 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
         init_of(init).ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
     // `n > i` tests the counter on the right: the mirrored comparison on the left.
-    let (op, rhs) = if decl_name(lhs).as_deref() == Some(var.as_str()) {
-        (op, rhs)
-    } else if decl_name(rhs).as_deref() == Some(var.as_str()) {
+    let (op, counter, rhs) = if affine(lhs).is_some_and(|e| e.terms.get(&var) == Some(&1)) {
+        (op, lhs, rhs)
+    } else if affine(rhs).is_some_and(|e| e.terms.get(&var) == Some(&1)) {
         let mirrored = match op {
             "<" => ">",
             "<=" => ">=",
@@ -779,11 +779,33 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
             ">=" => "<=",
             other => other,
         };
-        (mirrored, lhs)
+        (mirrored, rhs, lhs)
     } else {
         return Err(format!("loop condition does not test `{var}`"));
     };
     let end = bound(rhs).ok_or("loop bound is not affine (or min/max of affine)")?;
+    // `y + 1 < h` is `y < h - 1`: what the test adds to the counter moves to the bound.
+    let end = match affine(counter) {
+        Some(mut added) if added.terms.len() > 1 || added.constant != 0 => {
+            added.terms.remove(&var);
+            let moved = |e: &AffineExpr| e.plus_scaled(&added, -1).ok();
+            match &end {
+                Bound::Max(v) => Bound::Max(
+                    v.iter()
+                        .map(moved)
+                        .collect::<Option<_>>()
+                        .ok_or("loop bound overflows")?,
+                ),
+                Bound::Min(v) => Bound::Min(
+                    v.iter()
+                        .map(moved)
+                        .collect::<Option<_>>()
+                        .ok_or("loop bound overflows")?,
+                ),
+            }
+        }
+        _ => end,
+    };
     let stride = step_of(inc, &var)
         .ok_or("loop step is not `i++`, `i--`, `i += c`, `i -= c` or `i = i + c`")?;
     // 004 §III.C.2: an up-counting loop runs while `i < end` (or `<=`), a down-counting one

@@ -544,9 +544,8 @@ fn whole_passes(
     let Some(inner) = loops.last_mut() else {
         return Err("empty loop nest".into());
     };
-    if inner.stride <= 0 {
-        return Err("unrolled loop with a non-positive source stride".into());
-    }
+    // `floor(N/k)` passes: the end pulled back by `k - 1` steps, the step `k` times as far
+    // (for a down-counting loop the same formula moves its lower end up).
     let back = (k - 1) * inner.stride;
     let shrink =
         |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
@@ -1092,9 +1091,11 @@ fn entries_where(
         return Err("empty loop nest".into());
     };
     let (Bound::Max(starts) | Bound::Min(starts)) = &inner.start;
-    if inner.stride <= 0 || starts.len() != 1 {
-        return Err("guard of a loop without a single start or with a negative stride".into());
+    if starts.len() != 1 {
+        return Err("guard of a loop without a single start".into());
     }
+    // A down-counting loop is the mirror image: its end is a lower bound (`max`).
+    let up = inner.stride > 0;
     let start = starts[0].clone();
     let at = start
         .plus_constant((k - 1) * inner.stride)
@@ -1102,20 +1103,22 @@ fn entries_where(
     let last = if inner.end_inclusive {
         at.clone()
     } else {
-        at.plus_constant(1).map_err(|e| e.to_string())?
+        at.plus_constant(inner.stride.signum())
+            .map_err(|e| e.to_string())?
     };
-    let mut ends = match &inner.end {
-        Bound::Min(v) => v.clone(),
-        Bound::Max(v) if v.len() == 1 => v.clone(),
-        Bound::Max(_) => return Err("guard of a loop with a max end bound".into()),
+    let mut ends = match (&inner.end, up) {
+        (Bound::Min(v), true) | (Bound::Max(v), false) => v.clone(),
+        (b, _) if b.exprs().len() == 1 => b.exprs().to_vec(),
+        _ => return Err("guard of a loop with a max end bound (min when counting down)".into()),
     };
     let mut conditions = Vec::new();
     if let Some((m, r)) = modulo {
-        let ([end], 1) = (ends.as_slice(), inner.stride) else {
+        let ([end], 1) = (ends.as_slice(), inner.stride.abs()) else {
             return Err("trip count modulo k of a strided or min-bounded loop".into());
         };
-        let trips = end
-            .plus_scaled(&start, -1)
+        let (high, low) = if up { (end, &start) } else { (&start, end) };
+        let trips = high
+            .plus_scaled(low, -1)
             .and_then(|e| e.plus_constant(i64::from(inner.end_inclusive)))
             .map_err(|e| e.to_string())?;
         conditions.push(metron_symbolic::Condition::Modulo {
@@ -1127,7 +1130,11 @@ fn entries_where(
     }
     ends.push(last);
     inner.start = Bound::single(at);
-    inner.end = Bound::Min(ends);
+    inner.end = if up {
+        Bound::Min(ends)
+    } else {
+        Bound::Max(ends)
+    };
     let mut nest = LoopNest::new(loops);
     nest.conditions = conditions;
     trip_count(&nest, options).map_err(|e| e.to_string())
@@ -1638,14 +1645,20 @@ pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
     let ([start], [end]) = (starts.as_slice(), ends.as_slice()) else {
         return false;
     };
-    let Ok(span) = end.plus_scaled(start, -1) else {
+    let (high, low) = if scop.stride > 0 {
+        (end, start)
+    } else {
+        (start, end)
+    };
+    let Ok(span) = high.plus_scaled(low, -1) else {
         return false;
     };
-    if !span.terms.is_empty() || scop.stride <= 0 {
+    if !span.terms.is_empty() {
         return false;
     }
+    let stride = scop.stride.abs();
     let span = span.constant + i64::from(scop.end_inclusive);
-    let trip = (span + scop.stride - 1).div_euclid(scop.stride);
+    let trip = (span + stride - 1).div_euclid(stride);
     trip > 0 && trip % k == 0
 }
 
