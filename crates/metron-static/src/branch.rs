@@ -195,7 +195,17 @@ fn guarded_count(
             }
             (Ok(c), None) if g.side == Arm::Then => positive.extend(c.iter().cloned()),
             (Ok(c), None) => negative.push(c.clone()),
-            (Err(why), None) => return Err(format!("line {}: {why}", g.line)),
+            // The count depends on data: say where, and how to give it (004 §III.C.4).
+            (Err(why), None) => {
+                return Err(format!(
+                    "{}:{}: data-dependent branch: {why} (`#pragma @Annotation {{br_prob: P}}` on the line before it)",
+                    source
+                        .file
+                        .file_name()
+                        .map_or_else(|| source.file.display().to_string(), |f| f.to_string_lossy().into_owned()),
+                    g.line
+                ))
+            }
         }
     }
     if negative.len() > 6 {

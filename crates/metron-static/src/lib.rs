@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod ast_cache;
 pub mod binary;
 mod branch;
+pub mod branch_profile;
 pub mod call_site;
 pub mod callgrind;
 pub mod category;

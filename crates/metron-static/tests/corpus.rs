@@ -199,3 +199,70 @@ fn nests_exact_at_o0(seeds: &[u64]) {
         }
     }
 }
+
+/// Builds `file`, records a branch profile from a run with `train` arguments, and compares
+/// the kernel with the profile applied on a run with `test` arguments.
+fn profiled_error(
+    file: &str,
+    kernel_name: &str,
+    flags: &[&str],
+    train: &[(&str, i64)],
+    test: &[(&str, i64)],
+) -> f64 {
+    use metron_static::branch_profile;
+    use metron_static::category::Architecture;
+    use metron_static::model::ProgramModel;
+    use metron_static::validate::{compare_program, run_callgrind};
+    let dir = tempfile::tempdir().unwrap();
+    let src = corpus(file);
+    let bin = build("gcc", &src, flags, dir.path(), true);
+    let binary = Binary::load(&bin).unwrap();
+    let args = |p: &[(&str, i64)]| p.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>();
+    let mut source = metron_static::source::parse_file(&src, &[]).unwrap();
+    let counts = run_callgrind(&bin, &args(train), dir.path()).unwrap();
+    let binding = metron_symbolic::binding(train.iter().copied());
+    let profile = branch_profile::record(
+        &binary,
+        &source,
+        false,
+        &binding,
+        counts.object(&bin).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        !profile.branches.is_empty(),
+        "{file}: no data-dependent branch recorded"
+    );
+    branch_profile::apply(&mut source, &profile);
+    let program = ProgramModel::build(&binary, &source, false);
+    let counts = run_callgrind(&bin, &args(test), dir.path()).unwrap();
+    let binding = metron_symbolic::binding(test.iter().copied());
+    let cs = compare_program(
+        &binary,
+        &program,
+        &Architecture::x86_64(),
+        &binding,
+        counts.object(&bin).unwrap(),
+    )
+    .unwrap();
+    kernel(&cs, kernel_name).total_error_percent()
+}
+
+#[test]
+fn a_branch_profile_from_one_size_predicts_another() {
+    // threshold.c: how many pixels lie above 1.1 times the mean depends on the data, not on
+    // the size (the image is periodic). Without the profile both arms count (8% at -O2).
+    if !tools() {
+        return;
+    }
+    for flags in [["-g", "-O0"], ["-g", "-O2"]] {
+        let e = profiled_error(
+            "threshold.c",
+            "threshold",
+            &flags,
+            &[("h", 32), ("w", 64)],
+            &[("h", 50), ("w", 128)],
+        );
+        assert!(e < 0.5, "{flags:?}: {e}%");
+    }
+}

@@ -45,6 +45,10 @@ pub struct SourceArgs {
     /// Architecture description TOML (default: the bundled x86-64 one).
     #[arg(long)]
     pub arch: Option<PathBuf>,
+    /// Probabilities of data-dependent branches recorded by `validate --record-branch-profile`
+    /// (one run at one size; used where no `br_prob` annotation is given).
+    #[arg(long, value_name = "FILE")]
+    pub branch_profile: Option<PathBuf>,
     /// Reproduce Mira's approximations (every loop block N times, no vector factor, every
     /// callee parameter renamed per call site as in 004 Fig. 5).
     #[arg(long)]
@@ -75,6 +79,10 @@ pub struct ValidateArgs {
     /// (`instructions:u`) and compare the whole run's count with callgrind's.
     #[arg(long)]
     pub perf: bool,
+    /// Write the probability of every data-dependent `if` and `?:`, measured in this run, to
+    /// FILE (JSON) for `--branch-profile`.
+    #[arg(long, value_name = "FILE")]
+    pub record_branch_profile: Option<PathBuf>,
     /// Arguments of the program, after `--`.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -118,6 +126,7 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
             cflags,
             compile_commands: args.compile_commands.clone(),
             mira_compat: args.mira_compat,
+            branch_profile: args.branch_profile.clone(),
         },
     )
     .map_err(input)
@@ -355,6 +364,24 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             )),
             other => CliError::failure(other),
         })?;
+    if let Some(path) = &args.record_branch_profile {
+        let recorded = metron_static::branch_profile::record(
+            &analysis.binary,
+            &analysis.source,
+            args.source.mira_compat,
+            &b,
+            counts,
+        )
+        .map_err(CliError::failure)?;
+        metron_static::branch_profile::save(&recorded, path).map_err(CliError::failure)?;
+        if !global.quiet {
+            eprintln!(
+                "wrote {} ({} data-dependent branches)",
+                path.display(),
+                recorded.branches.len()
+            );
+        }
+    }
     let perf = if args.perf {
         let binary = std::path::absolute(&args.binary).unwrap_or(args.binary.clone());
         Some(perf_check(&binary, &args.args, &profile).map_err(CliError::failure)?)
