@@ -46,8 +46,8 @@ pub(crate) fn count_guarded_blocks(
         })
         .collect();
     let one = Piecewise::constant(1);
-    for x in 0..cfg.blocks.len() {
-        if cfg.innermost_loop(x).is_some() || block_counts[x] != one {
+    for (x, slot) in block_counts.iter_mut().enumerate() {
+        if cfg.innermost_loop(x).is_some() || *slot != one {
             continue;
         }
         let mut count = one.clone();
@@ -63,7 +63,7 @@ pub(crate) fn count_guarded_blocks(
                 count = &count * &(&one - &g.ran);
             }
         }
-        block_counts[x] = count;
+        *slot = count;
     }
 }
 
@@ -174,8 +174,8 @@ pub(crate) fn split_duplicated_blocks(
     // A copy is known by its lines or, for a call, by the callee and the call's line (the
     // argument set-up around it is scheduled differently in each copy).
     let mut groups: BTreeMap<(Option<u64>, BTreeSet<u32>), Vec<usize>> = BTreeMap::new();
-    for x in 0..cfg.blocks.len() {
-        if cfg.innermost_loop(x).is_some() || block_counts[x] != one {
+    for (x, count) in block_counts.iter().enumerate() {
+        if cfg.innermost_loop(x).is_some() || *count != one {
             continue;
         }
         let block = &cfg.blocks[x];

@@ -5,7 +5,6 @@ mod common;
 use common::*;
 
 use std::path::Path;
-use std::process::Command;
 
 use metron_static::analysis::{analyse, Analysis, SourceOptions};
 

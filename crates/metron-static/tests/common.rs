@@ -1,6 +1,5 @@
 #![allow(dead_code)]
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use metron_static::binary::Binary;
 use metron_static::category::Architecture;

@@ -26,6 +26,9 @@ fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
         .unwrap_or_else(|| panic!("no row for {name}"))
 }
 
+/// (file, kernel, program arguments, parameters).
+type Case<'a> = (&'a str, &'a str, &'a [&'a str], &'a [(&'a str, i64)]);
+
 #[test]
 fn down_counting_loops_are_exact_at_o0_with_gcc_and_clang() {
     // `for (i = n - 1; i >= 0; i--)`, `for (j = n - 2; j >= 0; j--)` with `i > j`, and a
@@ -33,7 +36,7 @@ fn down_counting_loops_are_exact_at_o0_with_gcc_and_clang() {
     if !tools() {
         return;
     }
-    let cases: [(&str, &str, &[&str], &[(&str, i64)]); 3] = [
+    let cases: [Case; 3] = [
         ("trsv_upper.c", "trsv_upper", &["37"], &[("n", 37)]),
         ("backsub_unit.c", "backsub_unit", &["41"], &[("n", 41)]),
         (
