@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use gimli::Reader as _;
-use iced_x86::{Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, OpAccess, OpKind};
+use iced_x86::{
+    Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, Mnemonic, OpAccess, OpKind,
+};
 use object::{Object, ObjectKind, ObjectSection, ObjectSymbol, SymbolKind};
 use serde::Serialize;
 
@@ -33,13 +35,27 @@ pub struct Frame {
     pub position: Option<SourceLine>,
 }
 
+/// The lower-case name of a mnemonic (`Mnemonic::Addsd` is `addsd`): iced's names are the
+/// Intel manual's.
+pub fn mnemonic_name(m: Mnemonic) -> String {
+    format!("{m:?}").to_lowercase()
+}
+
+fn serialize_mnemonic<S: serde::Serializer>(
+    m: &Mnemonic,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&mnemonic_name(*m))
+}
+
 /// One decoded instruction with what the models need to know about it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Instruction {
     pub address: u64,
     pub length: u32,
-    /// iced's mnemonic in lower case (`addsd`); models name it `x86_addsd` as Mira does.
-    pub mnemonic: String,
+    /// iced's mnemonic: what the analysis compares (`Mnemonic::Jle`), never a string.
+    #[serde(serialize_with = "serialize_mnemonic")]
+    pub mnemonic: Mnemonic,
     #[serde(skip)]
     pub flow: FlowControl,
     /// Target of a direct branch or call.
@@ -78,6 +94,12 @@ pub struct Instruction {
 }
 
 impl Instruction {
+    /// The mnemonic's name in lower case (`addsd`), the key of the architecture description;
+    /// models name it `x86_addsd` as Mira does.
+    pub fn name(&self) -> String {
+        mnemonic_name(self.mnemonic)
+    }
+
     /// Source position in the physical (outermost) function: where inlined code was called.
     pub fn outer_line(&self) -> Option<&SourceLine> {
         self.frames.iter().rev().find_map(|f| f.position.as_ref())
@@ -488,7 +510,7 @@ fn plt_stubs(file: &object::File) -> PltStubs {
                 stub_start = instr.ip();
                 path.clear();
             }
-            path.push(format!("{:?}", instr.mnemonic()).to_lowercase());
+            path.push(mnemonic_name(instr.mnemonic()));
             if instr.mnemonic() == iced_x86::Mnemonic::Jmp && instr.is_ip_rel_memory_operand() {
                 let slot = instr.ip_rel_memory_address();
                 if let Some(n) = slot_name.get(&slot) {
@@ -593,7 +615,7 @@ fn disassemble(
             memory,
             simd_bytes,
             length: instr.len() as u32,
-            mnemonic: format!("{:?}", instr.mnemonic()).to_lowercase(),
+            mnemonic: instr.mnemonic(),
             flow: instr.flow_control(),
             target,
             loads,
@@ -612,7 +634,7 @@ fn guard_operands(
     Option<i64>,
     Option<(iced_x86::Register, iced_x86::Register, i64)>,
 ) {
-    use iced_x86::{Mnemonic, Register};
+    use iced_x86::Register;
     let immediate = (instr.mnemonic() == Mnemonic::Cmp
         && instr.op_count() == 2
         && instr.op0_kind() == OpKind::Register
@@ -663,7 +685,7 @@ type Roles = (
 );
 
 fn register_roles(instr: &iced_x86::Instruction) -> Roles {
-    use iced_x86::{Mnemonic, Register};
+    use iced_x86::Register;
     let reg0 = (instr.op_count() > 0 && instr.op0_kind() == OpKind::Register)
         .then(|| instr.op0_register().full_register());
     let imm = (instr.op_count() > 1)

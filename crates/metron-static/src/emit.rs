@@ -184,7 +184,7 @@ impl Formulas {
                 let mut per_rollup: BTreeMap<&str, i64> = BTreeMap::new();
                 for ins in &f.instructions[block.first..block.end] {
                     *per_mnemonic
-                        .entry(format!("x86_{}", ins.mnemonic))
+                        .entry(format!("x86_{}", ins.name()))
                         .or_default() += 1;
                     for (k, v) in crate::derived::instruction_rollups(ins) {
                         *per_rollup.entry(k).or_default() += i64::from(v);

@@ -348,7 +348,8 @@ fn register_increments(
 fn arithmetic_element(instructions: &[&Instruction]) -> Option<u32> {
     let mut out = None;
     for i in instructions {
-        let m = i.mnemonic.strip_prefix('v').unwrap_or(&i.mnemonic);
+        let name = i.name();
+        let m = name.strip_prefix('v').unwrap_or(&name);
         let arithmetic = [
             "add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub",
         ]
@@ -855,11 +856,11 @@ fn guard_threshold(
         // The fallback's condition on `x` against `c`: below (`<`), at most (`<=`), or equal
         // to the least trip count that gets here (`N == 1`, gcc -march=haswell; `N >= 1` was
         // tested before).
-        let m = jump.mnemonic.as_str();
-        let t = match (m, when_taken) {
-            ("jb" | "jl", true) | ("jae" | "jge", false) => c - d,
-            ("jbe" | "jle", true) | ("ja" | "jg", false) => c - d + 1,
-            ("je", true) | ("jne", false) if c - d == 1 => 2,
+        use iced_x86::Mnemonic::{Ja, Jae, Jb, Jbe, Je, Jg, Jge, Jl, Jle, Jne};
+        let t = match (jump.mnemonic, when_taken) {
+            (Jb | Jl, true) | (Jae | Jge, false) => c - d,
+            (Jbe | Jle, true) | (Ja | Jg, false) => c - d + 1,
+            (Je, true) | (Jne, false) if c - d == 1 => 2,
             _ => continue,
         };
         out = Some(out.map_or(t, |o: i64| o.min(t)));
@@ -1213,7 +1214,10 @@ pub fn guard_counts(
         block.successors.is_empty()
             && function.instructions[block.first..block.end]
                 .iter()
-                .all(|i| matches!(i.mnemonic.as_str(), "ret" | "vzeroupper" | "nop"))
+                .all(|i| {
+                    use iced_x86::Mnemonic::{Nop, Ret, Vzeroupper};
+                    matches!(i.mnemonic, Ret | Vzeroupper | Nop)
+                })
     };
     let eligible = |b: usize| {
         let block = &cfg.blocks[b];
@@ -1528,10 +1532,9 @@ impl TripTests {
             };
             let instructions = &function.instructions[block.first..block.end];
             if let [.., test, jump] = instructions {
-                let positive = matches!(jump.mnemonic.as_str(), "jle" | "jg");
-                if let ([r, q], true, "test") =
-                    (test.compared.as_slice(), positive, test.mnemonic.as_str())
-                {
+                use iced_x86::Mnemonic::{Jg, Jle, Test};
+                let positive = matches!(jump.mnemonic, Jle | Jg);
+                if let ([r, q], true, Test) = (test.compared.as_slice(), positive, test.mnemonic) {
                     if r == q {
                         trip.insert(*r);
                     }
@@ -1568,13 +1571,14 @@ impl TripTests {
                 n + d
             }
         };
-        let taken = match jump.mnemonic.as_str() {
-            "jb" | "jl" => value < c,
-            "jbe" | "jle" => value <= c,
-            "ja" | "jg" => value > c,
-            "jae" | "jge" => value >= c,
-            "je" => value == c,
-            "jne" => value != c,
+        use iced_x86::Mnemonic::{Ja, Jae, Jb, Jbe, Je, Jg, Jge, Jl, Jle, Jne};
+        let taken = match jump.mnemonic {
+            Jb | Jl => value < c,
+            Jbe | Jle => value <= c,
+            Ja | Jg => value > c,
+            Jae | Jge => value >= c,
+            Je => value == c,
+            Jne => value != c,
             _ => return None,
         };
         let at = |address: u64| self.starts.get(&address).copied();

@@ -25,7 +25,7 @@ pub struct StaticArgs {
 #[derive(Subcommand, Debug, Clone)]
 pub enum StaticCommand {
     /// Run BIN under callgrind and compare the model's counts per function, loop and category.
-    Validate(ValidateArgs),
+    Validate(Box<ValidateArgs>),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -134,7 +134,7 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
 
 pub fn run(args: StaticArgs, global: &GlobalOpts) -> CliResult {
     match args.command {
-        Some(StaticCommand::Validate(v)) => validate(v, global),
+        Some(StaticCommand::Validate(v)) => validate(*v, global),
         None => model(args.model, global),
     }
 }
