@@ -178,7 +178,7 @@ fn random_loop(rng: &mut Rng, d: usize) -> Loop {
 
 /// A lower (`low`) or upper bound of loop `d`'s range.
 fn random_bound(rng: &mut Rng, d: usize, low: bool) -> Bound {
-    let mut one = |rng: &mut Rng| -> Affine {
+    let one = |rng: &mut Rng| -> Affine {
         let outer = d > 0 && rng.chance(1, 3);
         match (low, outer) {
             (_, true) => Affine::name(VARS[rng.below(d as u64) as usize], rng.below(5) as i64 - 2),

@@ -25,6 +25,8 @@ pub struct SourceOptions {
     pub compile_commands: Option<PathBuf>,
     /// Reproduce Mira's approximations (004) instead of exact header/vector counting.
     pub mira_compat: bool,
+    /// Probabilities of data-dependent branches recorded from a run (`branch_profile`).
+    pub branch_profile: Option<PathBuf>,
 }
 
 pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> {
@@ -37,7 +39,10 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
     if let Some(db) = &options.compile_commands {
         cflags.extend(source::flags_from_compile_commands(db, &file)?);
     }
-    let source = source::parse_file(&file, &cflags)?;
+    let mut source = source::parse_file(&file, &cflags)?;
+    if let Some(path) = &options.branch_profile {
+        crate::branch_profile::apply(&mut source, &crate::branch_profile::load(path, &file)?);
+    }
     check_lines(&binary, &file)?;
     let program = ProgramModel::build(&binary, &source, options.mira_compat);
     let formulas = Formulas::build(&binary, &program, &source);

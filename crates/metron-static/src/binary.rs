@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use gimli::Reader as _;
-use iced_x86::{Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, OpAccess, OpKind};
+use iced_x86::{
+    Decoder, DecoderOptions, FlowControl, InstructionInfoFactory, Mnemonic, OpAccess, OpKind,
+};
 use object::{Object, ObjectKind, ObjectSection, ObjectSymbol, SymbolKind};
 use serde::Serialize;
 
@@ -33,13 +35,27 @@ pub struct Frame {
     pub position: Option<SourceLine>,
 }
 
+/// The lower-case name of a mnemonic (`Mnemonic::Addsd` is `addsd`): iced's names are the
+/// Intel manual's.
+pub fn mnemonic_name(m: Mnemonic) -> String {
+    format!("{m:?}").to_lowercase()
+}
+
+fn serialize_mnemonic<S: serde::Serializer>(
+    m: &Mnemonic,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_str(&mnemonic_name(*m))
+}
+
 /// One decoded instruction with what the models need to know about it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Instruction {
     pub address: u64,
     pub length: u32,
-    /// iced's mnemonic in lower case (`addsd`); models name it `x86_addsd` as Mira does.
-    pub mnemonic: String,
+    /// iced's mnemonic: what the analysis compares (`Mnemonic::Jle`), never a string.
+    #[serde(serialize_with = "serialize_mnemonic")]
+    pub mnemonic: Mnemonic,
     #[serde(skip)]
     pub flow: FlowControl,
     /// Target of a direct branch or call.
@@ -78,6 +94,12 @@ pub struct Instruction {
 }
 
 impl Instruction {
+    /// The mnemonic's name in lower case (`addsd`), the key of the architecture description;
+    /// models name it `x86_addsd` as Mira does.
+    pub fn name(&self) -> String {
+        mnemonic_name(self.mnemonic)
+    }
+
     /// Source position in the physical (outermost) function: where inlined code was called.
     pub fn outer_line(&self) -> Option<&SourceLine> {
         self.frames.iter().rev().find_map(|f| f.position.as_ref())
@@ -113,7 +135,38 @@ pub struct Function {
     pub instructions: Vec<Instruction>,
 }
 
+/// A compiler-made part of a source function and the part's suffix: gcc names its clones and
+/// split parts `kernel.constprop.0`, `kernel.isra.0`, `kernel.part.0`, `kernel.cold` (C
+/// identifiers have no `.`), demangled C++ `f(int) [clone .constprop.0]`.
+pub fn split_clone(name: &str) -> (&str, Option<&str>) {
+    if let Some(at) = name.find(" [clone ") {
+        return (&name[..at], Some(name[at + 8..].trim_end_matches(']')));
+    }
+    match name.find('.') {
+        Some(at) if at > 0 && !name.contains('(') => (&name[..at], Some(&name[at..])),
+        _ => (name, None),
+    }
+}
+
 impl Function {
+    /// The name users know it by: the source function a clone or split part comes from.
+    pub fn source_name(&self) -> &str {
+        split_clone(&self.name).0
+    }
+
+    /// `.constprop.0`, `.isra.0`, `.part.0`, `.cold`: which compiler-made part this is.
+    pub fn clone_suffix(&self) -> Option<&str> {
+        split_clone(&self.name).1
+    }
+
+    /// The source name, with the clone named when it is one: `norms (clone norms.constprop.0)`.
+    pub fn display_name(&self) -> String {
+        match self.clone_suffix() {
+            Some(_) => format!("{} (clone {})", self.source_name(), self.symbol),
+            None => self.name.clone(),
+        }
+    }
+
     pub fn contains(&self, address: u64) -> bool {
         address >= self.address && address < self.address + self.size
     }
@@ -252,26 +305,54 @@ impl Binary {
     }
 
     /// The function whose symbol or demangled name is `name` (or whose demangled name starts
-    /// with `name(`).
+    /// with `name(`); for a source name the compiler cloned, the original if kept, else a clone.
     pub fn function(&self, name: &str) -> Result<&Function> {
-        self.functions
+        let parts = self.parts(name)?;
+        Ok(parts
             .iter()
-            .find(|f| f.symbol == name || f.name == name)
-            .or_else(|| {
-                self.functions
-                    .iter()
-                    .find(|f| f.name.starts_with(&format!("{name}(")))
-            })
-            .ok_or_else(|| StaticError::NoSuchFunction {
-                path: self.path.clone(),
-                name: name.to_string(),
-                known: self
-                    .functions
-                    .iter()
-                    .map(|f| f.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+            .find(|f| f.clone_suffix().is_none())
+            .copied()
+            .unwrap_or(parts[0]))
+    }
+
+    /// Every part of the function users call `name`: the function itself or, when the compiler
+    /// replaced or split it, its clones and split parts (`name.constprop.0`, `name.cold`).
+    /// An exact symbol or demangled name selects that one part.
+    pub fn parts(&self, name: &str) -> Result<Vec<&Function>> {
+        let exact: Vec<&Function> = self
+            .functions
+            .iter()
+            .filter(|f| f.symbol == name || f.name == name)
+            .collect();
+        let prefix = format!("{name}(");
+        let by_source: Vec<&Function> = self
+            .functions
+            .iter()
+            .filter(|f| f.source_name() == name || f.source_name().starts_with(&prefix))
+            .collect();
+        let found = if exact.is_empty() || exact.iter().all(|f| f.clone_suffix().is_none()) {
+            // `norms` names the function and its clones; `norms.constprop.0` only the clone.
+            if by_source.is_empty() {
+                exact
+            } else {
+                by_source
+            }
+        } else {
+            exact
+        };
+        if !found.is_empty() {
+            return Ok(found);
+        }
+        Err(StaticError::NoSuchFunction {
+            path: self.path.clone(),
+            name: name.to_string(),
+            known: self
+                .functions
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
     }
 
     /// The function containing a (static) address.
@@ -429,7 +510,7 @@ fn plt_stubs(file: &object::File) -> PltStubs {
                 stub_start = instr.ip();
                 path.clear();
             }
-            path.push(format!("{:?}", instr.mnemonic()).to_lowercase());
+            path.push(mnemonic_name(instr.mnemonic()));
             if instr.mnemonic() == iced_x86::Mnemonic::Jmp && instr.is_ip_rel_memory_operand() {
                 let slot = instr.ip_rel_memory_address();
                 if let Some(n) = slot_name.get(&slot) {
@@ -534,7 +615,7 @@ fn disassemble(
             memory,
             simd_bytes,
             length: instr.len() as u32,
-            mnemonic: format!("{:?}", instr.mnemonic()).to_lowercase(),
+            mnemonic: instr.mnemonic(),
             flow: instr.flow_control(),
             target,
             loads,
@@ -553,7 +634,7 @@ fn guard_operands(
     Option<i64>,
     Option<(iced_x86::Register, iced_x86::Register, i64)>,
 ) {
-    use iced_x86::{Mnemonic, Register};
+    use iced_x86::Register;
     let immediate = (instr.mnemonic() == Mnemonic::Cmp
         && instr.op_count() == 2
         && instr.op0_kind() == OpKind::Register
@@ -604,7 +685,7 @@ type Roles = (
 );
 
 fn register_roles(instr: &iced_x86::Instruction) -> Roles {
-    use iced_x86::{Mnemonic, Register};
+    use iced_x86::Register;
     let reg0 = (instr.op_count() > 0 && instr.op0_kind() == OpKind::Register)
         .then(|| instr.op0_register().full_register());
     let imm = (instr.op_count() > 1)

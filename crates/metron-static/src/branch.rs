@@ -195,7 +195,17 @@ fn guarded_count(
             }
             (Ok(c), None) if g.side == Arm::Then => positive.extend(c.iter().cloned()),
             (Ok(c), None) => negative.push(c.clone()),
-            (Err(why), None) => return Err(format!("line {}: {why}", g.line)),
+            // The count depends on data: say where, and how to give it (004 §III.C.4).
+            (Err(why), None) => {
+                return Err(format!(
+                    "{}:{}: data-dependent branch: {why} (`#pragma @Annotation {{br_prob: P}}` on the line before it)",
+                    source
+                        .file
+                        .file_name()
+                        .map_or_else(|| source.file.display().to_string(), |f| f.to_string_lossy().into_owned()),
+                    g.line
+                ))
+            }
         }
     }
     if negative.len() > 6 {
@@ -379,15 +389,20 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
     // the other successor of the jump that decides the `?:`, when its sibling is an arm.
     for &k in &candidates {
         let q = &c.source.conditionals[k];
+        // A `?:` from a macro (`MIN(a, b)`): DWARF and clang give every part of it the
+        // macro's position, so its arms are told apart by layout alone, as constant arms are.
+        let from_macro = q.then_range == q.else_range;
+        let outside_arms =
+            |x: Position| from_macro || (!within(x, q.then_range) && !within(x, q.else_range));
         for (d, block) in c.cfg.blocks.iter().enumerate() {
             let last = &c.function.instructions[block.end - 1];
             if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2
             {
                 continue;
             }
-            let decides = block_positions[d].last().is_some_and(|&x| {
-                within(x, q.whole) && !within(x, q.then_range) && !within(x, q.else_range)
-            });
+            let decides = block_positions[d]
+                .last()
+                .is_some_and(|&x| within(x, q.whole) && outside_arms(x));
             if !decides {
                 continue;
             }
@@ -397,11 +412,7 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
                 !out.contains_key(&b)
                     && !p.is_empty()
                     && c.cfg.blocks[b].predecessors == [d]
-                    && p.iter().all(|x| {
-                        within(*x, q.whole)
-                            && !within(*x, q.then_range)
-                            && !within(*x, q.else_range)
-                    })
+                    && p.iter().all(|&x| within(x, q.whole) && outside_arms(x))
             };
             // LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value
             // is set before the jump, which goes straight to the join when the condition

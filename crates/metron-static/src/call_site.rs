@@ -182,6 +182,8 @@ fn written_call(
 /// The unqualified name of a demangled function: `waxpby` for `void waxpby<double>(int, ...)`,
 /// `operator()` for `matvec_ell<double>::operator()(double const*, double*) const`.
 pub fn base_name(demangled: &str) -> &str {
+    // A clone (`kernel.constprop.0`) counts in its source function's loops and parameters.
+    let demangled = crate::binary::split_clone(demangled).0;
     let mut depth = 0i32;
     let mut end = demangled.len();
     let bytes = demangled.as_bytes();
@@ -475,6 +477,12 @@ mod tests {
         );
         assert_eq!(base_name("A::foo(double*, double*)"), "foo");
         assert_eq!(base_name("double dot<double>(int, double const*)"), "dot");
+        assert_eq!(base_name("norms.constprop.0"), "norms");
+        assert_eq!(base_name("kernel.isra.0.part.0"), "kernel");
+        assert_eq!(
+            base_name("dot(int, double const*) [clone .constprop.0]"),
+            "dot"
+        );
     }
 
     #[test]

@@ -135,12 +135,10 @@ pub struct Counts {
 impl Counts {
     /// Adds `times` executions of `instruction`.
     pub fn add(&mut self, arch: &Architecture, instruction: &Instruction, times: f64) {
-        let class = arch.classify(&instruction.mnemonic);
+        let name = instruction.name();
+        let class = arch.classify(&name);
         self.total += times;
-        *self
-            .by_mnemonic
-            .entry(format!("x86_{}", instruction.mnemonic))
-            .or_default() += times;
+        *self.by_mnemonic.entry(format!("x86_{name}")).or_default() += times;
         *self.by_category.entry(class.category).or_default() += times;
         let mut roll = |k: &str, v: f64| *self.rollups.entry(k.to_string()).or_default() += v;
         roll("fp_ops", if class.fp { times } else { 0.0 });

@@ -14,7 +14,8 @@ use crate::category::Architecture;
 /// (`pd`, `ps`: one per lane of the widest vector operand) or scalar (`sd`, `ss`) values, FMA
 /// counting two per lane, and x87 arithmetic one.
 pub fn flops(ins: &Instruction) -> u32 {
-    let m = ins.mnemonic.as_str();
+    let name = ins.name();
+    let m = name.as_str();
     if ["fadd", "fsub", "fmul", "fdiv", "fsqrt"]
         .iter()
         .any(|op| m.starts_with(op))
@@ -114,7 +115,9 @@ mod tests {
         Instruction {
             address: 0,
             length: 4,
-            mnemonic: mnemonic.into(),
+            mnemonic: iced_x86::Mnemonic::values()
+                .find(|m| crate::binary::mnemonic_name(*m) == mnemonic)
+                .unwrap_or_else(|| panic!("no mnemonic {mnemonic}")),
             flow: FlowControl::Next,
             target: None,
             loads: 0,

@@ -65,6 +65,9 @@ pub struct Formulas {
 }
 
 fn model_name(demangled: &str, symbol: &str, source: &SourceModel) -> String {
+    // A clone keeps its source function's name and arity, plus which clone it is.
+    let (demangled, clone) = crate::binary::split_clone(demangled);
+    let symbol = crate::binary::split_clone(symbol).0;
     let (path, args) = match demangled.find('(') {
         Some(p) => (&demangled[..p], Some(&demangled[p + 1..])),
         None => (demangled, None),
@@ -101,7 +104,13 @@ fn model_name(demangled: &str, symbol: &str, source: &SourceModel) -> String {
             .replace("::", "_")
             .replace("operator()", "operator_call"),
     );
-    format!("{base}_{arity}")
+    match clone {
+        Some(c) => format!(
+            "{base}_{arity}_{}",
+            metron_symbolic::identifier(c.trim_start_matches('.'))
+        ),
+        None => format!("{base}_{arity}"),
+    }
 }
 
 /// The name of the unanalysed function `ins` calls (a PLT stub's symbol, or a function of
@@ -175,7 +184,7 @@ impl Formulas {
                 let mut per_rollup: BTreeMap<&str, i64> = BTreeMap::new();
                 for ins in &f.instructions[block.first..block.end] {
                     *per_mnemonic
-                        .entry(format!("x86_{}", ins.mnemonic))
+                        .entry(format!("x86_{}", ins.name()))
                         .or_default() += 1;
                     for (k, v) in crate::derived::instruction_rollups(ins) {
                         *per_rollup.entry(k).or_default() += i64::from(v);
@@ -237,7 +246,7 @@ impl Formulas {
                 });
             }
             functions.push(FunctionFormulas {
-                name: f.name.clone(),
+                name: f.display_name(),
                 symbol: f.symbol.clone(),
                 model_name: model_name(&f.name, &f.symbol, source),
                 own,

@@ -8,6 +8,11 @@ pub enum StaticError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{path}: not an ELF file this tool can read ({reason}); expected an x86-64 ELF executable or shared object")]
     NotElf { path: PathBuf, reason: String },
     #[error("{path}: {machine} binaries are not supported; expected x86-64")]

@@ -82,17 +82,36 @@ impl FunctionModel {
 
     /// Evaluates every block's count under `binding`.
     pub fn evaluate_blocks(&self, binding: &Binding) -> Result<Vec<f64>> {
-        self.block_counts
+        match self.evaluate_blocks_partly(binding) {
+            (_, Some(e)) => Err(e),
+            (values, None) => Ok(values),
+        }
+    }
+
+    /// As [`evaluate_blocks`](Self::evaluate_blocks), block by block: a block whose count
+    /// needs a parameter not bound is NaN (and the first such error is returned), the others
+    /// keep their values, so that a call outside the unknown loop is still counted.
+    pub fn evaluate_blocks_partly(
+        &self,
+        binding: &Binding,
+    ) -> (Vec<f64>, Option<crate::error::StaticError>) {
+        let mut first = None;
+        let values = self
+            .block_counts
             .iter()
-            .map(|c| {
+            .map(|c| match c.evaluate(binding) {
                 // Rational, not integer: `br_prob` arms are expected counts.
-                let v = c.evaluate(binding)?;
-                Ok(v.to_string().parse::<f64>().unwrap_or_else(|_| {
+                Ok(v) => v.to_string().parse::<f64>().unwrap_or_else(|_| {
                     let (n, d) = (v.numer().to_string(), v.denom().to_string());
                     n.parse::<f64>().unwrap_or(f64::NAN) / d.parse::<f64>().unwrap_or(f64::NAN)
-                }))
+                }),
+                Err(e) => {
+                    first.get_or_insert(e.into());
+                    f64::NAN
+                }
             })
-            .collect()
+            .collect();
+        (values, first)
     }
 
     /// Predicted counts of a set of blocks (all blocks when `only` is `None`).
@@ -369,6 +388,16 @@ pub fn model_function(
         &mut block_counts,
         &options,
     );
+    crate::loop_guard::count_guarded_blocks(
+        function,
+        &cfg,
+        source,
+        &mapping,
+        &contexts,
+        &options,
+        &mut block_counts,
+    );
+    crate::loop_guard::split_duplicated_blocks(function, &cfg, &file, &mut block_counts);
     for (l, note) in arm_notes {
         if let Some(m) = loops.get_mut(l) {
             m.note.get_or_insert(note);

@@ -15,6 +15,15 @@ use crate::source::SourceModel;
 /// Deeper call chains are taken for recursion, which is not modelled.
 const MAX_CALL_DEPTH: usize = 64;
 
+/// Block executions of one run, with the functions that could not be evaluated.
+#[derive(Debug)]
+pub struct ProgramRun {
+    /// Per function, per block; NaN where a count could not be evaluated.
+    pub blocks: Vec<Vec<f64>>,
+    /// Per function: why its counts could not be evaluated (an unbound parameter).
+    pub unevaluated: Vec<Option<StaticError>>,
+}
+
 #[derive(Debug, Clone)]
 pub struct ProgramModel {
     /// (index into `Binary::functions`, model).
@@ -56,17 +65,31 @@ impl ProgramModel {
     /// `main` once, each callee in every context it is reached in, with its parameters bound
     /// at each call site. Functions not reached from `main` run 0 times.
     pub fn block_executions(&self, binary: &Binary, binding: &Binding) -> Result<Vec<Vec<f64>>> {
-        let mut out: Vec<Vec<f64>> = self
-            .functions
-            .iter()
-            .map(|(_, m)| vec![0.0; m.cfg.blocks.len()])
-            .collect();
+        let run = self.run(binary, binding)?;
+        match run.unevaluated.into_iter().flatten().next() {
+            Some(e) => Err(e),
+            None => Ok(run.blocks),
+        }
+    }
+
+    /// As [`block_executions`](Self::block_executions), but a function whose count cannot be
+    /// evaluated (an unbound parameter) does not stop the others: its blocks (and those of
+    /// the callees it reaches) are NaN and the reason is kept per function.
+    pub fn run(&self, binary: &Binary, binding: &Binding) -> Result<ProgramRun> {
+        let mut run = ProgramRun {
+            blocks: self
+                .functions
+                .iter()
+                .map(|(_, m)| vec![0.0; m.cfg.blocks.len()])
+                .collect(),
+            unevaluated: (0..self.functions.len()).map(|_| None).collect(),
+        };
         let all: Vec<String> = self.parameters.iter().flat_map(|p| p.all()).collect();
         let binding = &crate::call_site::with_fallbacks(binding, &all);
         if let Some(main) = self.main(binary) {
-            self.visit(main, binding, binding, 1.0, 0, &mut out)?;
+            self.visit(main, binding, binding, 1.0, 0, &mut run)?;
         }
-        Ok(out)
+        Ok(run)
     }
 
     fn visit(
@@ -76,7 +99,7 @@ impl ProgramModel {
         user: &Binding,
         times: f64,
         depth: usize,
-        out: &mut [Vec<f64>],
+        run: &mut ProgramRun,
     ) -> Result<()> {
         if depth > MAX_CALL_DEPTH {
             return Err(StaticError::Run(format!(
@@ -84,8 +107,21 @@ impl ProgramModel {
                 self.functions[k].1.name
             )));
         }
-        let blocks = self.functions[k].1.evaluate_blocks(local)?;
-        for (acc, b) in out[k].iter_mut().zip(&blocks) {
+        let (blocks, error) = self.functions[k].1.evaluate_blocks_partly(local);
+        if let Some(e) = error {
+            run.unevaluated[k].get_or_insert(e);
+        }
+        if times.is_nan() && run.unevaluated[k].is_none() {
+            run.unevaluated[k] = Some(StaticError::Run(format!(
+                "its calls are not known: a caller's count needs a parameter (see {})",
+                self.functions
+                    .iter()
+                    .zip(&run.unevaluated)
+                    .find_map(|((_, m), e)| e.as_ref().map(|_| m.name.as_str()))
+                    .unwrap_or("its callers")
+            )));
+        }
+        for (acc, b) in run.blocks[k].iter_mut().zip(&blocks) {
             *acc += times * b;
         }
         for s in self.sites_of[k].iter().map(|&i| &self.call_sites[i]) {
@@ -94,8 +130,15 @@ impl ProgramModel {
                 continue;
             }
             let arguments = s.arguments(&self.parameters[s.callee].local, self.mira_compat);
-            let b = callee_binding(&arguments, local, user)?;
-            self.visit(s.callee, &b, user, times * site_runs, depth + 1, out)?;
+            let (b, times) = match callee_binding(&arguments, local, user) {
+                Ok(b) if !site_runs.is_nan() => (b, times * site_runs),
+                Ok(b) => (b, f64::NAN),
+                Err(e) => {
+                    run.unevaluated[s.callee].get_or_insert(e);
+                    (local.clone(), f64::NAN)
+                }
+            };
+            self.visit(s.callee, &b, user, times, depth + 1, run)?;
         }
         Ok(())
     }

@@ -565,7 +565,14 @@ impl Walk {
                 let index = self.model.loops.len();
                 let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
                 let scop = for_scop(inner, &outer);
-                let init = inner.first().and_then(init_of);
+                // An annotation completes a loop whose start is one affine expression.
+                let init = inner
+                    .first()
+                    .and_then(init_of)
+                    .and_then(|(v, b)| match b.exprs() {
+                        [e] => Some((v, e.clone())),
+                        _ => None,
+                    });
                 let stride = match (&init, inner.get(3)) {
                     (Some((v, _)), Some(inc)) => step_of(inc, v),
                     _ => None,
@@ -758,25 +765,64 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
         [init, _, cond, inc, ..] => (init, cond, inc),
         _ => return Err("for statement without init/condition/step".into()),
     };
-    let (var, start) = init_of(init).ok_or("loop initialisation is not `i = affine`")?;
+    let (var, start) =
+        init_of(init).ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
-    if decl_name(lhs).as_deref() != Some(var.as_str()) {
-        return Err(format!("loop condition does not test `{var}` on the left"));
-    }
+    // `n > i` tests the counter on the right: the mirrored comparison on the left.
+    let (op, counter, rhs) = if affine(lhs).is_some_and(|e| e.terms.get(&var) == Some(&1)) {
+        (op, lhs, rhs)
+    } else if affine(rhs).is_some_and(|e| e.terms.get(&var) == Some(&1)) {
+        let mirrored = match op {
+            "<" => ">",
+            "<=" => ">=",
+            ">" => "<",
+            ">=" => "<=",
+            other => other,
+        };
+        (mirrored, rhs, lhs)
+    } else {
+        return Err(format!("loop condition does not test `{var}`"));
+    };
     let end = bound(rhs).ok_or("loop bound is not affine (or min/max of affine)")?;
-    let stride = step_of(inc, &var).ok_or("loop step is not `i++`, `i += c` or `i = i + c`")?;
-    let (end_inclusive, stride) = match (op, stride > 0) {
-        ("<", true) => (false, stride),
-        ("<=", true) => (true, stride),
+    // `y + 1 < h` is `y < h - 1`: what the test adds to the counter moves to the bound.
+    let end = match affine(counter) {
+        Some(mut added) if added.terms.len() > 1 || added.constant != 0 => {
+            added.terms.remove(&var);
+            let moved = |e: &AffineExpr| e.plus_scaled(&added, -1).ok();
+            match &end {
+                Bound::Max(v) => Bound::Max(
+                    v.iter()
+                        .map(moved)
+                        .collect::<Option<_>>()
+                        .ok_or("loop bound overflows")?,
+                ),
+                Bound::Min(v) => Bound::Min(
+                    v.iter()
+                        .map(moved)
+                        .collect::<Option<_>>()
+                        .ok_or("loop bound overflows")?,
+                ),
+            }
+        }
+        _ => end,
+    };
+    let stride = step_of(inc, &var)
+        .ok_or("loop step is not `i++`, `i--`, `i += c`, `i -= c` or `i = i + c`")?;
+    // 004 §III.C.2: an up-counting loop runs while `i < end` (or `<=`), a down-counting one
+    // while `i > end` (or `>=`); `i != end` stops at `end` from either side (a step that
+    // jumps over `end` never stops, so the count assumes it lands on it).
+    let end_inclusive = match (op, stride > 0) {
+        ("<", true) | (">", false) | ("!=", _) => false,
+        ("<=", true) | (">=", false) => true,
         _ => {
             return Err(format!(
-                "loop condition `{op}` with step {stride} is not supported"
+                "loop condition `{op}` with step {stride} never or always exits"
             ))
         }
     };
     Ok(Loop {
         var,
-        start: Bound::single(start),
+        start,
         end,
         end_inclusive,
         stride,
@@ -828,17 +874,18 @@ fn binary(v: &Value) -> Option<(&str, &Value, &Value)> {
     }
 }
 
-fn init_of(init: &Value) -> Option<(String, AffineExpr)> {
+fn init_of(init: &Value) -> Option<(String, Bound)> {
+    // 004 Listing 3: a start may be the `max`/`min` of affine expressions, like an end.
     match kind(init) {
         "DeclStmt" => {
             let decl = children(init).first()?;
             let name = decl.get("name")?.as_str()?.to_string();
-            Some((name, affine(children(decl).first()?)?))
+            Some((name, bound(children(decl).first()?)?))
         }
         _ => {
             let (op, l, r) = binary(init)?;
             (op == "=").then_some(())?;
-            Some((decl_name(l)?, affine(r)?))
+            Some((decl_name(l)?, bound(r)?))
         }
     }
 }

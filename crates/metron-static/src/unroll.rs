@@ -348,7 +348,8 @@ fn register_increments(
 fn arithmetic_element(instructions: &[&Instruction]) -> Option<u32> {
     let mut out = None;
     for i in instructions {
-        let m = i.mnemonic.strip_prefix('v').unwrap_or(&i.mnemonic);
+        let name = i.name();
+        let m = name.strip_prefix('v').unwrap_or(&name);
         let arithmetic = [
             "add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub",
         ]
@@ -544,9 +545,8 @@ fn whole_passes(
     let Some(inner) = loops.last_mut() else {
         return Err("empty loop nest".into());
     };
-    if inner.stride <= 0 {
-        return Err("unrolled loop with a non-positive source stride".into());
-    }
+    // `floor(N/k)` passes: the end pulled back by `k - 1` steps, the step `k` times as far
+    // (for a down-counting loop the same formula moves its lower end up).
     let back = (k - 1) * inner.stride;
     let shrink =
         |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
@@ -856,11 +856,11 @@ fn guard_threshold(
         // The fallback's condition on `x` against `c`: below (`<`), at most (`<=`), or equal
         // to the least trip count that gets here (`N == 1`, gcc -march=haswell; `N >= 1` was
         // tested before).
-        let m = jump.mnemonic.as_str();
-        let t = match (m, when_taken) {
-            ("jb" | "jl", true) | ("jae" | "jge", false) => c - d,
-            ("jbe" | "jle", true) | ("ja" | "jg", false) => c - d + 1,
-            ("je", true) | ("jne", false) if c - d == 1 => 2,
+        use iced_x86::Mnemonic::{Ja, Jae, Jb, Jbe, Je, Jg, Jge, Jl, Jle, Jne};
+        let t = match (jump.mnemonic, when_taken) {
+            (Jb | Jl, true) | (Jae | Jge, false) => c - d,
+            (Jbe | Jle, true) | (Ja | Jg, false) => c - d + 1,
+            (Je, true) | (Jne, false) if c - d == 1 => 2,
             _ => continue,
         };
         out = Some(out.map_or(t, |o: i64| o.min(t)));
@@ -1092,9 +1092,11 @@ fn entries_where(
         return Err("empty loop nest".into());
     };
     let (Bound::Max(starts) | Bound::Min(starts)) = &inner.start;
-    if inner.stride <= 0 || starts.len() != 1 {
-        return Err("guard of a loop without a single start or with a negative stride".into());
+    if starts.len() != 1 {
+        return Err("guard of a loop without a single start".into());
     }
+    // A down-counting loop is the mirror image: its end is a lower bound (`max`).
+    let up = inner.stride > 0;
     let start = starts[0].clone();
     let at = start
         .plus_constant((k - 1) * inner.stride)
@@ -1102,20 +1104,22 @@ fn entries_where(
     let last = if inner.end_inclusive {
         at.clone()
     } else {
-        at.plus_constant(1).map_err(|e| e.to_string())?
+        at.plus_constant(inner.stride.signum())
+            .map_err(|e| e.to_string())?
     };
-    let mut ends = match &inner.end {
-        Bound::Min(v) => v.clone(),
-        Bound::Max(v) if v.len() == 1 => v.clone(),
-        Bound::Max(_) => return Err("guard of a loop with a max end bound".into()),
+    let mut ends = match (&inner.end, up) {
+        (Bound::Min(v), true) | (Bound::Max(v), false) => v.clone(),
+        (b, _) if b.exprs().len() == 1 => b.exprs().to_vec(),
+        _ => return Err("guard of a loop with a max end bound (min when counting down)".into()),
     };
     let mut conditions = Vec::new();
     if let Some((m, r)) = modulo {
-        let ([end], 1) = (ends.as_slice(), inner.stride) else {
+        let ([end], 1) = (ends.as_slice(), inner.stride.abs()) else {
             return Err("trip count modulo k of a strided or min-bounded loop".into());
         };
-        let trips = end
-            .plus_scaled(&start, -1)
+        let (high, low) = if up { (end, &start) } else { (&start, end) };
+        let trips = high
+            .plus_scaled(low, -1)
             .and_then(|e| e.plus_constant(i64::from(inner.end_inclusive)))
             .map_err(|e| e.to_string())?;
         conditions.push(metron_symbolic::Condition::Modulo {
@@ -1127,7 +1131,11 @@ fn entries_where(
     }
     ends.push(last);
     inner.start = Bound::single(at);
-    inner.end = Bound::Min(ends);
+    inner.end = if up {
+        Bound::Min(ends)
+    } else {
+        Bound::Max(ends)
+    };
     let mut nest = LoopNest::new(loops);
     nest.conditions = conditions;
     trip_count(&nest, options).map_err(|e| e.to_string())
@@ -1206,7 +1214,10 @@ pub fn guard_counts(
         block.successors.is_empty()
             && function.instructions[block.first..block.end]
                 .iter()
-                .all(|i| matches!(i.mnemonic.as_str(), "ret" | "vzeroupper" | "nop"))
+                .all(|i| {
+                    use iced_x86::Mnemonic::{Nop, Ret, Vzeroupper};
+                    matches!(i.mnemonic, Ret | Vzeroupper | Nop)
+                })
     };
     let eligible = |b: usize| {
         let block = &cfg.blocks[b];
@@ -1521,10 +1532,9 @@ impl TripTests {
             };
             let instructions = &function.instructions[block.first..block.end];
             if let [.., test, jump] = instructions {
-                let positive = matches!(jump.mnemonic.as_str(), "jle" | "jg");
-                if let ([r, q], true, "test") =
-                    (test.compared.as_slice(), positive, test.mnemonic.as_str())
-                {
+                use iced_x86::Mnemonic::{Jg, Jle, Test};
+                let positive = matches!(jump.mnemonic, Jle | Jg);
+                if let ([r, q], true, Test) = (test.compared.as_slice(), positive, test.mnemonic) {
                     if r == q {
                         trip.insert(*r);
                     }
@@ -1561,13 +1571,14 @@ impl TripTests {
                 n + d
             }
         };
-        let taken = match jump.mnemonic.as_str() {
-            "jb" | "jl" => value < c,
-            "jbe" | "jle" => value <= c,
-            "ja" | "jg" => value > c,
-            "jae" | "jge" => value >= c,
-            "je" => value == c,
-            "jne" => value != c,
+        use iced_x86::Mnemonic::{Ja, Jae, Jb, Jbe, Je, Jg, Jge, Jl, Jle, Jne};
+        let taken = match jump.mnemonic {
+            Jb | Jl => value < c,
+            Jbe | Jle => value <= c,
+            Ja | Jg => value > c,
+            Jae | Jge => value >= c,
+            Je => value == c,
+            Jne => value != c,
             _ => return None,
         };
         let at = |address: u64| self.starts.get(&address).copied();
@@ -1638,14 +1649,20 @@ pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
     let ([start], [end]) = (starts.as_slice(), ends.as_slice()) else {
         return false;
     };
-    let Ok(span) = end.plus_scaled(start, -1) else {
+    let (high, low) = if scop.stride > 0 {
+        (end, start)
+    } else {
+        (start, end)
+    };
+    let Ok(span) = high.plus_scaled(low, -1) else {
         return false;
     };
-    if !span.terms.is_empty() || scop.stride <= 0 {
+    if !span.terms.is_empty() {
         return false;
     }
+    let stride = scop.stride.abs();
     let span = span.constant + i64::from(scop.end_inclusive);
-    let trip = (span + scop.stride - 1).div_euclid(scop.stride);
+    let trip = (span + stride - 1).div_euclid(stride);
     trip > 0 && trip % k == 0
 }
 

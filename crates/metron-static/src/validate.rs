@@ -156,6 +156,9 @@ pub struct Comparison {
     pub region: String,
     pub predicted: Counts,
     pub measured: Counts,
+    /// Why the prediction could not be evaluated (the others are still compared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unevaluated: Option<String>,
 }
 
 impl Comparison {
@@ -219,21 +222,23 @@ pub fn compare_function(
         c
     };
     let mut out = vec![Comparison {
-        region: function.name.clone(),
+        region: function.display_name(),
         predicted: model.counts(function, arch, predicted_blocks, None),
         measured: measured_counts(None),
+        unevaluated: None,
     }];
     for l in &model.loops {
         out.push(Comparison {
             region: format!(
                 "{} loop@0x{:x}{}",
-                function.name,
+                function.display_name(),
                 l.header_address,
                 l.source_line
                     .map_or(String::new(), |s| format!(" (line {s})"))
             ),
             predicted: model.counts(function, arch, predicted_blocks, Some(&l.blocks)),
             measured: measured_counts(Some(&l.blocks)),
+            unevaluated: None,
         });
     }
     out
@@ -249,17 +254,21 @@ pub fn compare_program(
     counts: &ObjectCounts,
 ) -> Result<Vec<Comparison>> {
     let bias = load_bias(binary, counts);
-    let executions = program.block_executions(binary, binding)?;
+    let run = program.run(binary, binding)?;
     let mut out = Vec::new();
-    for ((i, m), blocks) in program.functions.iter().zip(&executions) {
-        out.extend(compare_function(
-            &binary.functions[*i],
-            m,
-            arch,
-            blocks,
-            counts,
-            bias,
-        ));
+    for (((i, m), blocks), why) in program
+        .functions
+        .iter()
+        .zip(&run.blocks)
+        .zip(&run.unevaluated)
+    {
+        let mut rows = compare_function(&binary.functions[*i], m, arch, blocks, counts, bias);
+        if let Some(e) = why {
+            for r in &mut rows {
+                r.unevaluated = Some(e.to_string());
+            }
+        }
+        out.extend(rows);
     }
     Ok(out)
 }

@@ -25,7 +25,7 @@ pub struct StaticArgs {
 #[derive(Subcommand, Debug, Clone)]
 pub enum StaticCommand {
     /// Run BIN under callgrind and compare the model's counts per function, loop and category.
-    Validate(ValidateArgs),
+    Validate(Box<ValidateArgs>),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -45,6 +45,10 @@ pub struct SourceArgs {
     /// Architecture description TOML (default: the bundled x86-64 one).
     #[arg(long)]
     pub arch: Option<PathBuf>,
+    /// Probabilities of data-dependent branches recorded by `validate --record-branch-profile`
+    /// (one run at one size; used where no `br_prob` annotation is given).
+    #[arg(long, value_name = "FILE")]
+    pub branch_profile: Option<PathBuf>,
     /// Reproduce Mira's approximations (every loop block N times, no vector factor, every
     /// callee parameter renamed per call site as in 004 Fig. 5).
     #[arg(long)]
@@ -75,6 +79,10 @@ pub struct ValidateArgs {
     /// (`instructions:u`) and compare the whole run's count with callgrind's.
     #[arg(long)]
     pub perf: bool,
+    /// Write the probability of every data-dependent `if` and `?:`, measured in this run, to
+    /// FILE (JSON) for `--branch-profile`.
+    #[arg(long, value_name = "FILE")]
+    pub record_branch_profile: Option<PathBuf>,
     /// Arguments of the program, after `--`.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -118,6 +126,7 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
             cflags,
             compile_commands: args.compile_commands.clone(),
             mira_compat: args.mira_compat,
+            branch_profile: args.branch_profile.clone(),
         },
     )
     .map_err(input)
@@ -125,7 +134,7 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
 
 pub fn run(args: StaticArgs, global: &GlobalOpts) -> CliResult {
     match args.command {
-        Some(StaticCommand::Validate(v)) => validate(v, global),
+        Some(StaticCommand::Validate(v)) => validate(*v, global),
         None => model(args.model, global),
     }
 }
@@ -154,9 +163,10 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
         add_run_totals(&mut json, &analysis, &arch, &b).map_err(input)?;
     }
     if let Some(name) = &args.function {
-        let f = analysis.binary.function(name).map_err(input)?;
+        // A source name selects the function and the clones and parts the compiler made of it.
+        let parts = analysis.binary.parts(name).map_err(input)?;
         if let Some(list) = json["functions"].as_array_mut() {
-            list.retain(|e| e["symbol"] == f.symbol.as_str());
+            list.retain(|e| parts.iter().any(|f| e["symbol"] == f.symbol.as_str()));
         }
     }
     if global.json {
@@ -354,6 +364,24 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             )),
             other => CliError::failure(other),
         })?;
+    if let Some(path) = &args.record_branch_profile {
+        let recorded = metron_static::branch_profile::record(
+            &analysis.binary,
+            &analysis.source,
+            args.source.mira_compat,
+            &b,
+            counts,
+        )
+        .map_err(CliError::failure)?;
+        metron_static::branch_profile::save(&recorded, path).map_err(CliError::failure)?;
+        if !global.quiet {
+            eprintln!(
+                "wrote {} ({} data-dependent branches)",
+                path.display(),
+                recorded.branches.len()
+            );
+        }
+    }
     let perf = if args.perf {
         let binary = std::path::absolute(&args.binary).unwrap_or(args.binary.clone());
         Some(perf_check(&binary, &args.args, &profile).map_err(CliError::failure)?)
@@ -379,13 +407,22 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             "{}",
             serde_json::to_string_pretty(&value).map_err(CliError::failure)?
         );
-        return Ok(());
+        return unevaluated_error(&comparisons);
     }
     println!(
         "{:<56} {:>14} {:>14} {:>9}",
         "region", "predicted", "measured", "error %"
     );
     for c in &comparisons {
+        if let Some(why) = &c.unevaluated {
+            if !c.region.contains("loop@") {
+                println!(
+                    "{:<56} {:>14} {:>14.0}   not evaluated: {why}",
+                    c.region, "?", c.measured.total
+                );
+            }
+            continue;
+        }
         println!(
             "{:<56} {:>14.0} {:>14.0} {:>9.3}",
             c.region,
@@ -411,7 +448,23 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             (Err(why), _) => println!("whole run: perf comparison skipped: {why}"),
         }
     }
-    Ok(())
+    unevaluated_error(&comparisons)
+}
+
+/// The functions compared are shown; those whose counts need a parameter not given make the
+/// command fail (exit 2) naming what to give.
+fn unevaluated_error(comparisons: &[Comparison]) -> CliResult {
+    let missing: std::collections::BTreeSet<&str> = comparisons
+        .iter()
+        .filter_map(|c| c.unevaluated.as_deref())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::input(format!(
+        "{} (see `metron static BIN` for the parameters)",
+        missing.into_iter().collect::<Vec<_>>().join("; ")
+    )))
 }
 
 fn comparison_json(c: &Comparison) -> serde_json::Value {
@@ -420,6 +473,7 @@ fn comparison_json(c: &Comparison) -> serde_json::Value {
         "predicted": c.predicted,
         "measured": c.measured,
         "error_percent": c.total_error_percent(),
+        "unevaluated": c.unevaluated,
         "categories": c.categories(0.01).into_iter().map(|(k, p, m, e)| serde_json::json!({
             "category": k, "predicted": p, "measured": m, "error_percent": e
         })).collect::<Vec<_>>(),

@@ -1,0 +1,212 @@
+//! Blocks outside every loop that run only on one side of a loop's guard (004 §III.C.2 with
+//! the binary's structure): an optimising compiler tests `trip >= 1` before a rotated loop
+//! and often duplicates the code after it (tail duplication), so a call after the loop sits
+//! in two blocks, one reached when the loop ran and one when it did not. Counting both once
+//! doubles the call. Which side a block is on is read from the CFG (dominance by the loop's
+//! header, or exclusion from it), not from the guard's compare.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise};
+
+use crate::binary::Function;
+use crate::cfg::Cfg;
+use crate::model::LoopContext;
+use crate::source::SourceModel;
+
+/// A rotated loop (its test at the bottom, entered only past a guard) that runs at most
+/// once per call.
+struct Guarded {
+    header: usize,
+    /// 1 when the loop runs (at least one iteration), 0 otherwise: per call.
+    ran: Piecewise,
+}
+
+/// Multiplies the count of each block outside all loops that is still the default 1 by the
+/// loops it depends on: `ran` when every path to it passes the loop's header; `1 - ran` when
+/// it and the header exclude each other and every path through the function takes one of
+/// them (the duplicated tail on the bypass).
+pub(crate) fn count_guarded_blocks(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &BTreeMap<usize, Option<usize>>,
+    contexts: &[LoopContext],
+    options: &CountOptions,
+    block_counts: &mut [Piecewise],
+) {
+    let loops = guarded_loops(cfg, source, mapping, contexts, options);
+    if loops.is_empty() {
+        return;
+    }
+    let exits: Vec<usize> = (0..cfg.blocks.len())
+        .filter(|&b| {
+            let last = &function.instructions[cfg.blocks[b].end - 1];
+            last.flow == iced_x86::FlowControl::Return
+        })
+        .collect();
+    let one = Piecewise::constant(1);
+    for (x, slot) in block_counts.iter_mut().enumerate() {
+        if cfg.innermost_loop(x).is_some() || *slot != one {
+            continue;
+        }
+        let mut count = one.clone();
+        for g in &loops {
+            if cfg.dominates(g.header, x) {
+                count = &count * &g.ran;
+            } else if !reaches(cfg, x, g.header, None)
+                && !reaches(cfg, g.header, x, None)
+                && !exits
+                    .iter()
+                    .any(|&e| reaches(cfg, 0, e, Some((x, g.header))))
+            {
+                count = &count * &(&one - &g.ran);
+            }
+        }
+        *slot = count;
+    }
+}
+
+/// The function's outermost loops that stand alone: one binary loop for their source loop
+/// (no vector or remainder copies, whose guards test other trip counts), not inlined into
+/// another loop, and rotated (the header does not exit: it runs only when the loop does).
+fn guarded_loops(
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &BTreeMap<usize, Option<usize>>,
+    contexts: &[LoopContext],
+    options: &CountOptions,
+) -> Vec<Guarded> {
+    let mut out = Vec::new();
+    for (l, natural) in cfg.loops.iter().enumerate() {
+        let Some(s) = mapping.get(&l).copied().flatten() else {
+            continue;
+        };
+        let copies = mapping.values().filter(|m| **m == Some(s)).count();
+        if natural.parent.is_some()
+            || copies != 1
+            || source.loops[s].parent.is_some()
+            || contexts[l].times.is_some()
+            || !contexts[l].inlined.is_empty()
+            || natural.exiting(cfg).contains(&natural.header)
+            || natural.header == 0
+        {
+            continue;
+        }
+        if let Ok(ran) = runs_at_least_once(source, s, options) {
+            out.push(Guarded {
+                header: natural.header,
+                ran,
+            });
+        }
+    }
+    out
+}
+
+/// Whether a path leads from `from` to `to` without entering the blocks of `avoid`.
+fn reaches(cfg: &Cfg, from: usize, to: usize, avoid: Option<(usize, usize)>) -> bool {
+    let blocked = |b: usize| avoid.is_some_and(|(a, c)| b == a || b == c);
+    if blocked(from) {
+        return false;
+    }
+    let mut seen = BTreeSet::from([from]);
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        if b == to {
+            return true;
+        }
+        for &s in &cfg.blocks[b].successors {
+            if !blocked(s) && seen.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    false
+}
+
+/// 1 when outermost source loop `s` runs at least once, else 0: the loop cut to its first
+/// iteration (`for (v = start; v < min(end, start + 1); v++)`), counted by metron-symbolic.
+fn runs_at_least_once(
+    source: &SourceModel,
+    s: usize,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    let mut loops = source.nest_of(s)?;
+    let [l] = loops.as_mut_slice() else {
+        return Err("not an outermost loop".into());
+    };
+    let [start] = l.start.exprs() else {
+        return Err("a loop start with min/max".into());
+    };
+    let up = l.stride > 0;
+    // The first value past `start` in the loop's direction, inclusive or not like the end.
+    let first = match (up, l.end_inclusive) {
+        (_, true) => start.clone(),
+        (true, false) => start.plus_constant(1).map_err(|e| e.to_string())?,
+        (false, false) => start.plus_constant(-1).map_err(|e| e.to_string())?,
+    };
+    let mut ends = l.end.exprs().to_vec();
+    ends.push(first);
+    let single = l.end.exprs().len() == 1;
+    l.end = match (up, &l.end) {
+        (true, Bound::Min(_)) => Bound::Min(ends),
+        (true, Bound::Max(_)) if single => Bound::Min(ends),
+        (false, Bound::Max(_)) => Bound::Max(ends),
+        (false, Bound::Min(_)) if single => Bound::Max(ends),
+        _ => return Err("a loop end of the other kind of bound".into()),
+    };
+    l.stride = l.stride.signum();
+    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+}
+
+/// Code the compiler duplicated into exclusive paths (tail duplication after a loop guard,
+/// jump threading): blocks outside loops whose instructions come from the same source lines,
+/// none reaching another, are copies of code that runs once per call: one of them counts 1,
+/// the others 0, unless a guard above decided it. Their sum, what a callee called from them
+/// sees, is exact.
+pub(crate) fn split_duplicated_blocks(
+    function: &Function,
+    cfg: &Cfg,
+    file: &str,
+    block_counts: &mut [Piecewise],
+) {
+    let one = Piecewise::constant(1);
+    // A copy is known by its lines or, for a call, by the callee and the call's line (the
+    // argument set-up around it is scheduled differently in each copy).
+    let mut groups: BTreeMap<(Option<u64>, BTreeSet<u32>), Vec<usize>> = BTreeMap::new();
+    for (x, count) in block_counts.iter().enumerate() {
+        if cfg.innermost_loop(x).is_some() || *count != one {
+            continue;
+        }
+        let block = &cfg.blocks[x];
+        let call = function.instructions[block.first..block.end]
+            .iter()
+            .find(|i| i.flow == iced_x86::FlowControl::Call && i.target.is_some());
+        let key = match call.and_then(|i| Some((i.target?, i.outer_line()?))) {
+            Some((target, at)) => (Some(target), BTreeSet::from([at.line])),
+            None => (
+                None,
+                crate::model::lines_of(function, cfg, &BTreeSet::from([x]), file),
+            ),
+        };
+        if !key.1.is_empty() {
+            groups.entry(key).or_default().push(x);
+        }
+    }
+    for copies in groups.values().filter(|g| g.len() > 1) {
+        let exclusive = copies
+            .iter()
+            .all(|&a| copies.iter().all(|&b| a == b || !reaches(cfg, a, b, None)));
+        if !exclusive {
+            continue;
+        }
+        // Which copy runs is not known; compilers lay the expected path out first, so the
+        // first copy in address order counts the one execution (counts stay integers).
+        let first = copies.iter().copied().min_by_key(|&x| cfg.blocks[x].start);
+        for &x in copies {
+            if Some(x) != first {
+                block_counts[x] = Piecewise::zero();
+            }
+        }
+    }
+}

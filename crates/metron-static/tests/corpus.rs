@@ -1,0 +1,272 @@
+//! Code metron static was not written for (issue 12): kernels of `examples/corpus` and random
+//! nests of metron-nestgen, checked against callgrind's counts (the independent ground truth).
+//! A few cases here; `scripts/static-accuracy` runs the corpus and thousands of nests.
+mod common;
+use std::path::PathBuf;
+
+use common::*;
+use metron_nestgen::{Nest, Options};
+use metron_static::binary::Binary;
+use metron_static::validate::Comparison;
+
+fn tools() -> bool {
+    have("valgrind", "valgrind") && have("clang", "clang") && have("gcc", "gcc")
+}
+
+fn corpus(name: &str) -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/corpus")
+        .join(name)
+}
+
+/// The row of the function users call `name` (a clone is reported under it).
+fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
+    cs.iter()
+        .find(|c| c.region == name || c.region.starts_with(&format!("{name} (clone ")))
+        .unwrap_or_else(|| panic!("no row for {name}"))
+}
+
+/// (file, kernel, program arguments, parameters).
+type Case<'a> = (&'a str, &'a str, &'a [&'a str], &'a [(&'a str, i64)]);
+
+#[test]
+fn down_counting_loops_are_exact_at_o0_with_gcc_and_clang() {
+    // `for (i = n - 1; i >= 0; i--)`, `for (j = n - 2; j >= 0; j--)` with `i > j`, and a
+    // symmetric sweep `for (i = n - 2; i >= 1; i--)`: "trip_L is not bound" before issue 12.
+    if !tools() {
+        return;
+    }
+    let cases: [Case; 3] = [
+        ("trsv_upper.c", "trsv_upper", &["37"], &[("n", 37)]),
+        ("backsub_unit.c", "backsub_unit", &["41"], &[("n", 41)]),
+        (
+            "gauss_seidel.c",
+            "sgs_sweep",
+            &["60", "3"],
+            &[("n", 60), ("sweeps", 3)],
+        ),
+    ];
+    for (file, name, args, params) in cases {
+        for cc in ["gcc", "clang"] {
+            let cs = validate(cc, &corpus(file), &["-g", "-O0"], true, args, params);
+            let c = kernel(&cs, name);
+            assert_eq!(c.predicted.total, c.measured.total, "{cc} {file}");
+            assert_eq!(
+                c.predicted.by_category, c.measured.by_category,
+                "{cc} {file}"
+            );
+        }
+    }
+}
+
+#[test]
+fn down_counting_loops_are_modelled_when_optimised() {
+    // Back substitution at -O2/-O3: the kernel is exact (gcc) or inlined into main and
+    // within 2% there (clang; main's own set-up loops are the rest).
+    if !tools() {
+        return;
+    }
+    for flags in [["-g", "-O2"], ["-g", "-O3"]] {
+        let cs = validate(
+            "gcc",
+            &corpus("trsv_upper.c"),
+            &flags,
+            true,
+            &["37"],
+            &[("n", 37)],
+        );
+        let c = kernel(&cs, "trsv_upper");
+        assert!(
+            c.total_error_percent() < 0.5,
+            "gcc {flags:?}: {}",
+            c.total_error_percent()
+        );
+        let cs = validate(
+            "clang",
+            &corpus("backsub_unit.c"),
+            &flags,
+            true,
+            &["41"],
+            &[("n", 41)],
+        );
+        let c = kernel(&cs, "main");
+        assert!(
+            c.total_error_percent() < 0.5,
+            "clang {flags:?}: {}",
+            c.total_error_percent()
+        );
+    }
+}
+
+#[test]
+fn gcc_clones_answer_to_their_source_names() {
+    // `norms` is static and always called with stride 1: gcc -O2 -fno-inline emits only
+    // `norms.constprop.0`.
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build(
+        "gcc",
+        &corpus("norms.c"),
+        &["-g", "-O2", "-fno-inline"],
+        dir.path(),
+        true,
+    );
+    let binary = Binary::load(&bin).unwrap();
+    let parts = binary.parts("norms").unwrap();
+    assert_eq!(parts.len(), 1);
+    assert_eq!(parts[0].symbol, "norms.constprop.0");
+    assert_eq!(parts[0].source_name(), "norms");
+    assert_eq!(parts[0].clone_suffix(), Some(".constprop.0"));
+    assert_eq!(
+        binary.function("norms").unwrap().symbol,
+        "norms.constprop.0"
+    );
+    assert_eq!(parts[0].display_name(), "norms (clone norms.constprop.0)");
+    // The clone's own name still selects it alone; an unknown name is still an error.
+    assert_eq!(binary.parts("norms.constprop.0").unwrap().len(), 1);
+    assert!(binary.parts("norm").is_err());
+}
+
+#[test]
+fn a_parameter_left_unbound_in_main_does_not_stop_the_kernel() {
+    // prefix_sum's main fills `rows * len` elements (not affine): main cannot be evaluated,
+    // the kernel it calls once still is.
+    if !tools() {
+        return;
+    }
+    let cs = validate(
+        "gcc",
+        &corpus("prefix_sum.c"),
+        &["-g", "-O0"],
+        true,
+        &["7", "30"],
+        &[("rows", 7), ("len", 30)],
+    );
+    assert!(kernel(&cs, "main").unevaluated.is_some());
+    let k = kernel(&cs, "prefix_suffix");
+    assert!(k.unevaluated.is_none());
+    assert_eq!(k.predicted.total, k.measured.total);
+}
+
+/// Seeds whose nests are exact at -O0 with both compilers (depth 1-3, down-counting, `!=`,
+/// MIN/MAX starts, `?:`). A failure found by scripts/static-accuracy is added here.
+const EXACT_AT_O0: [u64; 4] = [2, 3, 4, 5];
+
+/// Seeds 3, 4 and 5 failed (5-7.5%) until the arms of a `MIN`/`MAX` macro's `?:` (every part
+/// at the macro's position) were told apart by layout. Failures the generator found, kept
+/// until fixed (run with `--ignored`), all at gcc -O0 (clang -O0: 100 of seeds 21-120 exact):
+/// seeds 1 (0.22%), 55 (4.1%) and 118 (6.3%): gcc canonicalises the macro's condition
+/// (`n < i + 2` to `n <= i + 1`) and then lays the else arm out first, so the layout rule
+/// swaps the arms of `MIN`/`MAX` in a loop test.
+const KNOWN_FAILURES_AT_O0: [u64; 3] = [1, 55, 118];
+
+#[test]
+fn generated_nests_are_exact_at_o0() {
+    nests_exact_at_o0(&EXACT_AT_O0);
+}
+
+#[test]
+#[ignore = "known failures of the generator, listed in docs/static-accuracy.md"]
+fn generated_nests_known_failures_at_o0() {
+    nests_exact_at_o0(&KNOWN_FAILURES_AT_O0);
+}
+
+fn nests_exact_at_o0(seeds: &[u64]) {
+    if !tools() {
+        return;
+    }
+    for &seed in seeds {
+        let nest = Nest::random(seed, &Options::default());
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join(format!("nest_{seed}.c"));
+        std::fs::write(&src, nest.c_source()).unwrap();
+        let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        for cc in ["gcc", "clang"] {
+            let cs = validate(
+                cc,
+                &src,
+                &["-g", "-O0"],
+                true,
+                &args,
+                &[("n", nest.values[0]), ("m", nest.values[1])],
+            );
+            let c = kernel(&cs, "nest");
+            assert_eq!(
+                c.predicted.total,
+                c.measured.total,
+                "seed {seed} {cc}:\n{}",
+                nest.c_source()
+            );
+        }
+    }
+}
+
+/// Builds `file`, records a branch profile from a run with `train` arguments, and compares
+/// the kernel with the profile applied on a run with `test` arguments.
+fn profiled_error(
+    file: &str,
+    kernel_name: &str,
+    flags: &[&str],
+    train: &[(&str, i64)],
+    test: &[(&str, i64)],
+) -> f64 {
+    use metron_static::branch_profile;
+    use metron_static::category::Architecture;
+    use metron_static::model::ProgramModel;
+    use metron_static::validate::{compare_program, run_callgrind};
+    let dir = tempfile::tempdir().unwrap();
+    let src = corpus(file);
+    let bin = build("gcc", &src, flags, dir.path(), true);
+    let binary = Binary::load(&bin).unwrap();
+    let args = |p: &[(&str, i64)]| p.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>();
+    let mut source = metron_static::source::parse_file(&src, &[]).unwrap();
+    let counts = run_callgrind(&bin, &args(train), dir.path()).unwrap();
+    let binding = metron_symbolic::binding(train.iter().copied());
+    let profile = branch_profile::record(
+        &binary,
+        &source,
+        false,
+        &binding,
+        counts.object(&bin).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        !profile.branches.is_empty(),
+        "{file}: no data-dependent branch recorded"
+    );
+    branch_profile::apply(&mut source, &profile);
+    let program = ProgramModel::build(&binary, &source, false);
+    let counts = run_callgrind(&bin, &args(test), dir.path()).unwrap();
+    let binding = metron_symbolic::binding(test.iter().copied());
+    let cs = compare_program(
+        &binary,
+        &program,
+        &Architecture::x86_64(),
+        &binding,
+        counts.object(&bin).unwrap(),
+    )
+    .unwrap();
+    kernel(&cs, kernel_name).total_error_percent()
+}
+
+#[test]
+fn a_branch_profile_from_one_size_predicts_another() {
+    // threshold.c: how many pixels lie above 1.1 times the mean depends on the data, not on
+    // the size (the image is periodic). Without the profile both arms count (8% at -O2).
+    if !tools() {
+        return;
+    }
+    for flags in [["-g", "-O0"], ["-g", "-O2"]] {
+        let e = profiled_error(
+            "threshold.c",
+            "threshold",
+            &flags,
+            &[("h", 32), ("w", 64)],
+            &[("h", 50), ("w", 128)],
+        );
+        assert!(e < 0.5, "{flags:?}: {e}%");
+    }
+}
