@@ -29,23 +29,7 @@ pub struct BuildOpts {
 impl BuildOpts {
     /// `--param` values; malformed entries are input errors naming the entry.
     pub fn binding(&self) -> CliResult<Binding> {
-        let mut b = Binding::new();
-        for p in &self.param {
-            let (k, v) = p
-                .split_once('=')
-                .ok_or_else(|| CliError::input(format!("--param `{p}`: expected NAME=INTEGER")))?;
-            let v: i64 = v
-                .trim()
-                .parse()
-                .map_err(|_| CliError::input(format!("--param `{p}`: `{v}` is not an integer")))?;
-            if b.insert(k.trim().to_string(), v).is_some() {
-                return Err(CliError::input(format!(
-                    "--param `{}` is given twice",
-                    k.trim()
-                )));
-            }
-        }
-        Ok(b)
+        parse_params(&self.param)
     }
 
     /// `--cflags` split like a shell would.
@@ -86,4 +70,26 @@ impl BuildOpts {
             }
         )))
     }
+}
+
+/// `NAME=INTEGER` values: malformed entries and a name given twice are input errors naming
+/// the entry. The one `--param` parser of `metron memory` and `metron static`.
+pub fn parse_params(params: &[String]) -> CliResult<Binding> {
+    let mut b = Binding::new();
+    for p in params {
+        let (k, v) = p
+            .split_once('=')
+            .ok_or_else(|| CliError::input(format!("--param `{p}`: expected NAME=INTEGER")))?;
+        let v: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| CliError::input(format!("--param `{p}`: `{v}` is not an integer")))?;
+        if b.insert(k.trim().to_string(), v).is_some() {
+            return Err(CliError::input(format!(
+                "--param `{}` is given twice",
+                k.trim()
+            )));
+        }
+    }
+    Ok(b)
 }

@@ -92,19 +92,9 @@ fn input(e: StaticError) -> CliError {
     CliError::input(e)
 }
 
+/// `--param` parsed by the one parser metron memory uses too.
 fn binding(params: &[String]) -> Result<Binding, CliError> {
-    let mut b = Binding::new();
-    for p in params {
-        let (k, v) = p
-            .split_once('=')
-            .ok_or_else(|| CliError::input(format!("--param {p}: expected NAME=VALUE")))?;
-        let v: i64 = v
-            .trim()
-            .parse()
-            .map_err(|_| CliError::input(format!("--param {p}: expected an integer value")))?;
-        b.insert(k.trim().to_string(), v);
-    }
-    Ok(b)
+    super::build_opts::parse_params(params)
 }
 
 fn architecture(args: &SourceArgs) -> Result<Architecture, CliError> {
