@@ -298,6 +298,8 @@ pub struct Analysis {
     pub source_lines: Vec<SourceCost>,
     /// Operations missing from the class table (counted as `other`), with static counts.
     pub unknown_ops: BTreeMap<String, u64>,
+    /// How the counters were matched to traces (crate::lifetime); `None` without counters.
+    pub counter_use: Option<crate::lifetime::CounterUse>,
     pub warnings: Vec<String>,
 }
 
@@ -356,7 +358,9 @@ pub fn analyze_graph(
         let entry_source = graph.entry_source.get(ti).copied().flatten();
         acc.add_trace(trace, mine, entry_source, &log.op_names, &log.sources);
     }
-    acc.finish(graph.has_counters, graph.warnings.clone(), &log.sources)
+    let mut analysis = acc.finish(graph.has_counters, graph.warnings.clone(), &log.sources);
+    analysis.counter_use = graph.counter_use.clone();
+    analysis
 }
 
 /// Sums costs one trace at a time, so that a trace's operations can be dropped once its
@@ -649,6 +653,7 @@ impl<'m> CostAccumulator<'m> {
             trace_costs: self.trace_costs,
             source_lines,
             unknown_ops: self.unknown_ops,
+            counter_use: None,
             warnings,
         }
     }

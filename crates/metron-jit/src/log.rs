@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::JitError;
-use crate::trace::{Marker, Op, OpNames, SourceId, SourceTable, Trace, TraceKind};
+use crate::trace::{Marker, Op, OpNameId, OpNames, SourceId, SourceTable, Trace, TraceKind};
 
 /// At most this many warnings keep their text; the rest are only counted.
 const MAX_WARNINGS: usize = 200;
@@ -39,6 +39,20 @@ pub struct Counters {
     pub bridges: HashMap<u64, u64>,
     /// False when the log ended inside the section.
     pub complete: bool,
+    /// Every counter line in log order: the order in which the backend compiled the traces,
+    /// which [`crate::lifetime`] uses to give each trace its own counters.
+    pub sequence: Vec<CounterRecord>,
+    /// Numbers that name more than one counter line (a freed loop's ids reused); the maps
+    /// above add such lines together, the sequence keeps them apart.
+    pub reused_numbers: usize,
+}
+
+/// One line of `jit-backend-counts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CounterRecord {
+    pub kind: CounterKind,
+    pub id: u64,
+    pub count: u64,
 }
 
 /// One line of `jit-summary`, e.g. `Tracing: 3 0.005401`.
@@ -159,13 +173,13 @@ where
                 break;
             }
         }
-        // The first pass needs no operation line: skip them unread (headers start `#`,
-        // section lines `[`).
+        // The first pass needs only labels and guards of the operation lines: a byte-level
+        // look at the operation's name (headers start `#`, section lines `[`).
         if mode == ReadMode::Headers
             && parser.in_trace()
             && !matches!(line.first(), Some(b'[' | b'#'))
         {
-            parser.skip_line(complete_line);
+            parser.skeleton_line(line, complete_line);
             continue;
         }
         // Validating first is several times faster than the lossy path on clean logs.
@@ -251,10 +265,33 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                 .is_some_and(|s| s.name == "jit-log-opt-loop" || s.name == "jit-log-opt-bridge")
     }
 
-    /// Counts a line that is not read.
-    fn skip_line(&mut self, complete: bool) {
+    /// An operation line in the first pass: only a label or a guard is kept.
+    fn skeleton_line(&mut self, line: &[u8], complete: bool) {
         self.log.lines += 1;
         self.last_line_incomplete = !complete;
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        let name = op_name_bytes(line);
+        let is_label = name.starts_with(b"label(");
+        if !(is_label || name.starts_with(b"guard_") || name.starts_with(b"vec_guard_")) {
+            return;
+        }
+        let text = String::from_utf8_lossy(line);
+        let marker = if is_label {
+            text.rsplit_once("descr=TargetToken(")
+                .and_then(|(_, r)| parse_signed_as_u64(r.split(')').next()?))
+                .map(Marker::Label)
+        } else {
+            guard_descr(&text).map(Marker::Guard)
+        };
+        if let Some(marker) = marker {
+            trace.ops.push(Op {
+                name: OpNameId(0),
+                marker,
+                source: None,
+            });
+        }
     }
 
     fn line(&mut self, text: &str, complete: bool) -> Result<(), JitError> {
@@ -452,8 +489,16 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                     CounterKind::Label => &mut counters.labels,
                     CounterKind::Bridge => &mut counters.bridges,
                 };
-                let slot = map.entry(id).or_insert(0);
-                *slot = slot.saturating_add(count);
+                match map.entry(id) {
+                    std::collections::hash_map::Entry::Occupied(mut e) => {
+                        counters.reused_numbers += 1;
+                        *e.get_mut() = e.get().saturating_add(count);
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(count);
+                    }
+                }
+                counters.sequence.push(CounterRecord { kind, id, count });
             }
             None if text.trim().is_empty() => {}
             None => self.warn(
@@ -628,6 +673,24 @@ fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
     Ok(OpLine::Op { name, marker, dmp })
 }
 
+/// The bytes from an operation's name on: past `+offset: ` and `result = `.
+fn op_name_bytes(line: &[u8]) -> &[u8] {
+    let mut b = line;
+    if b.first() == Some(&b'+') {
+        if let Some(i) = b.iter().position(|&c| c == b' ') {
+            b = &b[i + 1..];
+        }
+    }
+    let n = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    match b[n..].strip_prefix(b" = ") {
+        Some(rest) => rest,
+        None => b,
+    }
+}
+
 fn is_ident(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
@@ -660,7 +723,10 @@ fn parse_signed_as_u64(text: &str) -> Option<u64> {
         .or_else(|| text.parse::<i64>().ok().map(|v| v as u64))
 }
 
-enum CounterKind {
+/// What a counter counts: a loop's entry, a label, or a bridge's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterKind {
     Entry,
     Label,
     Bridge,
