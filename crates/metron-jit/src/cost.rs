@@ -372,6 +372,8 @@ pub struct CostAccumulator<'m> {
     op_class: Vec<ClassId>,
     op_hash: Vec<u64>,
     op_known: Vec<bool>,
+    /// Per source location id: the hash of its text, for fragment shapes.
+    source_hash: Vec<u64>,
     unknown_ops: BTreeMap<String, u64>,
     executed: Vec<u64>,
     /// Σ over fragments, per source location id: cost and executed ops per class. Keyed by
@@ -392,6 +394,7 @@ impl<'m> CostAccumulator<'m> {
             op_class: Vec::new(),
             op_hash: Vec::new(),
             op_known: Vec::new(),
+            source_hash: Vec::new(),
             unknown_ops: BTreeMap::new(),
             executed: vec![0; classes.classes().len()],
             by_source: FxMap::default(),
@@ -407,11 +410,14 @@ impl<'m> CostAccumulator<'m> {
         }
     }
 
-    fn learn_names(&mut self, names: &OpNames) {
+    fn learn_names(&mut self, names: &OpNames, sources: &SourceTable) {
         for (_, name) in names.iter().skip(self.op_class.len()) {
             self.op_class.push(self.classes.class_of(name));
             self.op_hash.push(name_hash(name));
             self.op_known.push(self.classes.lookup(name).is_some());
+        }
+        for loc in &sources.locations()[self.source_hash.len()..] {
+            self.source_hash.push(name_hash(&loc.raw).rotate_left(17));
         }
     }
 
@@ -428,7 +434,7 @@ impl<'m> CostAccumulator<'m> {
         names: &OpNames,
         sources: &SourceTable,
     ) {
-        self.learn_names(names);
+        self.learn_names(names, sources);
         for op in &trace.ops {
             if !self.op_known[op.name.0 as usize] {
                 *self
@@ -468,26 +474,30 @@ impl<'m> CostAccumulator<'m> {
         let ops = &trace.ops[f.first_op..f.end_op];
         let op_source = |k: usize| ops[k].source.or(entry_source);
         let mut counts = vec![0u32; n_classes];
-        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
+        // one hash per operation: (position, class) → count; everything else per position
+        let mut per_pos_class: FxMap<(Option<SourceId>, ClassId), u32> = FxMap::default();
         let mut gamma = 0.0;
         for (k, op) in ops.iter().enumerate() {
             let class = self.op_class[op.name.0 as usize];
             counts[class.0] += 1;
-            let c = self.cost_of(class);
-            gamma += c;
-            let src = op_source(k);
+            gamma += self.cost_of(class);
+            *per_pos_class.entry((op_source(k), class)).or_insert(0) += 1;
+        }
+        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
+        for (&(src, class), &n) in &per_pos_class {
+            let c = self.cost_of(class) * f64::from(n);
             let slot = per_pos.entry(src).or_insert((0.0, 0));
             slot.0 += c;
             if class != classes.debug() {
-                slot.1 += 1;
+                slot.1 += n;
             }
-            if let Some(n) = f.frequency {
+            if let Some(freq) = f.frequency {
                 let line = self
                     .by_source
                     .entry(src)
                     .or_insert_with(|| (0.0, vec![0; n_classes]));
-                line.0 += n as f64 * c;
-                line.1[class.0] = line.1[class.0].saturating_add(n);
+                line.0 += freq as f64 * c;
+                line.1[class.0] = line.1[class.0].saturating_add(freq.saturating_mul(u64::from(n)));
             }
         }
         if matches!(self.model, CostModel::Cm0) {
@@ -544,8 +554,8 @@ impl<'m> CostAccumulator<'m> {
         // Sources are part of a fragment's shape: two loops with the same operations in
         // different functions are different fragments. Ids (tokens, guards) are not.
         let source_hash = |id: Option<SourceId>| {
-            id.and_then(|s| sources.get(s))
-                .map_or(0, |l| name_hash(&l.raw).rotate_left(17))
+            id.and_then(|s| self.source_hash.get(s.index()).copied())
+                .unwrap_or(0)
         };
         FragmentCost {
             name: f.name(),

@@ -151,49 +151,70 @@ where
     F: FnMut(Trace, &OpNames, &SourceTable),
 {
     let mut parser = Parser::new(path, mode, on_trace);
-    let mut buf = Vec::with_capacity(256);
+    let io_error = |source| JitError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    // Lines are cut out of large blocks in place (memchr), never copied one by one.
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut start, mut end) = (0usize, 0usize);
     loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|source| JitError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        if n == 0 {
-            break;
-        }
-        parser.log.bytes += n as u64;
-        let complete_line = buf.last() == Some(&b'\n');
-        let mut line = &buf[..];
-        while let Some((&last, rest)) = line.split_last() {
-            if last == b'\n' || last == b'\r' {
-                line = rest;
-            } else {
-                break;
-            }
-        }
-        // The first pass needs only labels and guards of the operation lines: a byte-level
-        // look at the operation's name (headers start `#`, section lines `[`).
-        if mode == ReadMode::Headers
-            && parser.in_trace()
-            && !matches!(line.first(), Some(b'[' | b'#'))
-        {
-            parser.skeleton_line(line, complete_line);
+        if let Some(i) = memchr::memchr(b'\n', &buf[start..end]) {
+            parser.log.bytes += i as u64 + 1;
+            parser.raw_line(&buf[start..start + i], true)?;
+            start += i + 1;
             continue;
         }
-        // Validating first is several times faster than the lossy path on clean logs.
-        match std::str::from_utf8(line) {
-            Ok(text) => parser.line(text, complete_line)?,
-            Err(_) => parser.line(&String::from_utf8_lossy(line), complete_line)?,
+        if start > 0 {
+            buf.copy_within(start..end, 0);
+            end -= start;
+            start = 0;
         }
+        if end == buf.len() {
+            buf.resize(buf.len() * 2, 0); // a line longer than the block
+        }
+        let n = loop {
+            match reader.read(&mut buf[end..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                r => break r.map_err(io_error)?,
+            }
+        };
+        if n == 0 {
+            if end > 0 {
+                parser.log.bytes += end as u64;
+                parser.raw_line(&buf[..end], false)?;
+            }
+            break;
+        }
+        end += n;
     }
     parser.finish()
 }
 
 struct OpenSection {
     name: String,
+    kind: SectionKind,
     line: usize,
+}
+
+/// The sections the reader reads, decided once per section rather than per line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SectionKind {
+    Trace,
+    Counts,
+    Summary,
+    Other,
+}
+
+impl SectionKind {
+    fn of(name: &str) -> Self {
+        match name {
+            "jit-log-opt-loop" | "jit-log-opt-bridge" => SectionKind::Trace,
+            "jit-backend-counts" => SectionKind::Counts,
+            "jit-summary" => SectionKind::Summary,
+            _ => SectionKind::Other,
+        }
+    }
 }
 
 struct Parser<F> {
@@ -262,7 +283,28 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             && self
                 .stack
                 .last()
-                .is_some_and(|s| s.name == "jit-log-opt-loop" || s.name == "jit-log-opt-bridge")
+                .is_some_and(|s| s.kind == SectionKind::Trace)
+    }
+
+    /// One line without its `\n`; `complete` is false for a last line the log cuts short.
+    fn raw_line(&mut self, mut line: &[u8], complete: bool) -> Result<(), JitError> {
+        if let Some(rest) = line.strip_suffix(b"\r") {
+            line = rest;
+        }
+        // The first pass needs only labels and guards of the operation lines: a byte-level
+        // look at the operation's name (headers start `#`, section lines `[`).
+        if self.mode == ReadMode::Headers
+            && self.in_trace()
+            && !matches!(line.first(), Some(b'[' | b'#'))
+        {
+            self.skeleton_line(line, complete);
+            return Ok(());
+        }
+        // Validating first is several times faster than the lossy path on clean logs.
+        match std::str::from_utf8(line) {
+            Ok(text) => self.line(text, complete),
+            Err(_) => self.line(&String::from_utf8_lossy(line), complete),
+        }
     }
 
     /// An operation line in the first pass: only a label or a guard is kept.
@@ -327,13 +369,19 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
     }
 
     fn start_section(&mut self, stamp: u64, name: &str, lineno: usize) {
-        *self.log.sections.entry(name.to_string()).or_insert(0) += 1;
+        match self.log.sections.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.log.sections.insert(name.to_string(), 1);
+            }
+        }
         self.timestamp = stamp;
         if name == "jit-backend-counts" {
             self.counters.get_or_insert_with(Counters::default).complete = false;
         }
         self.stack.push(OpenSection {
             name: name.to_string(),
+            kind: SectionKind::of(name),
             line: lineno,
         });
     }
@@ -364,9 +412,9 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                 break;
             }
         }
-        match name {
-            "jit-log-opt-loop" | "jit-log-opt-bridge" => self.finish_trace(),
-            "jit-backend-counts" => {
+        match SectionKind::of(name) {
+            SectionKind::Trace => self.finish_trace(),
+            SectionKind::Counts => {
                 if let Some(c) = self.counters.as_mut() {
                     c.complete = true;
                 }
@@ -385,11 +433,11 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             }
             return;
         };
-        match section.name.as_str() {
-            "jit-log-opt-loop" | "jit-log-opt-bridge" => self.trace_line(text, lineno),
-            "jit-backend-counts" => self.counter_line(text, lineno),
-            "jit-summary" => self.summary_line(text),
-            _ => {}
+        match section.kind {
+            SectionKind::Trace => self.trace_line(text, lineno),
+            SectionKind::Counts => self.counter_line(text, lineno),
+            SectionKind::Summary => self.summary_line(text),
+            SectionKind::Other => {}
         }
     }
 

@@ -281,6 +281,11 @@ impl SourceTable {
         self.locations.get(id.index())
     }
 
+    /// All locations, in the order of their ids.
+    pub fn locations(&self) -> &[SourceLocation] {
+        &self.locations
+    }
+
     pub fn len(&self) -> usize {
         self.locations.len()
     }
