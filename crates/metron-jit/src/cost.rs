@@ -1,7 +1,7 @@
 //! Trace cost models CM0, CMC and CMW (001 §4.1, Eqs. 1-3), the whole-program cost Γ
 //! (001 Eq. 4) summed over fragments, and the breakdown of Γ by Python source line.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -20,6 +20,8 @@ pub struct Weights {
     pub per_class: BTreeMap<String, f64>,
     /// Where the weights come from, for reports.
     pub origin: String,
+    /// What Γ is measured in under these weights (`s` after `metron jit calibrate`).
+    pub unit: String,
 }
 
 impl Weights {
@@ -37,6 +39,8 @@ impl Weights {
         Weights {
             per_class,
             origin: "001 Eq. 7 (Pycket, Xeon 2.0 GHz)".to_string(),
+            unit: "001 Eq. 7 units (Pycket's seconds on a 2016 Xeon, not this machine's)"
+                .to_string(),
         }
     }
 
@@ -51,6 +55,12 @@ impl Weights {
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, JitError> {
         let mut per_class = BTreeMap::new();
+        // `metron jit calibrate` writes `# seconds per operation`
+        let unit = if text.lines().any(|l| l.starts_with('#') && l.contains("seconds per operation")) {
+            "s"
+        } else {
+            "units of the weights"
+        };
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -79,10 +89,37 @@ impl Weights {
             }
             per_class.insert(class.to_string(), w);
         }
+        if per_class.is_empty() {
+            return Err(JitError::Table {
+                path: path.to_path_buf(),
+                line: text.lines().count().max(1),
+                what: "no weights: expected lines of `class weight` (e.g. `numeric 4.884e-4`)"
+                    .to_string(),
+            });
+        }
         Ok(Weights {
             per_class,
             origin: path.display().to_string(),
+            unit: unit.to_string(),
         })
+    }
+
+    /// Checks that every class the weights name is in `classes` (a misspelt class would
+    /// silently weigh nothing).
+    pub fn check_classes(&self, classes: &OpClassTable) -> Result<(), String> {
+        let known: Vec<&str> = (0..classes.classes().len())
+            .map(|c| classes.name(ClassId(c)))
+            .collect();
+        for class in self.per_class.keys() {
+            if !known.contains(&class.as_str()) {
+                return Err(format!(
+                    "{}: unknown operation class `{class}`: expected one of {}",
+                    self.origin,
+                    known.join(", ")
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -271,6 +308,8 @@ pub struct FragmentCost {
     pub sources: Vec<BytecodeCost>,
     /// A structural hash of the operation-name sequence, stable across runs (ids are not).
     pub shape: String,
+    /// Where the fragment starts in the source (its first operation's position).
+    pub starts_at: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -447,9 +486,18 @@ impl<'m> CostAccumulator<'m> {
             let cost = self.fragment(trace, f, entry_source, sources);
             self.fragments.push(cost);
         }
+        let name = if trace.name.is_empty() {
+            // a bridge: where its guard is
+            entry_source
+                .and_then(|s| sources.get(s))
+                .map(|l| format!("from {}", l.short()))
+                .unwrap_or_default()
+        } else {
+            trace.name.clone()
+        };
         self.trace_costs.push(TraceCost {
             trace: trace.label(),
-            name: trace.name.clone(),
+            name,
             ops: trace.ops.len(),
             gamma: match self.model {
                 CostModel::Cm0 => 1.0,
@@ -557,7 +605,23 @@ impl<'m> CostAccumulator<'m> {
             id.and_then(|s| self.source_hash.get(s.index()).copied())
                 .unwrap_or(0)
         };
+        // the first merge point in the fragment: a label's own position is the previous
+        // bytecode's (the merge point before it)
+        let first_dmp = ops
+            .iter()
+            .position(|o| o.marker == crate::trace::Marker::DebugMergePoint);
+        let starts_at = first_dmp
+            .or((!ops.is_empty()).then_some(0))
+            .and_then(op_source)
+            .or(entry_source)
+            .and_then(|s| sources.get(s))
+            .map(|l| match (&l.function, l.line.or(l.first_line)) {
+                (Some(func), Some(line)) => format!("{func}:{line}"),
+                _ => l.short(),
+            })
+            .unwrap_or_default();
         FragmentCost {
+            starts_at,
             name: f.name(),
             trace: trace.label(),
             frequency: f.frequency,
@@ -600,19 +664,31 @@ impl<'m> CostAccumulator<'m> {
                 f.share = f.cost.map(|c| 100.0 * c / total);
             }
         }
-        let mut by_line: HashMap<SourceKey, (f64, Vec<u64>)> = HashMap::new();
+        // Grouped on borrowed text: an owned key per source id would allocate for each of
+        // the hundreds of thousands of bytecode positions of a long run.
+        let mut by_line: FxMap<(&str, &str, Option<u32>), (Option<SourceId>, f64, Vec<u64>)> =
+            FxMap::default();
         for (src, (cost, ops)) in self.by_source {
+            let key = match src.and_then(|s| sources.get(s)) {
+                Some(loc) => (
+                    loc.file.as_deref().unwrap_or(loc.raw.as_str()),
+                    loc.function.as_deref().unwrap_or(""),
+                    loc.line.or(loc.first_line),
+                ),
+                None => ("<unknown>", "", None),
+            };
             let slot = by_line
-                .entry(source_key(sources, src))
-                .or_insert_with(|| (0.0, vec![0; n_classes]));
-            slot.0 += cost;
-            for (a, b) in slot.1.iter_mut().zip(ops) {
+                .entry(key)
+                .or_insert_with(|| (src, 0.0, vec![0; n_classes]));
+            slot.1 += cost;
+            for (a, b) in slot.2.iter_mut().zip(ops) {
                 *a = a.saturating_add(b);
             }
         }
         let mut source_lines: Vec<SourceCost> = by_line
-            .into_iter()
-            .map(|(key, (cost, ops))| SourceCost {
+            .into_values()
+            .map(|(src, cost, ops)| (source_key(sources, src), cost, ops))
+            .map(|(key, cost, ops)| SourceCost {
                 key,
                 cost,
                 share: gamma_total

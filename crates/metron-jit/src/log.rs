@@ -79,8 +79,11 @@ pub struct JitLog {
     pub sections: BTreeMap<String, usize>,
     pub bytes: u64,
     pub lines: usize,
-    /// Set when the log ends inside a section (a crashed or killed program).
+    /// Set when the log ends inside a section (a crashed or killed program), or in text that
+    /// belongs to no section.
     pub truncated: bool,
+    /// The line where the log stops being whole.
+    pub truncated_at: Option<usize>,
     /// The most operations the reader held at once: the largest trace, since it hands each
     /// trace on when its section ends. What the consumer keeps is the consumer's business.
     pub max_trace_ops: usize,
@@ -228,6 +231,8 @@ struct Parser<F> {
     counters: Option<Counters>,
     seen_section: bool,
     last_line_incomplete: bool,
+    /// The first line of text outside any section since the last section start.
+    outside_since: Option<usize>,
 }
 
 enum SectionLine<'a> {
@@ -266,6 +271,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             counters: None,
             seen_section: false,
             last_line_incomplete: false,
+            outside_since: None,
         }
     }
 
@@ -369,6 +375,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
     }
 
     fn start_section(&mut self, stamp: u64, name: &str, lineno: usize) {
+        self.outside_since = None;
         match self.log.sections.get_mut(name) {
             Some(n) => *n += 1,
             None => {
@@ -426,6 +433,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
     fn content(&mut self, text: &str, lineno: usize) {
         let Some(section) = self.stack.last() else {
             if !text.trim().is_empty() {
+                self.outside_since.get_or_insert(lineno);
                 self.warn(
                     Some(lineno),
                     "text outside any section, skipped".to_string(),
@@ -575,8 +583,19 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             });
         }
         let lines = self.log.lines;
+        if let Some(from) = self.outside_since {
+            self.log.truncated = true;
+            self.log.truncated_at = Some(from);
+            self.warn(
+                Some(from),
+                format!(
+                    "log is truncated: from line {from} to its end it is text outside any section"
+                ),
+            );
+        }
         if self.last_line_incomplete {
             self.log.truncated = true;
+            self.log.truncated_at.get_or_insert(lines);
             self.warn(
                 Some(lines),
                 format!("log stops in the middle of line {lines}; that line was ignored"),
@@ -587,6 +606,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         }
         if let Some(open) = self.stack.last() {
             self.log.truncated = true;
+            self.log.truncated_at.get_or_insert(lines);
             let lost = match &self.trace {
                 Some(t) => format!(
                     "; the incomplete {} (line {}) was dropped",

@@ -233,6 +233,12 @@ pub struct RecordArgs {
     /// PYPYLOG sections
     #[arg(long, default_value = pypy::DEFAULT_SECTIONS)]
     pub sections: String,
+    /// JIT options passed as `pypy3 --jit OPTIONS` (e.g. `threshold=200,loop_longevity=1000`)
+    #[arg(long, value_name = "OPTIONS")]
+    pub jit: Option<String>,
+    /// Discard the program's output instead of passing it through
+    #[arg(long)]
+    pub discard_output: bool,
     /// The Python script and its arguments
     #[arg(required = true, last = true)]
     pub command: Vec<String>,
@@ -269,6 +275,9 @@ pub(crate) fn model_and_classes(m: &ModelArgs) -> Result<(CostModel, OpClassTabl
         Some(p) => OpClassTable::from_file(p).map_err(input)?,
         None => OpClassTable::default_table(),
     };
+    if let CostModel::Cmw(w) = &model {
+        w.check_classes(&classes).map_err(CliError::input)?;
+    }
     Ok((model, classes))
 }
 
@@ -433,7 +442,23 @@ fn run_record(args: RecordArgs, global: &GlobalOpts) -> CliResult {
             "{script}: no such file: expected a Python script after `--`"
         )));
     }
-    pypy::record(Path::new(script), rest, &args.output, &args.sections).map_err(input)?;
+    let options = pypy::RecordOptions {
+        sections: args.sections.clone(),
+        jit: args.jit.clone(),
+        output: if args.discard_output {
+            metron_measure::runner::OutputPolicy::Discard
+        } else {
+            metron_measure::runner::OutputPolicy::Inherit
+        },
+    };
+    pypy::record_with(Path::new(script), rest, &args.output, &options).map_err(input)?;
+    let written = std::fs::metadata(&args.output).map(|m| m.len()).unwrap_or(0);
+    if written == 0 {
+        return Err(CliError::failure(format!(
+            "{}: pypy3 wrote no log (does this pypy3 honour PYPYLOG?)",
+            args.output.display()
+        )));
+    }
     if !global.quiet {
         eprintln!(
             "metron: log written to {}; analyse it with: metron jit analyze {}",
@@ -574,7 +599,7 @@ fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
             .and_then(|()| writeln!(out).map_err(serde_json::Error::io))
             .and_then(|()| out.flush().map_err(serde_json::Error::io))
             .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
-        return Ok(());
+        return truncation(&args.log, &log);
     }
     print!(
         "{}",
@@ -583,7 +608,19 @@ fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
     if !global.quiet {
         print_warnings(&args.log, &log, &analysis);
     }
-    Ok(())
+    truncation(&args.log, &log)
+}
+
+/// A truncated log gives a partial answer: shown, but the run fails (exit 1).
+fn truncation(path: &Path, log: &JitLog) -> CliResult {
+    match log.truncated_at.filter(|_| log.truncated) {
+        Some(line) => Err(CliError::failure(format!(
+            "{}: truncated at line {line}: the analysis above covers only the complete traces \
+             before it (a crashed or killed program, or a file cut short)",
+            path.display()
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn fmt_count(n: u64) -> String {
@@ -633,7 +670,13 @@ fn human(
     let _ = writeln!(o);
     match a.gamma {
         Some(g) => {
-            let _ = writeln!(o, "Γ = {} (001 Eq. 4)", fmt_cost(g));
+            let unit = match &a.model {
+                CostModel::Cmw(w) if w.unit == "s" => " s".to_string(),
+                CostModel::Cmw(w) => format!(" [{}]", w.unit),
+                CostModel::Cmc => " operations".to_string(),
+                CostModel::Cm0 => " fragment executions".to_string(),
+            };
+            let _ = writeln!(o, "Γ = {}{unit} (001 Eq. 4)", fmt_cost(g));
         }
         None => {
             let _ = writeln!(
@@ -641,6 +684,20 @@ fn human(
                 "Γ: not available, the log has no jit-backend-counts (static per-trace costs below)"
             );
         }
+    }
+    let summary = |key: &str| {
+        log.summary
+            .iter()
+            .find(|s| s.key == key)
+            .and_then(|s| Some((s.values.first()?.clone(), s.values.get(1)?.parse::<f64>().ok()?)))
+    };
+    if let (Some((traced, t_tracing)), Some((_, t_backend))) =
+        (summary("Tracing"), summary("Backend"))
+    {
+        let _ = writeln!(
+            o,
+            "JIT warm-up (jit-summary): tracing {t_tracing:.3} s and backend {t_backend:.3} s for {traced} traces"
+        );
     }
     if !a.executed_ops.is_empty() {
         let ops: Vec<String> = a
@@ -668,16 +725,7 @@ fn human(
                 .filter(|(c, _)| c.as_str() != "debug" && c.as_str() != "control")
                 .map(|(_, n)| *n)
                 .sum();
-            let src = f
-                .sources
-                .first()
-                .map(|s| match s.position.line {
-                    Some(l) if !s.position.function.is_empty() => {
-                        format!("{}:{l}", s.position.function)
-                    }
-                    _ => s.position.file.clone(),
-                })
-                .unwrap_or_default();
+            let src = &f.starts_at;
             let _ = writeln!(
                 o,
                 "  {:<14} {:<20} {:>5} {:>16} {:>10} {:>11} {:>5.1}%  {}",
@@ -741,21 +789,36 @@ fn human(
     o
 }
 
-/// Notes go to stderr so that the tables on stdout stay clean.
+/// How many warnings are printed in full; the rest are counted by kind.
+const SHOWN_WARNINGS: usize = 20;
+
+/// Notes go to stderr so that the tables on stdout stay clean. The first
+/// [`SHOWN_WARNINGS`] in full, the rest summarised (`--json` has them all).
 fn print_warnings(path: &Path, log: &JitLog, a: &Analysis) {
-    for w in &log.warnings {
-        match w.line {
-            Some(l) => eprintln!("metron: warning: {}:{l}: {}", path.display(), w.message),
-            None => eprintln!("metron: warning: {}: {}", path.display(), w.message),
-        }
-    }
-    if log.suppressed_warnings > 0 {
-        eprintln!(
-            "metron: warning: ... and {} more parse warnings",
-            log.suppressed_warnings
-        );
-    }
-    for w in &a.warnings {
+    let parse = log.warnings.iter().map(|w| match w.line {
+        Some(l) => format!("{}:{l}: {}", path.display(), w.message),
+        None => format!("{}: {}", path.display(), w.message),
+    });
+    let all: Vec<String> = parse.chain(a.warnings.iter().cloned()).collect();
+    for w in all.iter().take(SHOWN_WARNINGS) {
         eprintln!("metron: warning: {w}");
+    }
+    let rest = all.len().saturating_sub(SHOWN_WARNINGS) + log.suppressed_warnings;
+    if rest > 0 {
+        let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+        for w in all.iter().skip(SHOWN_WARNINGS) {
+            let kind: String = w
+                .split(|c: char| c.is_ascii_digit() || c == '`')
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(60)
+                .collect();
+            *kinds.entry(kind).or_insert(0) += 1;
+        }
+        eprintln!("metron: warning: ... and {rest} more warnings (all of them are in --json)");
+        for (kind, n) in kinds.iter().take(5) {
+            eprintln!("metron: warning:     {n} × {kind}...");
+        }
     }
 }
