@@ -345,8 +345,12 @@ pub struct Analysis {
 fn source_key(sources: &SourceTable, id: Option<SourceId>) -> SourceKey {
     match id.and_then(|s| sources.get(s)) {
         Some(loc) => SourceKey {
-            file: loc.file.clone().unwrap_or_else(|| loc.raw.clone()),
-            function: loc.function.clone().unwrap_or_default(),
+            file: loc
+                .file
+                .as_deref()
+                .unwrap_or(&loc.raw)
+                .to_string(),
+            function: loc.function.as_deref().unwrap_or_default().to_string(),
             line: loc.line.or(loc.first_line),
         },
         None => SourceKey {
@@ -374,6 +378,12 @@ fn name_hash(name: &str) -> u64 {
         h = h.wrapping_mul(0x100000001b3);
     }
     h
+}
+
+/// The `by_source` slot of a source location (0 for an unknown one).
+fn line_slot(line_of: &[u32], src: Option<SourceId>) -> usize {
+    src.and_then(|s| line_of.get(s.index()))
+        .map_or(0, |&l| l as usize)
 }
 
 /// Analyses `log` under `model`: fragments, frequencies, γ per fragment, Γ, source lines.
@@ -417,7 +427,12 @@ pub struct CostAccumulator<'m> {
     executed: Vec<u64>,
     /// Σ over fragments, per source location id: cost and executed ops per class. Keyed by
     /// id while summing; ids that name the same line merge into SourceKeys at the end.
-    by_source: FxMap<Option<SourceId>, (f64, Vec<u64>)>,
+    /// Indexed by source line (see `line_of`); line 0 is `<unknown>`. Keyed by line rather
+    /// than by bytecode position: a long run has several positions per line.
+    by_source: Vec<(f64, Vec<u64>, Option<SourceId>)>,
+    /// Per source location id: its line's index in `by_source`.
+    line_of: Vec<u32>,
+    line_index: FxMap<(crate::trace::Shared, crate::trace::Shared, Option<u32>), u32>,
     fragments: Vec<FragmentCost>,
     trace_costs: Vec<TraceCost>,
     class_names: Vec<SharedStr>,
@@ -436,7 +451,9 @@ impl<'m> CostAccumulator<'m> {
             source_hash: Vec::new(),
             unknown_ops: BTreeMap::new(),
             executed: vec![0; classes.classes().len()],
-            by_source: FxMap::default(),
+            by_source: vec![(0.0, vec![0; classes.classes().len()], None)],
+            line_of: Vec::new(),
+            line_index: FxMap::default(),
             fragments: Vec::new(),
             trace_costs: Vec::new(),
             class_names: classes
@@ -455,8 +472,20 @@ impl<'m> CostAccumulator<'m> {
             self.op_hash.push(name_hash(name));
             self.op_known.push(self.classes.lookup(name).is_some());
         }
+        let n_classes = self.executed.len();
         for loc in &sources.locations()[self.source_hash.len()..] {
             self.source_hash.push(name_hash(&loc.raw).rotate_left(17));
+            let key = (
+                loc.file.clone().unwrap_or_else(|| loc.raw.as_ref().into()),
+                loc.function.clone().unwrap_or_else(|| "".into()),
+                loc.line.or(loc.first_line),
+            );
+            let next = self.by_source.len() as u32;
+            let line = *self.line_index.entry(key).or_insert(next);
+            if line == next {
+                self.by_source.push((0.0, vec![0; n_classes], None));
+            }
+            self.line_of.push(line);
         }
     }
 
@@ -540,10 +569,8 @@ impl<'m> CostAccumulator<'m> {
                 slot.1 += n;
             }
             if let Some(freq) = f.frequency {
-                let line = self
-                    .by_source
-                    .entry(src)
-                    .or_insert_with(|| (0.0, vec![0; n_classes]));
+                let line = &mut self.by_source[line_slot(&self.line_of, src)];
+                line.2 = line.2.or(src);
                 line.0 += freq as f64 * c;
                 line.1[class.0] = line.1[class.0].saturating_add(freq.saturating_mul(u64::from(n)));
             }
@@ -557,10 +584,9 @@ impl<'m> CostAccumulator<'m> {
             };
             per_pos.entry(src).or_insert((0.0, 0)).0 += 1.0;
             if let Some(n) = f.frequency {
-                self.by_source
-                    .entry(src)
-                    .or_insert_with(|| (0.0, vec![0; n_classes]))
-                    .0 += n as f64;
+                let line = &mut self.by_source[line_slot(&self.line_of, src)];
+                line.2 = line.2.or(src);
+                line.0 += n as f64;
             }
         }
         let cost = f.frequency.map(|n| n as f64 * gamma);
@@ -588,7 +614,7 @@ impl<'m> CostAccumulator<'m> {
                             function: key.function,
                             line: key.line,
                             bytecode_offset: loc.and_then(|l| l.bytecode_offset),
-                            opcode: loc.and_then(|l| l.opcode.clone()),
+                            opcode: loc.and_then(|l| l.opcode.as_deref().map(str::to_string)),
                         })
                     })
                     .clone();
@@ -655,7 +681,6 @@ impl<'m> CostAccumulator<'m> {
         sources: &SourceTable,
     ) -> Analysis {
         let classes = self.classes;
-        let n_classes = self.executed.len();
         let mut fragments = self.fragments;
         let gamma_total =
             has_counters.then(|| fragments.iter().filter_map(|f| f.cost).sum::<f64>());
@@ -664,30 +689,11 @@ impl<'m> CostAccumulator<'m> {
                 f.share = f.cost.map(|c| 100.0 * c / total);
             }
         }
-        // Grouped on borrowed text: an owned key per source id would allocate for each of
-        // the hundreds of thousands of bytecode positions of a long run.
-        let mut by_line: FxMap<(&str, &str, Option<u32>), (Option<SourceId>, f64, Vec<u64>)> =
-            FxMap::default();
-        for (src, (cost, ops)) in self.by_source {
-            let key = match src.and_then(|s| sources.get(s)) {
-                Some(loc) => (
-                    loc.file.as_deref().unwrap_or(loc.raw.as_str()),
-                    loc.function.as_deref().unwrap_or(""),
-                    loc.line.or(loc.first_line),
-                ),
-                None => ("<unknown>", "", None),
-            };
-            let slot = by_line
-                .entry(key)
-                .or_insert_with(|| (src, 0.0, vec![0; n_classes]));
-            slot.1 += cost;
-            for (a, b) in slot.2.iter_mut().zip(ops) {
-                *a = a.saturating_add(b);
-            }
-        }
-        let mut source_lines: Vec<SourceCost> = by_line
-            .into_values()
-            .map(|(src, cost, ops)| (source_key(sources, src), cost, ops))
+        let mut source_lines: Vec<SourceCost> = self
+            .by_source
+            .into_iter()
+            .filter(|(cost, ops, _)| *cost != 0.0 || ops.iter().any(|n| *n > 0))
+            .map(|(cost, ops, src)| (source_key(sources, src), cost, ops))
             .map(|(key, cost, ops)| SourceCost {
                 key,
                 cost,
