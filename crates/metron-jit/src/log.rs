@@ -327,9 +327,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         }
         let text = String::from_utf8_lossy(line);
         let marker = if is_label {
-            text.rsplit_once("descr=TargetToken(")
-                .and_then(|(_, r)| parse_signed_as_u64(r.split(')').next()?))
-                .map(Marker::Label)
+            target_token(&text).map(Marker::Label)
         } else {
             guard_descr(&text).map(Marker::Guard)
         };
@@ -692,13 +690,27 @@ enum OpLine<'a> {
     },
 }
 
+/// `s.split_once(pat)` for a short ASCII `pat`, found with memchr: the general string
+/// searcher's set-up costs more than the search on lines this short.
+fn split_at<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
+    let (b, p) = (s.as_bytes(), pat.as_bytes());
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(p[0], &b[from..]) {
+        let i = from + i;
+        if b[i..].starts_with(p) {
+            return Some((&s[..i], &s[i + p.len()..]));
+        }
+        from = i + 1;
+    }
+    None
+}
+
 /// One operation line: `[+offset: ][result = ]name(args[, descr=...])[ [failargs]]`.
 fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
     let mut body = text;
     if let Some(rest) = body.strip_prefix('+') {
-        let (offset, rest) = rest
-            .split_once(": ")
-            .ok_or("an offset `+N: ` before the operation")?;
+        let (offset, rest) =
+            split_at(rest, ": ").ok_or("an offset `+N: ` before the operation")?;
         if !offset.bytes().all(|b| b.is_ascii_digit()) {
             return Err("a decimal offset after `+`");
         }
@@ -711,7 +723,7 @@ fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
         .find('(')
         .ok_or("an operation `name(args)` or `result = name(args)`")?;
     let head = &body[..paren];
-    let name = match head.split_once(" = ") {
+    let name = match split_at(head, " = ") {
         Some((result, name)) => {
             if !is_ident(result) {
                 return Err("a result variable such as `i5` before ` = `");
@@ -766,13 +778,15 @@ fn is_ident(s: &str) -> bool {
 }
 
 fn target_token(args: &str) -> Option<u64> {
-    let (_, rest) = args.rsplit_once("descr=TargetToken(")?;
+    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=TargetToken(")?;
+    let rest = &args[at + "descr=TargetToken(".len()..];
     let digits = rest.split(')').next()?;
     parse_signed_as_u64(digits)
 }
 
 fn guard_descr(args: &str) -> Option<u64> {
-    let (_, rest) = args.rsplit_once("descr=<Guard")?;
+    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=<Guard")?;
+    let rest = &args[at + "descr=<Guard".len()..];
     let id = rest.split('>').next()?;
     parse_guard_number(id)
 }
