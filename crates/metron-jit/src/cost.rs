@@ -11,7 +11,7 @@ use crate::error::JitError;
 use crate::fragment::{self, Fragment, TraceGraph};
 use crate::log::JitLog;
 use crate::op_class::{ClassId, OpClassTable};
-use crate::trace::{FxMap, OpNames, SourceId, SourceTable, Trace};
+use crate::trace::{FxMap, OpNames, Shared, SourceId, SourceTable, Trace};
 
 /// Weights of CMW per operation class (001 Eq. 3), in the unit of the calibration that
 /// produced them (seconds per operation after `metron jit calibrate`).
@@ -258,11 +258,12 @@ impl Serialize for ClassCounts {
 /// operations there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BytecodePosition {
-    pub file: String,
-    pub function: String,
+    /// Shared with the source table: a long run has hundreds of thousands of positions.
+    pub file: Shared,
+    pub function: Shared,
     pub line: Option<u32>,
     pub bytecode_offset: Option<u32>,
-    pub opcode: Option<String>,
+    pub opcode: Option<Shared>,
 }
 
 /// One line of a fragment's breakdown: a bytecode position and what its operations cost.
@@ -280,11 +281,11 @@ impl Serialize for BytecodeCost {
         use serde::ser::SerializeStruct;
         let p = &*self.position;
         let mut st = s.serialize_struct("BytecodeCost", 7)?;
-        st.serialize_field("file", &p.file)?;
-        st.serialize_field("function", &p.function)?;
+        st.serialize_field("file", &*p.file)?;
+        st.serialize_field("function", &*p.function)?;
         st.serialize_field("line", &p.line)?;
         st.serialize_field("bytecode_offset", &p.bytecode_offset)?;
-        st.serialize_field("opcode", &p.opcode)?;
+        st.serialize_field("opcode", &p.opcode.as_deref())?;
         st.serialize_field("gamma", &self.gamma)?;
         st.serialize_field("ops", &self.ops)?;
         st.end()
@@ -608,13 +609,16 @@ impl<'m> CostAccumulator<'m> {
                     .entry(src)
                     .or_insert_with(|| {
                         let loc = src.and_then(|s| sources.get(s));
-                        let key = source_key(sources, src);
                         Arc::new(BytecodePosition {
-                            file: key.file,
-                            function: key.function,
-                            line: key.line,
+                            file: loc
+                                .map(|l| l.file.clone().unwrap_or_else(|| l.raw.as_ref().into()))
+                                .unwrap_or_else(|| "<unknown>".into()),
+                            function: loc
+                                .and_then(|l| l.function.clone())
+                                .unwrap_or_else(|| "".into()),
+                            line: loc.and_then(|l| l.line.or(l.first_line)),
                             bytecode_offset: loc.and_then(|l| l.bytecode_offset),
-                            opcode: loc.and_then(|l| l.opcode.as_deref().map(str::to_string)),
+                            opcode: loc.and_then(|l| l.opcode.clone()),
                         })
                     })
                     .clone();
