@@ -56,7 +56,10 @@ impl Weights {
     pub fn parse(text: &str, path: &Path) -> Result<Self, JitError> {
         let mut per_class = BTreeMap::new();
         // `metron jit calibrate` writes `# seconds per operation`
-        let unit = if text.lines().any(|l| l.starts_with('#') && l.contains("seconds per operation")) {
+        let unit = if text
+            .lines()
+            .any(|l| l.starts_with('#') && l.contains("seconds per operation"))
+        {
             "s"
         } else {
             "units of the weights"
@@ -346,11 +349,7 @@ pub struct Analysis {
 fn source_key(sources: &SourceTable, id: Option<SourceId>) -> SourceKey {
     match id.and_then(|s| sources.get(s)) {
         Some(loc) => SourceKey {
-            file: loc
-                .file
-                .as_deref()
-                .unwrap_or(&loc.raw)
-                .to_string(),
+            file: loc.file.as_deref().unwrap_or(&loc.raw).to_string(),
             function: loc.function.as_deref().unwrap_or_default().to_string(),
             line: loc.line.or(loc.first_line),
         },

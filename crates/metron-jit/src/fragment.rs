@@ -215,7 +215,9 @@ impl FragmentBuilder {
         let mut start = Some((FragmentStart::Entry, entry_name, 0usize));
         for (oi, op) in trace.ops.iter().enumerate() {
             let end = match op.marker {
-                Marker::Label(t) => Some((FragmentEnd::Label(t), self.label_name(t, Some(index)), oi)),
+                Marker::Label(t) => {
+                    Some((FragmentEnd::Label(t), self.label_name(t, Some(index)), oi))
+                }
                 Marker::Guard(g) => self
                     .guard_name(g, index, op)
                     .map(|name| (FragmentEnd::Guard(g), name, oi + 1)),

@@ -162,7 +162,9 @@ impl LifetimeBuilder {
 }
 
 fn matches_at(s: &Skeleton, seq: &[CounterRecord], at: usize) -> bool {
-    seq.get(at).is_some_and(|head| (head.kind, head.id) == s.key) && labels_at(s, seq, at + 1)
+    seq.get(at)
+        .is_some_and(|head| (head.kind, head.id) == s.key)
+        && labels_at(s, seq, at + 1)
 }
 
 fn labels_at(s: &Skeleton, seq: &[CounterRecord], at: usize) -> bool {

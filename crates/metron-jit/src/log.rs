@@ -709,8 +709,7 @@ fn split_at<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
 fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
     let mut body = text;
     if let Some(rest) = body.strip_prefix('+') {
-        let (offset, rest) =
-            split_at(rest, ": ").ok_or("an offset `+N: ` before the operation")?;
+        let (offset, rest) = split_at(rest, ": ").ok_or("an offset `+N: ` before the operation")?;
         if !offset.bytes().all(|b| b.is_ascii_digit()) {
             return Err("a decimal offset after `+`");
         }

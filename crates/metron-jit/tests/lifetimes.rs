@@ -70,7 +70,10 @@ fn reused_numbers_give_each_trace_its_own_counters() {
     );
     // CMC by hand: l1-g1 2 ops, l1-j1 2 (jump is control), bridge 2, l2-j3 3
     let a = analyze(&log, &OpClassTable::default_table(), &CostModel::Cmc);
-    assert_eq!(a.gamma, Some(100.0 * 2.0 + 900.0 * 2.0 + 100.0 * 2.0 + 5000.0 * 3.0));
+    assert_eq!(
+        a.gamma,
+        Some(100.0 * 2.0 + 900.0 * 2.0 + 100.0 * 2.0 + 5000.0 * 3.0)
+    );
     assert!(a.warnings.is_empty(), "{:?}", a.warnings);
 }
 

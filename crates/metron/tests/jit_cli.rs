@@ -60,7 +60,10 @@ fn bad_weights_are_rejected_with_the_file_and_the_reason() {
     std::fs::write(&empty, "# nothing here\n").unwrap();
     let (code, _, err) = analyze(&fixture(), &["--weights", empty.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("empty.txt") && err.contains("no weights"), "{err}");
+    assert!(
+        err.contains("empty.txt") && err.contains("no weights"),
+        "{err}"
+    );
     let typo = dir.path().join("typo.txt");
     std::fs::write(&typo, "numerc 1e-9\nguard 2e-9\n").unwrap();
     let (code, _, err) = analyze(&fixture(), &["--weights", typo.to_str().unwrap()]);
@@ -79,7 +82,11 @@ fn fragments_show_where_they_start_and_bridges_have_names() {
     assert_eq!(code, Some(0), "{err}");
     // l2 to j1 starts at the label's merge point, the inner loop's test
     let row = out.lines().find(|l| l.contains("l2 to j1")).unwrap();
-    assert!(row.trim_end().ends_with("(let ([if_0 (> iter numb2)]) ...)"), "{row}");
+    assert!(
+        row.trim_end()
+            .ends_with("(let ([if_0 (> iter numb2)]) ...)"),
+        "{row}"
+    );
     // without counters: the static table names the bridge by where its guard is
     let text = std::fs::read_to_string(fixture()).unwrap();
     let cut = text.find("[0a1b2d0200] {jit-backend-counts").unwrap();
@@ -102,7 +109,10 @@ fn warnings_beyond_twenty_are_summarised() {
     std::fs::write(&path, text).unwrap();
     let (code, _, err) = analyze(&path, &[]);
     assert_eq!(code, Some(0), "{err}");
-    let full = err.lines().filter(|l| l.contains("expected a counter")).count();
+    let full = err
+        .lines()
+        .filter(|l| l.contains("expected a counter"))
+        .count();
     assert_eq!(full, 20, "{err}");
     assert!(err.contains("... and 30 more warnings"), "{err}");
 }
@@ -135,6 +145,9 @@ fn record_fails_on_an_unwritable_log_and_passes_output_through() {
         script.as_os_str(),
     ]);
     assert_eq!(code, Some(1), "{err}");
-    assert!(out.contains("hello from pypy"), "the program's output: {out}");
+    assert!(
+        out.contains("hello from pypy"),
+        "the program's output: {out}"
+    );
     assert!(err.contains("exit status 3"), "{err}");
 }

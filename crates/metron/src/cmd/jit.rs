@@ -452,7 +452,9 @@ fn run_record(args: RecordArgs, global: &GlobalOpts) -> CliResult {
         },
     };
     pypy::record_with(Path::new(script), rest, &args.output, &options).map_err(input)?;
-    let written = std::fs::metadata(&args.output).map(|m| m.len()).unwrap_or(0);
+    let written = std::fs::metadata(&args.output)
+        .map(|m| m.len())
+        .unwrap_or(0);
     if written == 0 {
         return Err(CliError::failure(format!(
             "{}: pypy3 wrote no log (does this pypy3 honour PYPYLOG?)",
@@ -686,10 +688,12 @@ fn human(
         }
     }
     let summary = |key: &str| {
-        log.summary
-            .iter()
-            .find(|s| s.key == key)
-            .and_then(|s| Some((s.values.first()?.clone(), s.values.get(1)?.parse::<f64>().ok()?)))
+        log.summary.iter().find(|s| s.key == key).and_then(|s| {
+            Some((
+                s.values.first()?.clone(),
+                s.values.get(1)?.parse::<f64>().ok()?,
+            ))
+        })
     };
     if let (Some((traced, t_tracing)), Some((_, t_backend))) =
         (summary("Tracing"), summary("Backend"))
