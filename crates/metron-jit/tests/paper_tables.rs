@@ -270,3 +270,25 @@ fn a_guard_id_twice_in_one_trace_names_one_bridge() {
     assert!(names.contains(&"l2 to g2".to_string()), "{names:?}");
     assert!(names.contains(&"b2 to l3".to_string()), "{names:?}");
 }
+
+#[test]
+fn figure_1_trace_graph_as_dot_and_json() {
+    let log = fixture();
+    let g = metron_jit::graph_export::export(&log, &build(&log));
+    let edge = |from: &str, to: &str| {
+        g.edges
+            .iter()
+            .find(|e| e.from == from && e.to == to)
+            .unwrap_or_else(|| panic!("{from} -> {to} in {:?}", g.edges))
+    };
+    // 001 Fig. 1 / Table 2: the four fragments, the bridge out of g2, the jumps back
+    assert_eq!(edge("l1", "l2").frequency, Some(100_001));
+    assert_eq!(edge("l2", "g2").frequency, Some(99_801));
+    assert_eq!(edge("l2", "j1").frequency, Some(9_999_999_156));
+    assert_eq!(edge("l3", "j2").frequency, Some(99_800));
+    assert_eq!(edge("g2", "b2").kind, "bridge");
+    assert_eq!(edge("j1", "l2").kind, "jump");
+    let dot = metron_jit::graph_export::to_dot(&g);
+    assert!(dot.starts_with("digraph trace_graph {"), "{dot}");
+    assert!(dot.contains("\"l2\" -> \"j1\" [label=\"9999999156 × "), "{dot}");
+}

@@ -151,3 +151,19 @@ fn record_fails_on_an_unwritable_log_and_passes_output_through() {
     );
     assert!(err.contains("exit status 3"), "{err}");
 }
+
+#[test]
+fn graph_prints_dot_and_json() {
+    let (code, out, err) = run(&["jit".as_ref(), "graph".as_ref(), fixture().as_os_str()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\"g2\" -> \"b2\""), "{out}");
+    let (code, out, err) = run(&[
+        "--json".as_ref(),
+        "jit".as_ref(),
+        "graph".as_ref(),
+        fixture().as_os_str(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["edges"].as_array().unwrap().len() >= 7, "{out}");
+}

@@ -33,6 +33,8 @@ pub enum JitCommand {
     Analyze(AnalyzeArgs),
     /// Run a Python script under pypy3 with PYPYLOG set and keep the log.
     Record(RecordArgs),
+    /// The trace graph (001 Fig. 1) of a log as Graphviz dot (or JSON with --json).
+    Graph(GraphArgs),
     /// Print the default operation-class table (edit a copy, pass it with --classes).
     Classes,
     /// The cost of a task: a warm-up+task log minus a warm-up-only log (001 §5.2.2).
@@ -226,6 +228,12 @@ pub struct AnalyzeArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct GraphArgs {
+    /// A log written with PYPYLOG=jit-log-opt,jit-backend-counts:FILE
+    pub log: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct RecordArgs {
     /// Where to write the log
     #[arg(long, short = 'o', default_value = "pypylog.txt")]
@@ -248,6 +256,7 @@ pub fn run(args: JitArgs, global: &GlobalOpts) -> CliResult {
     match args.command {
         JitCommand::Analyze(a) => run_analyze(a, global),
         JitCommand::Record(r) => run_record(r, global),
+        JitCommand::Graph(g) => run_graph(g, global),
         JitCommand::Classes => {
             print!("{}", metron_jit::op_class::DEFAULT_TABLE);
             Ok(())
@@ -279,6 +288,20 @@ pub(crate) fn model_and_classes(m: &ModelArgs) -> Result<(CostModel, OpClassTabl
         w.check_classes(&classes).map_err(CliError::input)?;
     }
     Ok((model, classes))
+}
+
+fn run_graph(args: GraphArgs, global: &GlobalOpts) -> CliResult {
+    let log = parse_with_progress(&args.log, global.quiet)?;
+    let graph = metron_jit::fragment::build(&log);
+    let export = metron_jit::graph_export::export(&log, &graph);
+    if global.json {
+        let text = serde_json::to_string_pretty(&export)
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+    } else {
+        print!("{}", metron_jit::graph_export::to_dot(&export));
+    }
+    truncation(&args.log, &log)
 }
 
 fn run_diff(args: DiffArgs, global: &GlobalOpts) -> CliResult {
