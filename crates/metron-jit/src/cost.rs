@@ -325,6 +325,17 @@ pub struct TraceCost {
     pub gamma: f64,
 }
 
+/// One bar of 001 Fig. 3: how often an operation occurs in the traces and is executed.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpCount {
+    pub name: String,
+    pub class: String,
+    /// Occurrences in the logged traces.
+    pub in_traces: u64,
+    /// Σ over fragments of frequency × occurrences (0 without counters).
+    pub executed: u64,
+}
+
 /// The analysis of one log under one cost model.
 #[derive(Debug, Clone, Serialize)]
 pub struct Analysis {
@@ -341,6 +352,8 @@ pub struct Analysis {
     pub source_lines: Vec<SourceCost>,
     /// Operations missing from the class table (counted as `other`), with static counts.
     pub unknown_ops: BTreeMap<String, u64>,
+    /// Operations by name, most executed first (by static count without counters): 001 Fig. 3.
+    pub op_histogram: Vec<OpCount>,
     /// How the counters were matched to traces (crate::lifetime); `None` without counters.
     pub counter_use: Option<crate::lifetime::CounterUse>,
     pub warnings: Vec<String>,
@@ -421,6 +434,10 @@ pub struct CostAccumulator<'m> {
     op_class: Vec<ClassId>,
     op_hash: Vec<u64>,
     op_known: Vec<bool>,
+    /// Per interned op name: occurrences in traces, and executions (001 Fig. 3).
+    op_static: Vec<u64>,
+    op_executed: Vec<u64>,
+    op_names: Vec<String>,
     /// Per source location id: the hash of its text, for fragment shapes.
     source_hash: Vec<u64>,
     unknown_ops: BTreeMap<String, u64>,
@@ -448,6 +465,9 @@ impl<'m> CostAccumulator<'m> {
             op_class: Vec::new(),
             op_hash: Vec::new(),
             op_known: Vec::new(),
+            op_static: Vec::new(),
+            op_executed: Vec::new(),
+            op_names: Vec::new(),
             source_hash: Vec::new(),
             unknown_ops: BTreeMap::new(),
             executed: vec![0; classes.classes().len()],
@@ -471,6 +491,9 @@ impl<'m> CostAccumulator<'m> {
             self.op_class.push(self.classes.class_of(name));
             self.op_hash.push(name_hash(name));
             self.op_known.push(self.classes.lookup(name).is_some());
+            self.op_static.push(0);
+            self.op_executed.push(0);
+            self.op_names.push(name.to_string());
         }
         let n_classes = self.executed.len();
         for loc in &sources.locations()[self.source_hash.len()..] {
@@ -504,6 +527,7 @@ impl<'m> CostAccumulator<'m> {
     ) {
         self.learn_names(names, sources);
         for op in &trace.ops {
+            self.op_static[op.name.0 as usize] += 1;
             if !self.op_known[op.name.0 as usize] {
                 *self
                     .unknown_ops
@@ -557,6 +581,10 @@ impl<'m> CostAccumulator<'m> {
         for (k, op) in ops.iter().enumerate() {
             let class = self.op_class[op.name.0 as usize];
             counts[class.0] += 1;
+            if let Some(freq) = f.frequency {
+                let e = &mut self.op_executed[op.name.0 as usize];
+                *e = e.saturating_add(freq);
+            }
             gamma += self.cost_of(class);
             *per_pos_class.entry((op_source(k), class)).or_insert(0) += 1;
         }
@@ -732,7 +760,23 @@ impl<'m> CostAccumulator<'m> {
                 list.join(", ")
             ));
         }
+        let mut op_histogram: Vec<OpCount> = self
+            .op_names
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| self.op_static[*i] > 0)
+            .map(|(i, name)| OpCount {
+                class: classes.name(self.op_class[i]).to_string(),
+                name,
+                in_traces: self.op_static[i],
+                executed: self.op_executed[i],
+            })
+            .collect();
+        op_histogram.sort_by(|a, b| {
+            (b.executed, b.in_traces, &a.name).cmp(&(a.executed, a.in_traces, &b.name))
+        });
         Analysis {
+            op_histogram,
             model: self.model.clone(),
             traces: self.trace_costs.len(),
             has_counters,

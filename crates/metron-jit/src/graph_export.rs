@@ -116,7 +116,8 @@ fn transfer(from: &str, to: &str, kind: &'static str) -> GraphEdge {
 
 /// Graphviz dot, in the style of 001 Fig. 1.
 pub fn to_dot(g: &GraphExport) -> String {
-    let mut o = String::from("digraph trace_graph {\n  rankdir=TB;\n  node [fontname=\"monospace\"];\n");
+    let mut o =
+        String::from("digraph trace_graph {\n  rankdir=TB;\n  node [fontname=\"monospace\"];\n");
     for n in &g.nodes {
         let shape = match n.kind {
             "entry" | "bridge" => "box",
@@ -132,7 +133,11 @@ pub fn to_dot(g: &GraphExport) -> String {
             ("fragment", None) => format!("? × {} ops", e.ops.unwrap_or(0)),
             (k, _) => k.to_string(),
         };
-        let style = if e.kind == "fragment" { "solid" } else { "dashed" };
+        let style = if e.kind == "fragment" {
+            "solid"
+        } else {
+            "dashed"
+        };
         let _ = writeln!(
             o,
             "  \"{}\" -> \"{}\" [label=\"{label}\", style={style}];",

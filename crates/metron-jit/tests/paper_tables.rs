@@ -290,5 +290,40 @@ fn figure_1_trace_graph_as_dot_and_json() {
     assert_eq!(edge("j1", "l2").kind, "jump");
     let dot = metron_jit::graph_export::to_dot(&g);
     assert!(dot.starts_with("digraph trace_graph {"), "{dot}");
-    assert!(dot.contains("\"l2\" -> \"j1\" [label=\"9999999156 × "), "{dot}");
+    assert!(
+        dot.contains("\"l2\" -> \"j1\" [label=\"9999999156 × "),
+        "{dot}"
+    );
+}
+
+#[test]
+fn figure_3_operation_histogram() {
+    let a = analyze(&fixture(), &OpClassTable::default_table(), &CostModel::Cmc);
+    let get = |name: &str| a.op_histogram.iter().find(|c| c.name == name).unwrap();
+    // int_add_ovf: once in l2-j1 (9,999,999,156 runs) and once more in the bridge's loop
+    // l3-j2 (99,800) if present there; counted by hand from Table 2 and the fixture
+    let ovf = get("int_add_ovf");
+    assert_eq!(ovf.class, "numeric");
+    let by_hand: u64 = a
+        .fragments
+        .iter()
+        .map(|f| f.frequency.unwrap() * u64::from(*f.ops.get("numeric").unwrap_or(&0)))
+        .sum();
+    let numeric: u64 = a
+        .op_histogram
+        .iter()
+        .filter(|c| c.class == "numeric")
+        .map(|c| c.executed)
+        .sum();
+    assert_eq!(
+        numeric, by_hand,
+        "the histogram adds up to the class counts"
+    );
+    assert_eq!(numeric, a.executed_ops["numeric"]);
+    assert!(ovf.executed >= 9_999_999_156);
+    // sorted by executions
+    assert!(a
+        .op_histogram
+        .windows(2)
+        .all(|w| w[0].executed >= w[1].executed));
 }

@@ -736,6 +736,33 @@ fn human(
         let _ = writeln!(o, "executed ops: {}", ops.join(", "));
     }
 
+    if !a.op_histogram.is_empty() {
+        let _ = writeln!(o, "\nmost common operations (001 Fig. 3)");
+        let _ = writeln!(
+            o,
+            "  {:<28} {:<8} {:>10} {:>18}",
+            "operation", "class", "in traces", "executed"
+        );
+        for c in a
+            .op_histogram
+            .iter()
+            .filter(|c| c.class != "debug")
+            .take(args.top)
+        {
+            let _ = writeln!(
+                o,
+                "  {:<28} {:<8} {:>10} {:>18}",
+                c.name,
+                c.class,
+                fmt_count(c.in_traces),
+                if a.has_counters {
+                    fmt_count(c.executed)
+                } else {
+                    "?".to_string()
+                }
+            );
+        }
+    }
     if a.has_counters {
         let mut frags: Vec<_> = a.fragments.iter().collect();
         frags.sort_by(|x, y| y.cost.unwrap_or(-1.0).total_cmp(&x.cost.unwrap_or(-1.0)));
