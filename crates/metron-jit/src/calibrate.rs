@@ -50,6 +50,7 @@ impl Calibration {
         Weights {
             per_class: self.weights.clone(),
             origin: origin.to_string(),
+            unit: "s".to_string(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Trace cost models CM0, CMC and CMW (001 §4.1, Eqs. 1-3), the whole-program cost Γ
 //! (001 Eq. 4) summed over fragments, and the breakdown of Γ by Python source line.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -11,7 +11,7 @@ use crate::error::JitError;
 use crate::fragment::{self, Fragment, TraceGraph};
 use crate::log::JitLog;
 use crate::op_class::{ClassId, OpClassTable};
-use crate::trace::{FxMap, OpNames, SourceId, SourceTable, Trace};
+use crate::trace::{FxMap, OpNames, Shared, SourceId, SourceTable, Trace};
 
 /// Weights of CMW per operation class (001 Eq. 3), in the unit of the calibration that
 /// produced them (seconds per operation after `metron jit calibrate`).
@@ -20,6 +20,8 @@ pub struct Weights {
     pub per_class: BTreeMap<String, f64>,
     /// Where the weights come from, for reports.
     pub origin: String,
+    /// What Γ is measured in under these weights (`s` after `metron jit calibrate`).
+    pub unit: String,
 }
 
 impl Weights {
@@ -37,6 +39,8 @@ impl Weights {
         Weights {
             per_class,
             origin: "001 Eq. 7 (Pycket, Xeon 2.0 GHz)".to_string(),
+            unit: "001 Eq. 7 units (Pycket's seconds on a 2016 Xeon, not this machine's)"
+                .to_string(),
         }
     }
 
@@ -51,6 +55,15 @@ impl Weights {
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, JitError> {
         let mut per_class = BTreeMap::new();
+        // `metron jit calibrate` writes `# seconds per operation`
+        let unit = if text
+            .lines()
+            .any(|l| l.starts_with('#') && l.contains("seconds per operation"))
+        {
+            "s"
+        } else {
+            "units of the weights"
+        };
         for (i, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -79,10 +92,37 @@ impl Weights {
             }
             per_class.insert(class.to_string(), w);
         }
+        if per_class.is_empty() {
+            return Err(JitError::Table {
+                path: path.to_path_buf(),
+                line: text.lines().count().max(1),
+                what: "no weights: expected lines of `class weight` (e.g. `numeric 4.884e-4`)"
+                    .to_string(),
+            });
+        }
         Ok(Weights {
             per_class,
             origin: path.display().to_string(),
+            unit: unit.to_string(),
         })
+    }
+
+    /// Checks that every class the weights name is in `classes` (a misspelt class would
+    /// silently weigh nothing).
+    pub fn check_classes(&self, classes: &OpClassTable) -> Result<(), String> {
+        let known: Vec<&str> = (0..classes.classes().len())
+            .map(|c| classes.name(ClassId(c)))
+            .collect();
+        for class in self.per_class.keys() {
+            if !known.contains(&class.as_str()) {
+                return Err(format!(
+                    "{}: unknown operation class `{class}`: expected one of {}",
+                    self.origin,
+                    known.join(", ")
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -221,11 +261,12 @@ impl Serialize for ClassCounts {
 /// operations there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BytecodePosition {
-    pub file: String,
-    pub function: String,
+    /// Shared with the source table: a long run has hundreds of thousands of positions.
+    pub file: Shared,
+    pub function: Shared,
     pub line: Option<u32>,
     pub bytecode_offset: Option<u32>,
-    pub opcode: Option<String>,
+    pub opcode: Option<Shared>,
 }
 
 /// One line of a fragment's breakdown: a bytecode position and what its operations cost.
@@ -243,11 +284,11 @@ impl Serialize for BytecodeCost {
         use serde::ser::SerializeStruct;
         let p = &*self.position;
         let mut st = s.serialize_struct("BytecodeCost", 7)?;
-        st.serialize_field("file", &p.file)?;
-        st.serialize_field("function", &p.function)?;
+        st.serialize_field("file", &*p.file)?;
+        st.serialize_field("function", &*p.function)?;
         st.serialize_field("line", &p.line)?;
         st.serialize_field("bytecode_offset", &p.bytecode_offset)?;
-        st.serialize_field("opcode", &p.opcode)?;
+        st.serialize_field("opcode", &p.opcode.as_deref())?;
         st.serialize_field("gamma", &self.gamma)?;
         st.serialize_field("ops", &self.ops)?;
         st.end()
@@ -271,6 +312,8 @@ pub struct FragmentCost {
     pub sources: Vec<BytecodeCost>,
     /// A structural hash of the operation-name sequence, stable across runs (ids are not).
     pub shape: String,
+    /// Where the fragment starts in the source (its first operation's position).
+    pub starts_at: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -280,6 +323,17 @@ pub struct TraceCost {
     pub ops: usize,
     /// Static γ of the whole trace, one pass through all its operations.
     pub gamma: f64,
+}
+
+/// One bar of 001 Fig. 3: how often an operation occurs in the traces and is executed.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpCount {
+    pub name: String,
+    pub class: String,
+    /// Occurrences in the logged traces.
+    pub in_traces: u64,
+    /// Σ over fragments of frequency × occurrences (0 without counters).
+    pub executed: u64,
 }
 
 /// The analysis of one log under one cost model.
@@ -298,14 +352,18 @@ pub struct Analysis {
     pub source_lines: Vec<SourceCost>,
     /// Operations missing from the class table (counted as `other`), with static counts.
     pub unknown_ops: BTreeMap<String, u64>,
+    /// Operations by name, most executed first (by static count without counters): 001 Fig. 3.
+    pub op_histogram: Vec<OpCount>,
+    /// How the counters were matched to traces (crate::lifetime); `None` without counters.
+    pub counter_use: Option<crate::lifetime::CounterUse>,
     pub warnings: Vec<String>,
 }
 
 fn source_key(sources: &SourceTable, id: Option<SourceId>) -> SourceKey {
     match id.and_then(|s| sources.get(s)) {
         Some(loc) => SourceKey {
-            file: loc.file.clone().unwrap_or_else(|| loc.raw.clone()),
-            function: loc.function.clone().unwrap_or_default(),
+            file: loc.file.as_deref().unwrap_or(&loc.raw).to_string(),
+            function: loc.function.as_deref().unwrap_or_default().to_string(),
             line: loc.line.or(loc.first_line),
         },
         None => SourceKey {
@@ -335,6 +393,12 @@ fn name_hash(name: &str) -> u64 {
     h
 }
 
+/// The `by_source` slot of a source location (0 for an unknown one).
+fn line_slot(line_of: &[u32], src: Option<SourceId>) -> usize {
+    src.and_then(|s| line_of.get(s.index()))
+        .map_or(0, |&l| l as usize)
+}
+
 /// Analyses `log` under `model`: fragments, frequencies, γ per fragment, Γ, source lines.
 pub fn analyze(log: &JitLog, classes: &OpClassTable, model: &CostModel) -> Analysis {
     let graph = fragment::build(log);
@@ -356,7 +420,9 @@ pub fn analyze_graph(
         let entry_source = graph.entry_source.get(ti).copied().flatten();
         acc.add_trace(trace, mine, entry_source, &log.op_names, &log.sources);
     }
-    acc.finish(graph.has_counters, graph.warnings.clone(), &log.sources)
+    let mut analysis = acc.finish(graph.has_counters, graph.warnings.clone(), &log.sources);
+    analysis.counter_use = graph.counter_use.clone();
+    analysis
 }
 
 /// Sums costs one trace at a time, so that a trace's operations can be dropped once its
@@ -368,11 +434,22 @@ pub struct CostAccumulator<'m> {
     op_class: Vec<ClassId>,
     op_hash: Vec<u64>,
     op_known: Vec<bool>,
+    /// Per interned op name: occurrences in traces, and executions (001 Fig. 3).
+    op_static: Vec<u64>,
+    op_executed: Vec<u64>,
+    op_names: Vec<String>,
+    /// Per source location id: the hash of its text, for fragment shapes.
+    source_hash: Vec<u64>,
     unknown_ops: BTreeMap<String, u64>,
     executed: Vec<u64>,
     /// Σ over fragments, per source location id: cost and executed ops per class. Keyed by
     /// id while summing; ids that name the same line merge into SourceKeys at the end.
-    by_source: FxMap<Option<SourceId>, (f64, Vec<u64>)>,
+    /// Indexed by source line (see `line_of`); line 0 is `<unknown>`. Keyed by line rather
+    /// than by bytecode position: a long run has several positions per line.
+    by_source: Vec<(f64, Vec<u64>, Option<SourceId>)>,
+    /// Per source location id: its line's index in `by_source`.
+    line_of: Vec<u32>,
+    line_index: FxMap<(crate::trace::Shared, crate::trace::Shared, Option<u32>), u32>,
     fragments: Vec<FragmentCost>,
     trace_costs: Vec<TraceCost>,
     class_names: Vec<SharedStr>,
@@ -388,9 +465,15 @@ impl<'m> CostAccumulator<'m> {
             op_class: Vec::new(),
             op_hash: Vec::new(),
             op_known: Vec::new(),
+            op_static: Vec::new(),
+            op_executed: Vec::new(),
+            op_names: Vec::new(),
+            source_hash: Vec::new(),
             unknown_ops: BTreeMap::new(),
             executed: vec![0; classes.classes().len()],
-            by_source: FxMap::default(),
+            by_source: vec![(0.0, vec![0; classes.classes().len()], None)],
+            line_of: Vec::new(),
+            line_index: FxMap::default(),
             fragments: Vec::new(),
             trace_costs: Vec::new(),
             class_names: classes
@@ -403,11 +486,29 @@ impl<'m> CostAccumulator<'m> {
         }
     }
 
-    fn learn_names(&mut self, names: &OpNames) {
+    fn learn_names(&mut self, names: &OpNames, sources: &SourceTable) {
         for (_, name) in names.iter().skip(self.op_class.len()) {
             self.op_class.push(self.classes.class_of(name));
             self.op_hash.push(name_hash(name));
             self.op_known.push(self.classes.lookup(name).is_some());
+            self.op_static.push(0);
+            self.op_executed.push(0);
+            self.op_names.push(name.to_string());
+        }
+        let n_classes = self.executed.len();
+        for loc in &sources.locations()[self.source_hash.len()..] {
+            self.source_hash.push(name_hash(&loc.raw).rotate_left(17));
+            let key = (
+                loc.file.clone().unwrap_or_else(|| loc.raw.as_ref().into()),
+                loc.function.clone().unwrap_or_else(|| "".into()),
+                loc.line.or(loc.first_line),
+            );
+            let next = self.by_source.len() as u32;
+            let line = *self.line_index.entry(key).or_insert(next);
+            if line == next {
+                self.by_source.push((0.0, vec![0; n_classes], None));
+            }
+            self.line_of.push(line);
         }
     }
 
@@ -424,8 +525,9 @@ impl<'m> CostAccumulator<'m> {
         names: &OpNames,
         sources: &SourceTable,
     ) {
-        self.learn_names(names);
+        self.learn_names(names, sources);
         for op in &trace.ops {
+            self.op_static[op.name.0 as usize] += 1;
             if !self.op_known[op.name.0 as usize] {
                 *self
                     .unknown_ops
@@ -437,9 +539,18 @@ impl<'m> CostAccumulator<'m> {
             let cost = self.fragment(trace, f, entry_source, sources);
             self.fragments.push(cost);
         }
+        let name = if trace.name.is_empty() {
+            // a bridge: where its guard is
+            entry_source
+                .and_then(|s| sources.get(s))
+                .map(|l| format!("from {}", l.short()))
+                .unwrap_or_default()
+        } else {
+            trace.name.clone()
+        };
         self.trace_costs.push(TraceCost {
             trace: trace.label(),
-            name: trace.name.clone(),
+            name,
             ops: trace.ops.len(),
             gamma: match self.model {
                 CostModel::Cm0 => 1.0,
@@ -464,26 +575,32 @@ impl<'m> CostAccumulator<'m> {
         let ops = &trace.ops[f.first_op..f.end_op];
         let op_source = |k: usize| ops[k].source.or(entry_source);
         let mut counts = vec![0u32; n_classes];
-        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
+        // one hash per operation: (position, class) → count; everything else per position
+        let mut per_pos_class: FxMap<(Option<SourceId>, ClassId), u32> = FxMap::default();
         let mut gamma = 0.0;
         for (k, op) in ops.iter().enumerate() {
             let class = self.op_class[op.name.0 as usize];
             counts[class.0] += 1;
-            let c = self.cost_of(class);
-            gamma += c;
-            let src = op_source(k);
+            if let Some(freq) = f.frequency {
+                let e = &mut self.op_executed[op.name.0 as usize];
+                *e = e.saturating_add(freq);
+            }
+            gamma += self.cost_of(class);
+            *per_pos_class.entry((op_source(k), class)).or_insert(0) += 1;
+        }
+        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
+        for (&(src, class), &n) in &per_pos_class {
+            let c = self.cost_of(class) * f64::from(n);
             let slot = per_pos.entry(src).or_insert((0.0, 0));
             slot.0 += c;
             if class != classes.debug() {
-                slot.1 += 1;
+                slot.1 += n;
             }
-            if let Some(n) = f.frequency {
-                let line = self
-                    .by_source
-                    .entry(src)
-                    .or_insert_with(|| (0.0, vec![0; n_classes]));
-                line.0 += n as f64 * c;
-                line.1[class.0] = line.1[class.0].saturating_add(n);
+            if let Some(freq) = f.frequency {
+                let line = &mut self.by_source[line_slot(&self.line_of, src)];
+                line.2 = line.2.or(src);
+                line.0 += freq as f64 * c;
+                line.1[class.0] = line.1[class.0].saturating_add(freq.saturating_mul(u64::from(n)));
             }
         }
         if matches!(self.model, CostModel::Cm0) {
@@ -495,10 +612,9 @@ impl<'m> CostAccumulator<'m> {
             };
             per_pos.entry(src).or_insert((0.0, 0)).0 += 1.0;
             if let Some(n) = f.frequency {
-                self.by_source
-                    .entry(src)
-                    .or_insert_with(|| (0.0, vec![0; n_classes]))
-                    .0 += n as f64;
+                let line = &mut self.by_source[line_slot(&self.line_of, src)];
+                line.2 = line.2.or(src);
+                line.0 += n as f64;
             }
         }
         let cost = f.frequency.map(|n| n as f64 * gamma);
@@ -520,11 +636,14 @@ impl<'m> CostAccumulator<'m> {
                     .entry(src)
                     .or_insert_with(|| {
                         let loc = src.and_then(|s| sources.get(s));
-                        let key = source_key(sources, src);
                         Arc::new(BytecodePosition {
-                            file: key.file,
-                            function: key.function,
-                            line: key.line,
+                            file: loc
+                                .map(|l| l.file.clone().unwrap_or_else(|| l.raw.as_ref().into()))
+                                .unwrap_or_else(|| "<unknown>".into()),
+                            function: loc
+                                .and_then(|l| l.function.clone())
+                                .unwrap_or_else(|| "".into()),
+                            line: loc.and_then(|l| l.line.or(l.first_line)),
                             bytecode_offset: loc.and_then(|l| l.bytecode_offset),
                             opcode: loc.and_then(|l| l.opcode.clone()),
                         })
@@ -540,10 +659,26 @@ impl<'m> CostAccumulator<'m> {
         // Sources are part of a fragment's shape: two loops with the same operations in
         // different functions are different fragments. Ids (tokens, guards) are not.
         let source_hash = |id: Option<SourceId>| {
-            id.and_then(|s| sources.get(s))
-                .map_or(0, |l| name_hash(&l.raw).rotate_left(17))
+            id.and_then(|s| self.source_hash.get(s.index()).copied())
+                .unwrap_or(0)
         };
+        // the first merge point in the fragment: a label's own position is the previous
+        // bytecode's (the merge point before it)
+        let first_dmp = ops
+            .iter()
+            .position(|o| o.marker == crate::trace::Marker::DebugMergePoint);
+        let starts_at = first_dmp
+            .or((!ops.is_empty()).then_some(0))
+            .and_then(op_source)
+            .or(entry_source)
+            .and_then(|s| sources.get(s))
+            .map(|l| match (&l.function, l.line.or(l.first_line)) {
+                (Some(func), Some(line)) => format!("{func}:{line}"),
+                _ => l.short(),
+            })
+            .unwrap_or_default();
         FragmentCost {
+            starts_at,
             name: f.name(),
             trace: trace.label(),
             frequency: f.frequency,
@@ -577,7 +712,6 @@ impl<'m> CostAccumulator<'m> {
         sources: &SourceTable,
     ) -> Analysis {
         let classes = self.classes;
-        let n_classes = self.executed.len();
         let mut fragments = self.fragments;
         let gamma_total =
             has_counters.then(|| fragments.iter().filter_map(|f| f.cost).sum::<f64>());
@@ -586,19 +720,12 @@ impl<'m> CostAccumulator<'m> {
                 f.share = f.cost.map(|c| 100.0 * c / total);
             }
         }
-        let mut by_line: HashMap<SourceKey, (f64, Vec<u64>)> = HashMap::new();
-        for (src, (cost, ops)) in self.by_source {
-            let slot = by_line
-                .entry(source_key(sources, src))
-                .or_insert_with(|| (0.0, vec![0; n_classes]));
-            slot.0 += cost;
-            for (a, b) in slot.1.iter_mut().zip(ops) {
-                *a = a.saturating_add(b);
-            }
-        }
-        let mut source_lines: Vec<SourceCost> = by_line
+        let mut source_lines: Vec<SourceCost> = self
+            .by_source
             .into_iter()
-            .map(|(key, (cost, ops))| SourceCost {
+            .filter(|(cost, ops, _)| *cost != 0.0 || ops.iter().any(|n| *n > 0))
+            .map(|(cost, ops, src)| (source_key(sources, src), cost, ops))
+            .map(|(key, cost, ops)| SourceCost {
                 key,
                 cost,
                 share: gamma_total
@@ -633,7 +760,23 @@ impl<'m> CostAccumulator<'m> {
                 list.join(", ")
             ));
         }
+        let mut op_histogram: Vec<OpCount> = self
+            .op_names
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| self.op_static[*i] > 0)
+            .map(|(i, name)| OpCount {
+                class: classes.name(self.op_class[i]).to_string(),
+                name,
+                in_traces: self.op_static[i],
+                executed: self.op_executed[i],
+            })
+            .collect();
+        op_histogram.sort_by(|a, b| {
+            (b.executed, b.in_traces, &a.name).cmp(&(a.executed, a.in_traces, &b.name))
+        });
         Analysis {
+            op_histogram,
             model: self.model.clone(),
             traces: self.trace_costs.len(),
             has_counters,
@@ -649,6 +792,7 @@ impl<'m> CostAccumulator<'m> {
             trace_costs: self.trace_costs,
             source_lines,
             unknown_ops: self.unknown_ops,
+            counter_use: None,
             warnings,
         }
     }

@@ -10,10 +10,11 @@
 //! opening ops, a loop's preamble loads) form *entry fragments*, counted by the `entry N` and
 //! `bridge D` counters with the same two rules, so that no compiled operation goes uncosted.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::lifetime::{self, CounterUse, Lifetimes};
 use crate::log::{Counters, JitLog};
 use crate::trace::{Marker, Op, SourceId, Trace, TraceKind};
 
@@ -71,6 +72,8 @@ pub struct TraceGraph {
     /// the bridge's ops that come before its first `debug_merge_point`.
     #[serde(skip)]
     pub entry_source: Vec<Option<SourceId>>,
+    /// How the counters were matched to traces; `None` without counters.
+    pub counter_use: Option<CounterUse>,
 }
 
 impl TraceGraph {
@@ -84,38 +87,20 @@ impl TraceGraph {
     }
 }
 
-/// What fragments need to know about the whole log before the first trace: which guards have
-/// a bridge (a bridge trace, or a `bridge D` counter) and the counters. The first pass of the
-/// streaming analysis gathers it from the headers and counters alone.
-#[derive(Debug, Clone, Default)]
-pub struct LogFacts {
-    pub bridged: HashSet<u64>,
-    pub counters: Option<Counters>,
+/// What fragments need to know of the counters before the first trace.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CounterFacts {
+    /// The log has a `jit-backend-counts` section.
+    pub present: bool,
+    /// ... and it is complete.
+    pub complete: bool,
 }
 
-impl LogFacts {
-    pub fn of_log(log: &JitLog) -> Self {
-        let mut facts = LogFacts {
-            bridged: HashSet::new(),
-            counters: log.counters.clone(),
-        };
-        for t in &log.traces {
-            facts.add_trace_kind(t.kind);
-        }
-        facts.add_counter_bridges();
-        facts
-    }
-
-    pub fn add_trace_kind(&mut self, kind: TraceKind) {
-        if let TraceKind::Bridge { guard } = kind {
-            self.bridged.insert(guard);
-        }
-    }
-
-    /// Call once the counters are in: their `bridge D` lines attach bridges too.
-    pub fn add_counter_bridges(&mut self) {
-        if let Some(c) = &self.counters {
-            self.bridged.extend(c.bridges.keys().copied());
+impl CounterFacts {
+    pub fn of(counters: Option<&Counters>) -> Self {
+        CounterFacts {
+            present: counters.is_some(),
+            complete: counters.is_some_and(|c| c.complete),
         }
     }
 }
@@ -131,92 +116,97 @@ pub struct TraceFragments {
 /// A guard with a bridge, as first seen.
 struct BridgedGuard {
     name: String,
-    trace: String,
     source: Option<SourceId>,
 }
 
 /// Cuts traces into fragments one trace at a time, in log order (001 §3.1), and gives them
-/// frequencies (001 §3.2). It keeps only names of labels and of guards with bridges, so its
-/// memory grows with the number of fragments, not of operations.
+/// frequencies (001 §3.2) from each trace's own counters ([`Lifetimes`]). It keeps only names
+/// of labels and of guards with bridges, so its memory grows with the number of fragments,
+/// not of operations.
 ///
-/// Nodes are named in order of appearance. A guard without a bridge is never named in a
-/// fragment, so it is only counted, not remembered: were the same guard id to occur twice
-/// without a bridge (RPython never writes that), later guards' numbers would run one higher.
-/// A bridge logged before its guard is named `b0x...` and has no entry source.
+/// Nodes are named in order of appearance; a label or guard number that a freed loop handed
+/// on to a later trace gets a new name there. A guard without a bridge is never named in a
+/// fragment, so it is only counted. A bridge whose guard is in no earlier trace is named
+/// `b0x...` and has no entry source.
 pub struct FragmentBuilder {
-    facts: LogFacts,
-    labels: HashMap<u64, String>,
-    guards: HashMap<u64, BridgedGuard>,
+    lifetimes: Lifetimes,
+    counters: CounterFacts,
+    /// token → (name, the trace that defines the label)
+    labels: HashMap<u64, (String, usize)>,
+    label_count: usize,
+    guards: HashMap<(u64, u32), BridgedGuard>,
     guard_count: usize,
     jump_count: usize,
-    start_labels: HashSet<u64>,
-    duplicate_warnings: Vec<String>,
     frequency_warnings: Vec<String>,
 }
 
 impl FragmentBuilder {
-    pub fn new(facts: LogFacts) -> Self {
+    pub fn new(lifetimes: Lifetimes, counters: CounterFacts) -> Self {
         FragmentBuilder {
-            facts,
+            lifetimes,
+            counters,
             labels: HashMap::new(),
+            label_count: 0,
             guards: HashMap::new(),
             guard_count: 0,
             jump_count: 0,
-            start_labels: HashSet::new(),
-            duplicate_warnings: Vec::new(),
             frequency_warnings: Vec::new(),
         }
     }
 
     pub fn has_counters(&self) -> bool {
-        self.facts.counters.is_some()
+        self.counters.present
     }
 
-    fn label_name(&mut self, t: u64) -> String {
-        let n = self.labels.len() + 1;
+    pub fn counter_use(&self) -> Option<CounterUse> {
+        self.counters
+            .present
+            .then(|| self.lifetimes.counter_use.clone())
+    }
+
+    /// The name of label `t`; `defining` is the trace that holds the `label` op, if this is it.
+    fn label_name(&mut self, t: u64, defining: Option<usize>) -> String {
+        if let Some((name, owner)) = self.labels.get(&t) {
+            if defining.is_none_or(|d| d == *owner) {
+                return name.clone();
+            }
+        }
+        self.label_count += 1;
+        let name = format!("l{}", self.label_count);
         self.labels
-            .entry(t)
-            .or_insert_with(|| format!("l{n}"))
-            .clone()
+            .insert(t, (name.clone(), defining.unwrap_or(usize::MAX)));
+        name
     }
 
-    /// Names the guard at `op` and, when it has a bridge, returns its name.
-    fn guard_name(&mut self, g: u64, trace: &Trace, op: &Op) -> Option<String> {
-        if !self.facts.bridged.contains(&g) {
+    /// Names the guard at `op` of trace `index` and, when it has a bridge, returns its name.
+    fn guard_name(&mut self, g: u64, index: usize, op: &Op) -> Option<String> {
+        let key = (g, index as u32);
+        if self.lifetimes.bridge(g, index).is_none() {
             self.guard_count += 1;
             return None;
         }
-        match self.guards.get(&g) {
-            Some(first) => {
-                self.duplicate_warnings.push(format!(
-                    "guard 0x{g:x} appears in {} and again in {}: its bridge's count would \
-                     be used twice",
-                    first.trace,
-                    trace.label()
-                ));
-                Some(first.name.clone())
-            }
-            None => {
-                self.guard_count += 1;
-                let name = format!("g{}", self.guard_count);
-                self.guards.insert(
-                    g,
-                    BridgedGuard {
-                        name: name.clone(),
-                        trace: trace.label(),
-                        source: op.source,
-                    },
-                );
-                Some(name)
-            }
+        if let Some(first) = self.guards.get(&key) {
+            // the same descr twice in one trace: one bridge, one name
+            return Some(first.name.clone());
         }
+        self.guard_count += 1;
+        let name = format!("g{}", self.guard_count);
+        self.guards.insert(
+            key,
+            BridgedGuard {
+                name: name.clone(),
+                source: op.source,
+            },
+        );
+        Some(name)
     }
 
     /// The fragments of `trace`, the `index`-th of the log, with their frequencies.
     pub fn trace(&mut self, index: usize, trace: &Trace) -> TraceFragments {
+        let owner = self.lifetimes.owner.get(index).copied().flatten();
         let (entry_name, entry_source) = match trace.kind {
             TraceKind::Loop { number } => (format!("e{number}"), None),
-            TraceKind::Bridge { guard } => match self.guards.get(&guard) {
+            TraceKind::Bridge { guard } => match owner.and_then(|o| self.guards.get(&(guard, o))) {
                 Some(g) => (format!("b{}", &g.name[1..]), g.source),
                 None => (format!("b0x{guard:x}"), None),
             },
@@ -225,9 +215,11 @@ impl FragmentBuilder {
         let mut start = Some((FragmentStart::Entry, entry_name, 0usize));
         for (oi, op) in trace.ops.iter().enumerate() {
             let end = match op.marker {
-                Marker::Label(t) => Some((FragmentEnd::Label(t), self.label_name(t), oi)),
+                Marker::Label(t) => {
+                    Some((FragmentEnd::Label(t), self.label_name(t, Some(index)), oi))
+                }
                 Marker::Guard(g) => self
-                    .guard_name(g, trace, op)
+                    .guard_name(g, index, op)
                     .map(|name| (FragmentEnd::Guard(g), name, oi + 1)),
                 Marker::Jump(t) => {
                     self.jump_count += 1;
@@ -261,7 +253,9 @@ impl FragmentBuilder {
                 }
             }
             match op.marker {
-                Marker::Label(t) => start = Some((FragmentStart::Label(t), self.label_name(t), oi)),
+                Marker::Label(t) => {
+                    start = Some((FragmentStart::Label(t), self.label_name(t, Some(index)), oi))
+                }
                 Marker::Jump(_) | Marker::Finish => start = None,
                 _ => {}
             }
@@ -280,18 +274,13 @@ impl FragmentBuilder {
                 });
             }
         }
-        for f in &fragments {
-            if let FragmentStart::Label(t) = f.start {
-                self.start_labels.insert(t);
-            }
-        }
-        if let Some(counters) = &self.facts.counters {
-            assign_frequencies(
-                counters,
+        if self.counters.present {
+            let ctx = FrequencyContext {
+                lifetimes: &self.lifetimes,
+                index,
                 trace,
-                &mut fragments,
-                &mut self.frequency_warnings,
-            );
+            };
+            ctx.assign(&mut fragments, &mut self.frequency_warnings);
         }
         TraceFragments {
             fragments,
@@ -301,43 +290,58 @@ impl FragmentBuilder {
 
     /// The warnings about the whole log, once every trace has been seen.
     pub fn finish(self) -> Vec<String> {
-        let mut warnings = self.duplicate_warnings;
-        let Some(counters) = &self.facts.counters else {
+        let mut warnings = Vec::new();
+        if !self.counters.present {
             return warnings;
-        };
-        if !counters.complete {
+        }
+        if !self.counters.complete {
             warnings.push(
                 "jit-backend-counts is incomplete (the log is truncated): missing counters leave \
                  their fragments out of Γ"
                     .to_string(),
             );
         }
+        let u = &self.lifetimes.counter_use;
+        if u.by_position {
+            if u.used < u.total {
+                warnings.push(format!(
+                    "{} of {} counters belong to no trace in the log (their traces' sections are \
+                     missing): left out of Γ",
+                    u.total - u.used,
+                    u.total
+                ));
+            }
+            if u.unmatched_traces > 0 {
+                warnings.push(format!(
+                    "{} traces have no counters at their place in jit-backend-counts: their \
+                     fragments are left out of Γ",
+                    u.unmatched_traces
+                ));
+            }
+        } else if u.total > 0 {
+            warnings.push(format!(
+                "jit-backend-counts is not in the order of the traces: counters matched by \
+                 number{}",
+                if u.reused_numbers > 0 {
+                    format!(
+                        ", and {} numbers name several counters (freed loops' numbers reused): \
+                         their counts are added together",
+                        u.reused_numbers
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
         warnings.extend(self.frequency_warnings);
-        let mut bridge_ids: Vec<&u64> = counters.bridges.keys().collect();
-        bridge_ids.sort_unstable();
-        for g in bridge_ids {
-            if !self.guards.contains_key(g) {
-                warnings.push(format!(
-                    "counter `bridge {g}` names guard 0x{g:x}, which no trace in the log contains"
-                ));
-            }
-        }
-        let mut label_ids: Vec<&u64> = counters.labels.keys().collect();
-        label_ids.sort_unstable();
-        for t in label_ids {
-            if !self.start_labels.contains(t) {
-                warnings.push(format!(
-                    "counter `TargetToken({t})` names a label that no trace in the log contains"
-                ));
-            }
-        }
         warnings
     }
 }
 
 /// Builds the fragments of `log` and, when it has counters, their frequencies (001 §3.2).
 pub fn build(log: &JitLog) -> TraceGraph {
-    let mut builder = FragmentBuilder::new(LogFacts::of_log(log));
+    let lifetimes = lifetime::of_traces(&log.traces, log.counters.as_ref());
+    let mut builder = FragmentBuilder::new(lifetimes, CounterFacts::of(log.counters.as_ref()));
     let mut fragments = Vec::new();
     let mut entry_source = Vec::with_capacity(log.traces.len());
     for (ti, trace) in log.traces.iter().enumerate() {
@@ -346,77 +350,92 @@ pub fn build(log: &JitLog) -> TraceGraph {
         entry_source.push(tf.entry_source);
     }
     let has_counters = builder.has_counters();
+    let counter_use = builder.counter_use();
     TraceGraph {
         fragments,
         has_counters,
         warnings: builder.finish(),
         entry_source,
+        counter_use,
     }
 }
 
-/// The paper's two rules (001 §3.2), applied per start node of one trace.
-fn assign_frequencies(
-    counters: &Counters,
-    trace: &Trace,
-    fragments: &mut [Fragment],
-    warnings: &mut Vec<String>,
-) {
-    // fragments come in order of their end; a start's fragments share `first_op`
-    let mut firsts: Vec<usize> = fragments.iter().map(|f| f.first_op).collect();
-    firsts.sort_unstable();
-    firsts.dedup();
-    for first_op in firsts {
-        let members: Vec<usize> = (0..fragments.len())
-            .filter(|&i| fragments[i].first_op == first_op)
-            .collect();
-        let first = &fragments[members[0]];
-        let start_count = match first.start {
-            FragmentStart::Label(t) => counters.labels.get(&t).copied(),
-            FragmentStart::Entry => match trace.kind {
-                TraceKind::Loop { number } => counters.entries.get(&number).copied(),
-                TraceKind::Bridge { guard } => counters.bridges.get(&guard).copied(),
-            },
-        };
-        let start_name = first.start_name.clone();
-        if start_count.is_none() {
-            warnings.push(format!(
-                "no counter for {start_name} ({}): its fragments are left out of Γ",
-                trace.label()
-            ));
+/// One trace's view of the counters.
+struct FrequencyContext<'a> {
+    lifetimes: &'a Lifetimes,
+    index: usize,
+    trace: &'a Trace,
+}
+
+impl FrequencyContext<'_> {
+    /// The count of the start node of fragments beginning at op `first_op`.
+    fn start_count(&self, start: FragmentStart, first_op: usize) -> Option<u64> {
+        let counts = self.lifetimes.counts.get(self.index)?;
+        match start {
+            FragmentStart::Entry => counts.entry,
+            FragmentStart::Label(_) => {
+                let ordinal = self.trace.ops[..first_op]
+                    .iter()
+                    .filter(|o| matches!(o.marker, Marker::Label(_)))
+                    .count();
+                counts.labels.get(ordinal).copied().flatten()
+            }
         }
-        // Rule 1: a fragment ending at a guard takes the count of the guard's bridge.
-        let mut shorter: u64 = 0;
-        for &i in &members {
-            if let FragmentEnd::Guard(g) = fragments[i].end {
-                let n = counters.bridges.get(&g).copied();
-                if n.is_none() {
+    }
+
+    /// The paper's two rules (001 §3.2), applied per start node of the trace.
+    fn assign(&self, fragments: &mut [Fragment], warnings: &mut Vec<String>) {
+        // fragments come in order of their end; a start's fragments share `first_op`
+        let mut firsts: Vec<usize> = fragments.iter().map(|f| f.first_op).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        for first_op in firsts {
+            let members: Vec<usize> = (0..fragments.len())
+                .filter(|&i| fragments[i].first_op == first_op)
+                .collect();
+            let first = &fragments[members[0]];
+            let start_count = self.start_count(first.start, first_op);
+            let start_name = first.start_name.clone();
+            if start_count.is_none() {
+                warnings.push(format!(
+                    "no counter for {start_name} ({}): its fragments are left out of Γ",
+                    self.trace.label()
+                ));
+            }
+            // Rule 1: a fragment ending at a guard takes the count of the guard's bridge.
+            let mut shorter: u64 = 0;
+            for &i in &members {
+                if let FragmentEnd::Guard(g) = fragments[i].end {
+                    let n = self.lifetimes.bridge_count(g, self.index);
+                    if n.is_none() {
+                        warnings.push(format!(
+                            "no counter for the bridge of guard {} (0x{g:x}): fragment {} is left out of Γ",
+                            fragments[i].end_name,
+                            fragments[i].name()
+                        ));
+                    }
+                    shorter = shorter.saturating_add(n.unwrap_or(0));
+                    fragments[i].frequency = n;
+                }
+            }
+            // Rule 2: the rest takes the start's count minus the shorter fragments' frequencies.
+            let Some(n_start) = start_count else {
+                continue;
+            };
+            for &i in &members {
+                if matches!(fragments[i].end, FragmentEnd::Guard(_)) {
+                    continue;
+                }
+                let freq = n_start.checked_sub(shorter).unwrap_or_else(|| {
                     warnings.push(format!(
-                        "no `bridge {g}` counter for guard {} (0x{g:x}): fragment {} is left out of Γ",
-                        fragments[i].end_name,
+                        "fragment {}: bridges out of it ran {shorter} times, more than its start \
+                         {start_name} was reached ({n_start}); frequency set to 0",
                         fragments[i].name()
                     ));
-                }
-                shorter = shorter.saturating_add(n.unwrap_or(0));
-                fragments[i].frequency = n;
+                    0
+                });
+                fragments[i].frequency = Some(freq);
             }
-        }
-        // Rule 2: the rest takes the start's count minus the shorter fragments' frequencies.
-        let Some(n_start) = start_count else {
-            continue;
-        };
-        for &i in &members {
-            if matches!(fragments[i].end, FragmentEnd::Guard(_)) {
-                continue;
-            }
-            let freq = n_start.checked_sub(shorter).unwrap_or_else(|| {
-                warnings.push(format!(
-                    "fragment {}: bridges out of it ran {shorter} times, more than its start \
-                     {start_name} was reached ({n_start}); frequency set to 0",
-                    fragments[i].name()
-                ));
-                0
-            });
-            fragments[i].frequency = Some(freq);
         }
     }
 }

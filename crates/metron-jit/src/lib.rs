@@ -15,6 +15,8 @@ pub mod cost;
 pub mod difference;
 pub mod error;
 pub mod fragment;
+pub mod graph_export;
+pub mod lifetime;
 pub mod log;
 pub mod nnls;
 pub mod op_class;

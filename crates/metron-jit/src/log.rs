@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::error::JitError;
-use crate::trace::{Marker, Op, OpNames, SourceId, SourceTable, Trace, TraceKind};
+use crate::trace::{Marker, Op, OpNameId, OpNames, SourceId, SourceTable, Trace, TraceKind};
 
 /// At most this many warnings keep their text; the rest are only counted.
 const MAX_WARNINGS: usize = 200;
@@ -39,6 +39,20 @@ pub struct Counters {
     pub bridges: HashMap<u64, u64>,
     /// False when the log ended inside the section.
     pub complete: bool,
+    /// Every counter line in log order: the order in which the backend compiled the traces,
+    /// which [`crate::lifetime`] uses to give each trace its own counters.
+    pub sequence: Vec<CounterRecord>,
+    /// Numbers that name more than one counter line (a freed loop's ids reused); the maps
+    /// above add such lines together, the sequence keeps them apart.
+    pub reused_numbers: usize,
+}
+
+/// One line of `jit-backend-counts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CounterRecord {
+    pub kind: CounterKind,
+    pub id: u64,
+    pub count: u64,
 }
 
 /// One line of `jit-summary`, e.g. `Tracing: 3 0.005401`.
@@ -65,8 +79,11 @@ pub struct JitLog {
     pub sections: BTreeMap<String, usize>,
     pub bytes: u64,
     pub lines: usize,
-    /// Set when the log ends inside a section (a crashed or killed program).
+    /// Set when the log ends inside a section (a crashed or killed program), or in text that
+    /// belongs to no section.
     pub truncated: bool,
+    /// The line where the log stops being whole.
+    pub truncated_at: Option<usize>,
     /// The most operations the reader held at once: the largest trace, since it hands each
     /// trace on when its section ends. What the consumer keeps is the consumer's business.
     pub max_trace_ops: usize,
@@ -137,49 +154,70 @@ where
     F: FnMut(Trace, &OpNames, &SourceTable),
 {
     let mut parser = Parser::new(path, mode, on_trace);
-    let mut buf = Vec::with_capacity(256);
+    let io_error = |source| JitError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    // Lines are cut out of large blocks in place (memchr), never copied one by one.
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut start, mut end) = (0usize, 0usize);
     loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|source| JitError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-        if n == 0 {
-            break;
-        }
-        parser.log.bytes += n as u64;
-        let complete_line = buf.last() == Some(&b'\n');
-        let mut line = &buf[..];
-        while let Some((&last, rest)) = line.split_last() {
-            if last == b'\n' || last == b'\r' {
-                line = rest;
-            } else {
-                break;
-            }
-        }
-        // The first pass needs no operation line: skip them unread (headers start `#`,
-        // section lines `[`).
-        if mode == ReadMode::Headers
-            && parser.in_trace()
-            && !matches!(line.first(), Some(b'[' | b'#'))
-        {
-            parser.skip_line(complete_line);
+        if let Some(i) = memchr::memchr(b'\n', &buf[start..end]) {
+            parser.log.bytes += i as u64 + 1;
+            parser.raw_line(&buf[start..start + i], true)?;
+            start += i + 1;
             continue;
         }
-        // Validating first is several times faster than the lossy path on clean logs.
-        match std::str::from_utf8(line) {
-            Ok(text) => parser.line(text, complete_line)?,
-            Err(_) => parser.line(&String::from_utf8_lossy(line), complete_line)?,
+        if start > 0 {
+            buf.copy_within(start..end, 0);
+            end -= start;
+            start = 0;
         }
+        if end == buf.len() {
+            buf.resize(buf.len() * 2, 0); // a line longer than the block
+        }
+        let n = loop {
+            match reader.read(&mut buf[end..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                r => break r.map_err(io_error)?,
+            }
+        };
+        if n == 0 {
+            if end > 0 {
+                parser.log.bytes += end as u64;
+                parser.raw_line(&buf[..end], false)?;
+            }
+            break;
+        }
+        end += n;
     }
     parser.finish()
 }
 
 struct OpenSection {
     name: String,
+    kind: SectionKind,
     line: usize,
+}
+
+/// The sections the reader reads, decided once per section rather than per line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SectionKind {
+    Trace,
+    Counts,
+    Summary,
+    Other,
+}
+
+impl SectionKind {
+    fn of(name: &str) -> Self {
+        match name {
+            "jit-log-opt-loop" | "jit-log-opt-bridge" => SectionKind::Trace,
+            "jit-backend-counts" => SectionKind::Counts,
+            "jit-summary" => SectionKind::Summary,
+            _ => SectionKind::Other,
+        }
+    }
 }
 
 struct Parser<F> {
@@ -193,6 +231,8 @@ struct Parser<F> {
     counters: Option<Counters>,
     seen_section: bool,
     last_line_incomplete: bool,
+    /// The first line of text outside any section since the last section start.
+    outside_since: Option<usize>,
 }
 
 enum SectionLine<'a> {
@@ -231,6 +271,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             counters: None,
             seen_section: false,
             last_line_incomplete: false,
+            outside_since: None,
         }
     }
 
@@ -248,13 +289,55 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             && self
                 .stack
                 .last()
-                .is_some_and(|s| s.name == "jit-log-opt-loop" || s.name == "jit-log-opt-bridge")
+                .is_some_and(|s| s.kind == SectionKind::Trace)
     }
 
-    /// Counts a line that is not read.
-    fn skip_line(&mut self, complete: bool) {
+    /// One line without its `\n`; `complete` is false for a last line the log cuts short.
+    fn raw_line(&mut self, mut line: &[u8], complete: bool) -> Result<(), JitError> {
+        if let Some(rest) = line.strip_suffix(b"\r") {
+            line = rest;
+        }
+        // The first pass needs only labels and guards of the operation lines: a byte-level
+        // look at the operation's name (headers start `#`, section lines `[`).
+        if self.mode == ReadMode::Headers
+            && self.in_trace()
+            && !matches!(line.first(), Some(b'[' | b'#'))
+        {
+            self.skeleton_line(line, complete);
+            return Ok(());
+        }
+        // Validating first is several times faster than the lossy path on clean logs.
+        match std::str::from_utf8(line) {
+            Ok(text) => self.line(text, complete),
+            Err(_) => self.line(&String::from_utf8_lossy(line), complete),
+        }
+    }
+
+    /// An operation line in the first pass: only a label or a guard is kept.
+    fn skeleton_line(&mut self, line: &[u8], complete: bool) {
         self.log.lines += 1;
         self.last_line_incomplete = !complete;
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        let name = op_name_bytes(line);
+        let is_label = name.starts_with(b"label(");
+        if !(is_label || name.starts_with(b"guard_") || name.starts_with(b"vec_guard_")) {
+            return;
+        }
+        let text = String::from_utf8_lossy(line);
+        let marker = if is_label {
+            target_token(&text).map(Marker::Label)
+        } else {
+            guard_descr(&text).map(Marker::Guard)
+        };
+        if let Some(marker) = marker {
+            trace.ops.push(Op {
+                name: OpNameId(0),
+                marker,
+                source: None,
+            });
+        }
     }
 
     fn line(&mut self, text: &str, complete: bool) -> Result<(), JitError> {
@@ -290,13 +373,20 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
     }
 
     fn start_section(&mut self, stamp: u64, name: &str, lineno: usize) {
-        *self.log.sections.entry(name.to_string()).or_insert(0) += 1;
+        self.outside_since = None;
+        match self.log.sections.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                self.log.sections.insert(name.to_string(), 1);
+            }
+        }
         self.timestamp = stamp;
         if name == "jit-backend-counts" {
             self.counters.get_or_insert_with(Counters::default).complete = false;
         }
         self.stack.push(OpenSection {
             name: name.to_string(),
+            kind: SectionKind::of(name),
             line: lineno,
         });
     }
@@ -327,9 +417,9 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                 break;
             }
         }
-        match name {
-            "jit-log-opt-loop" | "jit-log-opt-bridge" => self.finish_trace(),
-            "jit-backend-counts" => {
+        match SectionKind::of(name) {
+            SectionKind::Trace => self.finish_trace(),
+            SectionKind::Counts => {
                 if let Some(c) = self.counters.as_mut() {
                     c.complete = true;
                 }
@@ -341,6 +431,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
     fn content(&mut self, text: &str, lineno: usize) {
         let Some(section) = self.stack.last() else {
             if !text.trim().is_empty() {
+                self.outside_since.get_or_insert(lineno);
                 self.warn(
                     Some(lineno),
                     "text outside any section, skipped".to_string(),
@@ -348,11 +439,11 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             }
             return;
         };
-        match section.name.as_str() {
-            "jit-log-opt-loop" | "jit-log-opt-bridge" => self.trace_line(text, lineno),
-            "jit-backend-counts" => self.counter_line(text, lineno),
-            "jit-summary" => self.summary_line(text),
-            _ => {}
+        match section.kind {
+            SectionKind::Trace => self.trace_line(text, lineno),
+            SectionKind::Counts => self.counter_line(text, lineno),
+            SectionKind::Summary => self.summary_line(text),
+            SectionKind::Other => {}
         }
     }
 
@@ -452,8 +543,16 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                     CounterKind::Label => &mut counters.labels,
                     CounterKind::Bridge => &mut counters.bridges,
                 };
-                let slot = map.entry(id).or_insert(0);
-                *slot = slot.saturating_add(count);
+                match map.entry(id) {
+                    std::collections::hash_map::Entry::Occupied(mut e) => {
+                        counters.reused_numbers += 1;
+                        *e.get_mut() = e.get().saturating_add(count);
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(count);
+                    }
+                }
+                counters.sequence.push(CounterRecord { kind, id, count });
             }
             None if text.trim().is_empty() => {}
             None => self.warn(
@@ -482,8 +581,19 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             });
         }
         let lines = self.log.lines;
+        if let Some(from) = self.outside_since {
+            self.log.truncated = true;
+            self.log.truncated_at = Some(from);
+            self.warn(
+                Some(from),
+                format!(
+                    "log is truncated: from line {from} to its end it is text outside any section"
+                ),
+            );
+        }
         if self.last_line_incomplete {
             self.log.truncated = true;
+            self.log.truncated_at.get_or_insert(lines);
             self.warn(
                 Some(lines),
                 format!("log stops in the middle of line {lines}; that line was ignored"),
@@ -494,6 +604,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         }
         if let Some(open) = self.stack.last() {
             self.log.truncated = true;
+            self.log.truncated_at.get_or_insert(lines);
             let lost = match &self.trace {
                 Some(t) => format!(
                     "; the incomplete {} (line {}) was dropped",
@@ -579,13 +690,26 @@ enum OpLine<'a> {
     },
 }
 
+/// `s.split_once(pat)` for a short ASCII `pat`, found with memchr: the general string
+/// searcher's set-up costs more than the search on lines this short.
+fn split_at<'a>(s: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
+    let (b, p) = (s.as_bytes(), pat.as_bytes());
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(p[0], &b[from..]) {
+        let i = from + i;
+        if b[i..].starts_with(p) {
+            return Some((&s[..i], &s[i + p.len()..]));
+        }
+        from = i + 1;
+    }
+    None
+}
+
 /// One operation line: `[+offset: ][result = ]name(args[, descr=...])[ [failargs]]`.
 fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
     let mut body = text;
     if let Some(rest) = body.strip_prefix('+') {
-        let (offset, rest) = rest
-            .split_once(": ")
-            .ok_or("an offset `+N: ` before the operation")?;
+        let (offset, rest) = split_at(rest, ": ").ok_or("an offset `+N: ` before the operation")?;
         if !offset.bytes().all(|b| b.is_ascii_digit()) {
             return Err("a decimal offset after `+`");
         }
@@ -598,7 +722,7 @@ fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
         .find('(')
         .ok_or("an operation `name(args)` or `result = name(args)`")?;
     let head = &body[..paren];
-    let name = match head.split_once(" = ") {
+    let name = match split_at(head, " = ") {
         Some((result, name)) => {
             if !is_ident(result) {
                 return Err("a result variable such as `i5` before ` = `");
@@ -628,6 +752,24 @@ fn parse_op(text: &str) -> Result<OpLine<'_>, &'static str> {
     Ok(OpLine::Op { name, marker, dmp })
 }
 
+/// The bytes from an operation's name on: past `+offset: ` and `result = `.
+fn op_name_bytes(line: &[u8]) -> &[u8] {
+    let mut b = line;
+    if b.first() == Some(&b'+') {
+        if let Some(i) = b.iter().position(|&c| c == b' ') {
+            b = &b[i + 1..];
+        }
+    }
+    let n = b
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    match b[n..].strip_prefix(b" = ") {
+        Some(rest) => rest,
+        None => b,
+    }
+}
+
 fn is_ident(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
@@ -635,13 +777,15 @@ fn is_ident(s: &str) -> bool {
 }
 
 fn target_token(args: &str) -> Option<u64> {
-    let (_, rest) = args.rsplit_once("descr=TargetToken(")?;
+    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=TargetToken(")?;
+    let rest = &args[at + "descr=TargetToken(".len()..];
     let digits = rest.split(')').next()?;
     parse_signed_as_u64(digits)
 }
 
 fn guard_descr(args: &str) -> Option<u64> {
-    let (_, rest) = args.rsplit_once("descr=<Guard")?;
+    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=<Guard")?;
+    let rest = &args[at + "descr=<Guard".len()..];
     let id = rest.split('>').next()?;
     parse_guard_number(id)
 }
@@ -660,7 +804,10 @@ fn parse_signed_as_u64(text: &str) -> Option<u64> {
         .or_else(|| text.parse::<i64>().ok().map(|v| v as u64))
 }
 
-enum CounterKind {
+/// What a counter counts: a loop's entry, a label, or a bridge's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterKind {
     Entry,
     Label,
     Bridge,

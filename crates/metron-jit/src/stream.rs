@@ -1,8 +1,10 @@
 //! The whole analysis of a PYPYLOG in memory bounded by its largest trace, not by its size.
 //!
-//! Two passes over the file. The first reads only headers and counters (001 §3.2 needs every
-//! `bridge D` counter and bridge header before it can cut the first trace: a guard ends a
-//! fragment only if it has a bridge, and the counters come last in the log). The second reads
+//! Two passes over the file. The first reads only each trace's skeleton (header, labels,
+//! guards) and the counters: 001 §3.2 needs every bridge and counter before it can cut the
+//! first trace (a guard ends a fragment only if it has a bridge, and the counters come last
+//! in the log), and [`crate::lifetime`] needs the skeletons to give each trace its own
+//! counters when freed loops' numbers are reused. The second reads
 //! each trace in full, cuts it into fragments, prices them and drops its operations before
 //! reading the next one. What stays are the per-fragment and per-trace summaries, the
 //! counters and the name and source tables.
@@ -13,7 +15,8 @@ use std::path::Path;
 
 use crate::cost::{Analysis, CostAccumulator, CostModel};
 use crate::error::JitError;
-use crate::fragment::{FragmentBuilder, LogFacts};
+use crate::fragment::{CounterFacts, FragmentBuilder};
+use crate::lifetime::LifetimeBuilder;
 use crate::log::{read_traces, JitLog, ReadMode};
 use crate::op_class::OpClassTable;
 use crate::trace::{Trace, TraceKind};
@@ -58,15 +61,13 @@ where
     R: BufRead,
     O: FnMut() -> Result<R, JitError>,
 {
-    let mut facts = LogFacts::default();
+    let mut lifetimes = LifetimeBuilder::new();
     let headers = read_traces(open()?, path, ReadMode::Headers, |t: Trace, _, _| {
-        facts.add_trace_kind(t.kind)
+        lifetimes.add(&t)
     })?;
     let first_pass_ops = headers.max_trace_ops;
-    facts.counters = headers.counters;
-    facts.add_counter_bridges();
-
-    let mut builder = FragmentBuilder::new(facts);
+    let counters = headers.counters.as_ref();
+    let mut builder = FragmentBuilder::new(lifetimes.finish(counters), CounterFacts::of(counters));
     let mut acc = CostAccumulator::new(classes, model);
     let (mut index, mut loops) = (0usize, 0usize);
     let mut log = read_traces(open()?, path, ReadMode::Full, |trace, names, sources| {
@@ -77,7 +78,9 @@ where
         // `trace` and its operations end here
     })?;
     let has_counters = builder.has_counters();
-    let analysis = acc.finish(has_counters, builder.finish(), &log.sources);
+    let counter_use = builder.counter_use();
+    let mut analysis = acc.finish(has_counters, builder.finish(), &log.sources);
+    analysis.counter_use = counter_use;
     log.traces = Vec::new();
     Ok(StreamedAnalysis {
         max_retained_ops: log.max_trace_ops.max(first_pass_ops),

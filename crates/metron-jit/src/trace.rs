@@ -165,19 +165,23 @@ impl OpNames {
     }
 }
 
+/// A string many source locations share (a file, a function, an opcode name): a long run has
+/// hundreds of thousands of bytecode positions in a few files.
+pub type Shared = std::sync::Arc<str>;
+
 /// A Python source position as PyPy writes it in `debug_merge_point`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SourceLocation {
-    pub function: Option<String>,
-    pub file: Option<String>,
+    pub function: Option<Shared>,
+    pub file: Option<Shared>,
     /// First line of the function (`co_firstlineno`).
     pub first_line: Option<u32>,
     /// The line of the bytecode (PyPy >= 7 writes it; older logs only have `first_line`).
     pub line: Option<u32>,
     pub bytecode_offset: Option<u32>,
-    pub opcode: Option<String>,
+    pub opcode: Option<Shared>,
     /// The text as logged.
-    pub raw: String,
+    pub raw: Box<str>,
 }
 
 impl SourceLocation {
@@ -185,6 +189,11 @@ impl SourceLocation {
     /// `<code object f. file 'x.py'. line 3> #19 OPNAME` (older PyPy); anything else (other
     /// interpreters built with RPython) keeps just `raw`.
     pub fn parse(raw: &str) -> SourceLocation {
+        Self::parse_with(raw, &mut |s: &str| Shared::from(s))
+    }
+
+    /// As [`SourceLocation::parse`], taking shared strings from `share`.
+    fn parse_with(raw: &str, share: &mut dyn FnMut(&str) -> Shared) -> SourceLocation {
         let mut loc = SourceLocation {
             function: None,
             file: None,
@@ -192,17 +201,17 @@ impl SourceLocation {
             line: None,
             bytecode_offset: None,
             opcode: None,
-            raw: raw.to_string(),
+            raw: raw.into(),
         };
         if let Some(rest) = raw.strip_prefix("<code object ") {
-            loc.parse_old(rest);
+            loc.parse_old(rest, share);
         } else if let Some((func, rest)) = raw.split_once(';') {
-            loc.parse_new(func, rest);
+            loc.parse_new(func, rest, share);
         }
         loc
     }
 
-    fn parse_new(&mut self, func: &str, rest: &str) {
+    fn parse_new(&mut self, func: &str, rest: &str, share: &mut dyn FnMut(&str) -> Shared) {
         let Some((place, bytecode)) = rest.rsplit_once('~') else {
             return;
         };
@@ -213,14 +222,14 @@ impl SourceLocation {
             Some((a, b)) => (a.parse().ok(), b.parse().ok()),
             None => (lines.parse().ok(), None),
         };
-        self.function = Some(func.to_string());
-        self.file = Some(file.to_string());
+        self.function = Some(share(func));
+        self.file = Some(share(file));
         self.first_line = first;
         self.line = line;
-        self.parse_bytecode(bytecode);
+        self.parse_bytecode(bytecode, share);
     }
 
-    fn parse_old(&mut self, rest: &str) {
+    fn parse_old(&mut self, rest: &str, share: &mut dyn FnMut(&str) -> Shared) {
         // `f. file '/x.py'. line 3> #19 FOR_ITER` (the logger turns commas into dots)
         let Some((head, bytecode)) = rest.split_once("> ") else {
             return;
@@ -231,13 +240,13 @@ impl SourceLocation {
         let Some((file, line)) = tail.rsplit_once("'. line ") else {
             return;
         };
-        self.function = Some(func.to_string());
-        self.file = Some(file.to_string());
+        self.function = Some(share(func));
+        self.file = Some(share(file));
         self.first_line = line.trim().parse().ok();
-        self.parse_bytecode(bytecode);
+        self.parse_bytecode(bytecode, share);
     }
 
-    fn parse_bytecode(&mut self, text: &str) {
+    fn parse_bytecode(&mut self, text: &str, share: &mut dyn FnMut(&str) -> Shared) {
         let text = text.trim();
         let Some(text) = text.strip_prefix('#') else {
             return;
@@ -245,7 +254,7 @@ impl SourceLocation {
         let (off, op) = text.split_once(' ').unwrap_or((text, ""));
         self.bytecode_offset = off.parse().ok();
         if !op.is_empty() {
-            self.opcode = Some(op.to_string());
+            self.opcode = Some(share(op));
         }
     }
 
@@ -253,32 +262,67 @@ impl SourceLocation {
     pub fn short(&self) -> String {
         match (&self.file, self.line.or(self.first_line)) {
             (Some(f), Some(l)) => format!("{f}:{l}"),
-            (Some(f), None) => f.clone(),
-            _ => self.raw.clone(),
+            (Some(f), None) => f.to_string(),
+            _ => self.raw.to_string(),
         }
     }
 }
 
-/// Interned source locations.
+/// Interned source locations. The index is keyed by a hash of the text, checked against the
+/// stored text, so that each location's text is held once.
 #[derive(Debug, Default, Clone)]
 pub struct SourceTable {
     locations: Vec<SourceLocation>,
-    index: FxMap<String, SourceId>,
+    /// text hash → the first id with that hash; later ids with the same hash (collisions)
+    /// are in `collisions`.
+    index: FxMap<u64, SourceId>,
+    collisions: FxMap<Box<str>, SourceId>,
+    shared: FxMap<Shared, ()>,
 }
 
 impl SourceTable {
     pub fn intern(&mut self, raw: &str) -> SourceId {
-        if let Some(&id) = self.index.get(raw) {
-            return id;
+        let mut h = FxHasher::default();
+        h.write(raw.as_bytes());
+        let hash = h.finish();
+        if let Some(&id) = self.index.get(&hash) {
+            if &*self.locations[id.index()].raw == raw {
+                return id;
+            }
+            if let Some(&id) = self.collisions.get(raw) {
+                return id;
+            }
         }
         let id = SourceId::new(self.locations.len());
-        self.locations.push(SourceLocation::parse(raw));
-        self.index.insert(raw.to_string(), id);
+        let shared = &mut self.shared;
+        let mut share = |s: &str| match shared.get_key_value(s) {
+            Some((k, _)) => k.clone(),
+            None => {
+                let k = Shared::from(s);
+                shared.insert(k.clone(), ());
+                k
+            }
+        };
+        self.locations
+            .push(SourceLocation::parse_with(raw, &mut share));
+        match self.index.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.collisions.insert(raw.into(), id);
+            }
+        }
         id
     }
 
     pub fn get(&self, id: SourceId) -> Option<&SourceLocation> {
         self.locations.get(id.index())
+    }
+
+    /// All locations, in the order of their ids.
+    pub fn locations(&self) -> &[SourceLocation] {
+        &self.locations
     }
 
     pub fn len(&self) -> usize {

@@ -22,4 +22,11 @@ fuzz_target!(|data: &[u8]| {
     ] {
         let _ = analyze(&log, classes, &model);
     }
+    // the streaming path: skeleton pass, loop lifetimes, full pass
+    let _ = metron_jit::stream::analyze_stream(
+        || Ok::<_, metron_jit::JitError>(data),
+        std::path::Path::new("fuzz.log"),
+        classes,
+        &CostModel::Cmc,
+    );
 });

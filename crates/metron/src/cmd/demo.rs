@@ -314,6 +314,8 @@ fn jit_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
     let record = RecordArgs {
         output: log.clone(),
         sections: metron_jit::pypy::DEFAULT_SECTIONS.to_string(),
+        jit: None,
+        discard_output: true,
         command: vec![script.display().to_string(), "0.05".into()],
     };
     let quiet = GlobalOpts {

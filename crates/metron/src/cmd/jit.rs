@@ -33,6 +33,8 @@ pub enum JitCommand {
     Analyze(AnalyzeArgs),
     /// Run a Python script under pypy3 with PYPYLOG set and keep the log.
     Record(RecordArgs),
+    /// The trace graph (001 Fig. 1) of a log as Graphviz dot (or JSON with --json).
+    Graph(GraphArgs),
     /// Print the default operation-class table (edit a copy, pass it with --classes).
     Classes,
     /// The cost of a task: a warm-up+task log minus a warm-up-only log (001 §5.2.2).
@@ -226,6 +228,12 @@ pub struct AnalyzeArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct GraphArgs {
+    /// A log written with PYPYLOG=jit-log-opt,jit-backend-counts:FILE
+    pub log: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct RecordArgs {
     /// Where to write the log
     #[arg(long, short = 'o', default_value = "pypylog.txt")]
@@ -233,6 +241,12 @@ pub struct RecordArgs {
     /// PYPYLOG sections
     #[arg(long, default_value = pypy::DEFAULT_SECTIONS)]
     pub sections: String,
+    /// JIT options passed as `pypy3 --jit OPTIONS` (e.g. `threshold=200,loop_longevity=1000`)
+    #[arg(long, value_name = "OPTIONS")]
+    pub jit: Option<String>,
+    /// Discard the program's output instead of passing it through
+    #[arg(long)]
+    pub discard_output: bool,
     /// The Python script and its arguments
     #[arg(required = true, last = true)]
     pub command: Vec<String>,
@@ -242,6 +256,7 @@ pub fn run(args: JitArgs, global: &GlobalOpts) -> CliResult {
     match args.command {
         JitCommand::Analyze(a) => run_analyze(a, global),
         JitCommand::Record(r) => run_record(r, global),
+        JitCommand::Graph(g) => run_graph(g, global),
         JitCommand::Classes => {
             print!("{}", metron_jit::op_class::DEFAULT_TABLE);
             Ok(())
@@ -269,7 +284,24 @@ pub(crate) fn model_and_classes(m: &ModelArgs) -> Result<(CostModel, OpClassTabl
         Some(p) => OpClassTable::from_file(p).map_err(input)?,
         None => OpClassTable::default_table(),
     };
+    if let CostModel::Cmw(w) = &model {
+        w.check_classes(&classes).map_err(CliError::input)?;
+    }
     Ok((model, classes))
+}
+
+fn run_graph(args: GraphArgs, global: &GlobalOpts) -> CliResult {
+    let log = parse_with_progress(&args.log, global.quiet)?;
+    let graph = metron_jit::fragment::build(&log);
+    let export = metron_jit::graph_export::export(&log, &graph);
+    if global.json {
+        let text = serde_json::to_string_pretty(&export)
+            .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
+        println!("{text}");
+    } else {
+        print!("{}", metron_jit::graph_export::to_dot(&export));
+    }
+    truncation(&args.log, &log)
 }
 
 fn run_diff(args: DiffArgs, global: &GlobalOpts) -> CliResult {
@@ -433,7 +465,25 @@ fn run_record(args: RecordArgs, global: &GlobalOpts) -> CliResult {
             "{script}: no such file: expected a Python script after `--`"
         )));
     }
-    pypy::record(Path::new(script), rest, &args.output, &args.sections).map_err(input)?;
+    let options = pypy::RecordOptions {
+        sections: args.sections.clone(),
+        jit: args.jit.clone(),
+        output: if args.discard_output {
+            metron_measure::runner::OutputPolicy::Discard
+        } else {
+            metron_measure::runner::OutputPolicy::Inherit
+        },
+    };
+    pypy::record_with(Path::new(script), rest, &args.output, &options).map_err(input)?;
+    let written = std::fs::metadata(&args.output)
+        .map(|m| m.len())
+        .unwrap_or(0);
+    if written == 0 {
+        return Err(CliError::failure(format!(
+            "{}: pypy3 wrote no log (does this pypy3 honour PYPYLOG?)",
+            args.output.display()
+        )));
+    }
     if !global.quiet {
         eprintln!(
             "metron: log written to {}; analyse it with: metron jit analyze {}",
@@ -574,7 +624,7 @@ fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
             .and_then(|()| writeln!(out).map_err(serde_json::Error::io))
             .and_then(|()| out.flush().map_err(serde_json::Error::io))
             .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
-        return Ok(());
+        return truncation(&args.log, &log);
     }
     print!(
         "{}",
@@ -583,7 +633,19 @@ fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
     if !global.quiet {
         print_warnings(&args.log, &log, &analysis);
     }
-    Ok(())
+    truncation(&args.log, &log)
+}
+
+/// A truncated log gives a partial answer: shown, but the run fails (exit 1).
+fn truncation(path: &Path, log: &JitLog) -> CliResult {
+    match log.truncated_at.filter(|_| log.truncated) {
+        Some(line) => Err(CliError::failure(format!(
+            "{}: truncated at line {line}: the analysis above covers only the complete traces \
+             before it (a crashed or killed program, or a file cut short)",
+            path.display()
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn fmt_count(n: u64) -> String {
@@ -633,7 +695,13 @@ fn human(
     let _ = writeln!(o);
     match a.gamma {
         Some(g) => {
-            let _ = writeln!(o, "Γ = {} (001 Eq. 4)", fmt_cost(g));
+            let unit = match &a.model {
+                CostModel::Cmw(w) if w.unit == "s" => " s".to_string(),
+                CostModel::Cmw(w) => format!(" [{}]", w.unit),
+                CostModel::Cmc => " operations".to_string(),
+                CostModel::Cm0 => " fragment executions".to_string(),
+            };
+            let _ = writeln!(o, "Γ = {}{unit} (001 Eq. 4)", fmt_cost(g));
         }
         None => {
             let _ = writeln!(
@@ -641,6 +709,22 @@ fn human(
                 "Γ: not available, the log has no jit-backend-counts (static per-trace costs below)"
             );
         }
+    }
+    let summary = |key: &str| {
+        log.summary.iter().find(|s| s.key == key).and_then(|s| {
+            Some((
+                s.values.first()?.clone(),
+                s.values.get(1)?.parse::<f64>().ok()?,
+            ))
+        })
+    };
+    if let (Some((traced, t_tracing)), Some((_, t_backend))) =
+        (summary("Tracing"), summary("Backend"))
+    {
+        let _ = writeln!(
+            o,
+            "JIT warm-up (jit-summary): tracing {t_tracing:.3} s and backend {t_backend:.3} s for {traced} traces"
+        );
     }
     if !a.executed_ops.is_empty() {
         let ops: Vec<String> = a
@@ -652,6 +736,33 @@ fn human(
         let _ = writeln!(o, "executed ops: {}", ops.join(", "));
     }
 
+    if !a.op_histogram.is_empty() {
+        let _ = writeln!(o, "\nmost common operations (001 Fig. 3)");
+        let _ = writeln!(
+            o,
+            "  {:<28} {:<8} {:>10} {:>18}",
+            "operation", "class", "in traces", "executed"
+        );
+        for c in a
+            .op_histogram
+            .iter()
+            .filter(|c| c.class != "debug")
+            .take(args.top)
+        {
+            let _ = writeln!(
+                o,
+                "  {:<28} {:<8} {:>10} {:>18}",
+                c.name,
+                c.class,
+                fmt_count(c.in_traces),
+                if a.has_counters {
+                    fmt_count(c.executed)
+                } else {
+                    "?".to_string()
+                }
+            );
+        }
+    }
     if a.has_counters {
         let mut frags: Vec<_> = a.fragments.iter().collect();
         frags.sort_by(|x, y| y.cost.unwrap_or(-1.0).total_cmp(&x.cost.unwrap_or(-1.0)));
@@ -668,16 +779,7 @@ fn human(
                 .filter(|(c, _)| c.as_str() != "debug" && c.as_str() != "control")
                 .map(|(_, n)| *n)
                 .sum();
-            let src = f
-                .sources
-                .first()
-                .map(|s| match s.position.line {
-                    Some(l) if !s.position.function.is_empty() => {
-                        format!("{}:{l}", s.position.function)
-                    }
-                    _ => s.position.file.clone(),
-                })
-                .unwrap_or_default();
+            let src = &f.starts_at;
             let _ = writeln!(
                 o,
                 "  {:<14} {:<20} {:>5} {:>16} {:>10} {:>11} {:>5.1}%  {}",
@@ -741,21 +843,36 @@ fn human(
     o
 }
 
-/// Notes go to stderr so that the tables on stdout stay clean.
+/// How many warnings are printed in full; the rest are counted by kind.
+const SHOWN_WARNINGS: usize = 20;
+
+/// Notes go to stderr so that the tables on stdout stay clean. The first
+/// [`SHOWN_WARNINGS`] in full, the rest summarised (`--json` has them all).
 fn print_warnings(path: &Path, log: &JitLog, a: &Analysis) {
-    for w in &log.warnings {
-        match w.line {
-            Some(l) => eprintln!("metron: warning: {}:{l}: {}", path.display(), w.message),
-            None => eprintln!("metron: warning: {}: {}", path.display(), w.message),
-        }
-    }
-    if log.suppressed_warnings > 0 {
-        eprintln!(
-            "metron: warning: ... and {} more parse warnings",
-            log.suppressed_warnings
-        );
-    }
-    for w in &a.warnings {
+    let parse = log.warnings.iter().map(|w| match w.line {
+        Some(l) => format!("{}:{l}: {}", path.display(), w.message),
+        None => format!("{}: {}", path.display(), w.message),
+    });
+    let all: Vec<String> = parse.chain(a.warnings.iter().cloned()).collect();
+    for w in all.iter().take(SHOWN_WARNINGS) {
         eprintln!("metron: warning: {w}");
+    }
+    let rest = all.len().saturating_sub(SHOWN_WARNINGS) + log.suppressed_warnings;
+    if rest > 0 {
+        let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+        for w in all.iter().skip(SHOWN_WARNINGS) {
+            let kind: String = w
+                .split(|c: char| c.is_ascii_digit() || c == '`')
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(60)
+                .collect();
+            *kinds.entry(kind).or_insert(0) += 1;
+        }
+        eprintln!("metron: warning: ... and {rest} more warnings (all of them are in --json)");
+        for (kind, n) in kinds.iter().take(5) {
+            eprintln!("metron: warning:     {n} × {kind}...");
+        }
     }
 }
