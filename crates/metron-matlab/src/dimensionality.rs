@@ -3,7 +3,27 @@
 
 use std::collections::BTreeMap;
 
-use crate::ast::{walk_stmts, Expr, ExprKind, Scope, StmtKind};
+use crate::ast::{walk_stmts, Expr, ExprKind, Program, Scope, StmtKind};
+
+/// `assert(isscalar(p))` names `p`.
+fn asserted_scalar(e: &Expr) -> Option<String> {
+    let ExprKind::Apply { name, args } = &e.kind else {
+        return None;
+    };
+    let [arg, ..] = args.as_slice() else {
+        return None;
+    };
+    let ExprKind::Apply { name: test, args: inner } = &arg.unparen().kind else {
+        return None;
+    };
+    match (name.as_str(), test.as_str(), inner.as_slice()) {
+        ("assert", "isscalar", [x]) => match &x.unparen().kind {
+            ExprKind::Ident(p) => Some(p.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -46,10 +66,63 @@ impl Dimensions {
     /// Flow-insensitive facts for a scope: a variable keeps a shape only when every
     /// assignment of it gives that shape (element assignments `x(i) = ...` keep it).
     pub fn of_scope(scope: &Scope) -> Dimensions {
+        Self::with_parameters(scope, BTreeMap::new())
+    }
+
+    /// [`Self::of_scope`] with the shapes of parameters known from the rest of the file: an
+    /// annotation (`% metron: scalar n`), `assert(isscalar(n))` in the body, or the join of
+    /// the shapes every call site in the file passes.
+    pub fn of_scope_in(program: &Program, scope: &Scope) -> Dimensions {
+        let Some(f) = scope.function else {
+            return Self::of_scope(scope);
+        };
+        let mut known: BTreeMap<String, Dim> = BTreeMap::new();
+        let mut joined: Vec<Option<Dim>> = vec![None; f.params.len()];
+        for other in program.scopes() {
+            if other.function.is_some_and(|g| g.name == f.name) {
+                continue;
+            }
+            let caller = Dimensions::of_scope(&other);
+            for call in crate::resolve::calls_to(&other, &f.name) {
+                for (k, slot) in joined.iter_mut().enumerate() {
+                    let d = call.get(k).map_or(Dim::Unknown, |a| caller.expr(a));
+                    *slot = Some(slot.map_or(d, |old| old.join(d)));
+                }
+            }
+        }
+        // Only local functions are called from nowhere but this file.
+        let local = !crate::resolve::is_entry(program, f);
+        for (p, d) in f.params.iter().zip(joined).filter(|_| local) {
+            if let Some(d) = d.filter(|d| *d != Dim::Unknown) {
+                known.insert(p.clone(), d);
+            }
+        }
+        walk_stmts(scope.body, &mut |s| {
+            if let StmtKind::Expr(e) = &s.kind {
+                if let Some(p) = asserted_scalar(e) {
+                    known.insert(p, Dim::Scalar);
+                }
+            }
+        });
+        for (name, kind) in crate::resolve::annotations(program, f) {
+            let d = match kind.as_str() {
+                "scalar" => Dim::Scalar,
+                "row" => Dim::Row,
+                "column" => Dim::Column,
+                _ => continue,
+            };
+            known.insert(name, d);
+        }
+        known.retain(|p, _| f.params.contains(p));
+        Self::with_parameters(scope, known)
+    }
+
+    fn with_parameters(scope: &Scope, known: BTreeMap<String, Dim>) -> Dimensions {
         let mut dims = Dimensions::default();
+        let param = |p: &String| known.get(p).copied().unwrap_or(Dim::Unknown);
         if let Some(f) = scope.function {
             for p in &f.params {
-                dims.of.insert(p.clone(), Dim::Unknown);
+                dims.of.insert(p.clone(), param(p));
             }
         }
         // Two rounds so that `n = numel(x)` before `y = zeros(1, n)` settles.
@@ -57,7 +130,7 @@ impl Dimensions {
             let mut next: BTreeMap<String, Dim> = BTreeMap::new();
             if let Some(f) = scope.function {
                 for p in &f.params {
-                    next.insert(p.clone(), Dim::Unknown);
+                    next.insert(p.clone(), param(p));
                 }
             }
             walk_stmts(scope.body, &mut |s| match &s.kind {

@@ -4,9 +4,11 @@
 pub mod ast;
 pub mod bench;
 pub mod bench_store;
+pub mod classes;
 pub mod classification;
 pub mod dataflow;
 pub mod dependence;
+pub mod differential;
 pub mod dimensionality;
 pub mod instruction_tree;
 pub mod linear;

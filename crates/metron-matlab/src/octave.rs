@@ -410,7 +410,7 @@ fn time_interleaved(
 /// `source` with its first function `name` declared as `new`; `None` unless the declaration
 /// is on one line and nothing after it mentions `name` (a recursive call would still reach
 /// the original).
-fn renamed_entry(source: &str, file: &Path, name: &str, new: &str) -> Option<String> {
+pub(crate) fn renamed_entry(source: &str, file: &Path, name: &str, new: &str) -> Option<String> {
     let program = crate::parse(source, file).ok()?;
     let f = program.functions.first().filter(|f| f.name == name)?;
     let start = f.span.start;

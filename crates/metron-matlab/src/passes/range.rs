@@ -34,7 +34,7 @@ pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
             });
             continue;
         }
-        let dims = Dimensions::of_scope(&scope);
+        let dims = Dimensions::of_scope_in(program, &scope);
         crate::ast::walk_stmts(scope.body, &mut |s| {
             let exprs: Vec<&Expr> = match &s.kind {
                 StmtKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],

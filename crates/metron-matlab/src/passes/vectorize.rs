@@ -23,7 +23,7 @@ pub fn run(program: &Program, options: &Options) -> Result<PassOutput, Overlap> 
         let cx = LoopContext {
             program,
             names: Names::of_scope(&scope),
-            dims: Dimensions::of_scope(&scope),
+            dims: Dimensions::of_scope_in(program, &scope),
             options,
             scope,
         };
@@ -216,8 +216,8 @@ struct LoopContext<'a> {
 #[derive(Debug, Clone)]
 struct Access {
     array: String,
-    /// `None`: not affine in the loop variable (or multi-dimensional): assume anything.
-    subscript: Option<Subscript>,
+    /// One subscript per dimension; `None`: not affine in the loop variable: assume anything.
+    subscript: Option<Vec<Subscript>>,
     write: bool,
     stmt: usize,
 }
@@ -310,6 +310,71 @@ impl LoopContext<'_> {
         })
     }
 
+    fn subscripts(&self, args: &[Expr], var: &str) -> Option<Vec<Subscript>> {
+        args.iter().map(|a| self.subscript(a, var)).collect()
+    }
+
+    /// An indexed read or write over the whole iteration space: exactly one subscript varies
+    /// with the loop (affinely) and becomes a range, the others stay as they are and must be
+    /// scalar. `None`: the element is the same in every iteration. The result's shape: a
+    /// vector's own for one subscript, a column for the first of two, a row for the second.
+    fn indexed_image(
+        &self,
+        name: &str,
+        args: &[Expr],
+        var: &str,
+        range: &LoopRange,
+    ) -> Result<Option<(String, Dim)>, String> {
+        let varying: Vec<usize> = (0..args.len())
+            .filter(|&k| mentions(&args[k], var))
+            .collect();
+        let [k] = varying.as_slice() else {
+            return match varying.len() {
+                0 => Ok(None),
+                _ => Err(format!(
+                    "{name}: the loop variable {var} is in more than one subscript (a diagonal)"
+                )),
+            };
+        };
+        let k = *k;
+        let sub = self
+            .subscript(&args[k], var)
+            .filter(|s| s.coeff != 0)
+            .ok_or_else(|| format!("subscript of {name} is not affine in {var}"))?;
+        let dim = match (args.len(), k) {
+            (1, _) => self.orientation(name),
+            (2, 0) => Dim::Column,
+            (2, _) => Dim::Row,
+            _ => return Err(format!("{name} has more than two subscripts")),
+        };
+        let mut parts = Vec::new();
+        for (j, a) in args.iter().enumerate() {
+            if j == k {
+                parts.push(range.image(&sub));
+            } else if matches!(a.kind, ExprKind::End)
+                || self.subscript(a, var).is_some_and(|s| s.coeff == 0)
+            {
+                parts.push(self.text(a).to_string());
+            } else {
+                return Err(format!(
+                    "subscript `{}` of {name} is not known to be a scalar",
+                    self.text(a)
+                ));
+            }
+        }
+        Ok(Some((format!("{name}({})", parts.join(", ")), dim)))
+    }
+
+    /// `f(args)` for a built-in `f`, or `builtin('f', args)` when a variable of the scope
+    /// is named `f` (an accumulator called `sum`).
+    fn builtin_call(&self, f: &str, args: &str) -> String {
+        if self.names.is_variable(f) {
+            format!("builtin('{f}', {args})")
+        } else {
+            format!("{f}({args})")
+        }
+    }
+
     fn vectorize(
         &self,
         s: &Stmt,
@@ -320,7 +385,10 @@ impl LoopContext<'_> {
         let range = self.loop_range(iter)?;
         let written = assigned_names(body);
         for atom in range.lower.terms.iter().chain(&range.upper.terms) {
-            if written.contains(&atom.0) || atom.0.contains(var) {
+            let names = identifiers(&atom.0);
+            if written.contains(&atom.0)
+                || names.iter().any(|n| n == var || written.contains(n))
+            {
                 return Err(format!("the bound {} changes inside the loop", atom.0));
             }
         }
@@ -370,6 +438,11 @@ impl LoopContext<'_> {
             } else {
                 let k = node.statements[0];
                 let text = self.vector_statement(&body[k], &shapes[k], var, &range)?;
+                if still_mentions(&text, var) {
+                    // Every use of the loop variable must have become a range; a left-over
+                    // one would read the variable's value before the loop (or `1i` for `j`).
+                    return Err(format!("{var} would remain in `{text}`"));
+                }
                 out.push_str(&format!("{lead}{text};\n"));
             }
         }
@@ -479,18 +552,16 @@ impl LoopContext<'_> {
                 match &lhs.unparen().kind {
                     ExprKind::Apply { name, args } => out.push(Access {
                         array: name.clone(),
-                        subscript: (args.len() == 1)
-                            .then(|| self.subscript(&args[0], var))
-                            .flatten(),
+                        subscript: self.subscripts(args, var),
                         write: true,
                         stmt: k,
                     }),
                     ExprKind::Ident(name) => out.push(Access {
                         array: name.clone(),
-                        subscript: Some(Subscript {
+                        subscript: Some(vec![Subscript {
                             coeff: 0,
                             offset: Linear::constant(0.0),
-                        }),
+                        }]),
                         write: true,
                         stmt: k,
                     }),
@@ -520,9 +591,7 @@ impl LoopContext<'_> {
         e.walk(&mut |x| match &x.kind {
             ExprKind::Apply { name, args } if self.names.is_variable(name) => out.push(Access {
                 array: name.clone(),
-                subscript: (args.len() == 1)
-                    .then(|| self.subscript(&args[0], var))
-                    .flatten(),
+                subscript: self.subscripts(args, var),
                 write: false,
                 stmt: k,
             }),
@@ -541,10 +610,10 @@ impl LoopContext<'_> {
                 if written.contains(name) {
                     out.push(Access {
                         array: name.clone(),
-                        subscript: Some(Subscript {
+                        subscript: Some(vec![Subscript {
                             coeff: 0,
                             offset: Linear::constant(0.0),
-                        }),
+                        }]),
                         write: false,
                         stmt: k,
                     });
@@ -575,12 +644,7 @@ impl LoopContext<'_> {
                 if a.array != b.array || !(a.write || b.write) {
                     continue;
                 }
-                let directions: BTreeSet<Direction> = match (&a.subscript, &b.subscript) {
-                    (Some(sa), Some(sb)) => test(sa, sb, bounds).directions,
-                    _ => [Direction::Before, Direction::Same, Direction::After]
-                        .into_iter()
-                        .collect(),
-                };
+                let directions = directions(a, b, bounds);
                 for d in directions {
                     let (from, to) = match d {
                         Direction::Before => (a.stmt, b.stmt),
@@ -624,25 +688,40 @@ impl LoopContext<'_> {
         };
         match shape {
             Shape::Reduction { var: acc, op, term } => {
+                // Integer (and single) accumulators round at every step of the loop, where
+                // `s + sum(x)` rounds once: only double arithmetic may be regrouped.
+                let classes = crate::classes::Classes::of_scope(self.program, &self.scope);
+                for (what, c) in [
+                    (acc.as_str(), classes.get(acc)),
+                    (self.text(term), classes.expr(term)),
+                ] {
+                    if !c.computes_in_double() {
+                        return Err(format!(
+                            "the reduction into {acc} regroups additions, and `{what}` is not known to be double ({c:?})"
+                        ));
+                    }
+                }
+                if !mentions(term, var) {
+                    return Err(format!(
+                        "the term added to {acc} does not depend on {var}"
+                    ));
+                }
                 let target = self.first_orientation(term, var).unwrap_or(Dim::Row);
                 let e = self.vector_expr(term, var, range, target)?;
-                Ok(format!("{acc} = {acc} {op} sum({e})"))
+                Ok(format!("{acc} = {acc} {op} {}", self.builtin_call("sum", &e)))
             }
             Shape::Element => {
                 let ExprKind::Apply { name, args } = &lhs.unparen().kind else {
                     return Err("unsupported assignment target".into());
                 };
-                let target = self.orientation(name);
+                let (left, target) = self
+                    .indexed_image(name, args, var, range)?
+                    .ok_or("the written element is the same in every iteration")?;
                 if target == Dim::Unknown {
                     return Err(format!(
                         "the orientation of {name} is unknown (use --assume-orientation row|column)"
                     ));
                 }
-                let sub = args
-                    .first()
-                    .and_then(|a| self.subscript(a, var))
-                    .ok_or("the written subscript is not affine")?;
-                let left = format!("{name}({})", range.image(&sub));
                 let right = self.vector_expr(rhs, var, range, target)?;
                 Ok(format!("{left} = {right}"))
             }
@@ -653,12 +732,15 @@ impl LoopContext<'_> {
         let mut found = None;
         e.walk(&mut |x| {
             if let ExprKind::Apply { name, args } = &x.kind {
-                if found.is_none()
-                    && self.names.is_variable(name)
-                    && args.len() == 1
-                    && self.subscript(&args[0], var).is_some_and(|s| s.coeff != 0)
-                {
-                    found = Some(self.orientation(name));
+                if found.is_none() && self.names.is_variable(name) {
+                    let dummy = LoopRange {
+                        lower: Linear::constant(1.0),
+                        step: 1,
+                        upper: Linear::constant(1.0),
+                    };
+                    if let Ok(Some((_, d))) = self.indexed_image(name, args, var, &dummy) {
+                        found = Some(d);
+                    }
                 }
             }
         });
@@ -709,21 +791,17 @@ impl LoopContext<'_> {
         };
         match &e.kind {
             ExprKind::Apply { name, args } if self.names.is_variable(name) => {
-                match args.first().and_then(|a| self.subscript(a, var)) {
-                    Some(sub) if sub.coeff != 0 => {
-                        let d = self.orientation(name);
+                match self.indexed_image(name, args, var, range) {
+                    Ok(Some((image, d))) => {
                         if d == Dim::Unknown {
                             *problem = Some(format!(
                                 "the orientation of {name} is unknown (use --assume-orientation row|column)"
                             ));
                         }
-                        rw.replace(
-                            local(e.span),
-                            format!("{name}({}){}", range.image(&sub), transpose(d)),
-                        );
+                        rw.replace(local(e.span), format!("{image}{}", transpose(d)));
                     }
-                    Some(_) => {} // invariant element: a scalar
-                    None => *problem = Some(format!("subscript of {name} is not affine in {var}")),
+                    Ok(None) => {} // invariant element: a scalar
+                    Err(why) => *problem = Some(why),
                 }
             }
             ExprKind::Ident(n) if n == var => {
@@ -781,6 +859,33 @@ fn identifiers(text: &str) -> Vec<String> {
         .filter(|w| w.starts_with(|c: char| c.is_alphabetic()))
         .map(str::to_string)
         .collect()
+}
+
+/// Directions in which two accesses may touch one element: per dimension the test of one
+/// loop level, intersected over the dimensions (an element is the same only when every
+/// subscript is); anything when the dimensionalities differ or a subscript is not affine.
+fn directions(a: &Access, b: &Access, bounds: Bounds) -> BTreeSet<Direction> {
+    let all: BTreeSet<Direction> = [Direction::Before, Direction::Same, Direction::After]
+        .into_iter()
+        .collect();
+    match (&a.subscript, &b.subscript) {
+        (Some(sa), Some(sb)) if sa.len() == sb.len() => sa
+            .iter()
+            .zip(sb)
+            .map(|(x, y)| test(x, y, bounds).directions)
+            .fold(all, |acc, d| acc.intersection(&d).copied().collect()),
+        _ => all,
+    }
+}
+
+fn still_mentions(statement: &str, var: &str) -> bool {
+    match crate::parse(&format!("{statement};\n"), std::path::Path::new("<vector>")) {
+        Ok(p) => p
+            .statements
+            .iter()
+            .any(|s| s.exprs().iter().any(|e| mentions(e, var))),
+        Err(_) => true,
+    }
 }
 
 fn mentions(e: &Expr, var: &str) -> bool {
