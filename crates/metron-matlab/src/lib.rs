@@ -10,6 +10,7 @@ pub mod dataflow;
 pub mod dependence;
 pub mod differential;
 pub mod dimensionality;
+pub mod generator;
 pub mod instruction_tree;
 pub mod linear;
 pub mod octave;
