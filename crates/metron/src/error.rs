@@ -11,6 +11,9 @@ pub enum CliError {
     /// The analysed thing failed (a measured command that never succeeded, a validation that
     /// did not hold). Exit code 1.
     Failure(String),
+    /// The program under analysis raised an error of its own (e.g. in Octave), as opposed to
+    /// results that differ. Exit code 3.
+    Program(String),
 }
 
 impl CliError {
@@ -26,6 +29,7 @@ impl CliError {
         match self {
             CliError::Input(_) => ExitCode::from(2),
             CliError::Failure(_) => ExitCode::from(1),
+            CliError::Program(_) => ExitCode::from(3),
         }
     }
 }
@@ -33,7 +37,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Failure(m) => f.write_str(m),
+            CliError::Input(m) | CliError::Failure(m) | CliError::Program(m) => f.write_str(m),
         }
     }
 }

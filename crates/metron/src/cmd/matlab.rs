@@ -397,6 +397,7 @@ fn check_cmd(a: CheckArgs, global: &GlobalOpts) -> CliResult {
         warmup: 2,
     };
     let report = check(&a.original, &a.transformed, &options).map_err(|e| match e {
+        CheckError::ProgramFailed { .. } => CliError::Program(e.to_string()),
         CheckError::Octave { .. } | CheckError::Result(_) | CheckError::Measure(_) => {
             CliError::failure(e)
         }
@@ -406,18 +407,22 @@ fn check_cmd(a: CheckArgs, global: &GlobalOpts) -> CliResult {
         json_out(&report)?;
     } else {
         println!(
-            "{:<16} {:>12} {:>12} {:>12} {:>12}  result",
-            "variable", "shape", "shape (new)", "max |diff|", "rel error"
+            "{:<16} {:>16} {:>16} {:>12} {:>12}  result",
+            "variable", "class shape", "(new)", "max |diff|", "rel error"
         );
         for v in &report.variables {
             println!(
-                "{:<16} {:>12} {:>12} {:>12.3e} {:>12.3e}  {}",
+                "{:<16} {:>16} {:>16} {:>12.3e} {:>12.3e}  {}",
                 v.name,
-                v.shape_original,
-                v.shape_transformed,
+                format!("{} {}", v.class_original, v.shape_original),
+                format!("{} {}", v.class_transformed, v.shape_transformed),
                 v.max_abs_error,
                 v.max_rel_error,
-                if v.equal { "equal" } else { "DIFFERENT" }
+                if v.equal {
+                    "equal".to_string()
+                } else {
+                    format!("DIFFERENT: {}", v.reason)
+                }
             );
         }
         println!(
