@@ -18,4 +18,4 @@ pub mod passes;
 pub mod resolve;
 pub mod rewrite;
 
-pub use ast::{parse, Program, SyntaxError};
+pub use ast::{parse, Program, SourceFile, SyntaxError};

@@ -121,7 +121,7 @@ fn stage(
 ) -> Result<Staged, CheckError> {
     let dir = tempfile::tempdir().map_err(io(Path::new("temporary directory")))?;
     let root = dir.path().to_path_buf();
-    let read = |p: &Path| std::fs::read_to_string(p).map_err(io(p));
+    let read = |p: &Path| crate::SourceFile::read(p).map(|f| f.text).map_err(io(p));
     let (a, b) = (read(original)?, read(transformed)?);
     let pa = crate::parse(&a, original)?;
     crate::parse(&b, transformed)?;
@@ -409,7 +409,9 @@ fn time_interleaved(
         None => (staged.call.trim(), "()"),
     };
     let renamed_name = format!("mb__{name}");
-    let source = std::fs::read_to_string(transformed).map_err(io(transformed))?;
+    let source = crate::SourceFile::read(transformed)
+        .map(|f| f.text)
+        .map_err(io(transformed))?;
     let Some(renamed) = renamed_entry(&source, transformed, name, &renamed_name) else {
         return Ok(None);
     };

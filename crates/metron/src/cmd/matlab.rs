@@ -131,11 +131,12 @@ fn json_out(v: &impl serde::Serialize) -> CliResult {
 
 fn model(a: ModelArgs, global: &GlobalOpts) -> CliResult {
     let classification = Classification::builtin(&a.runtime).map_err(CliError::input)?;
-    let is_file = a.input.ends_with(".m") && Path::new(&a.input).exists();
+    // A path that exists, or a name ending in `.m`, is a file (a missing one is an error,
+    // not an expression named `nope.m`).
+    let is_file = a.input.ends_with(".m") || Path::new(&a.input).is_file();
     if is_file {
         let path = Path::new(&a.input);
-        let src = std::fs::read_to_string(path)
-            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        let src = read_source(path)?.text;
         let program = metron_matlab::parse(&src, path).map_err(CliError::input)?;
         let models = model_program(&program, &classification);
         if global.json {
@@ -162,6 +163,11 @@ fn model(a: ModelArgs, global: &GlobalOpts) -> CliResult {
     print!("{}", tree.ascii());
     println!("chain: {}", chain_string(&chain));
     Ok(())
+}
+
+fn read_source(path: &Path) -> Result<metron_matlab::SourceFile, CliError> {
+    metron_matlab::SourceFile::read(path)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
 fn orientation(flag: Option<&str>) -> Result<Option<Dim>, CliError> {
@@ -265,8 +271,7 @@ fn toml_spec(text: &str) -> Result<metron_matlab::bench::Spec, String> {
 }
 
 fn profile_cmd(a: ProfileArgs, global: &GlobalOpts) -> CliResult {
-    let src = std::fs::read_to_string(&a.input)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.input.display())))?;
+    let src = read_source(&a.input)?.text;
     let program = metron_matlab::parse(&src, &a.input).map_err(CliError::input)?;
     let function = program
         .functions
@@ -349,8 +354,8 @@ fn profile_cmd(a: ProfileArgs, global: &GlobalOpts) -> CliResult {
 }
 
 fn transform(a: TransformArgs, global: &GlobalOpts) -> CliResult {
-    let src = std::fs::read_to_string(&a.input)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.input.display())))?;
+    let file = read_source(&a.input)?;
+    let src = file.text.clone();
     let assume = orientation(a.assume_orientation.as_deref())?;
     let options = Options {
         runtime: a.runtime.clone(),
@@ -381,7 +386,7 @@ fn transform(a: TransformArgs, global: &GlobalOpts) -> CliResult {
         }
     }
     match &a.output {
-        Some(path) => std::fs::write(path, &result)
+        Some(path) => std::fs::write(path, file.encode(&result))
             .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?,
         None => print!("{result}"),
     }
