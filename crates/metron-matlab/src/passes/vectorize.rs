@@ -77,6 +77,32 @@ impl LoopContext<'_> {
                         }
                     }
                 }
+                StmtKind::For { var, iter, body }
+                    if matches!(body.as_slice(), [b] if matches!(b.kind, StmtKind::If { .. })) =>
+                {
+                    match self.if_convert(s, var, iter, &body[0]) {
+                        Ok(v) => Some(v),
+                        Err(why) => {
+                            notes.push(Note {
+                                line: s.span.line,
+                                applied: false,
+                                message: format!("loop over {var} not if-converted: {why}"),
+                            });
+                            None
+                        }
+                    }
+                }
+                StmtKind::For { var, body, .. } => {
+                    notes.push(Note {
+                        line: s.span.line,
+                        applied: false,
+                        message: format!(
+                            "loop over {var} not vectorised: its body holds {} (inner loops are tried on their own)",
+                            describe_body(body)
+                        ),
+                    });
+                    None
+                }
                 _ => None,
             };
             match vectorised {
@@ -189,6 +215,22 @@ impl LoopContext<'_> {
     }
 }
 
+fn describe_body(body: &[Stmt]) -> String {
+    let mut kinds: Vec<&str> = body
+        .iter()
+        .filter_map(|b| match &b.kind {
+            StmtKind::Assign { .. } => None,
+            StmtKind::For { .. } => Some("a loop"),
+            StmtKind::While { .. } => Some("a while loop"),
+            StmtKind::If { .. } => Some("an if statement beside other statements"),
+            StmtKind::Expr(_) => Some("a call statement"),
+            _ => Some("a statement other than an assignment"),
+        })
+        .collect();
+    kinds.dedup();
+    kinds.join(", ")
+}
+
 /// Two more spaces after every line break, except on lines left empty.
 fn indent_lines(text: &str) -> String {
     text.split('\n')
@@ -236,6 +278,9 @@ struct LoopRange {
     lower: Linear,
     step: i64,
     upper: Linear,
+    /// If-conversion: the iterations a branch runs, as a vector expression (`I__(m__)`);
+    /// subscripts map it instead of the whole range.
+    values: Option<String>,
 }
 
 impl LoopRange {
@@ -251,6 +296,9 @@ impl LoopRange {
     /// The values `c*i+d` takes over the loop, as a simple range (000 §5.3 form).
     fn image(&self, s: &Subscript) -> String {
         let c = s.coeff as f64;
+        if let Some(values) = &self.values {
+            return Linear::atom(values).scale(c).add(&s.offset).render();
+        }
         let start = self.lower.scale(c).add(&s.offset);
         let stop = self.upper.scale(c).add(&s.offset);
         let step = s.coeff * self.step;
@@ -295,6 +343,7 @@ impl LoopContext<'_> {
             lower: self.linear(start),
             step,
             upper: self.linear(stop),
+            values: None,
         })
     }
 
@@ -384,34 +433,19 @@ impl LoopContext<'_> {
     ) -> Result<Vectorised, String> {
         let range = self.loop_range(iter)?;
         let written = assigned_names(body);
-        for atom in range.lower.terms.iter().chain(&range.upper.terms) {
-            let names = identifiers(&atom.0);
-            if written.contains(&atom.0)
-                || names.iter().any(|n| n == var || written.contains(n))
-            {
-                return Err(format!("the bound {} changes inside the loop", atom.0));
-            }
-        }
-        if written.contains(var) {
-            return Err(format!("the loop variable {var} is assigned in the body"));
-        }
-        if self.scope.function.is_none() {
-            return Err(format!(
-                "in a script the loop variable {var} stays in the workspace with its last value"
-            ));
-        }
-        if self.used_outside_loops(var) {
-            return Err(format!(
-                "{var} is read after the loop, which keeps its last value"
-            ));
-        }
+        let mut reasons = self.loop_reasons(var, &range, &written);
         let indent = line_indent(&self.program.source, s.span.start)
             .ok_or("the loop does not start its line")?
             .to_string();
         let shapes: Vec<Shape> = body.iter().map(|b| self.shape(b, body)).collect();
         let mut accesses = Vec::new();
         for (k, stmt) in body.iter().enumerate() {
-            self.collect_accesses(k, stmt, &shapes[k], var, &written, &mut accesses)?;
+            if let Err(why) = self.collect_accesses(k, stmt, &shapes[k], var, &written, &mut accesses) {
+                reasons.push(format!("S{}: {why}", k + 1));
+            }
+        }
+        if !reasons.is_empty() {
+            return Err(reasons.join("; "));
         }
         let graph = self.graph(body.len(), &accesses, range.bounds());
         let pi = graph.pi_nodes();
@@ -483,6 +517,146 @@ impl LoopContext<'_> {
             note,
             guard,
         })
+    }
+
+    /// If-conversion with logical masks: `for i, if c(i), y(i) = e1(i); else y(i) = e2(i);
+    /// end, end` becomes `m = c(I); y(I(m)) = e1(I(m)); y(I(~m)) = e2(I(~m))`. Each branch
+    /// runs only on its own iterations (a guarded read never runs where the guard fails),
+    /// and any dependence carried between iterations keeps the loop.
+    fn if_convert(&self, s: &Stmt, var: &str, iter: &Expr, stmt: &Stmt) -> Result<Vectorised, String> {
+        let StmtKind::If { clauses } = &stmt.kind else {
+            return Err("not an if statement".into());
+        };
+        let range = self.loop_range(iter)?;
+        let body = std::slice::from_ref(stmt);
+        let written = assigned_names(body);
+        let mut reasons = self.loop_reasons(var, &range, &written);
+        if clauses.len() > 2 {
+            reasons.push("an elseif chain".into());
+        }
+        let cond = clauses[0].0.as_ref().ok_or("an if without a condition")?;
+        let mut short_circuit = false;
+        cond.walk(&mut |x| {
+            short_circuit |= matches!(&x.kind, ExprKind::Binary { op, .. } if op == "&&" || op == "||")
+        });
+        if short_circuit {
+            reasons.push(
+                "the condition short-circuits (&&, ||): as a mask both operands would run for every iteration".into(),
+            );
+        }
+        let branches: Vec<&Stmt> = clauses
+            .iter()
+            .filter_map(|(_, b)| match b.as_slice() {
+                [one] if matches!(&one.kind, StmtKind::Assign { lhs, multi, .. }
+                    if multi.is_empty() && matches!(lhs.unparen().kind, ExprKind::Apply { .. })) =>
+                {
+                    Some(one)
+                }
+                _ => None,
+            })
+            .collect();
+        if branches.len() != clauses.len() {
+            reasons.push("a branch is not exactly one element assignment".into());
+        }
+        let mut accesses = Vec::new();
+        if let Err(why) = self.collect_reads(0, cond, var, &written, &mut accesses) {
+            reasons.push(format!("condition: {why}"));
+        }
+        for b in &branches {
+            if let Err(why) = self.collect_accesses(0, b, &Shape::Element, var, &written, &mut accesses) {
+                reasons.push(why);
+            }
+        }
+        if !reasons.is_empty() {
+            return Err(reasons.join("; "));
+        }
+        let graph = self.graph(1, &accesses, range.bounds());
+        if graph.self_carried.contains(&0) {
+            return Err("a dependence is carried between iterations".into());
+        }
+        let indent = line_indent(&self.program.source, s.span.start)
+            .ok_or("the loop does not start its line")?
+            .to_string();
+        let (it, mask) = (format!("{var}_iter"), format!("{var}_mask"));
+        for n in [&it, &mask] {
+            if self.names.is_variable(n) {
+                return Err(format!("{n} is taken"));
+            }
+        }
+        let step = if range.step == 1 {
+            String::new()
+        } else {
+            format!("{}:", Linear::constant(range.step as f64).render_operand())
+        };
+        let mut out = format!(
+            "{it} = {}:{step}{};\n",
+            range.lower.render_operand(),
+            range.upper.render_operand()
+        );
+        let whole = LoopRange {
+            values: Some(it.clone()),
+            ..range
+        };
+        let m = self.vector_expr(cond, var, &whole, Dim::Row)?;
+        out.push_str(&format!("{indent}{mask} = logical({m});\n"));
+        for (k, b) in branches.iter().enumerate() {
+            let subset = if k == 0 {
+                format!("{it}({mask})")
+            } else {
+                format!("{it}(~{mask})")
+            };
+            let part = LoopRange {
+                values: Some(subset),
+                lower: whole.lower.clone(),
+                upper: whole.upper.clone(),
+                step: whole.step,
+            };
+            let text = self.vector_statement(b, &Shape::Element, var, &part)?;
+            if still_mentions(&text, var) {
+                return Err(format!("{var} would remain in `{text}`"));
+            }
+            out.push_str(&format!("{indent}{text};\n"));
+        }
+        Ok(Vectorised {
+            text: out.trim_end().to_string(),
+            note: format!(
+                "if-converted with the logical mask {mask} ({} branch(es), accesses tested: {})",
+                branches.len(),
+                accesses.len()
+            ),
+            guard: None,
+        })
+    }
+
+    /// Reasons the loop itself (not its statements) cannot become array statements.
+    fn loop_reasons(
+        &self,
+        var: &str,
+        range: &LoopRange,
+        written: &BTreeSet<String>,
+    ) -> Vec<String> {
+        let mut reasons = Vec::new();
+        for atom in range.lower.terms.iter().chain(&range.upper.terms) {
+            // Whole identifiers: `numOptions` is not `n` (issue 14).
+            let names = identifiers(&atom.0);
+            if written.contains(&atom.0) || names.iter().any(|n| n == var || written.contains(n)) {
+                reasons.push(format!("the bound {} changes inside the loop", atom.0));
+            }
+        }
+        if written.contains(var) {
+            reasons.push(format!("the loop variable {var} is assigned in the body"));
+        }
+        if self.scope.function.is_none() {
+            reasons.push(format!(
+                "in a script the loop variable {var} stays in the workspace with its last value"
+            ));
+        }
+        if self.used_outside_loops(var) {
+            reasons.push(format!(
+                "{var} is read after the loop, which keeps its last value"
+            ));
+        }
+        reasons
     }
 
     fn used_outside_loops(&self, var: &str) -> bool {
@@ -587,7 +761,7 @@ impl LoopContext<'_> {
         out: &mut Vec<Access>,
     ) -> Result<(), String> {
         let classification = Classification::builtin("r2018b").map_err(|e| e.to_string())?;
-        let mut problem = None;
+        let mut problems: Vec<String> = Vec::new();
         e.walk(&mut |x| match &x.kind {
             ExprKind::Apply { name, args } if self.names.is_variable(name) => out.push(Access {
                 array: name.clone(),
@@ -603,7 +777,7 @@ impl LoopContext<'_> {
                         "sqrt" | "log" | "log10" | "log2" | "acos" | "asin"
                     );
                 if !elementwise {
-                    problem = Some(format!("`{name}` is not an element-wise built-in"));
+                    problems.push(format!("`{name}` is not an element-wise built-in"));
                 }
             }
             ExprKind::Ident(name) if name != var && self.names.is_variable(name) => {
@@ -618,19 +792,21 @@ impl LoopContext<'_> {
                         stmt: k,
                     });
                 } else if self.dims.get(name) != Dim::Scalar {
-                    problem = Some(format!(
+                    problems.push(format!(
                         "{name} is used whole but is not known to be a scalar"
                     ));
                 }
             }
             ExprKind::Matrix(_) | ExprKind::Other(_) | ExprKind::Range { .. } | ExprKind::Colon => {
-                problem = Some(format!("unsupported expression `{}`", self.text(x)));
+                problems.push(format!("unsupported expression `{}`", self.text(x)));
             }
             _ => {}
         });
-        match problem {
-            Some(p) => Err(p),
-            None => Ok(()),
+        problems.dedup();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
         }
     }
 
@@ -737,6 +913,7 @@ impl LoopContext<'_> {
                         lower: Linear::constant(1.0),
                         step: 1,
                         upper: Linear::constant(1.0),
+                        values: None,
                     };
                     if let Ok(Some((_, d))) = self.indexed_image(name, args, var, &dummy) {
                         found = Some(d);
@@ -809,6 +986,7 @@ impl LoopContext<'_> {
                     lower: range.lower.clone(),
                     step: range.step,
                     upper: range.upper.clone(),
+                    values: range.values.clone(),
                 };
                 let sub = Subscript {
                     coeff: 1,
