@@ -50,6 +50,63 @@ pub struct Generated {
 }
 
 impl Generated {
+    /// The case as a self-describing regression file: a header of `% key: value` lines
+    /// (passes, assume, force, args) before the function, read back by [`Generated::parse`].
+    pub fn to_regression_file(&self) -> String {
+        let assume = match self.options.assume {
+            Some(Dim::Row) => "row",
+            Some(Dim::Column) => "column",
+            _ => "none",
+        };
+        format!(
+            "% passes: {}\n% assume: {assume}\n% force: {}\n% args: {}\n{}",
+            self.passes.join(","),
+            self.options.force,
+            self.args,
+            self.source
+        )
+    }
+
+    /// Reads a file written by [`Generated::to_regression_file`]; `name` is its stem.
+    pub fn parse(name: &str, text: &str) -> Option<Generated> {
+        let mut g = Generated {
+            name: name.to_string(),
+            source: String::new(),
+            args: String::new(),
+            outputs: 0,
+            passes: Vec::new(),
+            options: Options::default(),
+        };
+        let mut body = Vec::new();
+        for line in text.lines() {
+            let header = line.strip_prefix("% ").and_then(|l| l.split_once(": "));
+            match header {
+                Some(("passes", v)) if body.is_empty() => {
+                    g.passes = v.split(',').map(str::to_string).collect()
+                }
+                Some(("assume", v)) if body.is_empty() => {
+                    g.options.assume = match v {
+                        "row" => Some(Dim::Row),
+                        "column" => Some(Dim::Column),
+                        _ => None,
+                    }
+                }
+                Some(("force", v)) if body.is_empty() => g.options.force = v == "true",
+                Some(("args", v)) if body.is_empty() => g.args = v.to_string(),
+                _ => body.push(line),
+            }
+        }
+        g.source = body.join("\n") + "\n";
+        let program = crate::parse(&g.source, std::path::Path::new(name)).ok()?;
+        let first = program.functions.first()?;
+        if first.name != name {
+            let old = format!("= {}(", first.name);
+            g.source = g.source.replacen(&old, &format!("= {name}("), 1);
+        }
+        g.outputs = first.outputs.len();
+        Some(g)
+    }
+
     /// Applies the passes; `Err` carries the pass error text (itself a finding).
     pub fn case(&self) -> Result<Case, String> {
         let file = std::path::PathBuf::from(format!("{}.m", self.name));
@@ -160,6 +217,7 @@ pub fn generate(seed: u64) -> Generated {
     source.push_str("end\n");
     if body.uses_ufun {
         source.push_str("\nfunction r = ufun(a, b)\n  r = a .* 2 + b;\nend\n");
+        source.push_str("\nfunction p = payoff(s, k)\n  p = max(s - k, 0) * exp(-0.05);\nend\n");
     }
     Generated {
         name,
@@ -227,7 +285,8 @@ impl Body {
             5 => format!("sqrt(abs({}))", self.expr(var, depth - 1)),
             6 => {
                 self.uses_ufun = true;
-                format!("ufun({}, {})", self.expr(var, depth - 1), self.atom_scalar())
+                let f = self.rng.pick(&["ufun", "payoff"]).to_string();
+                format!("{f}({}, {})", self.expr(var, depth - 1), self.atom_scalar())
             }
             _ => format!("{} .* {}", self.expr(var, depth - 1), self.expr(var, depth - 1)),
         }
@@ -341,13 +400,28 @@ impl Body {
         self.lines.push(format!("{y} = zeros(size(x));"));
         let h = self.loop_header("i");
         self.lines.push(h);
-        let c = self.rng.pick(&["x(i) > 0", "xl(i)", "i < 3 && x(i+1) > 0", "A(i, 1) >= 0 || x(i) < -1"]).to_string();
+        let c = self
+            .rng
+            .pick(&[
+                "x(i) > 0",
+                "xl(i)",
+                "i < 3 && x(i+1) > 0",
+                "A(i, 1) >= 0 || x(i) < -1",
+                "x(i) > x(i+1)",
+                "w0(i) > 0",
+            ])
+            .to_string()
+            .replace("w0", &y);
         self.lines.push(format!("  if {c}"));
         let e1 = self.expr("i", 1);
-        self.lines.push(format!("    {y}(i) = {e1};"));
-        self.lines.push("  else".into());
-        let e2 = self.expr("i", 1);
-        self.lines.push(format!("    {y}(i) = {e2};"));
+        let s1 = self.sub("i");
+        self.lines.push(format!("    {y}({s1}) = {e1};"));
+        if self.rng.chance(70) {
+            self.lines.push("  else".into());
+            let e2 = self.expr("i", 1);
+            let s2 = self.rng.pick(&["i".to_string(), s1.clone()]).clone();
+            self.lines.push(format!("    {y}({s2}) = {e2};"));
+        }
         self.lines.push("  end".into());
         self.lines.push("end".into());
     }

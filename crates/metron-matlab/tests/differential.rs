@@ -64,3 +64,31 @@ fn generated_programs_keep_their_results() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every failure the generator ever found, kept as a file (header: passes, options, args).
+#[test]
+fn generated_regressions_keep_their_results() {
+    let Some(_) = metron_measure::tool::testing::require(&metron_measure::tool::OCTAVE) else {
+        return;
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/generated");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "m"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut list = Vec::new();
+    for f in &files {
+        let name = f.file_stem().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(f).unwrap();
+        let g = metron_matlab::generator::Generated::parse(&name, &text)
+            .unwrap_or_else(|| panic!("{}: not a regression file", f.display()));
+        list.push(g.case().unwrap_or_else(|e| panic!("{}: {e}", f.display())));
+    }
+    let verdicts = run_batch(&list, 1e-9, 1e-12).unwrap();
+    for (c, v) in list.iter().zip(&verdicts) {
+        assert!(v.agrees(), "{}: {v:?}\n{}", c.name, c.transformed);
+    }
+}

@@ -215,6 +215,27 @@ impl LoopContext<'_> {
     }
 }
 
+/// A built-in that maps elements to elements (so it accepts the whole range at once).
+fn elementwise_call(classification: &Classification, name: &str, args: usize) -> bool {
+    classification.mode(name, false) == crate::classification::CompilationMode::Combinable
+        || matches!(
+            name,
+            "sqrt" | "log" | "log10" | "log2" | "acos" | "asin" | "exp" | "abs" | "floor" | "ceil"
+                | "round" | "fix" | "sign" | "erf" | "erfc"
+        )
+        || (args == 2 && matches!(name, "max" | "min" | "mod" | "rem" | "atan2" | "hypot"))
+}
+
+fn elementwise_op(op: &str) -> Option<&'static str> {
+    match op {
+        "*" => Some(".*"),
+        "/" => Some("./"),
+        "^" => Some(".^"),
+        "\\" => Some(".\\"),
+        _ => None,
+    }
+}
+
 fn describe_body(body: &[Stmt]) -> String {
     let mut kinds: Vec<&str> = body
         .iter()
@@ -412,6 +433,114 @@ impl LoopContext<'_> {
             }
         }
         Ok(Some((format!("{name}({})", parts.join(", ")), dim)))
+    }
+
+    /// `sum(A(i, :))` (a row sum, the loop variable in the first subscript) or
+    /// `sum(A(:, j))`: the array, its two subscripts, and the dimension summed over.
+    fn line_sum<'e>(&self, e: &'e Expr, var: &str) -> Option<(&'e str, &'e [Expr], usize)> {
+        let ExprKind::Apply { name, args } = &e.kind else {
+            return None;
+        };
+        if name != "sum" || self.names.is_variable(name) {
+            return None;
+        }
+        let [inner] = args.as_slice() else {
+            return None;
+        };
+        let ExprKind::Apply { name: array, args: subs } = &inner.unparen().kind else {
+            return None;
+        };
+        if !self.names.is_variable(array) {
+            return None;
+        }
+        match subs.as_slice() {
+            [i, c] if matches!(c.kind, ExprKind::Colon) && mentions(i, var) => {
+                Some((array.as_str(), subs.as_slice(), 2))
+            }
+            [c, j] if matches!(c.kind, ExprKind::Colon) && mentions(j, var) => {
+                Some((array.as_str(), subs.as_slice(), 1))
+            }
+            _ => None,
+        }
+    }
+
+    /// A user function small enough to inline into a vector statement: one output, one
+    /// assignment of an element-wise expression of its parameters. Its parameters and its
+    /// right-hand side.
+    fn inlinable(&self, name: &str) -> Option<(&[String], &Expr)> {
+        if self.names.is_variable(name) {
+            return None;
+        }
+        let f = self.program.function(name)?;
+        let [out] = f.outputs.as_slice() else {
+            return None;
+        };
+        let [stmt] = f.body.as_slice() else {
+            return None;
+        };
+        let StmtKind::Assign { lhs, rhs, multi } = &stmt.kind else {
+            return None;
+        };
+        if !multi.is_empty() || !matches!(&lhs.unparen().kind, ExprKind::Ident(n) if n == out) {
+            return None;
+        }
+        let classification = Classification::builtin("r2018b").ok()?;
+        let mut ok = true;
+        rhs.walk(&mut |x| match &x.kind {
+            ExprKind::Ident(n) => ok &= f.params.contains(n),
+            ExprKind::Apply { name: g, args } => {
+                // The body's calls must still be calls at the call site (a caller's variable
+                // `max` would turn `max(s - k, 0)` into an index: found by the generator).
+                ok &= !f.params.contains(g)
+                    && !self.names.is_variable(g)
+                    && self.program.function(g).is_none()
+                    && elementwise_call(&classification, g, args.len());
+            }
+            ExprKind::Number(_) | ExprKind::Binary { .. } | ExprKind::Unary { .. } | ExprKind::Paren(_) => {}
+            _ => ok = false,
+        });
+        ok.then_some((f.params.as_slice(), rhs))
+    }
+
+    /// The inlined body of a call, parameters replaced by the (vectorised) argument texts and
+    /// operators made element-wise.
+    fn inline_call(&self, params: &[String], body: &Expr, args: &[String]) -> Option<String> {
+        if params.len() != args.len() {
+            return None;
+        }
+        let mut rw = Rewriter::default();
+        let base = body.span.start;
+        let local = |span: Span| Span {
+            start: span.start - base,
+            end: span.end - base,
+            ..span
+        };
+        let mut bad = false;
+        body.walk(&mut |x| match &x.kind {
+            ExprKind::Ident(n) => {
+                let k = params.iter().position(|p| p == n);
+                match k {
+                    Some(k) => rw.replace(local(x.span), format!("({})", args[k])),
+                    None => bad = true,
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                if let Some(new_op) = elementwise_op(op) {
+                    let gap = Span {
+                        start: lhs.span.end,
+                        end: rhs.span.start,
+                        ..x.span
+                    };
+                    let between = &self.program.source[gap.start..gap.end];
+                    rw.replace(local(gap), between.replacen(op.as_str(), new_op, 1));
+                }
+            }
+            _ => {}
+        });
+        if bad {
+            return None;
+        }
+        rw.apply(self.text(body)).ok().map(|t| format!("({t})"))
     }
 
     /// `f(args)` for a built-in `f`, or `builtin('f', args)` when a variable of the scope
@@ -762,6 +891,17 @@ impl LoopContext<'_> {
     ) -> Result<(), String> {
         let classification = Classification::builtin("r2018b").map_err(|e| e.to_string())?;
         let mut problems: Vec<String> = Vec::new();
+        // `:` is fine inside a row or column sum (`sum(A(i, :))`).
+        let mut summed_colons = BTreeSet::new();
+        e.walk(&mut |x| {
+            if let Some((_, args, _)) = self.line_sum(x, var) {
+                for a in args {
+                    if matches!(a.kind, ExprKind::Colon) {
+                        summed_colons.insert(a.span.start);
+                    }
+                }
+            }
+        });
         e.walk(&mut |x| match &x.kind {
             ExprKind::Apply { name, args } if self.names.is_variable(name) => out.push(Access {
                 array: name.clone(),
@@ -769,14 +909,12 @@ impl LoopContext<'_> {
                 write: false,
                 stmt: k,
             }),
-            ExprKind::Apply { name, .. } => {
-                let elementwise = classification.mode(name, false)
-                    == crate::classification::CompilationMode::Combinable
-                    || matches!(
-                        name.as_str(),
-                        "sqrt" | "log" | "log10" | "log2" | "acos" | "asin"
-                    );
-                if !elementwise {
+            ExprKind::Apply { name, args } if self.line_sum(x, var).is_some() || self.inlinable(name).is_some() => {
+                let _ = args;
+            }
+            ExprKind::Colon if summed_colons.contains(&x.span.start) => {}
+            ExprKind::Apply { name, args } => {
+                if !elementwise_call(&classification, name, args.len()) {
                     problems.push(format!("`{name}` is not an element-wise built-in"));
                 }
             }
@@ -981,6 +1119,43 @@ impl LoopContext<'_> {
                     Err(why) => *problem = Some(why),
                 }
             }
+            ExprKind::Apply { .. } if self.line_sum(e, var).is_some() => {
+                let Some((array, subs, dim)) = self.line_sum(e, var) else {
+                    return;
+                };
+                let varying = if dim == 2 { &subs[0] } else { &subs[1] };
+                match self.subscript(varying, var).filter(|s| s.coeff != 0) {
+                    Some(sub) => {
+                        let image = range.image(&sub);
+                        let (text, d) = if dim == 2 {
+                            (format!("sum({array}({image}, :), 2)"), Dim::Column)
+                        } else {
+                            (format!("sum({array}(:, {image}), 1)"), Dim::Row)
+                        };
+                        rw.replace(local(e.span), format!("{text}{}", transpose(d)));
+                    }
+                    None => *problem = Some(format!("subscript of {array} is not affine in {var}")),
+                }
+            }
+            ExprKind::Apply { name, args } if self.inlinable(name).is_some() => {
+                let Some((params, body)) = self.inlinable(name) else {
+                    return;
+                };
+                let mut texts = Vec::new();
+                for a in args {
+                    match self.vector_expr(a, var, range, target) {
+                        Ok(t) => texts.push(t),
+                        Err(why) => {
+                            *problem = Some(why);
+                            return;
+                        }
+                    }
+                }
+                match self.inline_call(params, body, &texts) {
+                    Some(t) => rw.replace(local(e.span), t),
+                    None => *problem = Some(format!("{name} cannot be inlined")),
+                }
+            }
             ExprKind::Ident(n) if n == var => {
                 let whole = LoopRange {
                     lower: range.lower.clone(),
@@ -998,14 +1173,7 @@ impl LoopContext<'_> {
                 );
             }
             ExprKind::Binary { op, lhs, rhs } => {
-                let elementwise = match op.as_str() {
-                    "*" => Some(".*"),
-                    "/" => Some("./"),
-                    "^" => Some(".^"),
-                    "\\" => Some(".\\"),
-                    _ => None,
-                };
-                if let Some(new_op) = elementwise {
+                if let Some(new_op) = elementwise_op(op) {
                     let gap = crate::ast::Span {
                         start: lhs.span.end,
                         end: rhs.span.start,
