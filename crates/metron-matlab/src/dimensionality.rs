@@ -178,13 +178,31 @@ impl Dimensions {
                 (a, b) => a.join(b),
             },
             ExprKind::Apply { name, args } => match name.as_str() {
-                "zeros" | "ones" | "rand" | "randn" if args.len() == 2 => {
+                // Constructors: the first two arguments are the size; a trailing class name
+                // (`zeros(1, n, 'int16')`) does not change the shape (a generator find:
+                // `false(1, N)` was taken as element-wise, hence scalar).
+                "zeros" | "ones" | "rand" | "randn" | "false" | "true" | "nan" | "NaN" | "inf"
+                | "Inf"
+                    if args.len() >= 2
+                        && args[2..].iter().all(|a| matches!(a.kind, ExprKind::Str))
+                        && !self.of.contains_key(name) =>
+                {
                     let one =
                         |a: &Expr| matches!(a.unparen().kind, ExprKind::Number(x) if x == 1.0);
                     match (one(&args[0]), one(&args[1])) {
                         (true, true) => Dim::Scalar,
                         (true, false) => Dim::Row,
                         (false, true) => Dim::Column,
+                        _ => Dim::Unknown,
+                    }
+                }
+                "zeros" | "ones" | "rand" | "randn" | "false" | "true" | "nan" | "NaN" | "inf"
+                | "Inf"
+                    if !self.of.contains_key(name) =>
+                {
+                    // One size argument (`zeros(n)`) is a square matrix, or anything else.
+                    match args.as_slice() {
+                        [] => Dim::Scalar,
                         _ => Dim::Unknown,
                     }
                 }

@@ -1031,10 +1031,16 @@ impl LoopContext<'_> {
                 let (left, target) = self
                     .indexed_image(name, args, var, range)?
                     .ok_or("the written element is the same in every iteration")?;
-                if target == Dim::Unknown {
-                    return Err(format!(
-                        "the orientation of {name} is unknown (use --assume-orientation row|column)"
-                    ));
+                match target {
+                    Dim::Row | Dim::Column => {}
+                    Dim::Scalar => {
+                        return Err(format!("{name} is known to be a scalar but is written at several elements"))
+                    }
+                    Dim::Unknown => {
+                        return Err(format!(
+                            "the orientation of {name} is unknown (use --assume-orientation row|column)"
+                        ))
+                    }
                 }
                 let right = self.vector_expr(rhs, var, range, target)?;
                 Ok(format!("{left} = {right}"))
