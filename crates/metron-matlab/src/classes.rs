@@ -62,13 +62,31 @@ const DOUBLE_BUILTINS: &[&str] = &[
     "atan2", "asin", "acos", "sinh", "cosh", "tanh", "abs", "floor", "ceil", "round", "fix",
     "mod", "rem", "sum", "prod", "cumsum", "cumprod", "max", "min", "mean", "norm", "dot",
     "sign", "power", "erf", "erfc", "hypot", "double", "mtimes", "plus", "minus", "times",
-    "rdivide", "accumarray", "find", "colon", "realmax", "eps", "var", "std",
+    "rdivide", "accumarray", "find", "colon", "realmax", "eps", "var", "std", "triu", "tril",
+    "reshape", "repmat", "diag", "transpose", "ctranspose", "magic", "cumsum", "complex",
 ];
 
 /// Classes of a scope's variables.
 #[derive(Debug, Clone, Default)]
 pub struct Classes {
     pub of: BTreeMap<String, Class>,
+    /// One-assignment user functions of the file (parameters, right-hand side): a call's
+    /// class is its body's for the arguments' classes.
+    functions: BTreeMap<String, (Vec<String>, Expr)>,
+}
+
+fn small_functions(program: &Program) -> BTreeMap<String, (Vec<String>, Expr)> {
+    let mut out = BTreeMap::new();
+    for f in &program.functions {
+        if let ([stmt], [output]) = (f.body.as_slice(), f.outputs.as_slice()) {
+            if let StmtKind::Assign { lhs, rhs, multi } = &stmt.kind {
+                if multi.is_empty() && matches!(&lhs.unparen().kind, ExprKind::Ident(n) if n == output) {
+                    out.insert(f.name.clone(), (f.params.clone(), rhs.clone()));
+                }
+            }
+        }
+    }
+    out
 }
 
 impl Classes {
@@ -77,7 +95,10 @@ impl Classes {
             .function
             .map(|f| parameter_classes(program, f))
             .unwrap_or_default();
-        let mut classes = Classes { of: params.clone() };
+        let mut classes = Classes {
+            of: params.clone(),
+            functions: small_functions(program),
+        };
         for n in crate::resolve::assigned_names(scope.body) {
             classes.of.entry(n).or_insert(Class::Pending);
         }
@@ -96,7 +117,12 @@ impl Classes {
                     if !multi.is_empty() {
                         return;
                     }
-                    let c = classes.expr(rhs);
+                    let mut c = classes.expr(rhs);
+                    // An element assignment converts double-computing values to the array's
+                    // class, so into a double array they keep it double.
+                    if matches!(lhs.unparen().kind, ExprKind::Apply { .. }) && c.computes_in_double() {
+                        c = Class::Double;
+                    }
                     let joined = next.get(name).map_or(c, |old| old.join(c));
                     next.insert(name.clone(), joined);
                 }
@@ -182,6 +208,21 @@ impl Classes {
     fn apply(&self, name: &str, args: &[Expr]) -> Class {
         if let Some(c) = self.of.get(name) {
             return *c; // an index into a variable keeps its class
+        }
+        if let Some((params, body)) = self.functions.get(name) {
+            let inner = Classes {
+                of: params
+                    .iter()
+                    .zip(args)
+                    .map(|(p, a)| (p.clone(), self.expr(a)))
+                    .collect(),
+                functions: BTreeMap::new(),
+            };
+            return if params.len() == args.len() {
+                inner.expr(body)
+            } else {
+                Class::Unknown
+            };
         }
         if INTEGER_TYPES.contains(&name) {
             return Class::Integer;

@@ -5,6 +5,91 @@ use std::collections::BTreeMap;
 
 use crate::ast::{walk_stmts, Expr, ExprKind, Program, Scope, StmtKind};
 
+/// Names that must be scalars for the statements before the first compound statement (which
+/// run before every loop) to succeed: size arguments of constructors (`zeros(1, n)`; a vector
+/// size raises an error), and, backwards through single assignments there (`m = 3*n;
+/// zeros(1, m)`), the names an element-wise expression of a scalar is made of.
+fn proven_scalars(body: &[crate::ast::Stmt]) -> std::collections::BTreeSet<String> {
+    let prelude: Vec<&crate::ast::Stmt> = body
+        .iter()
+        .take_while(|s| s.bodies().is_empty() && !matches!(s.kind, StmtKind::Other(_)))
+        .collect();
+    let assigned = crate::resolve::assigned_names(body);
+    let mut proven = std::collections::BTreeSet::new();
+    for s in &prelude {
+        for e in s.exprs() {
+            e.walk(&mut |x| {
+                if let ExprKind::Apply { name, args } = &x.kind {
+                    let constructor = matches!(
+                        name.as_str(),
+                        "zeros" | "ones" | "rand" | "randn" | "false" | "true" | "eye"
+                    );
+                    if constructor && args.len() >= 2 {
+                        for a in args {
+                            scalar_operands(a, &mut proven);
+                        }
+                    }
+                }
+            });
+        }
+    }
+    // Backwards: `v = e` with v proven scalar and assigned once proves e's operands.
+    for s in prelude.iter().rev() {
+        if let StmtKind::Assign { lhs, rhs, multi } = &s.kind {
+            if let ExprKind::Ident(v) = &lhs.unparen().kind {
+                let once = body_assignments(body, v) == 1;
+                if multi.is_empty() && once && proven.contains(v) {
+                    scalar_operands(rhs, &mut proven);
+                }
+            }
+        }
+    }
+    let _ = assigned;
+    proven
+}
+
+fn body_assignments(body: &[crate::ast::Stmt], v: &str) -> usize {
+    let mut n = 0;
+    walk_stmts(body, &mut |s| {
+        if let StmtKind::Assign { lhs, multi, .. } = &s.kind {
+            let hit = multi.iter().any(|m| m == v)
+                || matches!(&lhs.unparen().kind, ExprKind::Ident(x) | ExprKind::Apply { name: x, .. } if x == v);
+            n += usize::from(hit);
+        }
+        if let StmtKind::For { var, .. } = &s.kind {
+            n += usize::from(var == v);
+        }
+    });
+    n
+}
+
+/// The names in `e` that are scalars whenever `e` is: operands of element-wise operators,
+/// and of `*` or `/` by a number (a matrix product of two vectors can be a scalar: not those).
+fn scalar_operands(e: &Expr, out: &mut std::collections::BTreeSet<String>) {
+    match &e.kind {
+        ExprKind::Ident(n) => {
+            out.insert(n.clone());
+        }
+        ExprKind::Paren(x) => scalar_operands(x, out),
+        ExprKind::Unary { op, operand } if op == "-" || op == "+" => scalar_operands(operand, out),
+        ExprKind::Binary { op, lhs, rhs } => match op.as_str() {
+            "+" | "-" | ".*" | "./" => {
+                scalar_operands(lhs, out);
+                scalar_operands(rhs, out);
+            }
+            "*" | "/" => {
+                if matches!(rhs.unparen().kind, ExprKind::Number(_)) {
+                    scalar_operands(lhs, out);
+                } else if matches!(lhs.unparen().kind, ExprKind::Number(_)) {
+                    scalar_operands(rhs, out);
+                }
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
 /// `assert(isscalar(p))` names `p`.
 fn asserted_scalar(e: &Expr) -> Option<String> {
     let ExprKind::Apply { name, args } = &e.kind else {
@@ -32,11 +117,17 @@ pub enum Dim {
     Row,
     Column,
     Unknown,
+    /// Not settled yet, only while [`Dimensions::of_scope`] iterates (optimistic start:
+    /// `h = 1; while ..., h = 2*h; end` keeps `h` a scalar). Never in a finished result.
+    #[serde(skip)]
+    Pending,
 }
 
 impl Dim {
     fn join(self, other: Dim) -> Dim {
-        if self == other {
+        if self == Dim::Pending {
+            other
+        } else if other == Dim::Pending || self == other {
             self
         } else {
             Dim::Unknown
@@ -104,6 +195,11 @@ impl Dimensions {
                 }
             }
         });
+        for p in proven_scalars(scope.body) {
+            if f.params.contains(&p) {
+                known.insert(p, Dim::Scalar);
+            }
+        }
         for (name, kind) in crate::resolve::annotations(program, f) {
             let d = match kind.as_str() {
                 "scalar" => Dim::Scalar,
@@ -125,8 +221,11 @@ impl Dimensions {
                 dims.of.insert(p.clone(), param(p));
             }
         }
-        // Two rounds so that `n = numel(x)` before `y = zeros(1, n)` settles.
-        for _ in 0..2 {
+        for n in crate::resolve::assigned_names(scope.body) {
+            dims.of.entry(n).or_insert(Dim::Pending);
+        }
+        // Iterate to the fixpoint from the optimistic start (shapes only grow to Unknown).
+        for _ in 0..8 {
             let mut next: BTreeMap<String, Dim> = BTreeMap::new();
             if let Some(f) = scope.function {
                 for p in &f.params {
@@ -155,7 +254,16 @@ impl Dimensions {
                 }
                 _ => {}
             });
+            let settled = next == dims.of;
             dims.of = next;
+            if settled {
+                break;
+            }
+        }
+        for d in dims.of.values_mut() {
+            if *d == Dim::Pending {
+                *d = Dim::Unknown;
+            }
         }
         dims
     }
@@ -174,6 +282,7 @@ impl Dimensions {
             ExprKind::Unary { operand, .. } => self.expr(operand),
             ExprKind::Postfix { operand, .. } => self.expr(operand).transposed(),
             ExprKind::Binary { lhs, rhs, .. } => match (self.expr(lhs), self.expr(rhs)) {
+                (Dim::Pending, d) | (d, Dim::Pending) => d,
                 (Dim::Scalar, d) | (d, Dim::Scalar) => d,
                 (a, b) => a.join(b),
             },

@@ -325,7 +325,20 @@ impl Body {
         self.lines.push(h);
         let s = self.sub("i");
         let e = self.expr("i", 2);
-        self.lines.push(format!("  {y}({s}) = {e};"));
+        if self.rng.chance(30) {
+            // A loop-private temporary (scalar expansion), sometimes read after the loop.
+            let t = self.expr("i", 1);
+            self.lines.push(format!("  tmp = {t};"));
+            self.lines.push(format!("  {y}({s}) = tmp * 2 + {e};"));
+            if self.rng.chance(30) {
+                self.lines.push("end".into());
+                let last = self.fresh("last");
+                self.lines.push(format!("{last} = tmp;"));
+                return;
+            }
+        } else {
+            self.lines.push(format!("  {y}({s}) = {e};"));
+        }
         if self.rng.chance(40) {
             let z = self.fresh("z");
             let e2 = self.expr("i", 1);

@@ -26,6 +26,7 @@ pub fn run(program: &Program, options: &Options) -> Result<PassOutput, Overlap> 
             dims: Dimensions::of_scope_in(program, &scope),
             options,
             scope,
+            temps: Default::default(),
         };
         cx.statement_list(scope.body, &mut rw, &mut notes);
     }
@@ -273,6 +274,9 @@ struct LoopContext<'a> {
     dims: Dimensions,
     options: &'a Options,
     scope: Scope<'a>,
+    /// Scalar expansion: loop-private temporaries `t = e` (defined before every use in the
+    /// iteration, dead after the loop) read as their definition `e` in the vector form.
+    temps: std::cell::RefCell<std::collections::BTreeMap<String, Expr>>,
 }
 
 /// One array or scalar access in the loop body.
@@ -437,11 +441,13 @@ impl LoopContext<'_> {
 
     /// `sum(A(i, :))` (a row sum, the loop variable in the first subscript) or
     /// `sum(A(:, j))`: the array, its two subscripts, and the dimension summed over.
-    fn line_sum<'e>(&self, e: &'e Expr, var: &str) -> Option<(&'e str, &'e [Expr], usize)> {
+    fn line_sum<'e>(&self, e: &'e Expr, var: &str) -> Option<(&'e str, &'e [Expr], usize, &'e str)> {
         let ExprKind::Apply { name, args } = &e.kind else {
             return None;
         };
-        if name != "sum" || self.names.is_variable(name) {
+        if !matches!(name.as_str(), "sum" | "prod" | "max" | "min" | "mean")
+            || self.names.is_variable(name)
+        {
             return None;
         }
         let [inner] = args.as_slice() else {
@@ -455,10 +461,10 @@ impl LoopContext<'_> {
         }
         match subs.as_slice() {
             [i, c] if matches!(c.kind, ExprKind::Colon) && mentions(i, var) => {
-                Some((array.as_str(), subs.as_slice(), 2))
+                Some((array.as_str(), subs.as_slice(), 2, name.as_str()))
             }
             [c, j] if matches!(c.kind, ExprKind::Colon) && mentions(j, var) => {
-                Some((array.as_str(), subs.as_slice(), 1))
+                Some((array.as_str(), subs.as_slice(), 1, name.as_str()))
             }
             _ => None,
         }
@@ -566,10 +572,72 @@ impl LoopContext<'_> {
         let indent = line_indent(&self.program.source, s.span.start)
             .ok_or("the loop does not start its line")?
             .to_string();
+        let temps = self.private_temporaries(s, var, body);
+        let kept: Vec<Stmt> = body
+            .iter()
+            .filter(|b| !temps.iter().any(|(t, _)| assigns(b, t)))
+            .cloned()
+            .collect();
+        *self.temps.borrow_mut() = temps.into_iter().collect();
+        let result = self.vectorize_kept(var, iter, &kept, range, &written, &mut reasons, indent);
+        self.temps.borrow_mut().clear();
+        result
+    }
+
+    /// Temporaries `t = e` of the body that scalar expansion may replace by `e`: assigned
+    /// once, not in terms of themselves, not read before their definition, dead after the
+    /// loop, and `e` reads nothing the body writes later.
+    fn private_temporaries(&self, lp: &Stmt, var: &str, body: &[Stmt]) -> Vec<(String, Expr)> {
+        let mut out = Vec::new();
+        for (k, b) in body.iter().enumerate() {
+            let StmtKind::Assign { lhs, rhs, multi } = &b.kind else {
+                continue;
+            };
+            let ExprKind::Ident(t) = &lhs.unparen().kind else {
+                continue;
+            };
+            let once = body.iter().filter(|o| assigns(o, t)).count() == 1;
+            let read_before = body[..k].iter().any(|o| o.exprs().iter().any(|e| mentions(e, t)));
+            let outputs = self.scope.function.is_some_and(|f| f.outputs.contains(t));
+            let later_writes = assigned_names(&body[k + 1..]);
+            let stable = later_writes.iter().all(|w| !mentions(rhs, w));
+            if multi.is_empty()
+                && t != var
+                && once
+                && !read_before
+                && !mentions(rhs, t)
+                && !outputs
+                && stable
+                && !self.mentioned_outside(lp, t)
+            {
+                out.push((t.clone(), rhs.clone()));
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn vectorize_kept(
+        &self,
+        var: &str,
+        iter: &Expr,
+        body: &[Stmt],
+        range: LoopRange,
+        written: &BTreeSet<String>,
+        reasons: &mut Vec<String>,
+        indent: String,
+    ) -> Result<Vectorised, String> {
+        let written = &{
+            let mut w = written.clone();
+            for t in self.temps.borrow().keys() {
+                w.remove(t);
+            }
+            w
+        };
         let shapes: Vec<Shape> = body.iter().map(|b| self.shape(b, body)).collect();
         let mut accesses = Vec::new();
         for (k, stmt) in body.iter().enumerate() {
-            if let Err(why) = self.collect_accesses(k, stmt, &shapes[k], var, &written, &mut accesses) {
+            if let Err(why) = self.collect_accesses(k, stmt, &shapes[k], var, written, &mut accesses) {
                 reasons.push(format!("S{}: {why}", k + 1));
             }
         }
@@ -583,6 +651,9 @@ impl LoopContext<'_> {
                 "every statement lies on a dependence cycle (π-nodes: {})",
                 describe(&pi)
             ));
+        }
+        if !self.temps.borrow().is_empty() && pi.iter().any(|p| p.cyclic) {
+            return Err("a statement stays in a loop, which would need the expanded temporaries".into());
         }
         let mut out = String::new();
         let mut first = true;
@@ -788,6 +859,19 @@ impl LoopContext<'_> {
         reasons
     }
 
+    /// Whether `name` appears anywhere in the scope outside the statement `lp`.
+    fn mentioned_outside(&self, lp: &Stmt, name: &str) -> bool {
+        fn visit(body: &[Stmt], lp: &Stmt, name: &str) -> bool {
+            body.iter().any(|s| {
+                s.span != lp.span
+                    && (s.exprs().iter().any(|e| mentions(e, name))
+                        || assigns(s, name)
+                        || s.bodies().iter().any(|b| visit(b, lp, name)))
+            })
+        }
+        visit(self.scope.body, lp, name)
+    }
+
     fn used_outside_loops(&self, var: &str) -> bool {
         fn visit(body: &[Stmt], var: &str) -> bool {
             body.iter().any(|s| match &s.kind {
@@ -894,7 +978,7 @@ impl LoopContext<'_> {
         // `:` is fine inside a row or column sum (`sum(A(i, :))`).
         let mut summed_colons = BTreeSet::new();
         e.walk(&mut |x| {
-            if let Some((_, args, _)) = self.line_sum(x, var) {
+            if let Some((_, args, _, _)) = self.line_sum(x, var) {
                 for a in args {
                     if matches!(a.kind, ExprKind::Colon) {
                         summed_colons.insert(a.span.start);
@@ -902,7 +986,16 @@ impl LoopContext<'_> {
                 }
             }
         });
+        let temps = self.temps.borrow().clone();
+        for (t, def) in &temps {
+            if mentions(e, t) {
+                if let Err(why) = self.collect_reads(k, def, var, written, out) {
+                    problems.push(why);
+                }
+            }
+        }
         e.walk(&mut |x| match &x.kind {
+            ExprKind::Ident(t) if temps.contains_key(t) => {}
             ExprKind::Apply { name, args } if self.names.is_variable(name) => out.push(Access {
                 array: name.clone(),
                 subscript: self.subscripts(args, var),
@@ -1036,7 +1129,7 @@ impl LoopContext<'_> {
                     Dim::Scalar => {
                         return Err(format!("{name} is known to be a scalar but is written at several elements"))
                     }
-                    Dim::Unknown => {
+                    Dim::Unknown | Dim::Pending => {
                         return Err(format!(
                             "the orientation of {name} is unknown (use --assume-orientation row|column)"
                         ))
@@ -1126,17 +1219,20 @@ impl LoopContext<'_> {
                 }
             }
             ExprKind::Apply { .. } if self.line_sum(e, var).is_some() => {
-                let Some((array, subs, dim)) = self.line_sum(e, var) else {
+                let Some((array, subs, dim, f)) = self.line_sum(e, var) else {
                     return;
                 };
                 let varying = if dim == 2 { &subs[0] } else { &subs[1] };
+                // The dimension is explicit: `sum(A(I, :))` of a one-row block would sum
+                // the wrong way.
+                let extra = if matches!(f, "max" | "min") { "[], " } else { "" };
                 match self.subscript(varying, var).filter(|s| s.coeff != 0) {
                     Some(sub) => {
                         let image = range.image(&sub);
                         let (text, d) = if dim == 2 {
-                            (format!("sum({array}({image}, :), 2)"), Dim::Column)
+                            (format!("{f}({array}({image}, :), {extra}2)"), Dim::Column)
                         } else {
-                            (format!("sum({array}(:, {image}), 1)"), Dim::Row)
+                            (format!("{f}({array}(:, {image}), {extra}1)"), Dim::Row)
                         };
                         rw.replace(local(e.span), format!("{text}{}", transpose(d)));
                     }
@@ -1160,6 +1256,15 @@ impl LoopContext<'_> {
                 match self.inline_call(params, body, &texts) {
                     Some(t) => rw.replace(local(e.span), t),
                     None => *problem = Some(format!("{name} cannot be inlined")),
+                }
+            }
+            ExprKind::Ident(t) if self.temps.borrow().contains_key(t) => {
+                let def = self.temps.borrow().get(t).cloned();
+                if let Some(def) = def {
+                    match self.vector_expr(&def, var, range, target) {
+                        Ok(text) => rw.replace(local(e.span), format!("({text})")),
+                        Err(why) => *problem = Some(why),
+                    }
                 }
             }
             ExprKind::Ident(n) if n == var => {
@@ -1228,6 +1333,10 @@ fn directions(a: &Access, b: &Access, bounds: Bounds) -> BTreeSet<Direction> {
             .fold(all, |acc, d| acc.intersection(&d).copied().collect()),
         _ => all,
     }
+}
+
+fn assigns(s: &Stmt, name: &str) -> bool {
+    assigned_names(std::slice::from_ref(s)).contains(name)
 }
 
 fn still_mentions(statement: &str, var: &str) -> bool {
