@@ -429,6 +429,10 @@ impl Body {
         let e1 = self.expr("i", 1);
         let s1 = self.sub("i");
         self.lines.push(format!("    {y}({s1}) = {e1};"));
+        if self.rng.chance(20) {
+            let e3 = self.expr("i", 1);
+            self.lines.push(format!("  elseif x(i) < -1\n    {y}(i) = {e3};"));
+        }
         if self.rng.chance(70) {
             self.lines.push("  else".into());
             let e2 = self.expr("i", 1);

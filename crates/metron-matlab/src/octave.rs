@@ -467,8 +467,11 @@ pub(crate) fn renamed_entry(source: &str, file: &Path, name: &str, new: &str) ->
     let decl = &source[start..line_end];
     let after = decl.find('=').map_or("function".len(), |k| k + 1);
     let at = start + after + decl.get(after..)?.find(name)?;
+    // Comments may name the function (`% entry: f(400)`); code may not (recursion).
     let mentions = |text: &str| {
-        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        text.lines()
+            .map(|l| l.split('%').next().unwrap_or(""))
+            .flat_map(|l| l.split(|c: char| !(c.is_alphanumeric() || c == '_')))
             .any(|w| w == name)
     };
     if mentions(&source[line_end..]) || mentions(&source[..start]) {

@@ -731,7 +731,9 @@ impl LoopContext<'_> {
         let body = std::slice::from_ref(stmt);
         let written = assigned_names(body);
         let mut reasons = self.loop_reasons(var, &range, &written);
-        if clauses.len() > 2 {
+        // Only `if`/`else`: an `elseif` has its own condition, so its branch is not the
+        // complement of the first (a corpus find: clip_saxpy's `elseif y(k) < -1`).
+        if clauses.len() > 2 || clauses.get(1).is_some_and(|c| c.0.is_some()) {
             reasons.push("an elseif chain".into());
         }
         let cond = clauses[0].0.as_ref().ok_or("an if without a condition")?;
