@@ -54,7 +54,11 @@ fn main() {
                 if o.pass == "vectorize" && n.applied {
                     vectorised += 1;
                 } else if o.pass == "vectorize" {
-                    refusals.push(format!("| {name}:{} | {} |", n.line, n.message.replace('|', "\\|")));
+                    refusals.push(format!(
+                        "| {name}:{} | {} |",
+                        n.line,
+                        n.message.replace('|', "\\|")
+                    ));
                 }
             }
         }
@@ -76,12 +80,20 @@ fn main() {
                     let ci = t.speedup_ci.map(|c| (c.lo, c.hi));
                     let slower = ci.is_some_and(|(_, hi)| hi < 1.0);
                     (
-                        if r.equal { "yes".into() } else { "**NO**".into() },
+                        if r.equal {
+                            "yes".into()
+                        } else {
+                            "**NO**".into()
+                        },
                         match ci {
                             Some((lo, hi)) => format!("{:.2} ({lo:.2} to {hi:.2})", t.speedup),
                             None => format!("{:.2}", t.speedup),
                         },
-                        if slower || !r.equal { "no (original kept)" } else { "yes" },
+                        if slower || !r.equal {
+                            "no (original kept)"
+                        } else {
+                            "yes"
+                        },
                     )
                 }
                 Err(e) => (format!("error: {e}"), "-".into(), "no"),

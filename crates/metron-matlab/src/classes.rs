@@ -57,13 +57,79 @@ const INTEGER_TYPES: &[&str] = &[
 
 /// Built-ins whose result is double for double (or logical/char) arguments.
 const DOUBLE_BUILTINS: &[&str] = &[
-    "zeros", "ones", "rand", "randn", "eye", "linspace", "numel", "length", "size", "pi", "Inf",
-    "inf", "NaN", "nan", "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "atan",
-    "atan2", "asin", "acos", "sinh", "cosh", "tanh", "abs", "floor", "ceil", "round", "fix",
-    "mod", "rem", "sum", "prod", "cumsum", "cumprod", "max", "min", "mean", "norm", "dot",
-    "sign", "power", "erf", "erfc", "hypot", "double", "mtimes", "plus", "minus", "times",
-    "rdivide", "accumarray", "find", "colon", "realmax", "eps", "var", "std", "triu", "tril",
-    "reshape", "repmat", "diag", "transpose", "ctranspose", "magic", "cumsum", "complex",
+    "zeros",
+    "ones",
+    "rand",
+    "randn",
+    "eye",
+    "linspace",
+    "numel",
+    "length",
+    "size",
+    "pi",
+    "Inf",
+    "inf",
+    "NaN",
+    "nan",
+    "sqrt",
+    "exp",
+    "log",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "atan",
+    "atan2",
+    "asin",
+    "acos",
+    "sinh",
+    "cosh",
+    "tanh",
+    "abs",
+    "floor",
+    "ceil",
+    "round",
+    "fix",
+    "mod",
+    "rem",
+    "sum",
+    "prod",
+    "cumsum",
+    "cumprod",
+    "max",
+    "min",
+    "mean",
+    "norm",
+    "dot",
+    "sign",
+    "power",
+    "erf",
+    "erfc",
+    "hypot",
+    "double",
+    "mtimes",
+    "plus",
+    "minus",
+    "times",
+    "rdivide",
+    "accumarray",
+    "find",
+    "colon",
+    "realmax",
+    "eps",
+    "var",
+    "std",
+    "triu",
+    "tril",
+    "reshape",
+    "repmat",
+    "diag",
+    "transpose",
+    "ctranspose",
+    "magic",
+    "cumsum",
+    "complex",
 ];
 
 /// Classes of a scope's variables.
@@ -80,7 +146,9 @@ fn small_functions(program: &Program) -> BTreeMap<String, (Vec<String>, Expr)> {
     for f in &program.functions {
         if let ([stmt], [output]) = (f.body.as_slice(), f.outputs.as_slice()) {
             if let StmtKind::Assign { lhs, rhs, multi } = &stmt.kind {
-                if multi.is_empty() && matches!(&lhs.unparen().kind, ExprKind::Ident(n) if n == output) {
+                if multi.is_empty()
+                    && matches!(&lhs.unparen().kind, ExprKind::Ident(n) if n == output)
+                {
                     out.insert(f.name.clone(), (f.params.clone(), rhs.clone()));
                 }
             }
@@ -120,7 +188,9 @@ impl Classes {
                     let mut c = classes.expr(rhs);
                     // An element assignment converts double-computing values to the array's
                     // class, so into a double array they keep it double.
-                    if matches!(lhs.unparen().kind, ExprKind::Apply { .. }) && c.computes_in_double() {
+                    if matches!(lhs.unparen().kind, ExprKind::Apply { .. })
+                        && c.computes_in_double()
+                    {
                         c = Class::Double;
                     }
                     let joined = next.get(name).map_or(c, |old| old.join(c));
@@ -244,8 +314,19 @@ impl Classes {
         // Sizes and counts: double whatever the arguments' classes.
         if matches!(
             name,
-            "zeros" | "ones" | "rand" | "randn" | "eye" | "numel" | "length" | "size" | "find"
-                | "Inf" | "inf" | "NaN" | "nan"
+            "zeros"
+                | "ones"
+                | "rand"
+                | "randn"
+                | "eye"
+                | "numel"
+                | "length"
+                | "size"
+                | "find"
+                | "Inf"
+                | "inf"
+                | "NaN"
+                | "nan"
         ) {
             return Class::Double;
         }

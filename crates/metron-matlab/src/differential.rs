@@ -101,11 +101,12 @@ pub fn run_batch(cases: &[Case], rtol: f64, atol: f64) -> Result<Vec<Verdict>, C
     );
     for (k, c) in cases.iter().enumerate() {
         let t_name = format!("{}_t", c.name);
-        let renamed = crate::octave::renamed_entry(&c.transformed, Path::new("t.m"), &c.name, &t_name)
-            .ok_or_else(|| CheckError::Input {
-                file: c.name.clone(),
-                message: "the transformed version's first function cannot be renamed".into(),
-            })?;
+        let renamed =
+            crate::octave::renamed_entry(&c.transformed, Path::new("t.m"), &c.name, &t_name)
+                .ok_or_else(|| CheckError::Input {
+                    file: c.name.clone(),
+                    message: "the transformed version's first function cannot be renamed".into(),
+                })?;
         write(&root.join(format!("{}.m", c.name)), &c.original)?;
         write(&root.join(format!("{t_name}.m")), &renamed)?;
         let n = c.outputs.max(1);
@@ -150,7 +151,8 @@ pub fn run_batch(cases: &[Case], rtol: f64, atol: f64) -> Result<Vec<Verdict>, C
     }
     let text = std::fs::read_to_string(&results)
         .map_err(|_| CheckError::Result(results.display().to_string()))?;
-    let mut verdicts = vec![Verdict::Differ("no verdict (Octave stopped early)".into()); cases.len()];
+    let mut verdicts =
+        vec![Verdict::Differ("no verdict (Octave stopped early)".into()); cases.len()];
     for line in text.lines() {
         let mut f = line.splitn(3, '\t');
         let (Some(k), Some(v)) = (f.next().and_then(|k| k.parse::<usize>().ok()), f.next()) else {

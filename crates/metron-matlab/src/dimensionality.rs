@@ -98,7 +98,11 @@ fn asserted_scalar(e: &Expr) -> Option<String> {
     let [arg, ..] = args.as_slice() else {
         return None;
     };
-    let ExprKind::Apply { name: test, args: inner } = &arg.unparen().kind else {
+    let ExprKind::Apply {
+        name: test,
+        args: inner,
+    } = &arg.unparen().kind
+    else {
         return None;
     };
     match (name.as_str(), test.as_str(), inner.as_slice()) {

@@ -205,10 +205,7 @@ pub fn generate(seed: u64) -> Generated {
         },
         ..Options::default()
     };
-    let mut source = format!(
-        "function [{}] = {name}(x, A, n)\n",
-        body.outputs.join(", ")
-    );
+    let mut source = format!("function [{}] = {name}(x, A, n)\n", body.outputs.join(", "));
     for l in &body.lines {
         source.push_str("  ");
         source.push_str(l);
@@ -277,8 +274,16 @@ impl Body {
             return self.atom(var);
         }
         match self.rng.below(8) {
-            0 => format!("{} + {}", self.expr(var, depth - 1), self.expr(var, depth - 1)),
-            1 => format!("{} - {}", self.expr(var, depth - 1), self.expr(var, depth - 1)),
+            0 => format!(
+                "{} + {}",
+                self.expr(var, depth - 1),
+                self.expr(var, depth - 1)
+            ),
+            1 => format!(
+                "{} - {}",
+                self.expr(var, depth - 1),
+                self.expr(var, depth - 1)
+            ),
             2 => format!("{} * {}", self.expr(var, depth - 1), self.atom_scalar()),
             3 => format!("({}) / 2", self.expr(var, depth - 1)),
             4 => format!("abs({})", self.expr(var, depth - 1)),
@@ -288,7 +293,11 @@ impl Body {
                 let f = self.rng.pick(&["ufun", "payoff"]).to_string();
                 format!("{f}({}, {})", self.expr(var, depth - 1), self.atom_scalar())
             }
-            _ => format!("{} .* {}", self.expr(var, depth - 1), self.expr(var, depth - 1)),
+            _ => format!(
+                "{} .* {}",
+                self.expr(var, depth - 1),
+                self.expr(var, depth - 1)
+            ),
         }
     }
 
@@ -343,7 +352,8 @@ impl Body {
             let z = self.fresh("z");
             let e2 = self.expr("i", 1);
             // A second statement reading the first's result: a dependence to order.
-            self.lines.insert(self.lines.len() - 2, format!("{z} = zeros(size(x));"));
+            self.lines
+                .insert(self.lines.len() - 2, format!("{z} = zeros(size(x));"));
             let back = self.rng.pick(&["i", "i+1", "2*i"]).to_string();
             self.lines.push(format!("  {z}(i) = {y}({back}) + {e2};"));
         }
@@ -362,7 +372,10 @@ impl Body {
             base.clone()
         };
         self.shadowed.push(acc.clone());
-        let init = self.rng.pick(&["0", "1.5", "int16(0)", "uint8(10)"]).to_string();
+        let init = self
+            .rng
+            .pick(&["0", "1.5", "int16(0)", "uint8(10)"])
+            .to_string();
         self.lines.push(format!("{acc} = {init};"));
         let h = self.loop_header("k");
         self.lines.push(h);
@@ -386,9 +399,15 @@ impl Body {
         let e = self.expr("i", 1);
         let sum_free = !self.shadowed.iter().any(|s| s == "sum");
         match self.rng.below(if sum_free { 3 } else { 2 }) {
-            0 => self.lines.push(format!("  {b}(i, {j}) = A(i, {j}) * 2 + {e};")),
-            1 => self.lines.push(format!("  {b}({j}, i) = A({j}, i) - A(i, {j}) + {e};")),
-            _ => self.lines.push(format!("  {b}(i, {j}) = sum(A(i, :)) + {e};")),
+            0 => self
+                .lines
+                .push(format!("  {b}(i, {j}) = A(i, {j}) * 2 + {e};")),
+            1 => self
+                .lines
+                .push(format!("  {b}({j}, i) = A({j}, i) - A(i, {j}) + {e};")),
+            _ => self
+                .lines
+                .push(format!("  {b}(i, {j}) = sum(A(i, :)) + {e};")),
         }
         self.lines.push("end".into());
     }
@@ -400,7 +419,10 @@ impl Body {
         self.lines.push("  for j = 1:n".into());
         let rhs = match self.rng.below(3) {
             0 => "A(i, j) + A(j, i) * x(i)".to_string(),
-            1 => format!("A(i, j+1) - A(i+1, j) + {}", self.rng.pick(&["i", "j", "n"])),
+            1 => format!(
+                "A(i, j+1) - A(i+1, j) + {}",
+                self.rng.pick(&["i", "j", "n"])
+            ),
             _ => "A(i, j) * 2".to_string(),
         };
         self.lines.push(format!("    {b}(i, j) = {rhs};"));
@@ -431,7 +453,8 @@ impl Body {
         self.lines.push(format!("    {y}({s1}) = {e1};"));
         if self.rng.chance(20) {
             let e3 = self.expr("i", 1);
-            self.lines.push(format!("  elseif x(i) < -1\n    {y}(i) = {e3};"));
+            self.lines
+                .push(format!("  elseif x(i) < -1\n    {y}(i) = {e3};"));
         }
         if self.rng.chance(70) {
             self.lines.push("  else".into());

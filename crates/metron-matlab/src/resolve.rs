@@ -83,7 +83,10 @@ pub fn calls_to<'a>(scope: &Scope<'a>, name: &str) -> Vec<&'a [crate::ast::Expr]
 
 /// Facts a programmer states in a function's comments, one kind per line:
 /// `% metron: scalar n m`, `% metron: double A B`, `% metron: row x` (pairs name, kind).
-pub fn annotations(program: &crate::ast::Program, f: &crate::ast::Function) -> Vec<(String, String)> {
+pub fn annotations(
+    program: &crate::ast::Program,
+    f: &crate::ast::Function,
+) -> Vec<(String, String)> {
     let text = program.text(f.span);
     let mut out = Vec::new();
     for line in text.lines() {

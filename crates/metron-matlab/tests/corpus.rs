@@ -52,6 +52,12 @@ fn corpus_programs_keep_their_results_and_loops_get_vectorised() {
     };
     let verdicts = run_batch(&cases, 1e-9, 1e-12).unwrap();
     for (c, v) in cases.iter().zip(&verdicts) {
-        assert_eq!(*v, metron_matlab::differential::Verdict::Equal, "{}:\n{}", c.name, c.transformed);
+        assert_eq!(
+            *v,
+            metron_matlab::differential::Verdict::Equal,
+            "{}:\n{}",
+            c.name,
+            c.transformed
+        );
     }
 }

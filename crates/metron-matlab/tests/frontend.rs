@@ -133,10 +133,17 @@ fn deep_expressions_are_refused_with_a_message() {
     assert!(err.to_string().contains("levels"), "{err}");
     let terms: Vec<String> = (0..480).map(|k| format!("x({})", k % 7 + 1)).collect();
     let src = format!("function y = f(x)\ny = {};\nend\n", terms.join(" + "));
-    let passes: Vec<String> = ["range", "inline", "repack", "reorder", "vectorize", "dslice"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let passes: Vec<String> = [
+        "range",
+        "inline",
+        "repack",
+        "reorder",
+        "vectorize",
+        "dslice",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     metron_matlab::passes::run_passes(
         &src,
         std::path::Path::new("wide.m"),

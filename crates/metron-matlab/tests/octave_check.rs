@@ -303,7 +303,10 @@ fn class_and_size_are_compared() {
     assert!(!report.equal);
     let y = &report.variables.iter().find(|v| v.name == "y").unwrap();
     assert!(!y.equal && y.reason.contains("class"), "{y:?}");
-    assert_eq!((y.class_original.as_str(), y.class_transformed.as_str()), ("double", "uint8"));
+    assert_eq!(
+        (y.class_original.as_str(), y.class_transformed.as_str()),
+        ("double", "uint8")
+    );
     let v = &report.variables.iter().find(|v| v.name == "v").unwrap();
     assert!(!v.equal && v.reason.contains("size"), "{v:?}");
 }

@@ -39,7 +39,11 @@ fn latin1_comments_are_read_and_written_back_as_latin1() {
         "-o",
         output.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let bytes = std::fs::read(&output).unwrap();
     assert!(bytes.windows(3).any(|w| w == b"p\xe9r"), "Latin-1 kept");
 }
@@ -60,7 +64,18 @@ fn check_tells_different_results_from_an_octave_error() {
     let a = write("a", "y = x(n);");
     let differ = write("b", "y = x(n) + 1;");
     let fails = write("c", "y = x(n + 1);");
-    let run = |b: &str| metron(&["matlab", "check", &a, b, "--entry", "k(3)", "--repetitions", "0"]);
+    let run = |b: &str| {
+        metron(&[
+            "matlab",
+            "check",
+            &a,
+            b,
+            "--entry",
+            "k(3)",
+            "--repetitions",
+            "0",
+        ])
+    };
     assert_eq!(run(&a).status.code(), Some(0));
     assert_eq!(run(&differ).status.code(), Some(1));
     let out = run(&fails);

@@ -30,7 +30,9 @@ pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
             notes.push(Note {
                 line: scope.function.map_or(1, |f| f.span.line),
                 applied: false,
-                message: format!("ranges not simplified: the variable `{n}` shadows the operator function"),
+                message: format!(
+                    "ranges not simplified: the variable `{n}` shadows the operator function"
+                ),
             });
             continue;
         }
@@ -86,7 +88,11 @@ fn visit(
             Ok(()) => {
                 let text = render(&affine, program);
                 // `2*(1:n) + n` -> `(2:2:2*n) + n`, never `2:2:2*n + n`.
-                let text = if cx.operand { format!("({text})") } else { text };
+                let text = if cx.operand {
+                    format!("({text})")
+                } else {
+                    text
+                };
                 notes.push(Note {
                     line: e.span.line,
                     applied: true,
@@ -117,7 +123,10 @@ fn visit(
             visit(program, dims, operand, cx.operand(), rw, notes)
         }
         ExprKind::Range { start, step, stop } => {
-            for x in [Some(start), step.as_ref(), Some(stop)].into_iter().flatten() {
+            for x in [Some(start), step.as_ref(), Some(stop)]
+                .into_iter()
+                .flatten()
+            {
                 visit(program, dims, x, cx.operand(), rw, notes);
             }
         }
@@ -172,7 +181,9 @@ fn affine_rec<'e>(program: &Program, dims: &Dimensions, e: &'e Expr) -> Option<A
             step: step.as_deref(),
             stop,
         }),
-        ExprKind::Apply { name, args } if name == "colon" && (args.len() == 2 || args.len() == 3) => {
+        ExprKind::Apply { name, args }
+            if name == "colon" && (args.len() == 2 || args.len() == 3) =>
+        {
             let (start, step, stop) = match args.as_slice() {
                 [a, b] => (a, None, b),
                 [a, s, b] => (a, Some(s), b),
@@ -231,37 +242,37 @@ fn affine_binary<'e>(
     rhs: &'e Expr,
 ) -> Option<Affine<'e>> {
     match op {
-            "+" | "-" => {
-                let sign = if op == "-" { -1.0 } else { 1.0 };
-                if let Some(a) = affine_rec(program, dims, lhs) {
-                    let b = scalar(program, dims, rhs)?;
-                    Some(Affine {
-                        beta: a.beta.add(&b.scale(sign)),
-                        ..a
-                    })
-                } else {
-                    let a = affine_rec(program, dims, rhs)?;
-                    let b = scalar(program, dims, lhs)?;
-                    Some(Affine {
-                        alpha: a.alpha * sign,
-                        beta: b.add(&a.beta.scale(sign)),
-                        ..a
-                    })
-                }
-            }
-            "*" | ".*" => {
-                let (range_side, factor) = match affine_rec(program, dims, lhs) {
-                    Some(a) => (a, scalar(program, dims, rhs)?),
-                    None => (affine_rec(program, dims, rhs)?, scalar(program, dims, lhs)?),
-                };
-                let c = factor.as_constant()?;
+        "+" | "-" => {
+            let sign = if op == "-" { -1.0 } else { 1.0 };
+            if let Some(a) = affine_rec(program, dims, lhs) {
+                let b = scalar(program, dims, rhs)?;
                 Some(Affine {
-                    alpha: range_side.alpha * c,
-                    beta: range_side.beta.scale(c),
-                    ..range_side
+                    beta: a.beta.add(&b.scale(sign)),
+                    ..a
+                })
+            } else {
+                let a = affine_rec(program, dims, rhs)?;
+                let b = scalar(program, dims, lhs)?;
+                Some(Affine {
+                    alpha: a.alpha * sign,
+                    beta: b.add(&a.beta.scale(sign)),
+                    ..a
                 })
             }
-            _ => None,
+        }
+        "*" | ".*" => {
+            let (range_side, factor) = match affine_rec(program, dims, lhs) {
+                Some(a) => (a, scalar(program, dims, rhs)?),
+                None => (affine_rec(program, dims, rhs)?, scalar(program, dims, lhs)?),
+            };
+            let c = factor.as_constant()?;
+            Some(Affine {
+                alpha: range_side.alpha * c,
+                beta: range_side.beta.scale(c),
+                ..range_side
+            })
+        }
+        _ => None,
     }
 }
 

@@ -6,8 +6,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::classes::Classes;
 use crate::ast::{walk_stmts, Expr, ExprKind, Program, StmtKind};
+use crate::classes::Classes;
 use crate::classification::Classification;
 use crate::instruction_tree::{chain_string, Context, InstructionTree};
 use crate::passes::{finish, Note, Options, PassError, PassOutput};

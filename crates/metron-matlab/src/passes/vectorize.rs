@@ -78,9 +78,7 @@ impl LoopContext<'_> {
                         }
                     }
                 }
-                StmtKind::For { var, iter, body }
-                    if matches!(body.as_slice(), [b] if matches!(b.kind, StmtKind::If { .. })) =>
-                {
+                StmtKind::For { var, iter, body } if matches!(body.as_slice(), [b] if matches!(b.kind, StmtKind::If { .. })) => {
                     match self.if_convert(s, var, iter, &body[0]) {
                         Ok(v) => Some(v),
                         Err(why) => {
@@ -221,8 +219,21 @@ fn elementwise_call(classification: &Classification, name: &str, args: usize) ->
     classification.mode(name, false) == crate::classification::CompilationMode::Combinable
         || matches!(
             name,
-            "sqrt" | "log" | "log10" | "log2" | "acos" | "asin" | "exp" | "abs" | "floor" | "ceil"
-                | "round" | "fix" | "sign" | "erf" | "erfc"
+            "sqrt"
+                | "log"
+                | "log10"
+                | "log2"
+                | "acos"
+                | "asin"
+                | "exp"
+                | "abs"
+                | "floor"
+                | "ceil"
+                | "round"
+                | "fix"
+                | "sign"
+                | "erf"
+                | "erfc"
         )
         || (args == 2 && matches!(name, "max" | "min" | "mod" | "rem" | "atan2" | "hypot"))
 }
@@ -441,7 +452,11 @@ impl LoopContext<'_> {
 
     /// `sum(A(i, :))` (a row sum, the loop variable in the first subscript) or
     /// `sum(A(:, j))`: the array, its two subscripts, and the dimension summed over.
-    fn line_sum<'e>(&self, e: &'e Expr, var: &str) -> Option<(&'e str, &'e [Expr], usize, &'e str)> {
+    fn line_sum<'e>(
+        &self,
+        e: &'e Expr,
+        var: &str,
+    ) -> Option<(&'e str, &'e [Expr], usize, &'e str)> {
         let ExprKind::Apply { name, args } = &e.kind else {
             return None;
         };
@@ -453,7 +468,11 @@ impl LoopContext<'_> {
         let [inner] = args.as_slice() else {
             return None;
         };
-        let ExprKind::Apply { name: array, args: subs } = &inner.unparen().kind else {
+        let ExprKind::Apply {
+            name: array,
+            args: subs,
+        } = &inner.unparen().kind
+        else {
             return None;
         };
         if !self.names.is_variable(array) {
@@ -502,7 +521,10 @@ impl LoopContext<'_> {
                     && self.program.function(g).is_none()
                     && elementwise_call(&classification, g, args.len());
             }
-            ExprKind::Number(_) | ExprKind::Binary { .. } | ExprKind::Unary { .. } | ExprKind::Paren(_) => {}
+            ExprKind::Number(_)
+            | ExprKind::Binary { .. }
+            | ExprKind::Unary { .. }
+            | ExprKind::Paren(_) => {}
             _ => ok = false,
         });
         ok.then_some((f.params.as_slice(), rhs))
@@ -597,7 +619,9 @@ impl LoopContext<'_> {
                 continue;
             };
             let once = body.iter().filter(|o| assigns(o, t)).count() == 1;
-            let read_before = body[..k].iter().any(|o| o.exprs().iter().any(|e| mentions(e, t)));
+            let read_before = body[..k]
+                .iter()
+                .any(|o| o.exprs().iter().any(|e| mentions(e, t)));
             let outputs = self.scope.function.is_some_and(|f| f.outputs.contains(t));
             let later_writes = assigned_names(&body[k + 1..]);
             let stable = later_writes.iter().all(|w| !mentions(rhs, w));
@@ -637,7 +661,9 @@ impl LoopContext<'_> {
         let shapes: Vec<Shape> = body.iter().map(|b| self.shape(b, body)).collect();
         let mut accesses = Vec::new();
         for (k, stmt) in body.iter().enumerate() {
-            if let Err(why) = self.collect_accesses(k, stmt, &shapes[k], var, written, &mut accesses) {
+            if let Err(why) =
+                self.collect_accesses(k, stmt, &shapes[k], var, written, &mut accesses)
+            {
                 reasons.push(format!("S{}: {why}", k + 1));
             }
         }
@@ -653,7 +679,9 @@ impl LoopContext<'_> {
             ));
         }
         if !self.temps.borrow().is_empty() && pi.iter().any(|p| p.cyclic) {
-            return Err("a statement stays in a loop, which would need the expanded temporaries".into());
+            return Err(
+                "a statement stays in a loop, which would need the expanded temporaries".into(),
+            );
         }
         let mut out = String::new();
         let mut first = true;
@@ -723,7 +751,13 @@ impl LoopContext<'_> {
     /// end, end` becomes `m = c(I); y(I(m)) = e1(I(m)); y(I(~m)) = e2(I(~m))`. Each branch
     /// runs only on its own iterations (a guarded read never runs where the guard fails),
     /// and any dependence carried between iterations keeps the loop.
-    fn if_convert(&self, s: &Stmt, var: &str, iter: &Expr, stmt: &Stmt) -> Result<Vectorised, String> {
+    fn if_convert(
+        &self,
+        s: &Stmt,
+        var: &str,
+        iter: &Expr,
+        stmt: &Stmt,
+    ) -> Result<Vectorised, String> {
         let StmtKind::If { clauses } = &stmt.kind else {
             return Err("not an if statement".into());
         };
@@ -739,7 +773,8 @@ impl LoopContext<'_> {
         let cond = clauses[0].0.as_ref().ok_or("an if without a condition")?;
         let mut short_circuit = false;
         cond.walk(&mut |x| {
-            short_circuit |= matches!(&x.kind, ExprKind::Binary { op, .. } if op == "&&" || op == "||")
+            short_circuit |=
+                matches!(&x.kind, ExprKind::Binary { op, .. } if op == "&&" || op == "||")
         });
         if short_circuit {
             reasons.push(
@@ -749,7 +784,8 @@ impl LoopContext<'_> {
         let branches: Vec<&Stmt> = clauses
             .iter()
             .filter_map(|(_, b)| match b.as_slice() {
-                [one] if matches!(&one.kind, StmtKind::Assign { lhs, multi, .. }
+                [one]
+                    if matches!(&one.kind, StmtKind::Assign { lhs, multi, .. }
                     if multi.is_empty() && matches!(lhs.unparen().kind, ExprKind::Apply { .. })) =>
                 {
                     Some(one)
@@ -765,7 +801,9 @@ impl LoopContext<'_> {
             reasons.push(format!("condition: {why}"));
         }
         for b in &branches {
-            if let Err(why) = self.collect_accesses(0, b, &Shape::Element, var, &written, &mut accesses) {
+            if let Err(why) =
+                self.collect_accesses(0, b, &Shape::Element, var, &written, &mut accesses)
+            {
                 reasons.push(why);
             }
         }
@@ -1004,7 +1042,9 @@ impl LoopContext<'_> {
                 write: false,
                 stmt: k,
             }),
-            ExprKind::Apply { name, args } if self.line_sum(x, var).is_some() || self.inlinable(name).is_some() => {
+            ExprKind::Apply { name, args }
+                if self.line_sum(x, var).is_some() || self.inlinable(name).is_some() =>
+            {
                 let _ = args;
             }
             ExprKind::Colon if summed_colons.contains(&x.span.start) => {}
@@ -1111,13 +1151,14 @@ impl LoopContext<'_> {
                     }
                 }
                 if !mentions(term, var) {
-                    return Err(format!(
-                        "the term added to {acc} does not depend on {var}"
-                    ));
+                    return Err(format!("the term added to {acc} does not depend on {var}"));
                 }
                 let target = self.first_orientation(term, var).unwrap_or(Dim::Row);
                 let e = self.vector_expr(term, var, range, target)?;
-                Ok(format!("{acc} = {acc} {op} {}", self.builtin_call("sum", &e)))
+                Ok(format!(
+                    "{acc} = {acc} {op} {}",
+                    self.builtin_call("sum", &e)
+                ))
             }
             Shape::Element => {
                 let ExprKind::Apply { name, args } = &lhs.unparen().kind else {
@@ -1227,7 +1268,11 @@ impl LoopContext<'_> {
                 let varying = if dim == 2 { &subs[0] } else { &subs[1] };
                 // The dimension is explicit: `sum(A(I, :))` of a one-row block would sum
                 // the wrong way.
-                let extra = if matches!(f, "max" | "min") { "[], " } else { "" };
+                let extra = if matches!(f, "max" | "min") {
+                    "[], "
+                } else {
+                    ""
+                };
                 match self.subscript(varying, var).filter(|s| s.coeff != 0) {
                     Some(sub) => {
                         let image = range.image(&sub);
