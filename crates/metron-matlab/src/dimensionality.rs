@@ -14,7 +14,6 @@ fn proven_scalars(body: &[crate::ast::Stmt]) -> std::collections::BTreeSet<Strin
         .iter()
         .take_while(|s| s.bodies().is_empty() && !matches!(s.kind, StmtKind::Other(_)))
         .collect();
-    let assigned = crate::resolve::assigned_names(body);
     let mut proven = std::collections::BTreeSet::new();
     for s in &prelude {
         for e in s.exprs() {
@@ -44,7 +43,6 @@ fn proven_scalars(body: &[crate::ast::Stmt]) -> std::collections::BTreeSet<Strin
             }
         }
     }
-    let _ = assigned;
     proven
 }
 

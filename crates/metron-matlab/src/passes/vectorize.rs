@@ -1048,10 +1048,10 @@ impl LoopContext<'_> {
                 let _ = args;
             }
             ExprKind::Colon if summed_colons.contains(&x.span.start) => {}
-            ExprKind::Apply { name, args } => {
-                if !elementwise_call(&classification, name, args.len()) {
-                    problems.push(format!("`{name}` is not an element-wise built-in"));
-                }
+            ExprKind::Apply { name, args }
+                if !elementwise_call(&classification, name, args.len()) =>
+            {
+                problems.push(format!("`{name}` is not an element-wise built-in"));
             }
             ExprKind::Ident(name) if name != var && self.names.is_variable(name) => {
                 if written.contains(name) {
