@@ -163,6 +163,10 @@ impl Classes {
             .function
             .map(|f| parameter_classes(program, f))
             .unwrap_or_default();
+        Self::solve(program, scope, params)
+    }
+
+    fn solve(program: &Program, scope: &Scope, params: BTreeMap<String, Class>) -> Classes {
         let mut classes = Classes {
             of: params.clone(),
             functions: small_functions(program),
@@ -381,55 +385,20 @@ fn parameter_classes(program: &Program, f: &crate::ast::Function) -> BTreeMap<St
 }
 
 impl Classes {
-    /// Classes in a calling scope, without looking at its own callers (no recursion).
+    /// Classes in a calling scope, without looking at its own callers (no recursion):
+    /// its parameters are unknown unless annotated.
     fn caller(program: &Program, scope: &Scope) -> Classes {
-        let mut classes = Classes::default();
+        let mut params = BTreeMap::new();
         if let Some(f) = scope.function {
             for p in &f.params {
-                classes.of.insert(p.clone(), Class::Unknown);
+                params.insert(p.clone(), Class::Unknown);
             }
             for (name, t) in crate::resolve::annotations(program, f) {
                 if t == "double" {
-                    classes.of.insert(name, Class::Double);
+                    params.insert(name, Class::Double);
                 }
             }
         }
-        let fixed = classes.of.clone();
-        for n in crate::resolve::assigned_names(scope.body) {
-            classes.of.entry(n).or_insert(Class::Pending);
-        }
-        for _ in 0..8 {
-            let mut next = fixed.clone();
-            walk_stmts(scope.body, &mut |s| {
-                if let StmtKind::Assign { lhs, multi, rhs } = &s.kind {
-                    if let ExprKind::Ident(n) | ExprKind::Apply { name: n, .. } =
-                        &lhs.unparen().kind
-                    {
-                        let c = if multi.is_empty() {
-                            classes.expr(rhs)
-                        } else {
-                            Class::Unknown
-                        };
-                        let joined = next.get(n).map_or(c, |old| old.join(c));
-                        next.insert(n.clone(), joined);
-                    }
-                    for m in multi {
-                        next.insert(m.clone(), Class::Unknown);
-                    }
-                }
-                if let StmtKind::For { var, iter, .. } = &s.kind {
-                    let c = classes.expr(iter);
-                    let joined = next.get(var).map_or(c, |old| old.join(c));
-                    next.insert(var.clone(), joined);
-                }
-            });
-            classes.of = next;
-        }
-        for c in classes.of.values_mut() {
-            if *c == Class::Pending {
-                *c = Class::Unknown;
-            }
-        }
-        classes
+        Self::solve(program, scope, params)
     }
 }

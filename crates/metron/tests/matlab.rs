@@ -82,3 +82,43 @@ fn check_tells_different_results_from_an_octave_error() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("out of bound"));
 }
+
+/// Issue 14: a transformation measured slower beyond noise is not kept.
+#[test]
+fn check_keeps_the_original_when_the_transformation_is_slower() {
+    let Some(_) = metron_measure::tool::testing::require(&metron_measure::tool::OCTAVE) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let write = |sub: &str, body: &str| {
+        let d = dir.path().join(sub);
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join("w.m");
+        std::fs::write(&p, format!("function y = w(n)\n{body}\ny = n;\nend\n")).unwrap();
+        p.display().to_string()
+    };
+    let fast = write("a", "");
+    let slow = write("b", "pause(0.02);");
+    let keep = dir.path().join("kept.m");
+    let out = metron(&[
+        "matlab",
+        "check",
+        &fast,
+        &slow,
+        "--entry",
+        "w(1)",
+        "--repetitions",
+        "5",
+        "--keep",
+        keep.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&keep).unwrap(),
+        std::fs::read_to_string(&fast).unwrap()
+    );
+}

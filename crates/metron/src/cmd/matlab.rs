@@ -111,6 +111,10 @@ pub struct CheckArgs {
     /// In-process timed calls per version (0: compare only).
     #[arg(long, default_value_t = 20)]
     pub repetitions: usize,
+    /// Write the version to keep here: the transformed one when results are equal and it is
+    /// not slower beyond noise (speedup CI entirely below 1), else the original.
+    #[arg(long)]
+    pub keep: Option<PathBuf>,
 }
 
 pub fn run(cmd: MatlabCommand, global: &GlobalOpts) -> CliResult {
@@ -443,6 +447,23 @@ fn check_cmd(a: CheckArgs, global: &GlobalOpts) -> CliResult {
                 "time: original {:.3e} s, transformed {:.3e} s (medians of {} calls); speedup {:.3}{ci}",
                 t.original_median_s, t.transformed_median_s, t.repetitions, t.speedup
             );
+        }
+    }
+    if let Some(out) = &a.keep {
+        let slower = report
+            .timing
+            .as_ref()
+            .and_then(|t| t.speedup_ci)
+            .is_some_and(|ci| ci.hi < 1.0);
+        let chosen = if report.equal && !slower {
+            &a.transformed
+        } else {
+            &a.original
+        };
+        std::fs::copy(chosen, out)
+            .map_err(|e| CliError::input(format!("{}: {e}", out.display())))?;
+        if !global.quiet {
+            eprintln!("kept {} as {}", chosen.display(), out.display());
         }
     }
     if report.equal {
