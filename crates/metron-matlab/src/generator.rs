@@ -186,6 +186,7 @@ pub fn generate(seed: u64) -> Generated {
     body.lines.push("N = numel(x);".into());
     body.lines.push("xi = int8(round(x * 40));".into());
     body.lines.push("xl = x > 0;".into());
+    body.lines.push("perm = mod((1:N) * 7, N) + 1;".into());
     let statements = 1 + body.rng.below(4);
     for _ in 0..statements {
         body.statement(column);
@@ -306,7 +307,8 @@ impl Body {
     }
 
     fn atom(&mut self, var: &str) -> String {
-        match self.rng.below(9) {
+        match self.rng.below(10) {
+            9 => format!("x(perm({}))", self.sub(var)),
             0..=2 => format!("x({})", self.sub(var)),
             3 => format!("A({var}, {})", 1 + self.rng.below(3)),
             4 => format!("A({}, {var})", 1 + self.rng.below(3)),

@@ -571,6 +571,29 @@ impl LoopContext<'_> {
         rw.apply(self.text(body)).ok().map(|t| format!("({t})"))
     }
 
+    /// An indirect read `x(p(i))` of a vector: `x(p(I))`, shaped like `x` (a vector indexed
+    /// by a vector keeps its orientation). Dependences on `x` are tested as "anything".
+    fn gather(
+        &self,
+        name: &str,
+        args: &[Expr],
+        var: &str,
+        range: &LoopRange,
+    ) -> Option<Option<(String, Dim)>> {
+        let [index] = args else {
+            return None;
+        };
+        let ExprKind::Apply { name: inner, .. } = &index.unparen().kind else {
+            return None;
+        };
+        let dim = self.orientation(name);
+        if !self.names.is_variable(inner) || !matches!(dim, Dim::Row | Dim::Column) {
+            return None;
+        }
+        let text = self.vector_expr(index, var, range, Dim::Row).ok()?;
+        Some(Some((format!("{name}({text})"), dim)))
+    }
+
     /// `f(args)` for a built-in `f`, or `builtin('f', args)` when a variable of the scope
     /// is named `f` (an accumulator called `sum`).
     fn builtin_call(&self, f: &str, args: &str) -> String {
@@ -1248,7 +1271,10 @@ impl LoopContext<'_> {
         };
         match &e.kind {
             ExprKind::Apply { name, args } if self.names.is_variable(name) => {
-                match self.indexed_image(name, args, var, range) {
+                match self
+                    .indexed_image(name, args, var, range)
+                    .or_else(|why| self.gather(name, args, var, range).ok_or(why))
+                {
                     Ok(Some((image, d))) => {
                         if d == Dim::Unknown {
                             *problem = Some(format!(
