@@ -236,7 +236,8 @@ impl Body {
     }
 
     fn statement(&mut self, column: bool) {
-        match self.rng.below(9) {
+        match self.rng.below(10) {
+            9 => self.scatter_loop(column),
             0 | 1 => self.element_loop(column),
             2 => self.reduction_loop(),
             3 => self.two_d_loop(),
@@ -389,6 +390,21 @@ impl Body {
         };
         let op = self.rng.pick(&["+", "-"]).to_string();
         self.lines.push(format!("  {acc} = {acc} {op} {e};"));
+        self.lines.push("end".into());
+    }
+
+    /// A histogram-style scatter-add through the permutation (indices 1..N).
+    fn scatter_loop(&mut self, column: bool) {
+        let h = self.fresh("h");
+        let a = self.alloc(&h, column);
+        self.lines.push(a);
+        let hd = self.loop_header("i");
+        self.lines.push(hd);
+        let s = self.sub("i");
+        let e = self.expr("i", 1);
+        let op = self.rng.pick(&["+", "-"]).to_string();
+        self.lines
+            .push(format!("  {h}(perm({s})) = {h}(perm({s})) {op} {e};"));
         self.lines.push("end".into());
     }
 

@@ -307,6 +307,14 @@ enum Shape {
         op: String,
         term: Expr,
     },
+    /// `h(p(i)) = h(p(i)) + e`: a reduction through an index array (a histogram, a
+    /// scatter-add), vectorised with `accumarray`.
+    Scatter {
+        array: String,
+        index: Expr,
+        op: String,
+        term: Expr,
+    },
     Element,
 }
 
@@ -954,6 +962,9 @@ impl LoopContext<'_> {
         let StmtKind::Assign { lhs, rhs, .. } = &s.kind else {
             return Shape::Element;
         };
+        if let Some(scatter) = self.scatter(s, lhs, rhs, body) {
+            return scatter;
+        }
         let ExprKind::Ident(v) = &lhs.unparen().kind else {
             return Shape::Element;
         };
@@ -981,6 +992,40 @@ impl LoopContext<'_> {
         }
     }
 
+    fn scatter(&self, s: &Stmt, lhs: &Expr, rhs: &Expr, body: &[Stmt]) -> Option<Shape> {
+        let ExprKind::Apply { name, args } = &lhs.unparen().kind else {
+            return None;
+        };
+        let [index] = args.as_slice() else {
+            return None;
+        };
+        if !self.names.is_variable(name)
+            || !matches!(&index.unparen().kind, ExprKind::Apply { name: p, .. } if self.names.is_variable(p))
+        {
+            return None;
+        }
+        let ExprKind::Binary { op, lhs: a, rhs: b } = &rhs.unparen().kind else {
+            return None;
+        };
+        let same = |e: &Expr| self.text(e.unparen()) == self.text(lhs.unparen());
+        let term = match op.as_str() {
+            "+" if same(a) => b,
+            "+" if same(b) => a,
+            "-" if same(a) => b,
+            _ => return None,
+        };
+        let only_here = body
+            .iter()
+            .filter(|o| !std::ptr::eq(*o, s))
+            .all(|o| o.exprs().iter().all(|e| !mentions(e, name)));
+        (only_here && !mentions(term, name) && !mentions(index, name)).then(|| Shape::Scatter {
+            array: name.clone(),
+            index: index.unparen().clone(),
+            op: op.clone(),
+            term: (**term).clone(),
+        })
+    }
+
     fn collect_accesses(
         &self,
         k: usize,
@@ -998,6 +1043,10 @@ impl LoopContext<'_> {
         }
         let reads = match shape {
             Shape::Reduction { term, .. } => term,
+            Shape::Scatter { index, term, .. } => {
+                self.collect_reads(k, index, var, written, out)?;
+                term
+            }
             Shape::Element => {
                 match &lhs.unparen().kind {
                     ExprKind::Apply { name, args } => out.push(Access {
@@ -1183,6 +1232,12 @@ impl LoopContext<'_> {
                     self.builtin_call("sum", &e)
                 ))
             }
+            Shape::Scatter {
+                array,
+                index,
+                op,
+                term,
+            } => self.scatter_statement(array, index, op, term, var, range),
             Shape::Element => {
                 let ExprKind::Apply { name, args } = &lhs.unparen().kind else {
                     return Err("unsupported assignment target".into());
@@ -1205,6 +1260,43 @@ impl LoopContext<'_> {
                 Ok(format!("{left} = {right}"))
             }
         }
+    }
+
+    /// `h(:) = h(:) + accumarray(reshape(P, [], 1), E, [numel(h), 1])`: the same sums per
+    /// element, in another order (so only for double), the same errors for an index out of
+    /// range (the loop's read of `h(p(i))` fails, and so does accumarray with that size).
+    fn scatter_statement(
+        &self,
+        array: &str,
+        index: &Expr,
+        op: &str,
+        term: &Expr,
+        var: &str,
+        range: &LoopRange,
+    ) -> Result<String, String> {
+        let classes = crate::classes::Classes::of_scope(self.program, &self.scope);
+        for (what, c) in [
+            (array, classes.get(array)),
+            (self.text(term), classes.expr(term)),
+        ] {
+            if !c.computes_in_double() {
+                return Err(format!(
+                    "the scatter-add into {array} regroups additions, and `{what}` is not known to be double ({c:?})"
+                ));
+            }
+        }
+        let idx = self.vector_expr(index, var, range, Dim::Row)?;
+        let column = |text: &str| self.builtin_call("reshape", &format!("{text}, [], 1"));
+        let vals = if mentions(term, var) {
+            column(&self.vector_expr(term, var, range, Dim::Row)?)
+        } else {
+            self.vector_expr(term, var, range, Dim::Row)?
+        };
+        let size = format!("[{}, 1]", self.builtin_call("numel", array));
+        Ok(format!(
+            "{array}(:) = {array}(:) {op} {}",
+            self.builtin_call("accumarray", &format!("{}, {vals}, {size}", column(&idx)))
+        ))
     }
 
     fn first_orientation(&self, e: &Expr, var: &str) -> Option<Dim> {
