@@ -27,6 +27,7 @@ pub fn run(program: &Program, options: &Options) -> Result<PassOutput, Overlap> 
             options,
             scope,
             temps: Default::default(),
+            class_guards: Default::default(),
         };
         cx.statement_list(scope.body, &mut rw, &mut notes);
     }
@@ -288,6 +289,10 @@ struct LoopContext<'a> {
     /// Scalar expansion: loop-private temporaries `t = e` (defined before every use in the
     /// iteration, dead after the loop) read as their definition `e` in the vector form.
     temps: std::cell::RefCell<std::collections::BTreeMap<String, Expr>>,
+    /// Variables whose class is unknown but must be double for a regrouped reduction: the
+    /// vector form runs under `if isa(v, 'double') && ...`, the loop otherwise (dynamic
+    /// code selection, 000 §5.1.1 / §6.4.1).
+    class_guards: std::cell::RefCell<BTreeSet<String>>,
 }
 
 /// One array or scalar access in the loop body.
@@ -632,6 +637,7 @@ impl LoopContext<'_> {
             .cloned()
             .collect();
         *self.temps.borrow_mut() = temps.into_iter().collect();
+        self.class_guards.borrow_mut().clear();
         let result = self.vectorize_kept(var, iter, &kept, range, &written, &mut reasons, indent);
         self.temps.borrow_mut().clear();
         result
@@ -770,6 +776,53 @@ impl LoopContext<'_> {
         let note = match self.options.version_threshold {
             Some(p) => format!("{note}; versioned at p = {p} (000 §5.4)"),
             None => note,
+        };
+        // The loop variable does not exist before the loop: its class is the class of the
+        // range, so the bounds' variables are checked instead.
+        let checks: Vec<String> = self
+            .class_guards
+            .borrow()
+            .iter()
+            .flat_map(|v| {
+                if v == var {
+                    range
+                        .lower
+                        .terms
+                        .iter()
+                        .chain(&range.upper.terms)
+                        .flat_map(|atom| identifiers(&atom.0))
+                        .filter(|n| self.names.is_variable(n))
+                        .collect()
+                } else {
+                    vec![v.clone()]
+                }
+            })
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        let (guard, note) = if checks.is_empty() {
+            (guard, note)
+        } else {
+            let test = checks
+                .iter()
+                .map(|v| format!("isa({v}, 'double')"))
+                .collect::<Vec<_>>()
+                .join(" && ");
+            let mut reads: BTreeSet<String> = checks.iter().cloned().collect();
+            let condition = match guard {
+                Some(g) => {
+                    reads.extend(g.reads);
+                    format!("{} && {test}", g.condition)
+                }
+                None => test,
+            };
+            (
+                Some(Guard { condition, reads }),
+                format!(
+                    "{note}; the loop stays for classes other than double ({})",
+                    checks.join(", ")
+                ),
+            )
         };
         Ok(Vectorised {
             text: out,
@@ -1211,17 +1264,7 @@ impl LoopContext<'_> {
             Shape::Reduction { var: acc, op, term } => {
                 // Integer (and single) accumulators round at every step of the loop, where
                 // `s + sum(x)` rounds once: only double arithmetic may be regrouped.
-                let classes = crate::classes::Classes::of_scope(self.program, &self.scope);
-                for (what, c) in [
-                    (acc.as_str(), classes.get(acc)),
-                    (self.text(term), classes.expr(term)),
-                ] {
-                    if !c.computes_in_double() {
-                        return Err(format!(
-                            "the reduction into {acc} regroups additions, and `{what}` is not known to be double ({c:?})"
-                        ));
-                    }
-                }
+                self.double_or_guard(acc, term, "reduction")?;
                 if !mentions(term, var) {
                     return Err(format!("the term added to {acc} does not depend on {var}"));
                 }
@@ -1262,6 +1305,50 @@ impl LoopContext<'_> {
         }
     }
 
+    /// A regrouped sum is exact only in double: known double, or guarded at run time when
+    /// the class of a variable is unknown (a parameter); refused for known integer or single.
+    fn double_or_guard(&self, acc: &str, term: &Expr, kind: &str) -> Result<(), String> {
+        use crate::classes::Class;
+        let mut classes = crate::classes::Classes::of_scope(self.program, &self.scope);
+        let mut names: BTreeSet<String> = [acc.to_string()].into_iter().collect();
+        term.walk(&mut |x| {
+            if let ExprKind::Ident(n) | ExprKind::Apply { name: n, .. } = &x.kind {
+                if self.names.is_variable(n) {
+                    names.insert(n.clone());
+                }
+            }
+        });
+        let mut guards = Vec::new();
+        for n in &names {
+            match classes.get(n) {
+                c if c.computes_in_double() => {}
+                Class::Unknown if !self.temps.borrow().contains_key(n) => guards.push(n.clone()),
+                c => {
+                    return Err(format!(
+                        "the {kind} into {acc} regroups additions, and `{n}` is {c:?}: integer and single arithmetic round at every step"
+                    ))
+                }
+            }
+        }
+        if !guards.is_empty() && self.names.is_variable("isa") {
+            return Err(format!(
+                "the {kind} into {acc} needs a class check, and a variable shadows `isa`"
+            ));
+        }
+        for g in &guards {
+            classes.of.insert(g.clone(), Class::Double);
+        }
+        let c = classes.expr(term);
+        if !c.computes_in_double() {
+            return Err(format!(
+                "the {kind} into {acc} regroups additions, and `{}` is not known to compute in double ({c:?})",
+                self.text(term)
+            ));
+        }
+        self.class_guards.borrow_mut().extend(guards);
+        Ok(())
+    }
+
     /// `h(:) = h(:) + accumarray(reshape(P, [], 1), E, [numel(h), 1])`: the same sums per
     /// element, in another order (so only for double), the same errors for an index out of
     /// range (the loop's read of `h(p(i))` fails, and so does accumarray with that size).
@@ -1274,17 +1361,7 @@ impl LoopContext<'_> {
         var: &str,
         range: &LoopRange,
     ) -> Result<String, String> {
-        let classes = crate::classes::Classes::of_scope(self.program, &self.scope);
-        for (what, c) in [
-            (array, classes.get(array)),
-            (self.text(term), classes.expr(term)),
-        ] {
-            if !c.computes_in_double() {
-                return Err(format!(
-                    "the scatter-add into {array} regroups additions, and `{what}` is not known to be double ({c:?})"
-                ));
-            }
-        }
+        self.double_or_guard(array, term, "scatter-add")?;
         let idx = self.vector_expr(index, var, range, Dim::Row)?;
         let column = |text: &str| self.builtin_call("reshape", &format!("{text}, [], 1"));
         let vals = if mentions(term, var) {
