@@ -160,7 +160,8 @@ pub fn generate(seed: u64) -> Generated {
     };
     // Sometimes integer data arrives through the parameter, where no analysis sees it: the
     // run-time class checks must then keep the loops.
-    let x = if rng.chance(15) {
+    let integer_data = rng.chance(15);
+    let x = if integer_data {
         format!("int16({x} * 10)")
     } else {
         x
@@ -187,7 +188,8 @@ pub fn generate(seed: u64) -> Generated {
     if body.rng.chance(50) {
         body.lines.push("% metron: scalar n".into());
     }
-    if body.rng.chance(50) {
+    // An annotation is the programmer's word, trusted by the passes: only a true one.
+    if body.rng.chance(50) && !integer_data {
         body.lines.push("% metron: double x A n".into());
     }
     body.lines.push("N = numel(x);".into());
