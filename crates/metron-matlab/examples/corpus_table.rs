@@ -4,7 +4,7 @@
 //! transformation measured slower beyond noise (CI entirely below 1) is not kept.
 //!   cargo run --release -p metron-matlab --example corpus_table [REPETITIONS]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use metron_matlab::ast::{walk_stmts, StmtKind};
 use metron_matlab::octave::{check, CheckOptions};
@@ -16,12 +16,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(11);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/matlab/corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("examples/matlab/corpus")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "m"))
-        .collect();
-    files.sort();
+    let files = metron_matlab::differential::m_files(&dir).expect("examples/matlab/corpus");
     let options = Options {
         runtime: "octave".into(),
         ..Options::default()

@@ -171,3 +171,16 @@ pub fn run_batch(cases: &[Case], rtol: f64, atol: f64) -> Result<Vec<Verdict>, C
     }
     Ok(verdicts)
 }
+
+/// The `.m` files of a directory, sorted (a corpus, a regression set).
+pub fn m_files(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "m") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}

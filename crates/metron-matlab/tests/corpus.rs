@@ -11,12 +11,7 @@ use metron_matlab::passes::{run_passes, Options};
 #[test]
 fn corpus_programs_keep_their_results_and_loops_get_vectorised() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/matlab/corpus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "m"))
-        .collect();
-    files.sort();
+    let files = metron_matlab::differential::m_files(&dir).unwrap();
     assert!(files.len() >= 15, "{} programs", files.len());
     let options = Options {
         runtime: "octave".into(),

@@ -72,12 +72,7 @@ fn generated_regressions_keep_their_results() {
         return;
     };
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions/generated");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "m"))
-        .collect();
-    files.sort();
+    let files = metron_matlab::differential::m_files(&dir).unwrap();
     assert!(!files.is_empty());
     let mut list = Vec::new();
     for f in &files {
