@@ -202,6 +202,15 @@ pub fn parse(source: &str, file: &Path) -> Result<Program, SyntaxError> {
         .parse(source, None)
         .ok_or_else(|| fail(1, 1, "", "parsable input"))?;
     let root = tree.root_node();
+    if let Some((depth, node)) = too_deep(root) {
+        let span = Span::of(node);
+        return Err(fail(
+            span.line,
+            span.column,
+            &format!("an expression nested {depth} levels deep"),
+            &format!("at most {MAX_DEPTH} levels (split the expression into statements)"),
+        ));
+    }
     if root.has_error() {
         let bad = first_error(root).unwrap_or(root);
         let span = Span::of(bad);
@@ -240,6 +249,55 @@ pub fn parse(source: &str, file: &Path) -> Result<Program, SyntaxError> {
         statements,
         functions,
     })
+}
+
+/// Deepest syntax-tree nesting the analyses accept. They recurse over expressions; a
+/// generated 30,000-term sum would overflow the stack, so it is refused with a message.
+pub const MAX_DEPTH: usize = 500;
+
+/// The depth and a node beyond [`MAX_DEPTH`], found without recursion.
+fn too_deep(root: tree_sitter::Node) -> Option<(usize, tree_sitter::Node)> {
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    loop {
+        if depth > MAX_DEPTH {
+            let node = cursor.node();
+            // Report the statement's depth as a whole: count on to the deepest leaf.
+            let mut deepest = depth;
+            let mut c = node.walk();
+            let mut d = 0usize;
+            loop {
+                if c.goto_first_child() {
+                    d += 1;
+                    deepest = deepest.max(depth + d);
+                    continue;
+                }
+                loop {
+                    if d == 0 {
+                        return Some((deepest, node));
+                    }
+                    if c.goto_next_sibling() {
+                        break;
+                    }
+                    c.goto_parent();
+                    d -= 1;
+                }
+            }
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+            depth -= 1;
+        }
+    }
 }
 
 fn first_error(node: tree_sitter::Node) -> Option<tree_sitter::Node> {
@@ -557,6 +615,42 @@ pub fn walk_stmts<'a>(body: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
         f(s);
         for b in s.bodies() {
             walk_stmts(b, f);
+        }
+    }
+}
+
+/// A `.m` file's text. MATLAB files are often Latin-1 (comments with `é`, `°`); bytes that
+/// are not UTF-8 are read as Latin-1, and [`SourceFile::encode`] writes text back the same way.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub text: String,
+    pub latin1: bool,
+}
+
+impl SourceFile {
+    pub fn read(path: &Path) -> std::io::Result<SourceFile> {
+        let bytes = std::fs::read(path)?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => SourceFile {
+                text,
+                latin1: false,
+            },
+            Err(e) => SourceFile {
+                text: e.into_bytes().iter().map(|&b| b as char).collect(),
+                latin1: true,
+            },
+        })
+    }
+
+    /// `text` in this file's encoding (characters beyond Latin-1, which no pass writes,
+    /// become `?`).
+    pub fn encode(&self, text: &str) -> Vec<u8> {
+        if self.latin1 {
+            text.chars()
+                .map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?'))
+                .collect()
+        } else {
+            text.as_bytes().to_vec()
         }
     }
 }

@@ -4,10 +4,13 @@
 pub mod ast;
 pub mod bench;
 pub mod bench_store;
+pub mod classes;
 pub mod classification;
 pub mod dataflow;
 pub mod dependence;
+pub mod differential;
 pub mod dimensionality;
+pub mod generator;
 pub mod instruction_tree;
 pub mod linear;
 pub mod octave;
@@ -15,4 +18,4 @@ pub mod passes;
 pub mod resolve;
 pub mod rewrite;
 
-pub use ast::{parse, Program, SyntaxError};
+pub use ast::{parse, Program, SourceFile, SyntaxError};

@@ -144,21 +144,55 @@ pub fn linear_form(e: &Expr, _src: &str, atom: &dyn Fn(&Expr) -> Option<String>)
         ExprKind::Binary { op, lhs, rhs } => {
             let l = linear_form(lhs, _src, atom)?;
             let r = linear_form(rhs, _src, atom)?;
-            match op.as_str() {
-                "+" => Some(l.add(&r)),
-                "-" => Some(l.sub(&r)),
-                "*" | ".*" => match (l.as_constant(), r.as_constant()) {
-                    (Some(c), _) => Some(r.scale(c)),
-                    (_, Some(c)) => Some(l.scale(c)),
-                    _ => None,
-                },
-                "/" | "./" => match r.as_constant() {
-                    Some(c) if c != 0.0 => Some(l.scale(1.0 / c)),
-                    _ => None,
-                },
-                _ => None,
-            }
+            combine(op, l, r)
         }
+        ExprKind::Apply { name, args } => match (mc2mc_operator(name), args.as_slice()) {
+            // Mc2Mc's call style (`plus(a,b)`, `times(2,k)`): the same operators as calls.
+            // Callers make sure no variable of the scope shadows these names.
+            (Some(op), [a, b]) if op != "-u" => {
+                let l = linear_form(a, _src, atom)?;
+                let r = linear_form(b, _src, atom)?;
+                combine(op, l, r)
+            }
+            (Some("-u"), [a]) => Some(linear_form(a, _src, atom)?.scale(-1.0)),
+            _ => atom(e).map(|name| Linear::atom(&name)),
+        },
         _ => atom(e).map(|name| Linear::atom(&name)),
+    }
+}
+
+/// The operator a Mc2Mc-style call stands for (`plus` -> `+`, `uminus` -> `-u`).
+pub fn mc2mc_operator(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "plus" => "+",
+        "minus" => "-",
+        "times" => ".*",
+        "mtimes" => "*",
+        "rdivide" => "./",
+        "mrdivide" => "/",
+        "uminus" => "-u",
+        _ => return None,
+    })
+}
+
+/// Names a scope must not assign for Mc2Mc's call style to be read as operators.
+pub const MC2MC_NAMES: &[&str] = &[
+    "plus", "minus", "times", "mtimes", "rdivide", "mrdivide", "uminus", "colon",
+];
+
+fn combine(op: &str, l: Linear, r: Linear) -> Option<Linear> {
+    match op {
+        "+" => Some(l.add(&r)),
+        "-" => Some(l.sub(&r)),
+        "*" | ".*" => match (l.as_constant(), r.as_constant()) {
+            (Some(c), _) => Some(r.scale(c)),
+            (_, Some(c)) => Some(l.scale(c)),
+            _ => None,
+        },
+        "/" | "./" => match r.as_constant() {
+            Some(c) if c != 0.0 => Some(l.scale(1.0 / c)),
+            _ => None,
+        },
+        _ => None,
     }
 }

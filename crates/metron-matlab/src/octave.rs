@@ -24,6 +24,9 @@ pub enum CheckError {
         path: String,
         source: std::io::Error,
     },
+    /// The program under test raised an error in Octave (not a difference of results).
+    #[error("the {which} version raised an error in Octave: {message}")]
+    ProgramFailed { which: String, message: String },
     #[error("octave run failed for {which}: {stderr}")]
     Octave { which: String, stderr: String },
     #[error("could not read octave's result file {0}")]
@@ -58,11 +61,15 @@ impl Default for CheckOptions {
 #[derive(Debug, Clone, Serialize)]
 pub struct VariableComparison {
     pub name: String,
+    pub class_original: String,
+    pub class_transformed: String,
     pub shape_original: String,
     pub shape_transformed: String,
     pub max_abs_error: f64,
     pub max_rel_error: f64,
     pub equal: bool,
+    /// Why not equal (class, size, values), empty when equal.
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -114,7 +121,7 @@ fn stage(
 ) -> Result<Staged, CheckError> {
     let dir = tempfile::tempdir().map_err(io(Path::new("temporary directory")))?;
     let root = dir.path().to_path_buf();
-    let read = |p: &Path| std::fs::read_to_string(p).map_err(io(p));
+    let read = |p: &Path| crate::SourceFile::read(p).map(|f| f.text).map_err(io(p));
     let (a, b) = (read(original)?, read(transformed)?);
     let pa = crate::parse(&a, original)?;
     crate::parse(&b, transformed)?;
@@ -206,7 +213,9 @@ impl Staged {
     }
 }
 
-/// Compares the two versions' outputs in Octave.
+/// Compares the two versions' outputs in Octave: class, size, then values (000 App. C's
+/// validation mode, made strict). An entry with no outputs, a script that leaves no
+/// variables, or a version that raises an error is not "equal".
 pub fn compare(
     original: &Path,
     transformed: &Path,
@@ -214,57 +223,93 @@ pub fn compare(
 ) -> Result<CheckReport, CheckError> {
     OCTAVE.locate()?;
     let staged = stage(original, transformed, options)?;
+    if staged.script.is_none() && staged.outputs.is_empty() {
+        return Err(CheckError::Input {
+            file: original.display().to_string(),
+            message: format!(
+                "`{}` returns no outputs, so there is nothing to compare; return the results \
+                 (function [y, s] = ...) or run the kernel as a script, whose workspace is compared",
+                staged.call
+            ),
+        });
+    }
     let capture = staged.root.join("metron_capture_script.m");
     std::fs::write(&capture, CAPTURE).map_err(io(&capture))?;
+    let same = staged.root.join("metron_same.m");
+    std::fs::write(&same, crate::differential::SAME).map_err(io(&same))?;
     let result = staged.root.join("result.txt");
+    let failed = staged.root.join("failed.txt");
     let mut code = format!("addpath({});\n", quote(&staged.root));
-    code.push_str(&staged.run_code(&staged.original, "o1"));
-    code.push_str(&staged.run_code(&staged.transformed, "o2"));
+    for (dir, out, which) in [
+        (&staged.original, "o1", "original"),
+        (&staged.transformed, "o2", "transformed"),
+    ] {
+        code.push_str(&format!(
+            "try\n{}catch err__\n fid = fopen({f}, 'w'); fprintf(fid, '%s\\n%s', '{which}', err__.message); fclose(fid); exit(0);\nend\n",
+            staged.run_code(dir, out),
+            f = quote(&failed)
+        ));
+    }
     code.push_str(&format!(
         r#"fid = fopen({res}, 'w');
 names = union(o1_names, o2_names);
 for k = 1:numel(names)
   i1 = find(strcmp(o1_names, names{{k}})); i2 = find(strcmp(o2_names, names{{k}}));
   if isempty(i1) || isempty(i2)
-    fprintf(fid, '%s\tmissing\tmissing\tInf\tInf\n', names{{k}}); continue;
+    fprintf(fid, '%s\tmissing\tmissing\tmissing\tmissing\tInf\tInf\t0\tonly one version has it\n', names{{k}}); continue;
   end
   a = o1{{i1}}; b = o2{{i2}};
+  [ok, why] = metron_same(a, b, {rtol:e}, {atol:e});
   sa = sprintf('%dx', size(a)); sb = sprintf('%dx', size(b));
-  if ~isequal(size(a), size(b)) || ~(isnumeric(a) || islogical(a)) || ~(isnumeric(b) || islogical(b))
-    if isequal(a, b) e = 0; else e = Inf; end
-    fprintf(fid, '%s\t%s\t%s\t%.17g\t%.17g\n', names{{k}}, sa(1:end-1), sb(1:end-1), e, e); continue;
+  m = Inf; r = Inf;
+  if (isnumeric(a) || islogical(a)) && isequal(size(a), size(b)) && (isnumeric(b) || islogical(b))
+    x = double(a(:)); y = double(b(:)); d = abs(x - y); d(isnan(x) & isnan(y)) = 0; d(x == y) = 0;
+    d(isnan(d)) = Inf; m = max([0; d]); s = max([0; abs(x(isfinite(x)))]);
+    if s > 0, r = m / s; else r = m; end
+  elseif isequaln(a, b)
+    m = 0; r = 0;
   end
-  a = double(a(:)); b = double(b(:));
-  both_nan = isnan(a) & isnan(b);
-  d = abs(a - b); d(both_nan) = 0; d(isnan(d)) = Inf;
-  m = max([0; d]); s = max([0; abs(a(~isnan(a)))]);
-  if s > 0 r = m / s; else r = m; end
-  fprintf(fid, '%s\t%s\t%s\t%.17g\t%.17g\n', names{{k}}, sa(1:end-1), sb(1:end-1), m, r);
+  fprintf(fid, '%s\t%s\t%s\t%s\t%s\t%.17g\t%.17g\t%d\t%s\n', names{{k}}, class(a), class(b), sa(1:end-1), sb(1:end-1), m, r, ok, why);
 end
 fclose(fid);
 "#,
-        res = quote(&result)
+        res = quote(&result),
+        rtol = options.rtol,
+        atol = options.atol,
     ));
     run_octave(&staged.root, &code, "the comparison")?;
+    if let Ok(text) = std::fs::read_to_string(&failed) {
+        let (which, message) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+        return Err(CheckError::ProgramFailed {
+            which: which.to_string(),
+            message: message.trim().to_string(),
+        });
+    }
     let text = std::fs::read_to_string(&result)
         .map_err(|_| CheckError::Result(result.display().to_string()))?;
     let mut variables = Vec::new();
     for line in text.lines() {
-        let f: Vec<&str> = line.split('\t').collect();
-        if f.len() != 5 {
+        let f: Vec<&str> = line.splitn(9, '\t').collect();
+        if f.len() != 9 {
             return Err(CheckError::Result(result.display().to_string()));
         }
         let parse = |s: &str| s.parse::<f64>().unwrap_or(f64::INFINITY);
-        let (abs_err, rel_err) = (parse(f[3]), parse(f[4]));
-        // Normwise: |a-b|_max <= atol + rtol * |a|_max, i.e. rel_err <= rtol (or abs <= atol).
-        let equal = f[1] == f[2] && (abs_err <= options.atol || rel_err <= options.rtol);
         variables.push(VariableComparison {
             name: f[0].to_string(),
-            shape_original: f[1].to_string(),
-            shape_transformed: f[2].to_string(),
-            max_abs_error: abs_err,
-            max_rel_error: rel_err,
-            equal,
+            class_original: f[1].to_string(),
+            class_transformed: f[2].to_string(),
+            shape_original: f[3].to_string(),
+            shape_transformed: f[4].to_string(),
+            max_abs_error: parse(f[5]),
+            max_rel_error: parse(f[6]),
+            equal: f[7] == "1",
+            reason: f[8].trim().to_string(),
+        });
+    }
+    if variables.is_empty() {
+        return Err(CheckError::Input {
+            file: original.display().to_string(),
+            message: "the script leaves no variables, so there is nothing to compare".into(),
         });
     }
     let equal = variables.iter().all(|v| v.equal);
@@ -364,7 +409,9 @@ fn time_interleaved(
         None => (staged.call.trim(), "()"),
     };
     let renamed_name = format!("mb__{name}");
-    let source = std::fs::read_to_string(transformed).map_err(io(transformed))?;
+    let source = crate::SourceFile::read(transformed)
+        .map(|f| f.text)
+        .map_err(io(transformed))?;
     let Some(renamed) = renamed_entry(&source, transformed, name, &renamed_name) else {
         return Ok(None);
     };
@@ -410,7 +457,7 @@ fn time_interleaved(
 /// `source` with its first function `name` declared as `new`; `None` unless the declaration
 /// is on one line and nothing after it mentions `name` (a recursive call would still reach
 /// the original).
-fn renamed_entry(source: &str, file: &Path, name: &str, new: &str) -> Option<String> {
+pub(crate) fn renamed_entry(source: &str, file: &Path, name: &str, new: &str) -> Option<String> {
     let program = crate::parse(source, file).ok()?;
     let f = program.functions.first().filter(|f| f.name == name)?;
     let start = f.span.start;
@@ -420,8 +467,11 @@ fn renamed_entry(source: &str, file: &Path, name: &str, new: &str) -> Option<Str
     let decl = &source[start..line_end];
     let after = decl.find('=').map_or("function".len(), |k| k + 1);
     let at = start + after + decl.get(after..)?.find(name)?;
+    // Comments may name the function (`% entry: f(400)`); code may not (recursion).
     let mentions = |text: &str| {
-        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        text.lines()
+            .map(|l| l.split('%').next().unwrap_or(""))
+            .flat_map(|l| l.split(|c: char| !(c.is_alphanumeric() || c == '_')))
             .any(|w| w == name)
     };
     if mentions(&source[line_end..]) || mentions(&source[..start]) {

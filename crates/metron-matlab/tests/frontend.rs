@@ -121,3 +121,34 @@ fn minimal_edits_keep_comments_blank_lines_and_layout() {
     assert_eq!(new_lines[changed[0]], "odd = w(1:2:49);");
     assert!(new.ends_with('\n'));
 }
+
+/// Issue 14: a 30,000-term expression is refused with a message naming the line, not a
+/// stack overflow; one within the limit still parses and goes through every pass.
+#[test]
+fn deep_expressions_are_refused_with_a_message() {
+    let terms: Vec<String> = (0..30_000).map(|k| format!("x{}", k % 7)).collect();
+    let src = format!("% generated\ny = {};\n", terms.join(" + "));
+    let err = metron_matlab::parse(&src, std::path::Path::new("deep.m")).unwrap_err();
+    assert_eq!(err.line, 2, "{err}");
+    assert!(err.to_string().contains("levels"), "{err}");
+    let terms: Vec<String> = (0..480).map(|k| format!("x({})", k % 7 + 1)).collect();
+    let src = format!("function y = f(x)\ny = {};\nend\n", terms.join(" + "));
+    let passes: Vec<String> = [
+        "range",
+        "inline",
+        "repack",
+        "reorder",
+        "vectorize",
+        "dslice",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    metron_matlab::passes::run_passes(
+        &src,
+        std::path::Path::new("wide.m"),
+        &passes,
+        &metron_matlab::passes::Options::default(),
+    )
+    .unwrap();
+}

@@ -244,3 +244,95 @@ fn interleaved_timing_does_not_reload_the_function_file() {
     assert!(t.original_median_s < 2e-3, "{t:?}");
     assert!(t.transformed_median_s < 2e-3, "{t:?}");
 }
+
+fn pair(dir: &Path, name: &str, a: &str, b: &str) -> (PathBuf, PathBuf) {
+    let (da, db) = (dir.join("a"), dir.join("b"));
+    std::fs::create_dir_all(&da).unwrap();
+    std::fs::create_dir_all(&db).unwrap();
+    let (pa, pb) = (da.join(format!("{name}.m")), db.join(format!("{name}.m")));
+    std::fs::write(&pa, a).unwrap();
+    std::fs::write(&pb, b).unwrap();
+    (pa, pb)
+}
+
+/// Issue 14: a kernel without outputs compares nothing, so check must refuse it (the
+/// Livermore kernels of the thesis's author have this form).
+#[test]
+fn an_entry_without_outputs_is_refused() {
+    if !octave_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = pair(
+        dir.path(),
+        "kernel",
+        "function kernel(n)\nx = zeros(1, n);\nfor i = 1:n\n  x(i) = i;\nend\nend\n",
+        "function kernel(n)\nx = zeros(1, n) + 99;\nend\n",
+    );
+    let opts = CheckOptions {
+        entry: Some("kernel(5)".into()),
+        ..CheckOptions::default()
+    };
+    let err = check(&a, &b, &opts).unwrap_err();
+    assert!(
+        matches!(err, metron_matlab::octave::CheckError::Input { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("no outputs"), "{err}");
+}
+
+/// Issue 14: `uint8(200)+n` is not `200+n` (class), and a 1x4 is not a 4x1 (size) even with
+/// equal values.
+#[test]
+fn class_and_size_are_compared() {
+    if !octave_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = pair(
+        dir.path(),
+        "typed",
+        "function [y, v] = typed(n)\ny = 200 + n;\nv = 1:4;\nend\n",
+        "function [y, v] = typed(n)\ny = uint8(200) + n;\nv = (1:4)';\nend\n",
+    );
+    let opts = CheckOptions {
+        entry: Some("typed(5)".into()),
+        ..CheckOptions::default()
+    };
+    let report = check(&a, &b, &opts).unwrap();
+    assert!(!report.equal);
+    let y = &report.variables.iter().find(|v| v.name == "y").unwrap();
+    assert!(!y.equal && y.reason.contains("class"), "{y:?}");
+    assert_eq!(
+        (y.class_original.as_str(), y.class_transformed.as_str()),
+        ("double", "uint8")
+    );
+    let v = &report.variables.iter().find(|v| v.name == "v").unwrap();
+    assert!(!v.equal && v.reason.contains("size"), "{v:?}");
+}
+
+/// Issue 14: an error raised by a version is its own outcome, with Octave's message.
+#[test]
+fn an_octave_error_is_not_a_difference() {
+    if !octave_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = pair(
+        dir.path(),
+        "oob",
+        "function y = oob(n)\nx = 1:n;\ny = x(n);\nend\n",
+        "function y = oob(n)\nx = 1:n;\ny = x(n + 1);\nend\n",
+    );
+    let opts = CheckOptions {
+        entry: Some("oob(3)".into()),
+        ..CheckOptions::default()
+    };
+    match check(&a, &b, &opts).unwrap_err() {
+        metron_matlab::octave::CheckError::ProgramFailed { which, message } => {
+            assert_eq!(which, "transformed");
+            assert!(message.contains("out of bound"), "{message}");
+        }
+        e => panic!("expected ProgramFailed, got {e}"),
+    }
+}

@@ -14,6 +14,9 @@ pub enum CliError {
     /// Stopped by a signal (SIGINT, SIGTERM) after cleaning up. Exit code 128 + the signal,
     /// as a shell reports a program killed by it.
     Interrupted { signal: i32, message: String },
+    /// The program under analysis raised an error of its own (e.g. in Octave), as opposed to
+    /// results that differ. Exit code 3.
+    Program(String),
 }
 
 impl CliError {
@@ -32,6 +35,7 @@ impl CliError {
             CliError::Interrupted { signal, .. } => {
                 ExitCode::from((128 + signal).clamp(1, 255) as u8)
             }
+            CliError::Program(_) => ExitCode::from(3),
         }
     }
 }
@@ -39,7 +43,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Failure(m) => f.write_str(m),
+            CliError::Input(m) | CliError::Failure(m) | CliError::Program(m) => f.write_str(m),
             CliError::Interrupted { message, .. } => f.write_str(message),
         }
     }

@@ -39,7 +39,7 @@ pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
         return finish("dslice", program, &rw, notes);
     }
     for scope in program.scopes() {
-        let dims = Dimensions::of_scope(&scope);
+        let dims = Dimensions::of_scope_in(program, &scope);
         walk_stmts(scope.body, &mut |s| {
             let StmtKind::Assign { rhs, .. } = &s.kind else {
                 return;

@@ -23,7 +23,7 @@ pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
         walk_stmts(scope.body, &mut |s| {
             if let StmtKind::Assign { lhs, rhs, multi } = &s.kind {
                 if let (ExprKind::Ident(v), true) = (&lhs.unparen().kind, multi.is_empty()) {
-                    if matches!(rhs.unparen().kind, ExprKind::Range { .. }) && pure(rhs, &names) {
+                    if is_range(rhs, &names) && pure(rhs, &names) {
                         ranges.push((s.span.start, v.clone(), rhs));
                     }
                 }
@@ -66,13 +66,26 @@ pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
     finish("inline", program, &rw, notes)
 }
 
+/// `a:s:b`, or Mc2Mc's `colon(a, b)` / `colon(a, s, b)` when no variable is named colon.
+fn is_range(e: &Expr, names: &Names) -> bool {
+    match &e.unparen().kind {
+        ExprKind::Range { .. } => true,
+        ExprKind::Apply { name, args } => {
+            name == "colon" && !names.is_variable(name) && (args.len() == 2 || args.len() == 3)
+        }
+        _ => false,
+    }
+}
+
 /// Only numbers, variables, arithmetic and size queries: nothing whose re-evaluation differs.
 fn pure(e: &Expr, names: &Names) -> bool {
     let mut ok = true;
     e.walk(&mut |x| match &x.kind {
         ExprKind::Apply { name, .. } if names.is_variable(name) => ok = false,
         ExprKind::Apply { name, .. } => {
-            ok &= matches!(name.as_str(), "numel" | "length" | "size");
+            // Mc2Mc's call style is arithmetic too (`colon(2, minus(n, 1))`).
+            ok &= matches!(name.as_str(), "numel" | "length" | "size")
+                || crate::linear::MC2MC_NAMES.contains(&name.as_str());
         }
         ExprKind::Number(_) | ExprKind::Ident(_) | ExprKind::Paren(_) | ExprKind::Range { .. } => {}
         ExprKind::Binary { op, .. } => ok &= matches!(op.as_str(), "+" | "-" | "*" | "/"),

@@ -8,7 +8,7 @@
 
 use crate::ast::{Expr, ExprKind, Program, StmtKind};
 use crate::dimensionality::{Dim, Dimensions};
-use crate::linear::{format_number, is_integer, linear_form, Linear};
+use crate::linear::{format_number, is_integer, linear_form, mc2mc_operator, Linear, MC2MC_NAMES};
 use crate::passes::{finish, Note, PassOutput};
 use crate::rewrite::{Overlap, Rewriter};
 
@@ -25,7 +25,18 @@ pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
     let mut rw = Rewriter::default();
     let mut notes = Vec::new();
     for scope in program.scopes() {
-        let dims = Dimensions::of_scope(&scope);
+        let names = crate::resolve::Names::of_scope(&scope);
+        if let Some(n) = MC2MC_NAMES.iter().find(|n| names.is_variable(n)) {
+            notes.push(Note {
+                line: scope.function.map_or(1, |f| f.span.line),
+                applied: false,
+                message: format!(
+                    "ranges not simplified: the variable `{n}` shadows the operator function"
+                ),
+            });
+            continue;
+        }
+        let dims = Dimensions::of_scope_in(program, &scope);
         crate::ast::walk_stmts(scope.body, &mut |s| {
             let exprs: Vec<&Expr> = match &s.kind {
                 StmtKind::Assign { lhs, rhs, .. } => vec![lhs, rhs],
@@ -33,25 +44,55 @@ pub fn run(program: &Program) -> Result<PassOutput, Overlap> {
                 _ => s.exprs(),
             };
             for e in exprs {
-                visit(program, &dims, e, false, &mut rw, &mut notes);
+                visit(program, &dims, e, Context::default(), &mut rw, &mut notes);
             }
         });
     }
     finish("range", program, &rw, notes)
 }
 
+/// Where an expression stands: inside an index, and as the operand of an operator (where a
+/// colon expression, which binds looser than every arithmetic operator, needs parentheses).
+#[derive(Clone, Copy, Default)]
+struct Context {
+    in_index: bool,
+    operand: bool,
+}
+
+impl Context {
+    fn operand(self) -> Context {
+        Context {
+            operand: true,
+            ..self
+        }
+    }
+
+    fn whole(self, in_index: bool) -> Context {
+        Context {
+            in_index,
+            operand: false,
+        }
+    }
+}
+
 fn visit(
     program: &Program,
     dims: &Dimensions,
     e: &Expr,
-    in_index: bool,
+    cx: Context,
     rw: &mut Rewriter,
     notes: &mut Vec<Note>,
 ) {
     if let Some(affine) = match_affine(program, dims, e) {
-        match check(&affine, in_index) {
+        match check(&affine, cx.in_index) {
             Ok(()) => {
                 let text = render(&affine, program);
+                // `2*(1:n) + n` -> `(2:2:2*n) + n`, never `2:2:2*n + n`.
+                let text = if cx.operand {
+                    format!("({text})")
+                } else {
+                    text
+                };
                 notes.push(Note {
                     line: e.span.line,
                     applied: true,
@@ -71,20 +112,29 @@ fn visit(
         ExprKind::Apply { name, args } => {
             let index = dims.of.contains_key(name);
             for a in args {
-                visit(program, dims, a, index, rw, notes);
+                visit(program, dims, a, cx.whole(index), rw, notes);
             }
         }
         ExprKind::Binary { lhs, rhs, .. } => {
-            visit(program, dims, lhs, in_index, rw, notes);
-            visit(program, dims, rhs, in_index, rw, notes);
+            visit(program, dims, lhs, cx.operand(), rw, notes);
+            visit(program, dims, rhs, cx.operand(), rw, notes);
         }
         ExprKind::Unary { operand, .. } | ExprKind::Postfix { operand, .. } => {
-            visit(program, dims, operand, in_index, rw, notes)
+            visit(program, dims, operand, cx.operand(), rw, notes)
         }
-        ExprKind::Paren(x) => visit(program, dims, x, in_index, rw, notes),
+        ExprKind::Range { start, step, stop } => {
+            for x in [Some(start), step.as_ref(), Some(stop)]
+                .into_iter()
+                .flatten()
+            {
+                visit(program, dims, x, cx.operand(), rw, notes);
+            }
+        }
+        ExprKind::Paren(x) => visit(program, dims, x, cx.whole(cx.in_index), rw, notes),
         ExprKind::Matrix(rows) => {
             for x in rows.iter().flatten() {
-                visit(program, dims, x, false, rw, notes);
+                // In a matrix a space separates elements: keep the operand parenthesised.
+                visit(program, dims, x, Context::default().operand(), rw, notes);
             }
         }
         _ => {}
@@ -131,6 +181,26 @@ fn affine_rec<'e>(program: &Program, dims: &Dimensions, e: &'e Expr) -> Option<A
             step: step.as_deref(),
             stop,
         }),
+        ExprKind::Apply { name, args }
+            if name == "colon" && (args.len() == 2 || args.len() == 3) =>
+        {
+            let (start, step, stop) = match args.as_slice() {
+                [a, b] => (a, None, b),
+                [a, s, b] => (a, Some(s), b),
+                _ => return None,
+            };
+            Some(Affine {
+                alpha: 1.0,
+                beta: Linear::constant(0.0),
+                start,
+                step,
+                stop,
+            })
+        }
+        ExprKind::Apply { name, args } if mc2mc_operator(name).is_some() => {
+            // Mc2Mc's call style reads as the operator it names (`plus(a, b)` is `a + b`).
+            affine_call(program, dims, mc2mc_operator(name)?, args)
+        }
         ExprKind::Unary { op, operand } if op == "-" => {
             let a = affine_rec(program, dims, operand)?;
             Some(Affine {
@@ -139,39 +209,69 @@ fn affine_rec<'e>(program: &Program, dims: &Dimensions, e: &'e Expr) -> Option<A
                 ..a
             })
         }
-        ExprKind::Binary { op, lhs, rhs } => match op.as_str() {
-            "+" | "-" => {
-                let sign = if op == "-" { -1.0 } else { 1.0 };
-                if let Some(a) = affine_rec(program, dims, lhs) {
-                    let b = scalar(program, dims, rhs)?;
-                    Some(Affine {
-                        beta: a.beta.add(&b.scale(sign)),
-                        ..a
-                    })
-                } else {
-                    let a = affine_rec(program, dims, rhs)?;
-                    let b = scalar(program, dims, lhs)?;
-                    Some(Affine {
-                        alpha: a.alpha * sign,
-                        beta: b.add(&a.beta.scale(sign)),
-                        ..a
-                    })
-                }
-            }
-            "*" | ".*" => {
-                let (range_side, factor) = match affine_rec(program, dims, lhs) {
-                    Some(a) => (a, scalar(program, dims, rhs)?),
-                    None => (affine_rec(program, dims, rhs)?, scalar(program, dims, lhs)?),
-                };
-                let c = factor.as_constant()?;
+        ExprKind::Binary { op, lhs, rhs } => affine_binary(program, dims, op, lhs, rhs),
+        _ => None,
+    }
+}
+
+fn affine_call<'e>(
+    program: &Program,
+    dims: &Dimensions,
+    op: &str,
+    args: &'e [Expr],
+) -> Option<Affine<'e>> {
+    match (op, args) {
+        ("-u", [x]) => {
+            let a = affine_rec(program, dims, x)?;
+            Some(Affine {
+                alpha: -a.alpha,
+                beta: a.beta.scale(-1.0),
+                ..a
+            })
+        }
+        (op, [l, r]) if op != "-u" => affine_binary(program, dims, op, l, r),
+        _ => None,
+    }
+}
+
+fn affine_binary<'e>(
+    program: &Program,
+    dims: &Dimensions,
+    op: &str,
+    lhs: &'e Expr,
+    rhs: &'e Expr,
+) -> Option<Affine<'e>> {
+    match op {
+        "+" | "-" => {
+            let sign = if op == "-" { -1.0 } else { 1.0 };
+            if let Some(a) = affine_rec(program, dims, lhs) {
+                let b = scalar(program, dims, rhs)?;
                 Some(Affine {
-                    alpha: range_side.alpha * c,
-                    beta: range_side.beta.scale(c),
-                    ..range_side
+                    beta: a.beta.add(&b.scale(sign)),
+                    ..a
+                })
+            } else {
+                let a = affine_rec(program, dims, rhs)?;
+                let b = scalar(program, dims, lhs)?;
+                Some(Affine {
+                    alpha: a.alpha * sign,
+                    beta: b.add(&a.beta.scale(sign)),
+                    ..a
                 })
             }
-            _ => None,
-        },
+        }
+        "*" | ".*" => {
+            let (range_side, factor) = match affine_rec(program, dims, lhs) {
+                Some(a) => (a, scalar(program, dims, rhs)?),
+                None => (affine_rec(program, dims, rhs)?, scalar(program, dims, lhs)?),
+            };
+            let c = factor.as_constant()?;
+            Some(Affine {
+                alpha: range_side.alpha * c,
+                beta: range_side.beta.scale(c),
+                ..range_side
+            })
+        }
         _ => None,
     }
 }

@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 
 use crate::ast::{walk_stmts, Expr, ExprKind, Program, StmtKind};
+use crate::classes::Classes;
 use crate::classification::Classification;
 use crate::instruction_tree::{chain_string, Context, InstructionTree};
 use crate::passes::{finish, Note, Options, PassError, PassOutput};
@@ -22,6 +23,7 @@ pub fn run(program: &Program, options: &Options) -> Result<Result<PassOutput, Ov
     let mut notes = Vec::new();
     for scope in program.scopes() {
         let names = Names::of_scope(&scope);
+        let classes = Classes::of_scope(program, &scope);
         let cx = Context {
             classification: &classification,
             names: Some(&names),
@@ -41,6 +43,24 @@ pub fn run(program: &Program, options: &Options) -> Result<Result<PassOutput, Ov
             let mut operands = Vec::new();
             flatten(root, op, &mut operands);
             if operands.len() < 3 || operands.len() > MAX_OPERANDS {
+                return;
+            }
+            // Integer `+` saturates and rounds at each step, so it is not associative
+            // (uint8: 200+100-100 is 155 or 200); single and unknown classes may be integers
+            // or round differently. Only operands known to compute in double are regrouped.
+            if let Some(bad) = operands
+                .iter()
+                .find(|e| !classes.expr(e).computes_in_double())
+            {
+                notes.push(Note {
+                    line: s.span.line,
+                    applied: false,
+                    message: format!(
+                        "not reordered: `{}` is not known to be double ({:?}); integer arithmetic is not associative",
+                        program.text(bad.span),
+                        classes.expr(bad)
+                    ),
+                });
                 return;
             }
             let texts: Vec<&str> = operands.iter().map(|e| program.text(e.span)).collect();

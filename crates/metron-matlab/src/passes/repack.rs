@@ -185,6 +185,10 @@ fn collect<'e>(e: &'e Expr, names: &Names, out: &mut Vec<&'e Expr>) {
                 args.iter().for_each(|a| collect(a, names, out));
             }
         }
+        // Short circuit: the right operand of `&&`/`||` runs only when the left one lets
+        // it, so its slices (which may be out of bounds exactly when the guard is false)
+        // must not be evaluated before the statement.
+        ExprKind::Binary { op, lhs, .. } if op == "&&" || op == "||" => collect(lhs, names, out),
         ExprKind::Binary { lhs, rhs, .. } => {
             collect(lhs, names, out);
             collect(rhs, names, out);

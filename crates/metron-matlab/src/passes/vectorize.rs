@@ -23,9 +23,11 @@ pub fn run(program: &Program, options: &Options) -> Result<PassOutput, Overlap> 
         let cx = LoopContext {
             program,
             names: Names::of_scope(&scope),
-            dims: Dimensions::of_scope(&scope),
+            dims: Dimensions::of_scope_in(program, &scope),
             options,
             scope,
+            temps: Default::default(),
+            class_guards: Default::default(),
         };
         cx.statement_list(scope.body, &mut rw, &mut notes);
     }
@@ -76,6 +78,30 @@ impl LoopContext<'_> {
                             None
                         }
                     }
+                }
+                StmtKind::For { var, iter, body } if matches!(body.as_slice(), [b] if matches!(b.kind, StmtKind::If { .. })) => {
+                    match self.if_convert(s, var, iter, &body[0]) {
+                        Ok(v) => Some(v),
+                        Err(why) => {
+                            notes.push(Note {
+                                line: s.span.line,
+                                applied: false,
+                                message: format!("loop over {var} not if-converted: {why}"),
+                            });
+                            None
+                        }
+                    }
+                }
+                StmtKind::For { var, body, .. } => {
+                    notes.push(Note {
+                        line: s.span.line,
+                        applied: false,
+                        message: format!(
+                            "loop over {var} not vectorised: its body holds {} (inner loops are tried on their own)",
+                            describe_body(body)
+                        ),
+                    });
+                    None
                 }
                 _ => None,
             };
@@ -189,6 +215,56 @@ impl LoopContext<'_> {
     }
 }
 
+/// A built-in that maps elements to elements (so it accepts the whole range at once).
+fn elementwise_call(classification: &Classification, name: &str, args: usize) -> bool {
+    classification.mode(name, false) == crate::classification::CompilationMode::Combinable
+        || matches!(
+            name,
+            "sqrt"
+                | "log"
+                | "log10"
+                | "log2"
+                | "acos"
+                | "asin"
+                | "exp"
+                | "abs"
+                | "floor"
+                | "ceil"
+                | "round"
+                | "fix"
+                | "sign"
+                | "erf"
+                | "erfc"
+        )
+        || (args == 2 && matches!(name, "max" | "min" | "mod" | "rem" | "atan2" | "hypot"))
+}
+
+fn elementwise_op(op: &str) -> Option<&'static str> {
+    match op {
+        "*" => Some(".*"),
+        "/" => Some("./"),
+        "^" => Some(".^"),
+        "\\" => Some(".\\"),
+        _ => None,
+    }
+}
+
+fn describe_body(body: &[Stmt]) -> String {
+    let mut kinds: Vec<&str> = body
+        .iter()
+        .filter_map(|b| match &b.kind {
+            StmtKind::Assign { .. } => None,
+            StmtKind::For { .. } => Some("a loop"),
+            StmtKind::While { .. } => Some("a while loop"),
+            StmtKind::If { .. } => Some("an if statement beside other statements"),
+            StmtKind::Expr(_) => Some("a call statement"),
+            _ => Some("a statement other than an assignment"),
+        })
+        .collect();
+    kinds.dedup();
+    kinds.join(", ")
+}
+
 /// Two more spaces after every line break, except on lines left empty.
 fn indent_lines(text: &str) -> String {
     text.split('\n')
@@ -210,14 +286,21 @@ struct LoopContext<'a> {
     dims: Dimensions,
     options: &'a Options,
     scope: Scope<'a>,
+    /// Scalar expansion: loop-private temporaries `t = e` (defined before every use in the
+    /// iteration, dead after the loop) read as their definition `e` in the vector form.
+    temps: std::cell::RefCell<std::collections::BTreeMap<String, Expr>>,
+    /// Variables whose class is unknown but must be double for a regrouped reduction: the
+    /// vector form runs under `if isa(v, 'double') && ...`, the loop otherwise (dynamic
+    /// code selection, 000 §5.1.1 / §6.4.1).
+    class_guards: std::cell::RefCell<BTreeSet<String>>,
 }
 
 /// One array or scalar access in the loop body.
 #[derive(Debug, Clone)]
 struct Access {
     array: String,
-    /// `None`: not affine in the loop variable (or multi-dimensional): assume anything.
-    subscript: Option<Subscript>,
+    /// One subscript per dimension; `None`: not affine in the loop variable: assume anything.
+    subscript: Option<Vec<Subscript>>,
     write: bool,
     stmt: usize,
 }
@@ -229,6 +312,14 @@ enum Shape {
         op: String,
         term: Expr,
     },
+    /// `h(p(i)) = h(p(i)) + e`: a reduction through an index array (a histogram, a
+    /// scatter-add), vectorised with `accumarray`.
+    Scatter {
+        array: String,
+        index: Expr,
+        op: String,
+        term: Expr,
+    },
     Element,
 }
 
@@ -236,6 +327,9 @@ struct LoopRange {
     lower: Linear,
     step: i64,
     upper: Linear,
+    /// If-conversion: the iterations a branch runs, as a vector expression (`I__(m__)`);
+    /// subscripts map it instead of the whole range.
+    values: Option<String>,
 }
 
 impl LoopRange {
@@ -251,6 +345,9 @@ impl LoopRange {
     /// The values `c*i+d` takes over the loop, as a simple range (000 §5.3 form).
     fn image(&self, s: &Subscript) -> String {
         let c = s.coeff as f64;
+        if let Some(values) = &self.values {
+            return Linear::atom(values).scale(c).add(&s.offset).render();
+        }
         let start = self.lower.scale(c).add(&s.offset);
         let stop = self.upper.scale(c).add(&s.offset);
         let step = s.coeff * self.step;
@@ -295,6 +392,7 @@ impl LoopContext<'_> {
             lower: self.linear(start),
             step,
             upper: self.linear(stop),
+            values: None,
         })
     }
 
@@ -310,6 +408,215 @@ impl LoopContext<'_> {
         })
     }
 
+    fn subscripts(&self, args: &[Expr], var: &str) -> Option<Vec<Subscript>> {
+        args.iter().map(|a| self.subscript(a, var)).collect()
+    }
+
+    /// An indexed read or write over the whole iteration space: exactly one subscript varies
+    /// with the loop (affinely) and becomes a range, the others stay as they are and must be
+    /// scalar. `None`: the element is the same in every iteration. The result's shape: a
+    /// vector's own for one subscript, a column for the first of two, a row for the second.
+    fn indexed_image(
+        &self,
+        name: &str,
+        args: &[Expr],
+        var: &str,
+        range: &LoopRange,
+    ) -> Result<Option<(String, Dim)>, String> {
+        let varying: Vec<usize> = (0..args.len())
+            .filter(|&k| mentions(&args[k], var))
+            .collect();
+        let [k] = varying.as_slice() else {
+            return match varying.len() {
+                0 => Ok(None),
+                _ => Err(format!(
+                    "{name}: the loop variable {var} is in more than one subscript (a diagonal)"
+                )),
+            };
+        };
+        let k = *k;
+        let sub = self
+            .subscript(&args[k], var)
+            .filter(|s| s.coeff != 0)
+            .ok_or_else(|| format!("subscript of {name} is not affine in {var}"))?;
+        let dim = match (args.len(), k) {
+            (1, _) => self.orientation(name),
+            (2, 0) => Dim::Column,
+            (2, _) => Dim::Row,
+            _ => return Err(format!("{name} has more than two subscripts")),
+        };
+        let mut parts = Vec::new();
+        for (j, a) in args.iter().enumerate() {
+            if j == k {
+                parts.push(range.image(&sub));
+            } else if matches!(a.kind, ExprKind::End)
+                || self.subscript(a, var).is_some_and(|s| s.coeff == 0)
+            {
+                parts.push(self.text(a).to_string());
+            } else {
+                return Err(format!(
+                    "subscript `{}` of {name} is not known to be a scalar",
+                    self.text(a)
+                ));
+            }
+        }
+        Ok(Some((format!("{name}({})", parts.join(", ")), dim)))
+    }
+
+    /// `sum(A(i, :))` (a row sum, the loop variable in the first subscript) or
+    /// `sum(A(:, j))`: the array, its two subscripts, and the dimension summed over.
+    fn line_sum<'e>(
+        &self,
+        e: &'e Expr,
+        var: &str,
+    ) -> Option<(&'e str, &'e [Expr], usize, &'e str)> {
+        let ExprKind::Apply { name, args } = &e.kind else {
+            return None;
+        };
+        if !matches!(name.as_str(), "sum" | "prod" | "max" | "min" | "mean")
+            || self.names.is_variable(name)
+        {
+            return None;
+        }
+        let [inner] = args.as_slice() else {
+            return None;
+        };
+        let ExprKind::Apply {
+            name: array,
+            args: subs,
+        } = &inner.unparen().kind
+        else {
+            return None;
+        };
+        if !self.names.is_variable(array) {
+            return None;
+        }
+        match subs.as_slice() {
+            [i, c] if matches!(c.kind, ExprKind::Colon) && mentions(i, var) => {
+                Some((array.as_str(), subs.as_slice(), 2, name.as_str()))
+            }
+            [c, j] if matches!(c.kind, ExprKind::Colon) && mentions(j, var) => {
+                Some((array.as_str(), subs.as_slice(), 1, name.as_str()))
+            }
+            _ => None,
+        }
+    }
+
+    /// A user function small enough to inline into a vector statement: one output, one
+    /// assignment of an element-wise expression of its parameters. Its parameters and its
+    /// right-hand side.
+    fn inlinable(&self, name: &str) -> Option<(&[String], &Expr)> {
+        if self.names.is_variable(name) {
+            return None;
+        }
+        let f = self.program.function(name)?;
+        let [out] = f.outputs.as_slice() else {
+            return None;
+        };
+        let [stmt] = f.body.as_slice() else {
+            return None;
+        };
+        let StmtKind::Assign { lhs, rhs, multi } = &stmt.kind else {
+            return None;
+        };
+        if !multi.is_empty() || !matches!(&lhs.unparen().kind, ExprKind::Ident(n) if n == out) {
+            return None;
+        }
+        let classification = Classification::builtin("r2018b").ok()?;
+        let mut ok = true;
+        rhs.walk(&mut |x| match &x.kind {
+            ExprKind::Ident(n) => ok &= f.params.contains(n),
+            ExprKind::Apply { name: g, args } => {
+                // The body's calls must still be calls at the call site (a caller's variable
+                // `max` would turn `max(s - k, 0)` into an index: found by the generator).
+                ok &= !f.params.contains(g)
+                    && !self.names.is_variable(g)
+                    && self.program.function(g).is_none()
+                    && elementwise_call(&classification, g, args.len());
+            }
+            ExprKind::Number(_)
+            | ExprKind::Binary { .. }
+            | ExprKind::Unary { .. }
+            | ExprKind::Paren(_) => {}
+            _ => ok = false,
+        });
+        ok.then_some((f.params.as_slice(), rhs))
+    }
+
+    /// The inlined body of a call, parameters replaced by the (vectorised) argument texts and
+    /// operators made element-wise.
+    fn inline_call(&self, params: &[String], body: &Expr, args: &[String]) -> Option<String> {
+        if params.len() != args.len() {
+            return None;
+        }
+        let mut rw = Rewriter::default();
+        let base = body.span.start;
+        let local = |span: Span| Span {
+            start: span.start - base,
+            end: span.end - base,
+            ..span
+        };
+        let mut bad = false;
+        body.walk(&mut |x| match &x.kind {
+            ExprKind::Ident(n) => {
+                let k = params.iter().position(|p| p == n);
+                match k {
+                    Some(k) => rw.replace(local(x.span), format!("({})", args[k])),
+                    None => bad = true,
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                if let Some(new_op) = elementwise_op(op) {
+                    let gap = Span {
+                        start: lhs.span.end,
+                        end: rhs.span.start,
+                        ..x.span
+                    };
+                    let between = &self.program.source[gap.start..gap.end];
+                    rw.replace(local(gap), between.replacen(op.as_str(), new_op, 1));
+                }
+            }
+            _ => {}
+        });
+        if bad {
+            return None;
+        }
+        rw.apply(self.text(body)).ok().map(|t| format!("({t})"))
+    }
+
+    /// An indirect read `x(p(i))` of a vector: `x(p(I))`, shaped like `x` (a vector indexed
+    /// by a vector keeps its orientation). Dependences on `x` are tested as "anything".
+    fn gather(
+        &self,
+        name: &str,
+        args: &[Expr],
+        var: &str,
+        range: &LoopRange,
+    ) -> Option<Option<(String, Dim)>> {
+        let [index] = args else {
+            return None;
+        };
+        let ExprKind::Apply { name: inner, .. } = &index.unparen().kind else {
+            return None;
+        };
+        let dim = self.orientation(name);
+        if !self.names.is_variable(inner) || !matches!(dim, Dim::Row | Dim::Column) {
+            return None;
+        }
+        let text = self.vector_expr(index, var, range, Dim::Row).ok()?;
+        Some(Some((format!("{name}({text})"), dim)))
+    }
+
+    /// `f(args)` for a built-in `f`, or `builtin('f', args)` when a variable of the scope
+    /// is named `f` (an accumulator called `sum`).
+    fn builtin_call(&self, f: &str, args: &str) -> String {
+        if self.names.is_variable(f) {
+            format!("builtin('{f}', {args})")
+        } else {
+            format!("{f}({args})")
+        }
+    }
+
     fn vectorize(
         &self,
         s: &Stmt,
@@ -319,31 +626,86 @@ impl LoopContext<'_> {
     ) -> Result<Vectorised, String> {
         let range = self.loop_range(iter)?;
         let written = assigned_names(body);
-        for atom in range.lower.terms.iter().chain(&range.upper.terms) {
-            if written.contains(&atom.0) || atom.0.contains(var) {
-                return Err(format!("the bound {} changes inside the loop", atom.0));
-            }
-        }
-        if written.contains(var) {
-            return Err(format!("the loop variable {var} is assigned in the body"));
-        }
-        if self.scope.function.is_none() {
-            return Err(format!(
-                "in a script the loop variable {var} stays in the workspace with its last value"
-            ));
-        }
-        if self.used_outside_loops(var) {
-            return Err(format!(
-                "{var} is read after the loop, which keeps its last value"
-            ));
-        }
+        let mut reasons = self.loop_reasons(var, &range, &written);
         let indent = line_indent(&self.program.source, s.span.start)
             .ok_or("the loop does not start its line")?
             .to_string();
+        let temps = self.private_temporaries(s, var, body);
+        let kept: Vec<Stmt> = body
+            .iter()
+            .filter(|b| !temps.iter().any(|(t, _)| assigns(b, t)))
+            .cloned()
+            .collect();
+        *self.temps.borrow_mut() = temps.into_iter().collect();
+        self.class_guards.borrow_mut().clear();
+        let result = self.vectorize_kept(var, iter, &kept, range, &written, &mut reasons, indent);
+        self.temps.borrow_mut().clear();
+        result
+    }
+
+    /// Temporaries `t = e` of the body that scalar expansion may replace by `e`: assigned
+    /// once, not in terms of themselves, not read before their definition, dead after the
+    /// loop, and `e` reads nothing the body writes later.
+    fn private_temporaries(&self, lp: &Stmt, var: &str, body: &[Stmt]) -> Vec<(String, Expr)> {
+        let mut out = Vec::new();
+        for (k, b) in body.iter().enumerate() {
+            let StmtKind::Assign { lhs, rhs, multi } = &b.kind else {
+                continue;
+            };
+            let ExprKind::Ident(t) = &lhs.unparen().kind else {
+                continue;
+            };
+            let once = body.iter().filter(|o| assigns(o, t)).count() == 1;
+            let read_before = body[..k]
+                .iter()
+                .any(|o| o.exprs().iter().any(|e| mentions(e, t)));
+            let outputs = self.scope.function.is_some_and(|f| f.outputs.contains(t));
+            let later_writes = assigned_names(&body[k + 1..]);
+            let stable = later_writes.iter().all(|w| !mentions(rhs, w));
+            if multi.is_empty()
+                && t != var
+                && once
+                && !read_before
+                && !mentions(rhs, t)
+                && !outputs
+                && stable
+                && !self.mentioned_outside(lp, t)
+            {
+                out.push((t.clone(), rhs.clone()));
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn vectorize_kept(
+        &self,
+        var: &str,
+        iter: &Expr,
+        body: &[Stmt],
+        range: LoopRange,
+        written: &BTreeSet<String>,
+        reasons: &mut Vec<String>,
+        indent: String,
+    ) -> Result<Vectorised, String> {
+        let written = &{
+            let mut w = written.clone();
+            for t in self.temps.borrow().keys() {
+                w.remove(t);
+            }
+            w
+        };
         let shapes: Vec<Shape> = body.iter().map(|b| self.shape(b, body)).collect();
         let mut accesses = Vec::new();
         for (k, stmt) in body.iter().enumerate() {
-            self.collect_accesses(k, stmt, &shapes[k], var, &written, &mut accesses)?;
+            if let Err(why) =
+                self.collect_accesses(k, stmt, &shapes[k], var, written, &mut accesses)
+            {
+                reasons.push(format!("S{}: {why}", k + 1));
+            }
+        }
+        if !reasons.is_empty() {
+            return Err(reasons.join("; "));
         }
         let graph = self.graph(body.len(), &accesses, range.bounds());
         let pi = graph.pi_nodes();
@@ -352,6 +714,11 @@ impl LoopContext<'_> {
                 "every statement lies on a dependence cycle (π-nodes: {})",
                 describe(&pi)
             ));
+        }
+        if !self.temps.borrow().is_empty() && pi.iter().any(|p| p.cyclic) {
+            return Err(
+                "a statement stays in a loop, which would need the expanded temporaries".into(),
+            );
         }
         let mut out = String::new();
         let mut first = true;
@@ -370,6 +737,11 @@ impl LoopContext<'_> {
             } else {
                 let k = node.statements[0];
                 let text = self.vector_statement(&body[k], &shapes[k], var, &range)?;
+                if still_mentions(&text, var) {
+                    // Every use of the loop variable must have become a range; a left-over
+                    // one would read the variable's value before the loop (or `1i` for `j`).
+                    return Err(format!("{var} would remain in `{text}`"));
+                }
                 out.push_str(&format!("{lead}{text};\n"));
             }
         }
@@ -405,11 +777,223 @@ impl LoopContext<'_> {
             Some(p) => format!("{note}; versioned at p = {p} (000 §5.4)"),
             None => note,
         };
+        // The loop variable does not exist before the loop: its class is the class of the
+        // range, so the bounds' variables are checked instead.
+        let checks: Vec<String> = self
+            .class_guards
+            .borrow()
+            .iter()
+            .flat_map(|v| {
+                if v == var {
+                    range
+                        .lower
+                        .terms
+                        .iter()
+                        .chain(&range.upper.terms)
+                        .flat_map(|atom| identifiers(&atom.0))
+                        .filter(|n| self.names.is_variable(n))
+                        .collect()
+                } else {
+                    vec![v.clone()]
+                }
+            })
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        let (guard, note) = if checks.is_empty() {
+            (guard, note)
+        } else {
+            let test = checks
+                .iter()
+                .map(|v| format!("isa({v}, 'double')"))
+                .collect::<Vec<_>>()
+                .join(" && ");
+            let mut reads: BTreeSet<String> = checks.iter().cloned().collect();
+            let condition = match guard {
+                Some(g) => {
+                    reads.extend(g.reads);
+                    format!("{} && {test}", g.condition)
+                }
+                None => test,
+            };
+            (
+                Some(Guard { condition, reads }),
+                format!(
+                    "{note}; the loop stays for classes other than double ({})",
+                    checks.join(", ")
+                ),
+            )
+        };
         Ok(Vectorised {
             text: out,
             note,
             guard,
         })
+    }
+
+    /// If-conversion with logical masks: `for i, if c(i), y(i) = e1(i); else y(i) = e2(i);
+    /// end, end` becomes `m = c(I); y(I(m)) = e1(I(m)); y(I(~m)) = e2(I(~m))`. Each branch
+    /// runs only on its own iterations (a guarded read never runs where the guard fails),
+    /// and any dependence carried between iterations keeps the loop.
+    fn if_convert(
+        &self,
+        s: &Stmt,
+        var: &str,
+        iter: &Expr,
+        stmt: &Stmt,
+    ) -> Result<Vectorised, String> {
+        let StmtKind::If { clauses } = &stmt.kind else {
+            return Err("not an if statement".into());
+        };
+        let range = self.loop_range(iter)?;
+        let body = std::slice::from_ref(stmt);
+        let written = assigned_names(body);
+        let mut reasons = self.loop_reasons(var, &range, &written);
+        // Only `if`/`else`: an `elseif` has its own condition, so its branch is not the
+        // complement of the first (a corpus find: clip_saxpy's `elseif y(k) < -1`).
+        if clauses.len() > 2 || clauses.get(1).is_some_and(|c| c.0.is_some()) {
+            reasons.push("an elseif chain".into());
+        }
+        let cond = clauses[0].0.as_ref().ok_or("an if without a condition")?;
+        let mut short_circuit = false;
+        cond.walk(&mut |x| {
+            short_circuit |=
+                matches!(&x.kind, ExprKind::Binary { op, .. } if op == "&&" || op == "||")
+        });
+        if short_circuit {
+            reasons.push(
+                "the condition short-circuits (&&, ||): as a mask both operands would run for every iteration".into(),
+            );
+        }
+        let branches: Vec<&Stmt> = clauses
+            .iter()
+            .filter_map(|(_, b)| match b.as_slice() {
+                [one]
+                    if matches!(&one.kind, StmtKind::Assign { lhs, multi, .. }
+                    if multi.is_empty() && matches!(lhs.unparen().kind, ExprKind::Apply { .. })) =>
+                {
+                    Some(one)
+                }
+                _ => None,
+            })
+            .collect();
+        if branches.len() != clauses.len() {
+            reasons.push("a branch is not exactly one element assignment".into());
+        }
+        let mut accesses = Vec::new();
+        if let Err(why) = self.collect_reads(0, cond, var, &written, &mut accesses) {
+            reasons.push(format!("condition: {why}"));
+        }
+        for b in &branches {
+            if let Err(why) =
+                self.collect_accesses(0, b, &Shape::Element, var, &written, &mut accesses)
+            {
+                reasons.push(why);
+            }
+        }
+        if !reasons.is_empty() {
+            return Err(reasons.join("; "));
+        }
+        let graph = self.graph(1, &accesses, range.bounds());
+        if graph.self_carried.contains(&0) {
+            return Err("a dependence is carried between iterations".into());
+        }
+        let indent = line_indent(&self.program.source, s.span.start)
+            .ok_or("the loop does not start its line")?
+            .to_string();
+        let (it, mask) = (format!("{var}_iter"), format!("{var}_mask"));
+        for n in [&it, &mask] {
+            if self.names.is_variable(n) {
+                return Err(format!("{n} is taken"));
+            }
+        }
+        let step = if range.step == 1 {
+            String::new()
+        } else {
+            format!("{}:", Linear::constant(range.step as f64).render_operand())
+        };
+        let mut out = format!(
+            "{it} = {}:{step}{};\n",
+            range.lower.render_operand(),
+            range.upper.render_operand()
+        );
+        let whole = LoopRange {
+            values: Some(it.clone()),
+            ..range
+        };
+        let m = self.vector_expr(cond, var, &whole, Dim::Row)?;
+        out.push_str(&format!("{indent}{mask} = logical({m});\n"));
+        for (k, b) in branches.iter().enumerate() {
+            let subset = if k == 0 {
+                format!("{it}({mask})")
+            } else {
+                format!("{it}(~{mask})")
+            };
+            let part = LoopRange {
+                values: Some(subset),
+                lower: whole.lower.clone(),
+                upper: whole.upper.clone(),
+                step: whole.step,
+            };
+            let text = self.vector_statement(b, &Shape::Element, var, &part)?;
+            if still_mentions(&text, var) {
+                return Err(format!("{var} would remain in `{text}`"));
+            }
+            out.push_str(&format!("{indent}{text};\n"));
+        }
+        Ok(Vectorised {
+            text: out.trim_end().to_string(),
+            note: format!(
+                "if-converted with the logical mask {mask} ({} branch(es), accesses tested: {})",
+                branches.len(),
+                accesses.len()
+            ),
+            guard: None,
+        })
+    }
+
+    /// Reasons the loop itself (not its statements) cannot become array statements.
+    fn loop_reasons(
+        &self,
+        var: &str,
+        range: &LoopRange,
+        written: &BTreeSet<String>,
+    ) -> Vec<String> {
+        let mut reasons = Vec::new();
+        for atom in range.lower.terms.iter().chain(&range.upper.terms) {
+            // Whole identifiers: `numOptions` is not `n` (issue 14).
+            let names = identifiers(&atom.0);
+            if written.contains(&atom.0) || names.iter().any(|n| n == var || written.contains(n)) {
+                reasons.push(format!("the bound {} changes inside the loop", atom.0));
+            }
+        }
+        if written.contains(var) {
+            reasons.push(format!("the loop variable {var} is assigned in the body"));
+        }
+        if self.scope.function.is_none() {
+            reasons.push(format!(
+                "in a script the loop variable {var} stays in the workspace with its last value"
+            ));
+        }
+        if self.used_outside_loops(var) {
+            reasons.push(format!(
+                "{var} is read after the loop, which keeps its last value"
+            ));
+        }
+        reasons
+    }
+
+    /// Whether `name` appears anywhere in the scope outside the statement `lp`.
+    fn mentioned_outside(&self, lp: &Stmt, name: &str) -> bool {
+        fn visit(body: &[Stmt], lp: &Stmt, name: &str) -> bool {
+            body.iter().any(|s| {
+                s.span != lp.span
+                    && (s.exprs().iter().any(|e| mentions(e, name))
+                        || assigns(s, name)
+                        || s.bodies().iter().any(|b| visit(b, lp, name)))
+            })
+        }
+        visit(self.scope.body, lp, name)
     }
 
     fn used_outside_loops(&self, var: &str) -> bool {
@@ -431,6 +1015,9 @@ impl LoopContext<'_> {
         let StmtKind::Assign { lhs, rhs, .. } = &s.kind else {
             return Shape::Element;
         };
+        if let Some(scatter) = self.scatter(s, lhs, rhs, body) {
+            return scatter;
+        }
         let ExprKind::Ident(v) = &lhs.unparen().kind else {
             return Shape::Element;
         };
@@ -458,6 +1045,40 @@ impl LoopContext<'_> {
         }
     }
 
+    fn scatter(&self, s: &Stmt, lhs: &Expr, rhs: &Expr, body: &[Stmt]) -> Option<Shape> {
+        let ExprKind::Apply { name, args } = &lhs.unparen().kind else {
+            return None;
+        };
+        let [index] = args.as_slice() else {
+            return None;
+        };
+        if !self.names.is_variable(name)
+            || !matches!(&index.unparen().kind, ExprKind::Apply { name: p, .. } if self.names.is_variable(p))
+        {
+            return None;
+        }
+        let ExprKind::Binary { op, lhs: a, rhs: b } = &rhs.unparen().kind else {
+            return None;
+        };
+        let same = |e: &Expr| self.text(e.unparen()) == self.text(lhs.unparen());
+        let term = match op.as_str() {
+            "+" if same(a) => b,
+            "+" if same(b) => a,
+            "-" if same(a) => b,
+            _ => return None,
+        };
+        let only_here = body
+            .iter()
+            .filter(|o| !std::ptr::eq(*o, s))
+            .all(|o| o.exprs().iter().all(|e| !mentions(e, name)));
+        (only_here && !mentions(term, name) && !mentions(index, name)).then(|| Shape::Scatter {
+            array: name.clone(),
+            index: index.unparen().clone(),
+            op: op.clone(),
+            term: (**term).clone(),
+        })
+    }
+
     fn collect_accesses(
         &self,
         k: usize,
@@ -475,22 +1096,24 @@ impl LoopContext<'_> {
         }
         let reads = match shape {
             Shape::Reduction { term, .. } => term,
+            Shape::Scatter { index, term, .. } => {
+                self.collect_reads(k, index, var, written, out)?;
+                term
+            }
             Shape::Element => {
                 match &lhs.unparen().kind {
                     ExprKind::Apply { name, args } => out.push(Access {
                         array: name.clone(),
-                        subscript: (args.len() == 1)
-                            .then(|| self.subscript(&args[0], var))
-                            .flatten(),
+                        subscript: self.subscripts(args, var),
                         write: true,
                         stmt: k,
                     }),
                     ExprKind::Ident(name) => out.push(Access {
                         array: name.clone(),
-                        subscript: Some(Subscript {
+                        subscript: Some(vec![Subscript {
                             coeff: 0,
                             offset: Linear::constant(0.0),
-                        }),
+                        }]),
                         write: true,
                         stmt: k,
                     }),
@@ -516,52 +1139,72 @@ impl LoopContext<'_> {
         out: &mut Vec<Access>,
     ) -> Result<(), String> {
         let classification = Classification::builtin("r2018b").map_err(|e| e.to_string())?;
-        let mut problem = None;
+        let mut problems: Vec<String> = Vec::new();
+        // `:` is fine inside a row or column sum (`sum(A(i, :))`).
+        let mut summed_colons = BTreeSet::new();
+        e.walk(&mut |x| {
+            if let Some((_, args, _, _)) = self.line_sum(x, var) {
+                for a in args {
+                    if matches!(a.kind, ExprKind::Colon) {
+                        summed_colons.insert(a.span.start);
+                    }
+                }
+            }
+        });
+        let temps = self.temps.borrow().clone();
+        for (t, def) in &temps {
+            if mentions(e, t) {
+                if let Err(why) = self.collect_reads(k, def, var, written, out) {
+                    problems.push(why);
+                }
+            }
+        }
         e.walk(&mut |x| match &x.kind {
+            ExprKind::Ident(t) if temps.contains_key(t) => {}
             ExprKind::Apply { name, args } if self.names.is_variable(name) => out.push(Access {
                 array: name.clone(),
-                subscript: (args.len() == 1)
-                    .then(|| self.subscript(&args[0], var))
-                    .flatten(),
+                subscript: self.subscripts(args, var),
                 write: false,
                 stmt: k,
             }),
-            ExprKind::Apply { name, .. } => {
-                let elementwise = classification.mode(name, false)
-                    == crate::classification::CompilationMode::Combinable
-                    || matches!(
-                        name.as_str(),
-                        "sqrt" | "log" | "log10" | "log2" | "acos" | "asin"
-                    );
-                if !elementwise {
-                    problem = Some(format!("`{name}` is not an element-wise built-in"));
-                }
+            ExprKind::Apply { name, args }
+                if self.line_sum(x, var).is_some() || self.inlinable(name).is_some() =>
+            {
+                let _ = args;
+            }
+            ExprKind::Colon if summed_colons.contains(&x.span.start) => {}
+            ExprKind::Apply { name, args }
+                if !elementwise_call(&classification, name, args.len()) =>
+            {
+                problems.push(format!("`{name}` is not an element-wise built-in"));
             }
             ExprKind::Ident(name) if name != var && self.names.is_variable(name) => {
                 if written.contains(name) {
                     out.push(Access {
                         array: name.clone(),
-                        subscript: Some(Subscript {
+                        subscript: Some(vec![Subscript {
                             coeff: 0,
                             offset: Linear::constant(0.0),
-                        }),
+                        }]),
                         write: false,
                         stmt: k,
                     });
                 } else if self.dims.get(name) != Dim::Scalar {
-                    problem = Some(format!(
+                    problems.push(format!(
                         "{name} is used whole but is not known to be a scalar"
                     ));
                 }
             }
             ExprKind::Matrix(_) | ExprKind::Other(_) | ExprKind::Range { .. } | ExprKind::Colon => {
-                problem = Some(format!("unsupported expression `{}`", self.text(x)));
+                problems.push(format!("unsupported expression `{}`", self.text(x)));
             }
             _ => {}
         });
-        match problem {
-            Some(p) => Err(p),
-            None => Ok(()),
+        problems.dedup();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
         }
     }
 
@@ -575,12 +1218,7 @@ impl LoopContext<'_> {
                 if a.array != b.array || !(a.write || b.write) {
                     continue;
                 }
-                let directions: BTreeSet<Direction> = match (&a.subscript, &b.subscript) {
-                    (Some(sa), Some(sb)) => test(sa, sb, bounds).directions,
-                    _ => [Direction::Before, Direction::Same, Direction::After]
-                        .into_iter()
-                        .collect(),
-                };
+                let directions = directions(a, b, bounds);
                 for d in directions {
                     let (from, to) = match d {
                         Direction::Before => (a.stmt, b.stmt),
@@ -624,41 +1262,134 @@ impl LoopContext<'_> {
         };
         match shape {
             Shape::Reduction { var: acc, op, term } => {
+                // Integer (and single) accumulators round at every step of the loop, where
+                // `s + sum(x)` rounds once: only double arithmetic may be regrouped.
+                self.double_or_guard(acc, term, "reduction")?;
+                if !mentions(term, var) {
+                    return Err(format!("the term added to {acc} does not depend on {var}"));
+                }
                 let target = self.first_orientation(term, var).unwrap_or(Dim::Row);
                 let e = self.vector_expr(term, var, range, target)?;
-                Ok(format!("{acc} = {acc} {op} sum({e})"))
+                Ok(format!(
+                    "{acc} = {acc} {op} {}",
+                    self.builtin_call("sum", &e)
+                ))
             }
+            Shape::Scatter {
+                array,
+                index,
+                op,
+                term,
+            } => self.scatter_statement(array, index, op, term, var, range),
             Shape::Element => {
                 let ExprKind::Apply { name, args } = &lhs.unparen().kind else {
                     return Err("unsupported assignment target".into());
                 };
-                let target = self.orientation(name);
-                if target == Dim::Unknown {
-                    return Err(format!(
-                        "the orientation of {name} is unknown (use --assume-orientation row|column)"
-                    ));
+                let (left, target) = self
+                    .indexed_image(name, args, var, range)?
+                    .ok_or("the written element is the same in every iteration")?;
+                match target {
+                    Dim::Row | Dim::Column => {}
+                    Dim::Scalar => {
+                        return Err(format!("{name} is known to be a scalar but is written at several elements"))
+                    }
+                    Dim::Unknown | Dim::Pending => {
+                        return Err(format!(
+                            "the orientation of {name} is unknown (use --assume-orientation row|column)"
+                        ))
+                    }
                 }
-                let sub = args
-                    .first()
-                    .and_then(|a| self.subscript(a, var))
-                    .ok_or("the written subscript is not affine")?;
-                let left = format!("{name}({})", range.image(&sub));
                 let right = self.vector_expr(rhs, var, range, target)?;
                 Ok(format!("{left} = {right}"))
             }
         }
     }
 
+    /// A regrouped sum is exact only in double: known double, or guarded at run time when
+    /// the class of a variable is unknown (a parameter); refused for known integer or single.
+    fn double_or_guard(&self, acc: &str, term: &Expr, kind: &str) -> Result<(), String> {
+        use crate::classes::Class;
+        let mut classes = crate::classes::Classes::of_scope(self.program, &self.scope);
+        let mut names: BTreeSet<String> = [acc.to_string()].into_iter().collect();
+        term.walk(&mut |x| {
+            if let ExprKind::Ident(n) | ExprKind::Apply { name: n, .. } = &x.kind {
+                if self.names.is_variable(n) {
+                    names.insert(n.clone());
+                }
+            }
+        });
+        let mut guards = Vec::new();
+        for n in &names {
+            match classes.get(n) {
+                c if c.computes_in_double() => {}
+                Class::Unknown if !self.temps.borrow().contains_key(n) => guards.push(n.clone()),
+                c => {
+                    return Err(format!(
+                        "the {kind} into {acc} regroups additions, and `{n}` is {c:?}: integer and single arithmetic round at every step"
+                    ))
+                }
+            }
+        }
+        if !guards.is_empty() && self.names.is_variable("isa") {
+            return Err(format!(
+                "the {kind} into {acc} needs a class check, and a variable shadows `isa`"
+            ));
+        }
+        for g in &guards {
+            classes.of.insert(g.clone(), Class::Double);
+        }
+        let c = classes.expr(term);
+        if !c.computes_in_double() {
+            return Err(format!(
+                "the {kind} into {acc} regroups additions, and `{}` is not known to compute in double ({c:?})",
+                self.text(term)
+            ));
+        }
+        self.class_guards.borrow_mut().extend(guards);
+        Ok(())
+    }
+
+    /// `h(:) = h(:) + accumarray(reshape(P, [], 1), E, [numel(h), 1])`: the same sums per
+    /// element, in another order (so only for double), the same errors for an index out of
+    /// range (the loop's read of `h(p(i))` fails, and so does accumarray with that size).
+    fn scatter_statement(
+        &self,
+        array: &str,
+        index: &Expr,
+        op: &str,
+        term: &Expr,
+        var: &str,
+        range: &LoopRange,
+    ) -> Result<String, String> {
+        self.double_or_guard(array, term, "scatter-add")?;
+        let idx = self.vector_expr(index, var, range, Dim::Row)?;
+        let column = |text: &str| self.builtin_call("reshape", &format!("{text}, [], 1"));
+        let vals = if mentions(term, var) {
+            column(&self.vector_expr(term, var, range, Dim::Row)?)
+        } else {
+            self.vector_expr(term, var, range, Dim::Row)?
+        };
+        let size = format!("[{}, 1]", self.builtin_call("numel", array));
+        Ok(format!(
+            "{array}(:) = {array}(:) {op} {}",
+            self.builtin_call("accumarray", &format!("{}, {vals}, {size}", column(&idx)))
+        ))
+    }
+
     fn first_orientation(&self, e: &Expr, var: &str) -> Option<Dim> {
         let mut found = None;
         e.walk(&mut |x| {
             if let ExprKind::Apply { name, args } = &x.kind {
-                if found.is_none()
-                    && self.names.is_variable(name)
-                    && args.len() == 1
-                    && self.subscript(&args[0], var).is_some_and(|s| s.coeff != 0)
-                {
-                    found = Some(self.orientation(name));
+                if found.is_none() && self.names.is_variable(name) {
+                    let dummy = LoopRange {
+                        lower: Linear::constant(1.0),
+                        step: 1,
+                        upper: Linear::constant(1.0),
+                        values: None,
+                    };
+                    if let Ok(Some((_, d))) = self.indexed_image(name, args, var, &dummy) {
+                        found = Some(d);
+                    }
                 }
             }
         });
@@ -709,21 +1440,73 @@ impl LoopContext<'_> {
         };
         match &e.kind {
             ExprKind::Apply { name, args } if self.names.is_variable(name) => {
-                match args.first().and_then(|a| self.subscript(a, var)) {
-                    Some(sub) if sub.coeff != 0 => {
-                        let d = self.orientation(name);
+                match self
+                    .indexed_image(name, args, var, range)
+                    .or_else(|why| self.gather(name, args, var, range).ok_or(why))
+                {
+                    Ok(Some((image, d))) => {
                         if d == Dim::Unknown {
                             *problem = Some(format!(
                                 "the orientation of {name} is unknown (use --assume-orientation row|column)"
                             ));
                         }
-                        rw.replace(
-                            local(e.span),
-                            format!("{name}({}){}", range.image(&sub), transpose(d)),
-                        );
+                        rw.replace(local(e.span), format!("{image}{}", transpose(d)));
                     }
-                    Some(_) => {} // invariant element: a scalar
-                    None => *problem = Some(format!("subscript of {name} is not affine in {var}")),
+                    Ok(None) => {} // invariant element: a scalar
+                    Err(why) => *problem = Some(why),
+                }
+            }
+            ExprKind::Apply { .. } if self.line_sum(e, var).is_some() => {
+                let Some((array, subs, dim, f)) = self.line_sum(e, var) else {
+                    return;
+                };
+                let varying = if dim == 2 { &subs[0] } else { &subs[1] };
+                // The dimension is explicit: `sum(A(I, :))` of a one-row block would sum
+                // the wrong way.
+                let extra = if matches!(f, "max" | "min") {
+                    "[], "
+                } else {
+                    ""
+                };
+                match self.subscript(varying, var).filter(|s| s.coeff != 0) {
+                    Some(sub) => {
+                        let image = range.image(&sub);
+                        let (text, d) = if dim == 2 {
+                            (format!("{f}({array}({image}, :), {extra}2)"), Dim::Column)
+                        } else {
+                            (format!("{f}({array}(:, {image}), {extra}1)"), Dim::Row)
+                        };
+                        rw.replace(local(e.span), format!("{text}{}", transpose(d)));
+                    }
+                    None => *problem = Some(format!("subscript of {array} is not affine in {var}")),
+                }
+            }
+            ExprKind::Apply { name, args } if self.inlinable(name).is_some() => {
+                let Some((params, body)) = self.inlinable(name) else {
+                    return;
+                };
+                let mut texts = Vec::new();
+                for a in args {
+                    match self.vector_expr(a, var, range, target) {
+                        Ok(t) => texts.push(t),
+                        Err(why) => {
+                            *problem = Some(why);
+                            return;
+                        }
+                    }
+                }
+                match self.inline_call(params, body, &texts) {
+                    Some(t) => rw.replace(local(e.span), t),
+                    None => *problem = Some(format!("{name} cannot be inlined")),
+                }
+            }
+            ExprKind::Ident(t) if self.temps.borrow().contains_key(t) => {
+                let def = self.temps.borrow().get(t).cloned();
+                if let Some(def) = def {
+                    match self.vector_expr(&def, var, range, target) {
+                        Ok(text) => rw.replace(local(e.span), format!("({text})")),
+                        Err(why) => *problem = Some(why),
+                    }
                 }
             }
             ExprKind::Ident(n) if n == var => {
@@ -731,6 +1514,7 @@ impl LoopContext<'_> {
                     lower: range.lower.clone(),
                     step: range.step,
                     upper: range.upper.clone(),
+                    values: range.values.clone(),
                 };
                 let sub = Subscript {
                     coeff: 1,
@@ -742,14 +1526,7 @@ impl LoopContext<'_> {
                 );
             }
             ExprKind::Binary { op, lhs, rhs } => {
-                let elementwise = match op.as_str() {
-                    "*" => Some(".*"),
-                    "/" => Some("./"),
-                    "^" => Some(".^"),
-                    "\\" => Some(".\\"),
-                    _ => None,
-                };
-                if let Some(new_op) = elementwise {
+                if let Some(new_op) = elementwise_op(op) {
                     let gap = crate::ast::Span {
                         start: lhs.span.end,
                         end: rhs.span.start,
@@ -781,6 +1558,37 @@ fn identifiers(text: &str) -> Vec<String> {
         .filter(|w| w.starts_with(|c: char| c.is_alphabetic()))
         .map(str::to_string)
         .collect()
+}
+
+/// Directions in which two accesses may touch one element: per dimension the test of one
+/// loop level, intersected over the dimensions (an element is the same only when every
+/// subscript is); anything when the dimensionalities differ or a subscript is not affine.
+fn directions(a: &Access, b: &Access, bounds: Bounds) -> BTreeSet<Direction> {
+    let all: BTreeSet<Direction> = [Direction::Before, Direction::Same, Direction::After]
+        .into_iter()
+        .collect();
+    match (&a.subscript, &b.subscript) {
+        (Some(sa), Some(sb)) if sa.len() == sb.len() => sa
+            .iter()
+            .zip(sb)
+            .map(|(x, y)| test(x, y, bounds).directions)
+            .fold(all, |acc, d| acc.intersection(&d).copied().collect()),
+        _ => all,
+    }
+}
+
+fn assigns(s: &Stmt, name: &str) -> bool {
+    assigned_names(std::slice::from_ref(s)).contains(name)
+}
+
+fn still_mentions(statement: &str, var: &str) -> bool {
+    match crate::parse(&format!("{statement};\n"), std::path::Path::new("<vector>")) {
+        Ok(p) => p
+            .statements
+            .iter()
+            .any(|s| s.exprs().iter().any(|e| mentions(e, var))),
+        Err(_) => true,
+    }
 }
 
 fn mentions(e: &Expr, var: &str) -> bool {

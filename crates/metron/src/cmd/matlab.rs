@@ -111,6 +111,10 @@ pub struct CheckArgs {
     /// In-process timed calls per version (0: compare only).
     #[arg(long, default_value_t = 20)]
     pub repetitions: usize,
+    /// Write the version to keep here: the transformed one when results are equal and it is
+    /// not slower beyond noise (speedup CI entirely below 1), else the original.
+    #[arg(long)]
+    pub keep: Option<PathBuf>,
 }
 
 pub fn run(cmd: MatlabCommand, global: &GlobalOpts) -> CliResult {
@@ -131,11 +135,12 @@ fn json_out(v: &impl serde::Serialize) -> CliResult {
 
 fn model(a: ModelArgs, global: &GlobalOpts) -> CliResult {
     let classification = Classification::builtin(&a.runtime).map_err(CliError::input)?;
-    let is_file = a.input.ends_with(".m") && Path::new(&a.input).exists();
+    // A path that exists, or a name ending in `.m`, is a file (a missing one is an error,
+    // not an expression named `nope.m`).
+    let is_file = a.input.ends_with(".m") || Path::new(&a.input).is_file();
     if is_file {
         let path = Path::new(&a.input);
-        let src = std::fs::read_to_string(path)
-            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        let src = read_source(path)?.text;
         let program = metron_matlab::parse(&src, path).map_err(CliError::input)?;
         let models = model_program(&program, &classification);
         if global.json {
@@ -162,6 +167,11 @@ fn model(a: ModelArgs, global: &GlobalOpts) -> CliResult {
     print!("{}", tree.ascii());
     println!("chain: {}", chain_string(&chain));
     Ok(())
+}
+
+fn read_source(path: &Path) -> Result<metron_matlab::SourceFile, CliError> {
+    metron_matlab::SourceFile::read(path)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
 fn orientation(flag: Option<&str>) -> Result<Option<Dim>, CliError> {
@@ -265,8 +275,7 @@ fn toml_spec(text: &str) -> Result<metron_matlab::bench::Spec, String> {
 }
 
 fn profile_cmd(a: ProfileArgs, global: &GlobalOpts) -> CliResult {
-    let src = std::fs::read_to_string(&a.input)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.input.display())))?;
+    let src = read_source(&a.input)?.text;
     let program = metron_matlab::parse(&src, &a.input).map_err(CliError::input)?;
     let function = program
         .functions
@@ -349,8 +358,8 @@ fn profile_cmd(a: ProfileArgs, global: &GlobalOpts) -> CliResult {
 }
 
 fn transform(a: TransformArgs, global: &GlobalOpts) -> CliResult {
-    let src = std::fs::read_to_string(&a.input)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.input.display())))?;
+    let file = read_source(&a.input)?;
+    let src = file.text.clone();
     let assume = orientation(a.assume_orientation.as_deref())?;
     let options = Options {
         runtime: a.runtime.clone(),
@@ -381,7 +390,7 @@ fn transform(a: TransformArgs, global: &GlobalOpts) -> CliResult {
         }
     }
     match &a.output {
-        Some(path) => std::fs::write(path, &result)
+        Some(path) => std::fs::write(path, file.encode(&result))
             .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?,
         None => print!("{result}"),
     }
@@ -397,6 +406,7 @@ fn check_cmd(a: CheckArgs, global: &GlobalOpts) -> CliResult {
         warmup: 2,
     };
     let report = check(&a.original, &a.transformed, &options).map_err(|e| match e {
+        CheckError::ProgramFailed { .. } => CliError::Program(e.to_string()),
         CheckError::Octave { .. } | CheckError::Result(_) | CheckError::Measure(_) => {
             CliError::failure(e)
         }
@@ -406,18 +416,22 @@ fn check_cmd(a: CheckArgs, global: &GlobalOpts) -> CliResult {
         json_out(&report)?;
     } else {
         println!(
-            "{:<16} {:>12} {:>12} {:>12} {:>12}  result",
-            "variable", "shape", "shape (new)", "max |diff|", "rel error"
+            "{:<16} {:>16} {:>16} {:>12} {:>12}  result",
+            "variable", "class shape", "(new)", "max |diff|", "rel error"
         );
         for v in &report.variables {
             println!(
-                "{:<16} {:>12} {:>12} {:>12.3e} {:>12.3e}  {}",
+                "{:<16} {:>16} {:>16} {:>12.3e} {:>12.3e}  {}",
                 v.name,
-                v.shape_original,
-                v.shape_transformed,
+                format!("{} {}", v.class_original, v.shape_original),
+                format!("{} {}", v.class_transformed, v.shape_transformed),
                 v.max_abs_error,
                 v.max_rel_error,
-                if v.equal { "equal" } else { "DIFFERENT" }
+                if v.equal {
+                    "equal".to_string()
+                } else {
+                    format!("DIFFERENT: {}", v.reason)
+                }
             );
         }
         println!(
@@ -433,6 +447,23 @@ fn check_cmd(a: CheckArgs, global: &GlobalOpts) -> CliResult {
                 "time: original {:.3e} s, transformed {:.3e} s (medians of {} calls); speedup {:.3}{ci}",
                 t.original_median_s, t.transformed_median_s, t.repetitions, t.speedup
             );
+        }
+    }
+    if let Some(out) = &a.keep {
+        let slower = report
+            .timing
+            .as_ref()
+            .and_then(|t| t.speedup_ci)
+            .is_some_and(|ci| ci.hi < 1.0);
+        let chosen = if report.equal && !slower {
+            &a.transformed
+        } else {
+            &a.original
+        };
+        std::fs::copy(chosen, out)
+            .map_err(|e| CliError::input(format!("{}: {e}", out.display())))?;
+        if !global.quiet {
+            eprintln!("kept {} as {}", chosen.display(), out.display());
         }
     }
     if report.equal {
