@@ -23,6 +23,9 @@ fn bad_input_exits_2_with_the_reason() {
     let (code, err) = metron(&["contention", "simulate", "--cores", "0"], dir.path());
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--cores 0"), "{err}");
+    let (code, err) = metron(&["contention", "simulate", "--accesses", "0"], dir.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--accesses 0"), "{err}");
     if metron_measure::tool::testing::require_all(&[
         &metron_measure::tool::CLANG,
         &metron_measure::tool::OPT,

@@ -179,6 +179,11 @@ fn run_simulate(a: SimulateArgs, global: &GlobalOpts) -> CliResult {
             "--cores 0: at least one core is needed (the thesis's cluster has 16)",
         ));
     }
+    if a.stream.is_empty() && a.accesses == 0 {
+        return Err(CliError::input(
+            "--accesses 0: each core needs at least one access to simulate",
+        ));
+    }
     if !(0.0..=1.0).contains(&a.p) || a.p == 0.0 {
         return Err(CliError::input(format!(
             "--p must be in (0, 1], found {}",
