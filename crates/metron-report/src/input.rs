@@ -1,0 +1,65 @@
+//! Gathering the report's data: experiments from the store, profiles from files.
+
+use std::path::PathBuf;
+
+use metron_store::Store;
+
+use crate::section::{self, measurement, profile, profile::ProfileInput};
+use crate::{Report, ReportError};
+
+/// Where the data comes from: `metron report [--store DB] [FILES...]`.
+#[derive(Default)]
+pub struct Inputs<'a> {
+    pub store: Option<&'a Store>,
+    /// metron-probe profiles (a file, a merged set, or a directory of them).
+    pub files: Vec<PathBuf>,
+}
+
+/// Loads everything and keeps the sections that have data. A malformed file is an error
+/// naming it; an unreadable stored experiment is skipped with a note.
+pub fn collect(inputs: &Inputs) -> Result<Report, ReportError> {
+    let mut notes = Vec::new();
+    let experiments = match inputs.store {
+        Some(store) => stored_experiments(store, &mut notes)?,
+        None => Vec::new(),
+    };
+    let profiles = inputs
+        .files
+        .iter()
+        .map(|path| {
+            Ok(ProfileInput {
+                path: path.clone(),
+                set: metron_probe::analysis::load(path)?,
+            })
+        })
+        .collect::<Result<Vec<_>, ReportError>>()?;
+    let sections = section::present([
+        profile::section(&profiles),
+        measurement::section(&experiments),
+    ]);
+    Ok(Report {
+        title: "metron report".to_string(),
+        sections,
+        notes,
+    })
+}
+
+/// Experiments of every kind that `load_report` can summarise, oldest first. Tuning
+/// campaigns keep their data in their own tables, so they have no benchmarks here.
+fn stored_experiments(
+    store: &Store,
+    notes: &mut Vec<String>,
+) -> Result<Vec<metron_measure::report::Report>, ReportError> {
+    let (mut rows, skipped) = store.experiments_lenient(None)?;
+    notes.extend(skipped.iter().map(|e| format!("skipped an unreadable experiment: {e}")));
+    rows.reverse();
+    let mut out = Vec::new();
+    for row in rows {
+        match metron_measure::persist::load_report(store, row.id) {
+            Ok(r) if r.benchmarks.iter().any(|b| !b.metrics.is_empty()) => out.push(r),
+            Ok(_) => {}
+            Err(e) => notes.push(format!("skipped experiment {}: {e}", row.id.0)),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,61 @@
+//! Sections of the report: one per kind of data present, and only when that data exists
+//! (issue 19, "Sections"). Each builder turns typed results of another crate into figures.
+
+pub mod measurement;
+pub mod profile;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The kinds of data the report knows how to show, in page order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SectionKind {
+    Profiles,
+    Measurements,
+}
+
+impl SectionKind {
+    pub fn title(self) -> &'static str {
+        match self {
+            SectionKind::Profiles => "Profiles",
+            SectionKind::Measurements => "Measurements",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    pub kind: SectionKind,
+    /// One line under the heading: where the data came from.
+    pub summary: String,
+    pub figures: Vec<Figure>,
+}
+
+/// One plotly.js figure: its traces and layout exactly as plotly.js reads them. Names inside
+/// are raw; the renderer escapes them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Figure {
+    pub title: String,
+    pub data: Vec<Value>,
+    pub layout: Value,
+}
+
+impl Figure {
+    pub fn new(title: String, data: Vec<Value>, layout: Value) -> Figure {
+        Figure {
+            title,
+            data,
+            layout,
+        }
+    }
+}
+
+/// Drops the sections that would be empty, so the page has one per kind of data present.
+pub fn present(sections: impl IntoIterator<Item = Option<Section>>) -> Vec<Section> {
+    sections
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.figures.is_empty())
+        .collect()
+}
