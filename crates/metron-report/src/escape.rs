@@ -47,10 +47,7 @@ mod tests {
 
     #[test]
     fn html_escapes_markup_and_quotes() {
-        assert_eq!(
-            html(EVIL),
-            "&lt;script&gt;alert(1)&lt;/script&gt;"
-        );
+        assert_eq!(html(EVIL), "&lt;script&gt;alert(1)&lt;/script&gt;");
         assert_eq!(html("a\"b'c&d"), "a&quot;b&#39;c&amp;d");
     }
 
@@ -58,7 +55,10 @@ mod tests {
     fn script_json_has_no_angle_brackets_and_round_trips() {
         let v = serde_json::json!({ "name": EVIL, "x": ["<!--", "a&b", "\u{2028}"] });
         let s = json_for_script(&v);
-        assert!(!s.contains('<') && !s.contains('>') && !s.contains('&'), "{s}");
+        assert!(
+            !s.contains('<') && !s.contains('>') && !s.contains('&'),
+            "{s}"
+        );
         let back: serde_json::Value = serde_json::from_str(&s).unwrap();
         assert_eq!(back, v);
     }

@@ -51,7 +51,11 @@ fn stored_experiments(
     notes: &mut Vec<String>,
 ) -> Result<Vec<metron_measure::report::Report>, ReportError> {
     let (mut rows, skipped) = store.experiments_lenient(None)?;
-    notes.extend(skipped.iter().map(|e| format!("skipped an unreadable experiment: {e}")));
+    notes.extend(
+        skipped
+            .iter()
+            .map(|e| format!("skipped an unreadable experiment: {e}")),
+    );
     rows.reverse();
     let mut out = Vec::new();
     for row in rows {

@@ -62,7 +62,11 @@ fn heat_map(file: &str, t: &FlatTable) -> Figure {
         "yaxis": {"title": {"text": "region"}, "type": "category", "automargin": true},
         "height": 200 + 24 * t.rows.len().min(40),
     });
-    Figure::new(format!("{file}: time per region and rank"), vec![trace], layout)
+    Figure::new(
+        format!("{file}: time per region and rank"),
+        vec![trace],
+        layout,
+    )
 }
 
 /// One bar per region and unit, grouped by region; hover gives the exact time, the call count,

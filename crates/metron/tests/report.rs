@@ -1,0 +1,153 @@
+//! `metron report` on real outputs: a store filled by `metron measure`, a profile written by
+//! metron-probe in this process (issue 19). No browser here: that test needs Debian's chromium.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{expect_exit, metron, run, store_in};
+
+const EVIL: &str = "<script>alert(1)</script>";
+/// Issue 19: the demo's report must stay under 6 MB; plotly.js alone is about 4.7 MB.
+const MAX_BYTES: u64 = 6_000_000;
+
+/// A real metron-probe profile of this test process, with a region named like an attack.
+fn hostile_profile(dir: &Path) -> PathBuf {
+    {
+        let _outer = metron_probe::region!("solve");
+        let _evil = metron_probe::region!(EVIL);
+        std::hint::black_box((0..10_000u64).sum::<u64>());
+    }
+    let files = metron_probe::flush_to(dir, metron_probe::Formats::default()).unwrap();
+    files
+        .into_iter()
+        .find(|f| f.extension().is_some_and(|e| e == "json"))
+        .expect("flush writes a JSON profile")
+}
+
+/// The page, after the checks that hold for every report: self-contained and small.
+fn read_report(path: &Path) -> String {
+    let bytes = std::fs::metadata(path).expect("report written").len();
+    assert!(bytes < MAX_BYTES, "{bytes} bytes");
+    let page = std::fs::read_to_string(path).unwrap();
+    assert!(page.contains("plotly.js v"), "plotly.js not embedded");
+    assert!(
+        !page.contains("<script src") && !page.contains("<script type=\"text/javascript\" src")
+    );
+    // plotly.js itself names URLs for map tiles and icons, which only map traces load.
+    let start = page.find("<script>").expect("inline plotly.js");
+    let end = start + page[start..].find("</script>").unwrap();
+    let ours = format!("{}{}", &page[..start], &page[end..]);
+    for remote in ["http://", "https://", "<link", "<iframe", "<img"] {
+        assert!(!ours.contains(remote), "network reference {remote}");
+    }
+    assert!(!page.contains(EVIL), "unescaped name in the page");
+    page
+}
+
+fn no_temp_files_left(dir: &Path) {
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn measure_then_report_shows_measurements_and_profiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    let m = run(&["measure", "--runs", "3", "--json", "--", "true"], &store);
+    assert!(m.status.success(), "{}", common::stderr(&m));
+    let profile = hostile_profile(dir.path());
+    let out = dir.path().join("report.html");
+    let o = run(
+        &[
+            "report",
+            profile.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+        ],
+        &store,
+    );
+    let written = common::json(&o);
+    assert_eq!(
+        written["sections"],
+        serde_json::json!(["profiles", "measurements"])
+    );
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"measurements\">"));
+    assert!(page.contains("<section id=\"profiles\">"));
+    assert!(page.contains("\"type\":\"box\""), "no box plot");
+    assert!(page.contains("\"type\":\"heatmap\""), "no heat map");
+    assert!(
+        page.contains("\\u003cscript\\u003ealert(1)"),
+        "the region is missing"
+    );
+    no_temp_files_left(dir.path());
+}
+
+#[test]
+fn an_empty_store_says_there_is_nothing_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    drop(metron_store::Store::open(&store).unwrap());
+    let out = dir.path().join("empty.html");
+    let o = run(&["report", "-o", out.to_str().unwrap()], &store);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(common::stdout(&o).contains("nothing to report yet"));
+    let page = read_report(&out);
+    assert!(page.contains("id=\"nothing-yet\"") && page.contains("metron measure --"));
+    assert!(!page.contains("<section"));
+}
+
+#[test]
+fn profiles_alone_give_only_the_profiles_section() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = hostile_profile(dir.path());
+    let out = dir.path().join("p.html");
+    // No --store and no default store in this directory: files only.
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", profile.to_str().unwrap(), "-o", "p.html"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"profiles\">"));
+    assert!(!page.contains("id=\"measurements\""));
+}
+
+#[test]
+fn a_malformed_file_is_named_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.json");
+    std::fs::write(
+        &bad,
+        "{\"format\": \"metron-probe-profile\", \"threads\": [",
+    )
+    .unwrap();
+    let out = dir.path().join("r.html");
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", bad.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    expect_exit(&o, 2, "broken.json");
+    assert!(!out.exists(), "a report was written from bad input");
+    no_temp_files_left(dir.path());
+}
+
+#[test]
+fn a_named_store_that_does_not_exist_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.html");
+    let o = run(
+        &["report", "-o", out.to_str().unwrap()],
+        &dir.path().join("nope.db"),
+    );
+    expect_exit(&o, 2, "nope.db");
+    assert!(!out.exists());
+}
