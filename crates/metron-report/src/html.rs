@@ -78,10 +78,7 @@ fn body(page: &mut String, report: &Report) {
 }
 
 fn section_id(s: &Section) -> &'static str {
-    match s.kind {
-        crate::SectionKind::Profiles => "profiles",
-        crate::SectionKind::Measurements => "measurements",
-    }
+    s.kind.id()
 }
 
 /// All figures as one JSON array, drawn in page order into `fig-0`, `fig-1`, ...

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use metron_store::Store;
 
+use crate::section::tuning::{self, TuningInput};
 use crate::section::{self, measurement, profile, profile::ProfileInput};
 use crate::{Report, ReportError};
 
@@ -19,9 +20,12 @@ pub struct Inputs<'a> {
 /// naming it; an unreadable stored experiment is skipped with a note.
 pub fn collect(inputs: &Inputs) -> Result<Report, ReportError> {
     let mut notes = Vec::new();
-    let experiments = match inputs.store {
-        Some(store) => stored_experiments(store, &mut notes)?,
-        None => Vec::new(),
+    let (experiments, campaigns) = match inputs.store {
+        Some(store) => (
+            stored_experiments(store, &mut notes)?,
+            campaigns(store, &mut notes)?,
+        ),
+        None => (Vec::new(), Vec::new()),
     };
     let profiles = inputs
         .files
@@ -36,6 +40,7 @@ pub fn collect(inputs: &Inputs) -> Result<Report, ReportError> {
     let sections = section::present([
         profile::section(&profiles),
         measurement::section(&experiments),
+        tuning::section(&campaigns),
     ]);
     Ok(Report {
         title: "metron report".to_string(),
@@ -58,12 +63,37 @@ fn stored_experiments(
     );
     rows.reverse();
     let mut out = Vec::new();
-    for row in rows {
+    for row in rows.into_iter().filter(|r| r.kind != "tune") {
         match metron_measure::persist::load_report(store, row.id) {
             Ok(r) if r.benchmarks.iter().any(|b| !b.metrics.is_empty()) => out.push(r),
             Ok(_) => {}
             Err(e) => notes.push(format!("skipped experiment {}: {e}", row.id.0)),
         }
     }
+    Ok(out)
+}
+
+/// The newest `metron tune` experiment of each library, with the library's units and that
+/// run's GA generations. The library is named in the config as `metron tune` wrote it.
+fn campaigns(store: &Store, notes: &mut Vec<String>) -> Result<Vec<TuningInput>, ReportError> {
+    let (rows, _) = store.experiments_lenient(None)?;
+    let mut out: Vec<TuningInput> = Vec::new();
+    for row in rows.into_iter().filter(|r| r.kind == "tune") {
+        let Some(library) = row.config["library"].as_str() else {
+            notes.push(format!("tuning experiment {} names no library", row.id.0));
+            continue;
+        };
+        if out.iter().any(|t| t.library == library) {
+            continue; // an older run of a resumed campaign
+        }
+        out.push(TuningInput {
+            experiment: row.id.0,
+            name: row.name.clone(),
+            library: library.to_string(),
+            units: store.tune_units(library)?,
+            generations: store.tune_generations(row.id)?,
+        });
+    }
+    out.reverse();
     Ok(out)
 }

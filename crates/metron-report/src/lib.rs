@@ -62,7 +62,9 @@ pub fn write(report: &Report, path: &Path) -> Result<u64, ReportError> {
         _ => Path::new("."),
     };
     let page = html::render(report);
+    // A report is meant to be shared: the usual mode under the umask, not tempfile's 0600.
     let mut tmp = tempfile::Builder::new()
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644))
         .prefix(".metron-report")
         .suffix(".tmp")
         .tempfile_in(dir)

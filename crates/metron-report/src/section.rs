@@ -3,6 +3,7 @@
 
 pub mod measurement;
 pub mod profile;
+pub mod tuning;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -13,6 +14,7 @@ use serde_json::Value;
 pub enum SectionKind {
     Profiles,
     Measurements,
+    Tuning,
 }
 
 impl SectionKind {
@@ -20,6 +22,16 @@ impl SectionKind {
         match self {
             SectionKind::Profiles => "Profiles",
             SectionKind::Measurements => "Measurements",
+            SectionKind::Tuning => "Tuning",
+        }
+    }
+
+    /// The section's anchor in the page.
+    pub fn id(self) -> &'static str {
+        match self {
+            SectionKind::Profiles => "profiles",
+            SectionKind::Measurements => "measurements",
+            SectionKind::Tuning => "tuning",
         }
     }
 }
@@ -58,4 +70,30 @@ pub fn present(sections: impl IntoIterator<Item = Option<Section>>) -> Vec<Secti
         .flatten()
         .filter(|s| !s.figures.is_empty())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_figures(kind: SectionKind, n: usize) -> Section {
+        let f = Figure::new("f".into(), vec![], Value::Null);
+        Section {
+            kind,
+            summary: String::new(),
+            figures: vec![f; n],
+        }
+    }
+
+    #[test]
+    fn only_sections_with_data_are_kept_in_order() {
+        let kept = present([
+            Some(with_figures(SectionKind::Profiles, 0)),
+            None,
+            Some(with_figures(SectionKind::Measurements, 2)),
+            Some(with_figures(SectionKind::Tuning, 1)),
+        ]);
+        let kinds: Vec<SectionKind> = kept.iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, [SectionKind::Measurements, SectionKind::Tuning]);
+    }
 }
