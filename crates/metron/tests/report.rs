@@ -151,3 +151,55 @@ fn a_named_store_that_does_not_exist_is_an_input_error() {
     expect_exit(&o, 2, "nope.db");
     assert!(!out.exists());
 }
+
+/// The tune example (MPI + OpenMP solver with probe regions): its campaign gives the Tuning
+/// section, and a unit's real rank profiles the Profiles section.
+#[test]
+fn a_tuning_campaign_and_its_unit_profiles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let project = common::example_project(dir);
+    let store = store_in(&tmp);
+    let t = metron()
+        .current_dir(dir)
+        .args(["--store", store.to_str().unwrap()])
+        .args(["tune", "run", "--random", "4", "--cores", "2"])
+        .arg(&project)
+        .env("METRON_PROBE_LIB", common::probe_library())
+        .output()
+        .unwrap();
+    assert!(t.status.success(), "{}", common::stderr(&t));
+    let profile_dir = first_profile_dir(&dir.join("library")).expect("a unit wrote a profile");
+    let out = dir.join("t.html");
+    let args = [
+        "report",
+        profile_dir.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let written = common::json(&run(&[&args[..], &["--json"]].concat(), &store));
+    assert_eq!(
+        written["sections"],
+        serde_json::json!(["profiles", "tuning"])
+    );
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"tuning\">"));
+    assert!(page.contains("GA convergence") || page.contains("fitness against"));
+}
+
+/// The `profile/` folder of some unit in the library.
+fn first_profile_dir(root: &Path) -> Option<PathBuf> {
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).ok()?.filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.is_dir() && p.file_name().is_some_and(|n| n == "profile") {
+                return Some(p);
+            }
+            if p.is_dir() {
+                stack.push(p);
+            }
+        }
+    }
+    None
+}
