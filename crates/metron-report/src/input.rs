@@ -1,9 +1,11 @@
 //! Gathering the report's data: experiments from the store, profiles from files.
 
-use std::path::PathBuf;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 
 use metron_store::Store;
 
+use crate::section::pep::{self, PepInput};
 use crate::section::tuning::{self, TuningInput};
 use crate::section::{self, measurement, profile, profile::ProfileInput};
 use crate::{Report, ReportError};
@@ -12,7 +14,8 @@ use crate::{Report, ReportError};
 #[derive(Default)]
 pub struct Inputs<'a> {
     pub store: Option<&'a Store>,
-    /// metron-probe profiles (a file, a merged set, or a directory of them).
+    /// metron-probe profiles (a file, a merged set, or a directory of them) and PEP trace
+    /// files, told apart by their first bytes.
     pub files: Vec<PathBuf>,
 }
 
@@ -27,18 +30,22 @@ pub fn collect(inputs: &Inputs) -> Result<Report, ReportError> {
         ),
         None => (Vec::new(), Vec::new()),
     };
-    let profiles = inputs
-        .files
-        .iter()
-        .map(|path| {
-            Ok(ProfileInput {
+    let (mut profiles, mut traces) = (Vec::new(), Vec::new());
+    for path in &inputs.files {
+        match kind_of(path)? {
+            FileKind::Probe => profiles.push(ProfileInput {
                 path: path.clone(),
                 set: metron_probe::analysis::load(path)?,
-            })
-        })
-        .collect::<Result<Vec<_>, ReportError>>()?;
+            }),
+            FileKind::Pep => traces.push(PepInput {
+                path: path.clone(),
+                traces: metron_pep::trace::read_file(path)?,
+            }),
+        }
+    }
     let sections = section::present([
         profile::section(&profiles),
+        pep::section(&traces),
         measurement::section(&experiments),
         tuning::section(&campaigns),
     ]);
@@ -96,4 +103,38 @@ fn campaigns(store: &Store, notes: &mut Vec<String>) -> Result<Vec<TuningInput>,
     }
     out.reverse();
     Ok(out)
+}
+
+enum FileKind {
+    Probe,
+    Pep,
+}
+
+/// A directory or JSON is a probe profile (its loader names what is wrong with it); a text
+/// starting with `@trace_start:` is a PEP trace (000 Listing 3.2).
+fn kind_of(path: &Path) -> Result<FileKind, ReportError> {
+    if path.is_dir() {
+        return Ok(FileKind::Probe);
+    }
+    let read = |source| ReportError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut head = Vec::with_capacity(256);
+    std::fs::File::open(path)
+        .map_err(read)?
+        .take(256)
+        .read_to_end(&mut head)
+        .map_err(read)?;
+    let text = String::from_utf8_lossy(&head);
+    let text = text.trim_start();
+    if text.starts_with('{') {
+        Ok(FileKind::Probe)
+    } else if text.starts_with("@trace_start:") {
+        Ok(FileKind::Pep)
+    } else {
+        Err(ReportError::UnknownFile {
+            path: path.to_path_buf(),
+        })
+    }
 }

@@ -26,6 +26,15 @@ pub enum ReportError {
     Measure(#[from] metron_measure::MeasureError),
     #[error(transparent)]
     Profile(#[from] metron_probe::analysis::AnalysisError),
+    #[error(transparent)]
+    Pep(#[from] metron_pep::PepError),
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: expected a metron-probe profile (JSON, or a directory of them) or a PEP trace (`@trace_start:` lines)")]
+    UnknownFile { path: PathBuf },
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,

@@ -2,6 +2,7 @@
 //! (issue 19, "Sections"). Each builder turns typed results of another crate into figures.
 
 pub mod measurement;
+pub mod pep;
 pub mod profile;
 pub mod tuning;
 
@@ -13,6 +14,7 @@ use serde_json::Value;
 #[serde(rename_all = "lowercase")]
 pub enum SectionKind {
     Profiles,
+    Pep,
     Measurements,
     Tuning,
 }
@@ -21,6 +23,7 @@ impl SectionKind {
     pub fn title(self) -> &'static str {
         match self {
             SectionKind::Profiles => "Profiles",
+            SectionKind::Pep => "PEP traces",
             SectionKind::Measurements => "Measurements",
             SectionKind::Tuning => "Tuning",
         }
@@ -30,6 +33,7 @@ impl SectionKind {
     pub fn id(self) -> &'static str {
         match self {
             SectionKind::Profiles => "profiles",
+            SectionKind::Pep => "pep",
             SectionKind::Measurements => "measurements",
             SectionKind::Tuning => "tuning",
         }

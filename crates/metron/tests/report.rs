@@ -203,3 +203,47 @@ fn first_profile_dir(root: &Path) -> Option<PathBuf> {
     }
     None
 }
+
+/// A real mPAPI trace (000 Listing 3.2, kept as metron-pep's fixture): one panel per member
+/// event, the PELT segments shaded.
+const PEP_FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../metron-pep/tests/data/with_address.trace"
+);
+
+#[test]
+fn a_pep_trace_gives_the_pep_section_with_shaded_segments() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pep.html");
+    // No store named and none in this directory: the file alone.
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", PEP_FIXTURE, "-o", "pep.html", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(common::json(&o)["sections"], serde_json::json!(["pep"]));
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"pep\">"));
+    // Four member events after the sampling event INST_RETIRED:ANY_P: four y axes.
+    assert!(page.contains("\"yaxis4\"") && !page.contains("\"yaxis5\""));
+    assert!(page.contains("\"type\":\"rect\""), "no region shaded");
+}
+
+#[test]
+fn a_malformed_trace_is_named_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("cut.trace");
+    std::fs::write(
+        &bad,
+        "@trace_start:metron:1:1:b:v:10:1\n@perf_events:A,B\n1,2\nx,y\n",
+    )
+    .unwrap();
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", bad.to_str().unwrap(), "-o", "r.html"])
+        .output()
+        .unwrap();
+    let err = expect_exit(&o, 2, "cut.trace");
+    assert!(err.contains('4'), "no line number: {err}");
+    assert!(!dir.path().join("r.html").exists());
+}
