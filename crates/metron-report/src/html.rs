@@ -51,17 +51,17 @@ fn body(page: &mut String, report: &Report) {
         let _ = write!(
             page,
             "<li><a href=\"#{}\">{}</a></li>",
-            section_id(s),
+            s.kind.id(),
             s.kind.title()
         );
     }
     page.push_str("</ul></nav>\n");
     let mut n = 0;
     for s in &report.sections {
-        let _ = write!(
+        let _ = writeln!(
             page,
-            "<section id=\"{}\"><h2>{}</h2><p>{}</p>\n",
-            section_id(s),
+            "<section id=\"{}\"><h2>{}</h2><p>{}</p>",
+            s.kind.id(),
             s.kind.title(),
             escape::html(&s.summary)
         );
@@ -75,10 +75,6 @@ fn body(page: &mut String, report: &Report) {
         }
         page.push_str("</section>\n");
     }
-}
-
-fn section_id(s: &Section) -> &'static str {
-    s.kind.id()
 }
 
 /// All figures as one JSON array, drawn in page order into `fig-0`, `fig-1`, ...

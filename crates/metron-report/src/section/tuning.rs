@@ -24,7 +24,7 @@ pub struct TuningInput {
 pub fn section(inputs: &[TuningInput]) -> Option<Section> {
     let mut figures = Vec::new();
     for t in inputs {
-        let params: Vec<Vec<(String, Value)>> = t.units.iter().map(|u| params(u)).collect();
+        let params: Vec<Vec<(String, Value)>> = t.units.iter().map(params).collect();
         for gene in numeric_genes(&params).into_iter().take(MAX_GENE_AXES) {
             figures.push(gene_scatter(t, &params, &gene));
         }
