@@ -19,6 +19,16 @@ pub fn html(s: &str) -> String {
     out
 }
 
+/// Text that plotly.js draws (trace names, category labels, hover text). plotly.js reads a
+/// subset of HTML in them (`<b>`, `<br>`, `<a href>`) and drops tags it does not know, so a
+/// C++ region `std::vector<int>::push_back` would lose `<int>`; its entities (`&lt;`) are
+/// drawn as the characters, so escaping shows every name as it is.
+pub fn plotly(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 /// JSON that is safe inside a `<script>` element: `<`, `>` and `&` become `\u003c`, `\u003e`,
 /// `\u0026`, so no string can close the element (`</script>`) or open a comment (`<!--`);
 /// U+2028/U+2029 are escaped for older JavaScript parsers. The value parses the same.
@@ -49,6 +59,12 @@ mod tests {
     fn html_escapes_markup_and_quotes() {
         assert_eq!(html(EVIL), "&lt;script&gt;alert(1)&lt;/script&gt;");
         assert_eq!(html("a\"b'c&d"), "a&quot;b&#39;c&amp;d");
+    }
+
+    #[test]
+    fn plotly_text_keeps_template_arguments_literal() {
+        assert_eq!(plotly("std::vector<int>&"), "std::vector&lt;int&gt;&amp;");
+        assert_eq!(plotly(EVIL), "&lt;script&gt;alert(1)&lt;/script&gt;");
     }
 
     #[test]

@@ -82,8 +82,9 @@ fn measure_then_report_shows_measurements_and_profiles() {
     assert!(page.contains("<section id=\"profiles\">"));
     assert!(page.contains("\"type\":\"box\""), "no box plot");
     assert!(page.contains("\"type\":\"heatmap\""), "no heat map");
+    // Escaped for plotly's text (&lt;), then for the script element (\u0026).
     assert!(
-        page.contains("\\u003cscript\\u003ealert(1)"),
+        page.contains("\\u0026lt;script\\u0026gt;alert(1)"),
         "the region is missing"
     );
     no_temp_files_left(dir.path());

@@ -6,6 +6,7 @@ use metron_measure::report::{BenchmarkReport, Comparison, MetricSummary, Report 
 use serde_json::{json, Value};
 
 use super::{Figure, Section, SectionKind};
+use crate::escape;
 
 /// `None` when the store holds no experiment with a successful run.
 pub fn section(experiments: &[Experiment]) -> Option<Section> {
@@ -64,14 +65,17 @@ fn run_box(b: &BenchmarkReport, m: &MetricSummary) -> Value {
         .filter_map(|r| r.metrics.get(&m.metric).copied())
         .collect();
     json!({
-        "type": "box", "name": b.display_name(), "y": y, "boxpoints": "all",
+        "type": "box", "name": escape::plotly(b.display_name()), "y": y, "boxpoints": "all",
         "jitter": 0.4, "pointpos": 0, "boxmean": true,
         "hovertemplate": "%{y:.6g}<extra>%{fullData.name}</extra>",
     })
 }
 
 fn median_ci(measured: &[(&BenchmarkReport, &MetricSummary)]) -> Value {
-    let x: Vec<&str> = measured.iter().map(|(b, _)| b.display_name()).collect();
+    let x: Vec<String> = measured
+        .iter()
+        .map(|(b, _)| escape::plotly(b.display_name()))
+        .collect();
     let s: Vec<_> = measured.iter().map(|(_, m)| &m.summary).collect();
     json!({
         "type": "scatter", "mode": "markers", "name": "median, bootstrap 95% CI",
@@ -92,7 +96,7 @@ fn median_ci(measured: &[(&BenchmarkReport, &MetricSummary)]) -> Value {
 fn ratios(e: &Experiment) -> Figure {
     let label = |c: &Comparison| {
         let params: Vec<String> = c.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("{} / {} {}", c.a, c.b, params.join(" "))
+        escape::plotly(&format!("{} / {} {}", c.a, c.b, params.join(" ")))
     };
     let c = &e.comparisons;
     let trace = json!({

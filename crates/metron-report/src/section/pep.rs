@@ -11,6 +11,7 @@ use metron_pep::trace::Trace;
 use serde_json::{json, Value};
 
 use super::{Figure, Section, SectionKind};
+use crate::escape;
 
 /// Points per panel; longer traces are thinned by a fixed stride (the hover says so).
 const MAX_POINTS: usize = 5_000;
@@ -57,6 +58,8 @@ fn panels(file: &str, t: &Trace) -> Figure {
         .zip(&g.events)
         .enumerate()
         .map(|(j, (rate, event))| {
+            let event = escape::plotly(event);
+            let time_event = escape::plotly(&g.time_event);
             let axis = if j == 0 {
                 "y".to_string()
             } else {
@@ -65,8 +68,7 @@ fn panels(file: &str, t: &Trace) -> Figure {
             json!({
                 "type": "scattergl", "mode": "lines", "name": event, "xaxis": "x", "yaxis": axis,
                 "x": x, "y": rate.iter().step_by(stride).collect::<Vec<_>>(),
-                "hovertemplate": format!("{event} per {}: %{{y:.6g}}<br>at %{{x}}<extra></extra>",
-                    g.time_event),
+                "hovertemplate": format!("{event} per {time_event}: %{{y:.6g}}<br>at %{{x}}<extra></extra>"),
             })
         })
         .collect();
@@ -85,7 +87,7 @@ fn panels(file: &str, t: &Trace) -> Figure {
     let mut layout = json!({
         "grid": {"rows": n, "columns": 1, "pattern": "coupled"},
         "shapes": shapes, "showlegend": false, "height": 140 + 160 * n.min(8),
-        "xaxis": {"title": {"text": g.time_event}},
+        "xaxis": {"title": {"text": escape::plotly(&g.time_event)}},
     });
     for (j, event) in g.events.iter().enumerate() {
         let key = if j == 0 {
@@ -93,7 +95,7 @@ fn panels(file: &str, t: &Trace) -> Figure {
         } else {
             format!("yaxis{}", j + 1)
         };
-        layout[key] = json!({"title": {"text": event}});
+        layout[key] = json!({"title": {"text": escape::plotly(event)}});
     }
     let n = &t.name;
     let title = format!(

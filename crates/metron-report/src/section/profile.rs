@@ -7,6 +7,7 @@ use metron_probe::analysis::{flat_table, FlatTable, ProfileSet, Strategy};
 use serde_json::{json, Value};
 
 use super::{Figure, Section, SectionKind};
+use crate::escape;
 
 const NS_PER_MS: f64 = 1e6;
 
@@ -46,7 +47,7 @@ fn ms(v: Option<f64>) -> Value {
 /// Regions × units, colour = inclusive time: the time-summed projection of 002 Fig. 2.1.
 fn heat_map(file: &str, t: &FlatTable) -> Figure {
     let x: Vec<&str> = t.units.iter().map(|u| u.label.as_str()).collect();
-    let y: Vec<&str> = t.rows.iter().map(|r| r.name.as_str()).collect();
+    let y: Vec<String> = t.rows.iter().map(|r| escape::plotly(&r.name)).collect();
     let z: Vec<Vec<Value>> = t
         .rows
         .iter()
@@ -72,7 +73,7 @@ fn heat_map(file: &str, t: &FlatTable) -> Figure {
 /// One bar per region and unit, grouped by region; hover gives the exact time, the call count,
 /// max/avg imbalance (002 §3.4).
 fn bars(file: &str, t: &FlatTable) -> Figure {
-    let regions: Vec<&str> = t.rows.iter().map(|r| r.name.as_str()).collect();
+    let regions: Vec<String> = t.rows.iter().map(|r| escape::plotly(&r.name)).collect();
     let extra: Vec<Value> = t
         .rows
         .iter()

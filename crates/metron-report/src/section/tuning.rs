@@ -6,6 +6,7 @@ use metron_store::{TuneGenerationRow, TuneUnitRow};
 use serde_json::{json, Value};
 
 use super::{Figure, Section, SectionKind};
+use crate::escape;
 
 /// Genes plotted per campaign; more need the user's expressions over genes (next slice).
 const MAX_GENE_AXES: usize = 6;
@@ -90,7 +91,8 @@ fn gene_scatter(t: &TuningInput, params: &[Vec<(String, Value)>], name: &str) ->
         .iter()
         .map(|&i| {
             let p: Vec<String> = params[i].iter().map(|(k, v)| format!("{k}={v}")).collect();
-            format!("{}<br>{}", t.units[i].key, p.join(", "))
+            let key = escape::plotly(&t.units[i].key);
+            format!("{key}<br>{}", escape::plotly(&p.join(", ")))
         })
         .collect();
     let trace = json!({
@@ -101,7 +103,7 @@ fn gene_scatter(t: &TuningInput, params: &[Vec<(String, Value)>], name: &str) ->
         "hovertemplate": "%{text}<br>fitness %{y:.6g}<extra></extra>",
     });
     let layout = json!({
-        "xaxis": {"title": {"text": name}},
+        "xaxis": {"title": {"text": escape::plotly(name)}},
         "yaxis": {"title": {"text": "fitness"}},
     });
     Figure::new(
@@ -124,7 +126,7 @@ fn convergence(t: &TuningInput) -> Figure {
                 "type": "scatter", "mode": "lines+markers", "name": format!("repeat {r}"),
                 "x": gens.iter().map(|g| g.generation).collect::<Vec<_>>(),
                 "y": gens.iter().map(|g| g.best_fitness).collect::<Vec<_>>(),
-                "text": gens.iter().map(|g| g.best_key.clone().unwrap_or_default()).collect::<Vec<_>>(),
+                "text": gens.iter().map(|g| escape::plotly(g.best_key.as_deref().unwrap_or(""))).collect::<Vec<_>>(),
                 "hovertemplate": "generation %{x}: best %{y:.6g}<br>%{text}<extra></extra>",
             })
         })
