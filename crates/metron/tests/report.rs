@@ -58,8 +58,11 @@ fn no_temp_files_left(dir: &Path) {
 fn measure_then_report_shows_measurements_and_profiles() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_in(&dir);
-    let m = run(&["measure", "--runs", "3", "--json", "--", "true"], &store);
-    assert!(m.status.success(), "{}", common::stderr(&m));
+    // Twice: the same command in two experiments has a history.
+    for _ in 0..2 {
+        let m = run(&["measure", "--runs", "3", "--json", "--", "true"], &store);
+        assert!(m.status.success(), "{}", common::stderr(&m));
+    }
     let profile = hostile_profile(dir.path());
     let out = dir.path().join("report.html");
     let o = run(
@@ -81,6 +84,7 @@ fn measure_then_report_shows_measurements_and_profiles() {
     assert!(page.contains("<section id=\"measurements\">"));
     assert!(page.contains("<section id=\"profiles\">"));
     assert!(page.contains("\"type\":\"box\""), "no box plot");
+    assert!(page.contains("<h3>history of repeated commands</h3>"));
     assert!(page.contains("\"type\":\"heatmap\""), "no heat map");
     // Escaped for plotly's text (&lt;), then for the script element (\u0026).
     assert!(

@@ -1,6 +1,9 @@
 //! Measurements from the store: per experiment, the distribution of every benchmark's primary
 //! metric as a box plot with its runs, beside the median and its bootstrap 95% CI (000 App. A
-//! reads its timings as violins; the CI is metron-measure's `stats`); comparisons as ratios.
+//! reads its timings as violins; the CI is metron-measure's `stats`); comparisons as ratios;
+//! the history of a command measured in several experiments.
+
+use std::collections::BTreeMap;
 
 use metron_measure::report::{BenchmarkReport, Comparison, MetricSummary, Report as Experiment};
 use serde_json::{json, Value};
@@ -17,6 +20,7 @@ pub fn section(experiments: &[Experiment]) -> Option<Section> {
             figures.push(ratios(e));
         }
     }
+    figures.extend(history(experiments));
     if figures.is_empty() {
         return None;
     }
@@ -89,6 +93,52 @@ fn median_ci(measured: &[(&BenchmarkReport, &MetricSummary)]) -> Value {
         "customdata": s.iter().map(|s| [s.ci_median.lo, s.ci_median.hi, s.n as f64]).collect::<Vec<_>>(),
         "hovertemplate": "median %{y:.6g}<br>95% CI [%{customdata[0]:.6g}, %{customdata[1]:.6g}]\
             <br>n = %{customdata[2]}<extra></extra>",
+    })
+}
+
+/// The same command measured in several experiments: its median and CI over time, one line
+/// per command (the history `metron history` lists as a table).
+fn history(experiments: &[Experiment]) -> Option<Figure> {
+    let mut lines: BTreeMap<&str, Vec<(&str, &MetricSummary)>> = BTreeMap::new();
+    for e in experiments {
+        let Some(info) = &e.experiment else { continue };
+        for b in &e.benchmarks {
+            if let Some(m) = primary(b) {
+                let at = info.started_at.as_str();
+                lines.entry(b.display_name()).or_default().push((at, m));
+            }
+        }
+    }
+    lines.retain(|_, points| points.len() > 1);
+    let first = lines.values().next()?.first()?.1;
+    let unit = format!("{} ({})", first.metric, first.unit.as_str());
+    let data = lines
+        .iter()
+        .map(|(name, points)| history_line(name, points))
+        .collect();
+    let layout = json!({
+        "xaxis": {"title": {"text": "experiment start (UTC)"}, "type": "date"},
+        "yaxis": {"title": {"text": format!("median {unit}")}},
+    });
+    Some(Figure::new(
+        "history of repeated commands".into(),
+        data,
+        layout,
+    ))
+}
+
+fn history_line(name: &str, points: &[(&str, &MetricSummary)]) -> Value {
+    let s: Vec<_> = points.iter().map(|(_, m)| &m.summary).collect();
+    json!({
+        "type": "scatter", "mode": "lines+markers", "name": escape::plotly(name),
+        "x": points.iter().map(|(at, _)| at).collect::<Vec<_>>(),
+        "y": s.iter().map(|s| s.median).collect::<Vec<_>>(),
+        "error_y": {
+            "type": "data", "symmetric": false,
+            "array": s.iter().map(|s| s.ci_median.hi - s.median).collect::<Vec<_>>(),
+            "arrayminus": s.iter().map(|s| s.median - s.ci_median.lo).collect::<Vec<_>>(),
+        },
+        "hovertemplate": "%{x}: median %{y:.6g}<extra>%{fullData.name}</extra>",
     })
 }
 
