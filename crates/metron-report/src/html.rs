@@ -77,7 +77,8 @@ fn body(page: &mut String, report: &Report) {
     }
 }
 
-/// All figures as one JSON array, drawn in page order into `fig-0`, `fig-1`, ...
+/// All figures as one JSON array, drawn in page order into `fig-0`, `fig-1`, ...; a figure
+/// that fails says so in its place and does not stop the others.
 fn figures_script(sections: &[Section]) -> String {
     let figures: Vec<_> = sections.iter().flat_map(|s| &s.figures).collect();
     let plots: Vec<_> = figures
@@ -87,7 +88,12 @@ fn figures_script(sections: &[Section]) -> String {
     format!(
         "<script>\nconst METRON_FIGURES = {};\n\
          METRON_FIGURES.forEach(function (f, i) {{\n\
-           Plotly.newPlot('fig-' + i, f.data, f.layout, {{responsive: true, displaylogo: false}});\n\
+           try {{\n\
+             Plotly.newPlot('fig-' + i, f.data, f.layout, {{responsive: true, displaylogo: false}});\n\
+           }} catch (e) {{\n\
+             document.getElementById('fig-' + i).textContent = 'This figure could not be drawn: ' + e;\n\
+             console.error(e);\n\
+           }}\n\
          }});\n</script>\n",
         escape::json_for_script(&plots)
     )
