@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use super::{Figure, Section, SectionKind};
 use crate::escape;
 
-/// Points per panel; longer traces are thinned by a fixed stride (the hover says so).
+/// Points per panel; longer traces are thinned by a fixed stride (the title says so). At this
+/// size SVG traces draw quickly, so the page needs no WebGL (headless browsers, remote desktops).
 const MAX_POINTS: usize = 5_000;
 /// Traces drawn per file (a file may hold one per thread and repetition).
 const MAX_TRACES: usize = 8;
@@ -66,7 +67,7 @@ fn panels(file: &str, t: &Trace) -> Figure {
                 format!("y{}", j + 1)
             };
             json!({
-                "type": "scattergl", "mode": "lines", "name": event, "xaxis": "x", "yaxis": axis,
+                "type": "scatter", "mode": "lines", "name": event, "xaxis": "x", "yaxis": axis,
                 "x": x, "y": rate.iter().step_by(stride).collect::<Vec<_>>(),
                 "hovertemplate": format!("{event} per {time_event}: %{{y:.6g}}<br>at %{{x}}<extra></extra>"),
             })
