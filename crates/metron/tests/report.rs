@@ -86,6 +86,7 @@ fn measure_then_report_shows_measurements_and_profiles() {
     assert!(page.contains("\"type\":\"box\""), "no box plot");
     assert!(page.contains("<h3>history of repeated commands</h3>"));
     assert!(page.contains("\"type\":\"heatmap\""), "no heat map");
+    assert!(page.contains("\"type\":\"icicle\""), "no call-stack chart");
     // Escaped for plotly's text (&lt;), then for the script element (\u0026).
     assert!(
         page.contains("\\u0026lt;script\\u0026gt;alert(1)"),
