@@ -9,7 +9,7 @@ use crate::Report;
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;\
 padding:0 1em;color:#222}h2{border-bottom:1px solid #ccc}.plot{min-height:360px}\
-.note{color:#a60}code{background:#f3f3f3;padding:0 .3em}";
+.note{color:#a60}.details{background:#f6f6f6;padding:.5em;white-space:pre-wrap}code{background:#f3f3f3;padding:0 .3em}";
 
 /// What an empty report says: there is nothing yet, and how to make something.
 const NOTHING_YET: &str = "<p id=\"nothing-yet\">Nothing to report yet: the store holds no \
@@ -71,6 +71,12 @@ fn body(page: &mut String, report: &Report) {
                 "<h3>{}</h3><div class=\"plot\" id=\"fig-{n}\"></div>",
                 escape::html(&f.title)
             );
+            if f.click_details {
+                let _ = writeln!(
+                    page,
+                    "<pre class=\"details\" id=\"fig-{n}-details\">Click a point for its details.</pre>"
+                );
+            }
             n += 1;
         }
         page.push_str("</section>\n");
@@ -83,13 +89,22 @@ fn figures_script(sections: &[Section]) -> String {
     let figures: Vec<_> = sections.iter().flat_map(|s| &s.figures).collect();
     let plots: Vec<_> = figures
         .iter()
-        .map(|f| serde_json::json!({"data": f.data, "layout": f.layout}))
+        .map(
+            |f| serde_json::json!({"data": f.data, "layout": f.layout, "details": f.click_details}),
+        )
         .collect();
     format!(
         "<script>\nconst METRON_FIGURES = {};\n\
          METRON_FIGURES.forEach(function (f, i) {{\n\
            try {{\n\
-             Plotly.newPlot('fig-' + i, f.data, f.layout, {{responsive: true, displaylogo: false}});\n\
+             var div = document.getElementById('fig-' + i);\n\
+             Plotly.newPlot(div, f.data, f.layout, {{responsive: true, displaylogo: false}});\n\
+             if (f.details) {{\n\
+               div.on('plotly_click', function (ev) {{\n\
+                 var d = ev.points[0].customdata;\n\
+                 document.getElementById('fig-' + i + '-details').textContent = d;\n\
+               }});\n\
+             }}\n\
            }} catch (e) {{\n\
              document.getElementById('fig-' + i).textContent = 'This figure could not be drawn: ' + e;\n\
              console.error(e);\n\

@@ -55,6 +55,8 @@ pub struct Figure {
     pub title: String,
     pub data: Vec<Value>,
     pub layout: Value,
+    /// A click on a point shows the point's `customdata` (plain text) below the plot.
+    pub click_details: bool,
 }
 
 impl Figure {
@@ -63,6 +65,14 @@ impl Figure {
             title,
             data,
             layout,
+            click_details: false,
+        }
+    }
+
+    pub fn with_click_details(self) -> Figure {
+        Figure {
+            click_details: true,
+            ..self
         }
     }
 }

@@ -190,6 +190,8 @@ fn a_tuning_campaign_and_its_unit_profiles() {
     );
     let page = read_report(&out);
     assert!(page.contains("<section id=\"tuning\">"));
+    // A click on a unit shows its parameters and folder below the plot.
+    assert!(page.contains("class=\"details\"") && page.contains("\"customdata\":[\"unit "));
     assert!(page.contains("GA convergence") || page.contains("fitness against"));
 }
 

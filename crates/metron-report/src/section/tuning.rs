@@ -95,8 +95,9 @@ fn gene_scatter(t: &TuningInput, params: &[Vec<(String, Value)>], name: &str) ->
             format!("{key}<br>{}", escape::plotly(&p.join(", ")))
         })
         .collect();
+    let details: Vec<String> = ok.iter().map(|&i| unit_details(t, &params[i], i)).collect();
     let trace = json!({
-        "type": "scatter", "mode": "markers", "name": "units",
+        "type": "scatter", "mode": "markers", "name": "units", "customdata": details,
         "x": ok.iter().map(|&i| gene(&params[i], name)).collect::<Vec<_>>(),
         "y": ok.iter().map(|&i| t.units[i].fitness).collect::<Vec<_>>(),
         "text": text,
@@ -111,6 +112,24 @@ fn gene_scatter(t: &TuningInput, params: &[Vec<(String, Value)>], name: &str) ->
         vec![trace],
         layout,
     )
+    .with_click_details()
+}
+
+/// What a click on a unit shows: its parameters, folder (with the stage logs) and result.
+fn unit_details(t: &TuningInput, params: &[(String, Value)], i: usize) -> String {
+    let u = &t.units[i];
+    let mut text = format!(
+        "unit {}\nfolder {}/{}\nstatus {}",
+        u.key, t.library, u.key, u.status
+    );
+    if let Some(f) = u.fitness {
+        text.push_str(&format!(", fitness {f}"));
+    }
+    for (k, v) in params {
+        let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+        text.push_str(&format!("\n  {k} = {v}"));
+    }
+    text
 }
 
 /// Best fitness per generation, one line per repeat of the GA.
@@ -192,6 +211,12 @@ mod tests {
         let trace = &s.figures[0].data[0];
         assert_eq!(trace["x"], serde_json::json!([1.0, 2.0]));
         assert_eq!(trace["y"], serde_json::json!([2.0, 1.5]));
+        let details = trace["customdata"][1].as_str().unwrap();
+        assert!(
+            details.starts_with("unit b\nfolder lib/b\nstatus ok, fitness 1.5"),
+            "{details}"
+        );
+        assert!(details.contains("\n  smoother = gs") && s.figures[0].click_details);
     }
 
     #[test]
