@@ -68,6 +68,8 @@ enum Command {
     Pep(cmd::pep::PepArgs),
     /// Generate-build-run campaigns, the genetic tuner, replay and the processing tool (002).
     Tune(cmd::tune::TuneArgs),
+    /// One self-contained interactive HTML report of the store and of profile files.
+    Report(cmd::report::ReportArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
     /// List the external tools metron uses: found where, which version, what needs them, how to install.
@@ -91,6 +93,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Command::Tune(a) => cmd::tune::run(a, g),
         Command::Demo(a) => cmd::demo::run(a, g),
         Command::Doctor(a) => cmd::doctor::run(a, g),
+        Command::Report(a) => cmd::report::run(a, g),
     }
 }
 

@@ -78,4 +78,16 @@ fn demo_runs_and_writes_its_outputs() {
     // Three sizes, -O0 against -O2 at each.
     assert_eq!(report["benchmarks"].as_array().unwrap().len(), 6);
     assert_eq!(report["comparisons"].as_array().unwrap().len(), 3);
+    // Issue 19: the demo ends with one report of every section it produced data for, < 6 MB.
+    let page_path = out.join("metron-demo-report.html");
+    assert!(stdout.contains(&page_path.canonicalize().unwrap().display().to_string()));
+    assert!(std::fs::metadata(&page_path).unwrap().len() < 6_000_000);
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    for section in ["profiles", "pep", "measurements", "tuning"] {
+        let tag = format!("<section id=\"{section}\">");
+        assert!(
+            page.contains(&tag),
+            "the demo's report has no {section} section"
+        );
+    }
 }

@@ -172,6 +172,16 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
     let dir = tune_step(&out, args.quick, global)?;
     produced.push(("tune campaign (library, out/*.cnv)".into(), dir));
 
+    step(
+        &mut steps,
+        global,
+        "metron report: everything above in one self-contained HTML page",
+    );
+    produced.push((
+        "interactive report (open in a browser)".into(),
+        report_step(&out, global)?,
+    ));
+
     if !global.json {
         println!("\nThe demo's outputs:");
         for (what, path) in &produced {
@@ -583,6 +593,25 @@ fn pep_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         global,
     )?;
     Ok(trace)
+}
+
+/// The store, the probe profiles and the PEP trace of the steps above, in one page (issue 19).
+fn report_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
+    let page = out.join("metron-demo-report.html");
+    let paths = [
+        out.join("metron.db"),
+        out.join("probe").join("profile"),
+        out.join("pep").join("three_phase.trace"),
+        page.clone(),
+    ];
+    let [store, profiles, trace, page_s] = paths.map(|p| p.display().to_string());
+    invoke(
+        &[
+            "--store", &store, "report", &profiles, &trace, "-o", &page_s,
+        ],
+        global,
+    )?;
+    Ok(page)
 }
 
 /// examples/tune in the demo directory, linked with the probe library beside metron, tuned

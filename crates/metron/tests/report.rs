@@ -1,0 +1,256 @@
+//! `metron report` on real outputs: a store filled by `metron measure`, a profile written by
+//! metron-probe in this process (issue 19). No browser here: that test needs Debian's chromium.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{expect_exit, metron, run, store_in};
+
+const EVIL: &str = "<script>alert(1)</script>";
+/// Issue 19: the demo's report must stay under 6 MB; plotly.js alone is about 4.7 MB.
+const MAX_BYTES: u64 = 6_000_000;
+
+/// A real metron-probe profile of this test process, with a region named like an attack.
+fn hostile_profile(dir: &Path) -> PathBuf {
+    {
+        let _outer = metron_probe::region!("solve");
+        let _evil = metron_probe::region!(EVIL);
+        std::hint::black_box((0..10_000u64).sum::<u64>());
+    }
+    let files = metron_probe::flush_to(dir, metron_probe::Formats::default()).unwrap();
+    files
+        .into_iter()
+        .find(|f| f.extension().is_some_and(|e| e == "json"))
+        .expect("flush writes a JSON profile")
+}
+
+/// The page, after the checks that hold for every report: self-contained and small.
+fn read_report(path: &Path) -> String {
+    let bytes = std::fs::metadata(path).expect("report written").len();
+    assert!(bytes < MAX_BYTES, "{bytes} bytes");
+    let page = std::fs::read_to_string(path).unwrap();
+    assert!(page.contains("plotly.js v"), "plotly.js not embedded");
+    assert!(
+        !page.contains("<script src") && !page.contains("<script type=\"text/javascript\" src")
+    );
+    // plotly.js itself names URLs for map tiles and icons, which only map traces load.
+    let start = page.find("<script>").expect("inline plotly.js");
+    let end = start + page[start..].find("</script>").unwrap();
+    let ours = format!("{}{}", &page[..start], &page[end..]);
+    for remote in ["http://", "https://", "<link", "<iframe", "<img"] {
+        assert!(!ours.contains(remote), "network reference {remote}");
+    }
+    assert!(!page.contains(EVIL), "unescaped name in the page");
+    page
+}
+
+fn no_temp_files_left(dir: &Path) {
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn measure_then_report_shows_measurements_and_profiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    // Twice: the same command in two experiments has a history.
+    for _ in 0..2 {
+        let m = run(&["measure", "--runs", "3", "--json", "--", "true"], &store);
+        assert!(m.status.success(), "{}", common::stderr(&m));
+    }
+    let profile = hostile_profile(dir.path());
+    let out = dir.path().join("report.html");
+    let o = run(
+        &[
+            "report",
+            profile.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+        ],
+        &store,
+    );
+    let written = common::json(&o);
+    assert_eq!(
+        written["sections"],
+        serde_json::json!(["profiles", "measurements"])
+    );
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"measurements\">"));
+    assert!(page.contains("<section id=\"profiles\">"));
+    assert!(page.contains("\"type\":\"box\""), "no box plot");
+    assert!(page.contains("<h3>history of repeated commands</h3>"));
+    assert!(page.contains("\"type\":\"heatmap\""), "no heat map");
+    assert!(page.contains("\"type\":\"icicle\""), "no call-stack chart");
+    // Escaped for plotly's text (&lt;), then for the script element (\u0026).
+    assert!(
+        page.contains("\\u0026lt;script\\u0026gt;alert(1)"),
+        "the region is missing"
+    );
+    no_temp_files_left(dir.path());
+}
+
+#[test]
+fn an_empty_store_says_there_is_nothing_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_in(&dir);
+    drop(metron_store::Store::open(&store).unwrap());
+    let out = dir.path().join("empty.html");
+    let o = run(&["report", "-o", out.to_str().unwrap()], &store);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    assert!(common::stdout(&o).contains("nothing to report yet"));
+    let page = read_report(&out);
+    assert!(page.contains("id=\"nothing-yet\"") && page.contains("metron measure --"));
+    assert!(!page.contains("<section"));
+}
+
+#[test]
+fn profiles_alone_give_only_the_profiles_section() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = hostile_profile(dir.path());
+    let out = dir.path().join("p.html");
+    // No --store and no default store in this directory: files only.
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", profile.to_str().unwrap(), "-o", "p.html"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"profiles\">"));
+    assert!(!page.contains("id=\"measurements\""));
+}
+
+#[test]
+fn a_malformed_file_is_named_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.json");
+    std::fs::write(
+        &bad,
+        "{\"format\": \"metron-probe-profile\", \"threads\": [",
+    )
+    .unwrap();
+    let out = dir.path().join("r.html");
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", bad.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    expect_exit(&o, 2, "broken.json");
+    assert!(!out.exists(), "a report was written from bad input");
+    no_temp_files_left(dir.path());
+}
+
+#[test]
+fn a_named_store_that_does_not_exist_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.html");
+    let o = run(
+        &["report", "-o", out.to_str().unwrap()],
+        &dir.path().join("nope.db"),
+    );
+    expect_exit(&o, 2, "nope.db");
+    assert!(!out.exists());
+}
+
+/// The tune example (MPI + OpenMP solver with probe regions): its campaign gives the Tuning
+/// section, and a unit's real rank profiles the Profiles section.
+#[test]
+fn a_tuning_campaign_and_its_unit_profiles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let project = common::example_project(dir);
+    let store = store_in(&tmp);
+    let t = metron()
+        .current_dir(dir)
+        .args(["--store", store.to_str().unwrap()])
+        .args(["tune", "run", "--random", "4", "--cores", "2"])
+        .arg(&project)
+        .env("METRON_PROBE_LIB", common::probe_library())
+        .output()
+        .unwrap();
+    assert!(t.status.success(), "{}", common::stderr(&t));
+    let profile_dir = first_profile_dir(&dir.join("library")).expect("a unit wrote a profile");
+    let out = dir.join("t.html");
+    let args = [
+        "report",
+        profile_dir.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let written = common::json(&run(&[&args[..], &["--json"]].concat(), &store));
+    assert_eq!(
+        written["sections"],
+        serde_json::json!(["profiles", "tuning"])
+    );
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"tuning\">"));
+    // A click on a unit shows its parameters and folder below the plot.
+    assert!(page.contains("class=\"details\"") && page.contains("\"customdata\":[\"unit "));
+    assert!(page.contains("GA convergence") || page.contains("fitness against"));
+}
+
+/// The `profile/` folder of some unit in the library.
+fn first_profile_dir(root: &Path) -> Option<PathBuf> {
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).ok()?.filter_map(|e| e.ok()) {
+            let p = e.path();
+            if p.is_dir() && p.file_name().is_some_and(|n| n == "profile") {
+                return Some(p);
+            }
+            if p.is_dir() {
+                stack.push(p);
+            }
+        }
+    }
+    None
+}
+
+/// A real mPAPI trace (000 Listing 3.2, kept as metron-pep's fixture): one panel per member
+/// event, the PELT segments shaded.
+const PEP_FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../metron-pep/tests/data/with_address.trace"
+);
+
+#[test]
+fn a_pep_trace_gives_the_pep_section_with_shaded_segments() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pep.html");
+    // No store named and none in this directory: the file alone.
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", PEP_FIXTURE, "-o", "pep.html", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(common::json(&o)["sections"], serde_json::json!(["pep"]));
+    let page = read_report(&out);
+    assert!(page.contains("<section id=\"pep\">"));
+    // Four member events after the sampling event INST_RETIRED:ANY_P: four y axes.
+    assert!(page.contains("\"yaxis4\"") && !page.contains("\"yaxis5\""));
+    assert!(page.contains("\"type\":\"rect\""), "no region shaded");
+}
+
+#[test]
+fn a_malformed_trace_is_named_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("cut.trace");
+    std::fs::write(
+        &bad,
+        "@trace_start:metron:1:1:b:v:10:1\n@perf_events:A,B\n1,2\nx,y\n",
+    )
+    .unwrap();
+    let o = metron()
+        .current_dir(dir.path())
+        .args(["report", bad.to_str().unwrap(), "-o", "r.html"])
+        .output()
+        .unwrap();
+    expect_exit(&o, 2, "cut.trace:4:");
+    assert!(!dir.path().join("r.html").exists());
+}
