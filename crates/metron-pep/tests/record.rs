@@ -3,7 +3,6 @@
 //! checked against the CPU times at which the program itself says its phases ended.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use metron_measure::runner::OutputPolicy;
 use metron_pep::changepoint::{segment, PeltConfig};
@@ -18,7 +17,7 @@ const THRESHOLD: u64 = 1_000_000; // 1 ms of CPU time
 fn three_phase(dir: &Path) -> PathBuf {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/pep/three_phase.c");
     let out = dir.join("three_phase");
-    let status = Command::new("cc")
+    let status = metron_measure::tool::testing::command("cc")
         .args(["-O2", "-o"])
         .arg(&out)
         .arg(&src)
