@@ -70,6 +70,8 @@ enum Command {
     Tune(cmd::tune::TuneArgs),
     /// One self-contained interactive HTML report of the store and of profile files.
     Report(cmd::report::ReportArgs),
+    /// Static figures (SVG or PNG) of the report's charts, for papers.
+    Plot(cmd::plot::PlotArgs),
     /// Run what metron can do on small bundled examples.
     Demo(cmd::demo::DemoArgs),
     /// List the external tools metron uses: found where, which version, what needs them, how to install.
@@ -94,6 +96,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Command::Demo(a) => cmd::demo::run(a, g),
         Command::Doctor(a) => cmd::doctor::run(a, g),
         Command::Report(a) => cmd::report::run(a, g),
+        Command::Plot(a) => cmd::plot::run(a, g),
     }
 }
 

@@ -5,25 +5,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::report_inputs::{hostile_profile, EVIL, PEP_FIXTURE};
 use common::{expect_exit, metron, run, store_in};
 
-const EVIL: &str = "<script>alert(1)</script>";
 /// Issue 19: the demo's report must stay under 6 MB; plotly.js alone is about 4.7 MB.
 const MAX_BYTES: u64 = 6_000_000;
-
-/// A real metron-probe profile of this test process, with a region named like an attack.
-fn hostile_profile(dir: &Path) -> PathBuf {
-    {
-        let _outer = metron_probe::region!("solve");
-        let _evil = metron_probe::region!(EVIL);
-        std::hint::black_box((0..10_000u64).sum::<u64>());
-    }
-    let files = metron_probe::flush_to(dir, metron_probe::Formats::default()).unwrap();
-    files
-        .into_iter()
-        .find(|f| f.extension().is_some_and(|e| e == "json"))
-        .expect("flush writes a JSON profile")
-}
 
 /// The page, after the checks that hold for every report: self-contained and small.
 fn read_report(path: &Path) -> String {
@@ -59,10 +45,7 @@ fn measure_then_report_shows_measurements_and_profiles() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_in(&dir);
     // Twice: the same command in two experiments has a history.
-    for _ in 0..2 {
-        let m = run(&["measure", "--runs", "3", "--json", "--", "true"], &store);
-        assert!(m.status.success(), "{}", common::stderr(&m));
-    }
+    common::report_inputs::measure_true(&store, 2);
     let profile = hostile_profile(dir.path());
     let out = dir.path().join("report.html");
     let o = run(
@@ -164,18 +147,8 @@ fn a_named_store_that_does_not_exist_is_an_input_error() {
 fn a_tuning_campaign_and_its_unit_profiles() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let project = common::example_project(dir);
     let store = store_in(&tmp);
-    let t = metron()
-        .current_dir(dir)
-        .args(["--store", store.to_str().unwrap()])
-        .args(["tune", "run", "--random", "4", "--cores", "2"])
-        .arg(&project)
-        .env("METRON_PROBE_LIB", common::probe_library())
-        .output()
-        .unwrap();
-    assert!(t.status.success(), "{}", common::stderr(&t));
-    let profile_dir = first_profile_dir(&dir.join("library")).expect("a unit wrote a profile");
+    let profile_dir = common::report_inputs::tune_campaign(dir, &store);
     let out = dir.join("t.html");
     let args = [
         "report",
@@ -194,30 +167,6 @@ fn a_tuning_campaign_and_its_unit_profiles() {
     assert!(page.contains("class=\"details\"") && page.contains("\"customdata\":[\"unit "));
     assert!(page.contains("GA convergence") || page.contains("fitness against"));
 }
-
-/// The `profile/` folder of some unit in the library.
-fn first_profile_dir(root: &Path) -> Option<PathBuf> {
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).ok()?.filter_map(|e| e.ok()) {
-            let p = e.path();
-            if p.is_dir() && p.file_name().is_some_and(|n| n == "profile") {
-                return Some(p);
-            }
-            if p.is_dir() {
-                stack.push(p);
-            }
-        }
-    }
-    None
-}
-
-/// A real mPAPI trace (000 Listing 3.2, kept as metron-pep's fixture): one panel per member
-/// event, the PELT segments shaded.
-const PEP_FIXTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../metron-pep/tests/data/with_address.trace"
-);
 
 #[test]
 fn a_pep_trace_gives_the_pep_section_with_shaded_segments() {

@@ -134,10 +134,26 @@ pub const MPICC: Tool = Tool::new(
 pub const MPIRUN: Tool = Tool::new("mpirun", "openmpi-bin", "running examples/tune's MPI ranks")
     .needed_by(&["demo (tune step)", "tests of tune"]);
 
+/// Debian's Chromium, driven headless to open `metron report`'s pages as a person would.
+pub const CHROMIUM: Tool = Tool::new(
+    "chromium",
+    "chromium",
+    "opening metron report's HTML pages in a real browser",
+)
+.needed_by(&["tests of report (crates/metron/tests/browser.rs)"]);
+/// The WebDriver server of the same Chromium build, which the browser test talks to.
+pub const CHROMEDRIVER: Tool = Tool::new(
+    "chromedriver",
+    "chromium-driver",
+    "driving headless Chromium through WebDriver",
+)
+.needed_by(&["tests of report (crates/metron/tests/browser.rs)"]);
+
 /// Every tool above, in the order `metron doctor` lists them.
 pub const ALL: &[Tool] = &[
     GIT, CC, GCC, GXX, CLANG, CLANGXX, OPT, LLVM_LINK, VALGRIND, OBJCOPY, PYTHON3, PYPY3, OCTAVE,
-    MKOCTFILE, PERF, SBATCH, SQUEUE, SACCT, SLURMCTLD, SLURMD, MUNGED, MPICC, MPIRUN,
+    MKOCTFILE, PERF, SBATCH, SQUEUE, SACCT, SLURMCTLD, SLURMD, MUNGED, MPICC, MPIRUN, CHROMIUM,
+    CHROMEDRIVER,
 ];
 
 /// The catalogue entry for a plain program name (`"clang"`), for tests that name compilers.

@@ -12,6 +12,7 @@ pub mod memory;
 pub mod pep;
 pub mod probe;
 pub mod profile;
+pub mod plot;
 pub mod report;
 pub mod static_;
 pub mod tune;

@@ -7,6 +7,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+pub mod report_inputs;
+
 pub fn metron() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_metron"));
     c.env_remove("METRON_STORE").stdin(Stdio::null());
