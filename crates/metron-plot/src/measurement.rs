@@ -29,7 +29,10 @@ pub struct BenchmarkBox {
 /// The experiment `id`, or the newest one with a measured benchmark.
 pub fn load(store: &Store, id: Option<i64>) -> Result<Report, PlotError> {
     if let Some(id) = id {
-        return Ok(metron_measure::persist::load_report(store, ExperimentId(id))?);
+        return Ok(metron_measure::persist::load_report(
+            store,
+            ExperimentId(id),
+        )?);
     }
     let (rows, _) = store.experiments_lenient(None)?;
     for row in rows.into_iter().filter(|r| r.kind != "tune") {
@@ -88,9 +91,11 @@ impl BoxFigure {
 
     pub(crate) fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let n = self.benchmarks.len();
-        let y = padded(self.benchmarks.iter().flat_map(|b| {
-            b.runs.iter().copied().chain([b.ci.0, b.ci.1, b.median])
-        }));
+        let y = padded(
+            self.benchmarks
+                .iter()
+                .flat_map(|b| b.runs.iter().copied().chain([b.ci.0, b.ci.1, b.median])),
+        );
         let names: Vec<&str> = self.benchmarks.iter().map(|b| b.name.as_str()).collect();
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, caption_font())

@@ -82,9 +82,7 @@ impl SeriesFigure {
     }
 
     pub(crate) fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
-        let root = root
-            .titled(&self.title, caption_font())
-            .map_err(err)?;
+        let root = root.titled(&self.title, caption_font()).map_err(err)?;
         let panels = root.split_evenly((self.panels.len(), 1));
         let xs = padded(self.panels.iter().flat_map(|(_, s)| s.iter().map(|p| p.0)));
         for (k, (area, (event, samples))) in panels.iter().zip(&self.panels).enumerate() {
@@ -111,7 +109,10 @@ impl SeriesFigure {
             });
             chart.draw_series(shade).map_err(err)?;
             chart
-                .draw_series(LineSeries::new(samples.iter().copied(), Palette99::pick(k).stroke_width(1)))
+                .draw_series(LineSeries::new(
+                    samples.iter().copied(),
+                    Palette99::pick(k).stroke_width(1),
+                ))
                 .map_err(err)?;
         }
         Ok(())

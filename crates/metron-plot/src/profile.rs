@@ -44,7 +44,12 @@ impl BarFigure {
         Ok(BarFigure {
             title: format!("{}: inclusive time per region{cut}", file_name(path)),
             regions: table.rows.iter().map(|r| r.name.clone()).collect(),
-            units: table.units.iter().take(n).map(|u| u.label.clone()).collect(),
+            units: table
+                .units
+                .iter()
+                .take(n)
+                .map(|u| u.label.clone())
+                .collect(),
             values: table
                 .rows
                 .iter()
@@ -58,7 +63,12 @@ impl BarFigure {
 
     pub(crate) fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
         let n = self.regions.len();
-        let top = self.values.iter().flatten().flatten().fold(0.0f64, |a, &b| a.max(b));
+        let top = self
+            .values
+            .iter()
+            .flatten()
+            .flatten()
+            .fold(0.0f64, |a, &b| a.max(b));
         let top = if top > 0.0 { top * 1.08 } else { 1.0 };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, caption_font())
@@ -74,7 +84,9 @@ impl BarFigure {
             .y_desc("inclusive time (ms)")
             .x_labels(n)
             .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => self.regions.get(*i).map_or(String::new(), |s| shorten(s)),
+                SegmentValue::CenterOf(i) => {
+                    self.regions.get(*i).map_or(String::new(), |s| shorten(s))
+                }
                 _ => String::new(),
             })
             .draw()
@@ -93,7 +105,10 @@ impl BarFigure {
                 let a = left + inner * u as f64 / units as f64;
                 let b = left + inner * (u + 1) as f64 / units as f64;
                 let bar = Rectangle::new(
-                    [(a.round() as i32, y), ((b.round() as i32).max(a.round() as i32 + 1), base)],
+                    [
+                        (a.round() as i32, y),
+                        ((b.round() as i32).max(a.round() as i32 + 1), base),
+                    ],
                     Palette99::pick(u).filled(),
                 );
                 root.draw(&bar).map_err(err)?;
@@ -117,6 +132,8 @@ fn legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, units: &[String]) -
 }
 
 pub(crate) fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }

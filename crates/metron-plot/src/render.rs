@@ -55,8 +55,14 @@ pub fn render(figure: &Figure, path: &Path, size: Size) -> Result<Written, PlotE
         .map_err(|e| write_err(e.to_string()))?;
     let dims = (size.width, size.height);
     match format {
-        Format::Svg => draw_on(SVGBackend::new(tmp.path(), dims).into_drawing_area(), figure),
-        Format::Png => draw_on(BitMapBackend::new(tmp.path(), dims).into_drawing_area(), figure),
+        Format::Svg => draw_on(
+            SVGBackend::new(tmp.path(), dims).into_drawing_area(),
+            figure,
+        ),
+        Format::Png => draw_on(
+            BitMapBackend::new(tmp.path(), dims).into_drawing_area(),
+            figure,
+        ),
     }
     .map_err(write_err)?;
     std::fs::set_permissions(
@@ -64,7 +70,8 @@ pub fn render(figure: &Figure, path: &Path, size: Size) -> Result<Written, PlotE
         std::os::unix::fs::PermissionsExt::from_mode(0o644),
     )
     .map_err(|e| write_err(e.to_string()))?;
-    tmp.persist(path).map_err(|e| write_err(e.error.to_string()))?;
+    tmp.persist(path)
+        .map_err(|e| write_err(e.error.to_string()))?;
     Ok(Written {
         path: path.to_path_buf(),
         format,
@@ -104,7 +111,7 @@ pub(crate) fn padded(values: impl IntoIterator<Item = f64>) -> Range<f64> {
     lo - pad..hi + pad
 }
 
-/// The caption font and the axis-label font.
+/// The font of every figure's caption.
 pub(crate) fn caption_font() -> (&'static str, u32) {
     ("sans-serif", 20)
 }

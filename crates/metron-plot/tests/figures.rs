@@ -81,16 +81,26 @@ fn profile_bars_one_per_region_and_rank_heights_in_proportion() {
     let doc = roxmltree::Document::parse(&text).unwrap();
     // Filled bars: every rect but the white background.
     let bars = elements(&doc, "rect", |n| {
-        n.attribute("fill").is_some_and(|c| c != "none" && c != "#FFFFFF")
+        n.attribute("fill")
+            .is_some_and(|c| c != "none" && c != "#FFFFFF")
     });
     assert_eq!(bars.len(), 5, "{text}");
     // Region order is the profile's: solve r0, solve r1, io r0, io r1, setup r0.
     let h: Vec<f64> = bars.iter().map(|b| num(b, "height")).collect();
-    assert!((h[1] / h[0] - 2.0).abs() < 0.05, "solve 20 ms vs 10 ms: {h:?}");
-    assert!((h[0] / h[2] - 5.0).abs() < 0.1, "solve 10 ms vs io 2 ms: {h:?}");
+    assert!(
+        (h[1] / h[0] - 2.0).abs() < 0.05,
+        "solve 20 ms vs 10 ms: {h:?}"
+    );
+    assert!(
+        (h[0] / h[2] - 5.0).abs() < 0.1,
+        "solve 10 ms vs io 2 ms: {h:?}"
+    );
     assert!((h[3] / h[2] - 2.0).abs() < 0.2, "io 4 ms vs 2 ms: {h:?}");
     // Bars stand on the same baseline.
-    let base: Vec<f64> = bars.iter().map(|b| num(b, "y") + num(b, "height")).collect();
+    let base: Vec<f64> = bars
+        .iter()
+        .map(|b| num(b, "y") + num(b, "height"))
+        .collect();
     assert!(base.iter().all(|b| (b - base[0]).abs() <= 1.0), "{base:?}");
 }
 
@@ -113,10 +123,26 @@ fn campaign() -> tuning::Campaign {
         library: "lib".into(),
         experiment: 7,
         units: vec![
-            unit("a", r#"[["ranks","1"],["threads",4],["smoother","\"GS\""]]"#, Some(8.0)),
-            unit("b", r#"[["ranks","2"],["threads",4],["smoother","\"JAC\""]]"#, Some(4.5)),
-            unit("c", r#"[["ranks","4"],["threads",2],["smoother","\"GS\""]]"#, Some(3.0)),
-            unit("d", r#"[["ranks","8"],["threads",2],["smoother","\"GS\""]]"#, None),
+            unit(
+                "a",
+                r#"[["ranks","1"],["threads",4],["smoother","\"GS\""]]"#,
+                Some(8.0),
+            ),
+            unit(
+                "b",
+                r#"[["ranks","2"],["threads",4],["smoother","\"JAC\""]]"#,
+                Some(4.5),
+            ),
+            unit(
+                "c",
+                r#"[["ranks","4"],["threads",2],["smoother","\"GS\""]]"#,
+                Some(3.0),
+            ),
+            unit(
+                "d",
+                r#"[["ranks","8"],["threads",2],["smoother","\"GS\""]]"#,
+                None,
+            ),
         ],
     }
 }
@@ -128,8 +154,12 @@ fn tuning_scatter_evaluates_expressions_over_genes() {
     let s = tuning::ScatterFigure::from_campaign(&c, "ranks * threads", "fitness * ranks").unwrap();
     // Failed units have no fitness and no point.
     assert_eq!(s.points, vec![(4.0, 8.0), (8.0, 9.0), (8.0, 12.0)]);
-    let s = tuning::ScatterFigure::from_campaign(&c, "if(smoother == \"GS\", 1, 0)", "fitness").unwrap();
-    assert_eq!(s.points.iter().map(|p| p.0).collect::<Vec<_>>(), [1.0, 0.0, 1.0]);
+    let s = tuning::ScatterFigure::from_campaign(&c, "if(smoother == \"GS\", 1, 0)", "fitness")
+        .unwrap();
+    assert_eq!(
+        s.points.iter().map(|p| p.0).collect::<Vec<_>>(),
+        [1.0, 0.0, 1.0]
+    );
     let dir = tempfile::tempdir().unwrap();
     let text = svg(&Figure::Tuning(s), dir.path());
     let doc = roxmltree::Document::parse(&text).unwrap();
@@ -179,10 +209,16 @@ fn png_has_the_asked_size_and_is_not_blank() {
     assert_eq!((info.width, info.height), (640, 400));
     let channels = info.color_type.samples();
     let pixels = buf[..info.buffer_size()].chunks(channels);
-    let white = pixels.clone().filter(|p| p.iter().take(3).all(|&c| c == 255)).count();
+    let white = pixels
+        .clone()
+        .filter(|p| p.iter().take(3).all(|&c| c == 255))
+        .count();
     let total = (info.width * info.height) as usize;
     // Bars, axes and text cover a real part of the picture, and white still dominates.
-    assert!(white < total * 97 / 100, "{white} of {total} pixels are white");
+    assert!(
+        white < total * 97 / 100,
+        "{white} of {total} pixels are white"
+    );
     assert!(white > total / 2, "{white} of {total} pixels are white");
     // Text was drawn with the embedded font: dark pixels in the caption's band at the top.
     let caption = &buf[..40 * info.line_size];

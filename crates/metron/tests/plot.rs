@@ -11,13 +11,21 @@ fn measurements_of_a_stored_experiment_one_box_and_ci_per_benchmark() {
     let dir = tempfile::tempdir().unwrap();
     let store = store_in(&dir);
     let m = run(
-        &["measure", "--runs", "4", "--param", "N=1,2,3", "--", "true", "{N}"],
+        &[
+            "measure", "--runs", "4", "--param", "N=1,2,3", "--", "true", "{N}",
+        ],
         &store,
     );
     assert!(m.status.success(), "{}", common::stderr(&m));
     let out = dir.path().join("m.svg");
     let w = json(&run(
-        &["plot", "measurements", "-o", out.to_str().unwrap(), "--json"],
+        &[
+            "plot",
+            "measurements",
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+        ],
         &store,
     ));
     assert_eq!(w["marks"], 6);
@@ -27,7 +35,10 @@ fn measurements_of_a_stored_experiment_one_box_and_ci_per_benchmark() {
         .descendants()
         .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("none"))
         .count();
-    let medians = doc.descendants().filter(|n| n.has_tag_name("circle")).count();
+    let medians = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .count();
     assert_eq!((boxes, medians), (3, 3), "{text}");
     for n in 1..=3 {
         assert!(text.contains(&format!(">true {n}<")), "no label for N={n}");
@@ -40,12 +51,23 @@ fn a_pep_trace_as_png() {
     let out = dir.path().join("pep.png");
     let o = metron()
         .current_dir(dir.path())
-        .args(["plot", "pep", PEP_FIXTURE, "-o", "pep.png", "--width", "700"])
+        .args([
+            "plot",
+            "pep",
+            PEP_FIXTURE,
+            "-o",
+            "pep.png",
+            "--width",
+            "700",
+        ])
         .args(["--height", "500", "--json"])
         .output()
         .unwrap();
     let w = json(&o);
-    assert_eq!((w["width"].as_u64(), w["marks"].as_u64()), (Some(700), Some(4)));
+    assert_eq!(
+        (w["width"].as_u64(), w["marks"].as_u64()),
+        (Some(700), Some(4))
+    );
     let decoder = png::Decoder::new(std::fs::File::open(&out).unwrap());
     let info = decoder.read_info().unwrap().info().clone();
     assert_eq!((info.width, info.height), (700, 500));
@@ -55,7 +77,11 @@ fn a_pep_trace_as_png() {
 fn a_malformed_profile_is_named_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("broken.json");
-    std::fs::write(&bad, "{\"format\": \"metron-probe-profile\", \"threads\": [").unwrap();
+    std::fs::write(
+        &bad,
+        "{\"format\": \"metron-probe-profile\", \"threads\": [",
+    )
+    .unwrap();
     let o = metron()
         .current_dir(dir.path())
         .args(["plot", "profile", "broken.json", "-o", "p.svg"])

@@ -151,8 +151,30 @@ pub const CHROMEDRIVER: Tool = Tool::new(
 
 /// Every tool above, in the order `metron doctor` lists them.
 pub const ALL: &[Tool] = &[
-    GIT, CC, GCC, GXX, CLANG, CLANGXX, OPT, LLVM_LINK, VALGRIND, OBJCOPY, PYTHON3, PYPY3, OCTAVE,
-    MKOCTFILE, PERF, SBATCH, SQUEUE, SACCT, SLURMCTLD, SLURMD, MUNGED, MPICC, MPIRUN, CHROMIUM,
+    GIT,
+    CC,
+    GCC,
+    GXX,
+    CLANG,
+    CLANGXX,
+    OPT,
+    LLVM_LINK,
+    VALGRIND,
+    OBJCOPY,
+    PYTHON3,
+    PYPY3,
+    OCTAVE,
+    MKOCTFILE,
+    PERF,
+    SBATCH,
+    SQUEUE,
+    SACCT,
+    SLURMCTLD,
+    SLURMD,
+    MUNGED,
+    MPICC,
+    MPIRUN,
+    CHROMIUM,
     CHROMEDRIVER,
 ];
 
