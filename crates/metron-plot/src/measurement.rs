@@ -7,7 +7,7 @@ use metron_store::{ExperimentId, Store};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::render::{caption_font, err, padded, DrawResult};
+use crate::render::{caption_font, err, padded, DrawResult, LABEL};
 use crate::PlotError;
 
 #[derive(Debug, Clone)]
@@ -106,6 +106,8 @@ impl BoxFigure {
             .map_err(err)?;
         chart
             .configure_mesh()
+            .label_style(LABEL)
+            .axis_desc_style(LABEL)
             .disable_x_mesh()
             .light_line_style(TRANSPARENT)
             .y_desc(&self.axis)

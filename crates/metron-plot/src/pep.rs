@@ -10,7 +10,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::profile::file_name;
-use crate::render::{caption_font, err, padded, DrawResult};
+use crate::render::{caption_font, err, padded, DrawResult, LABEL};
 use crate::PlotError;
 
 /// Points per panel; longer traces are thinned by a fixed stride (the title says so).
@@ -96,7 +96,10 @@ impl SeriesFigure {
                 .build_cartesian_2d(xs.clone(), ys.clone())
                 .map_err(err)?;
             let mut mesh = chart.configure_mesh();
-            mesh.y_labels(4).light_line_style(TRANSPARENT);
+            mesh.label_style(LABEL)
+                .axis_desc_style(LABEL)
+                .y_labels(4)
+                .light_line_style(TRANSPARENT);
             if last {
                 mesh.x_desc(self.time.as_str());
             } else {

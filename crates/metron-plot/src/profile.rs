@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::measurement::shorten;
-use crate::render::{caption_font, err, DrawResult};
+use crate::render::{caption_font, err, DrawResult, LABEL};
 use crate::PlotError;
 
 const NS_PER_MS: f64 = 1e6;
@@ -79,6 +79,8 @@ impl BarFigure {
             .map_err(err)?;
         chart
             .configure_mesh()
+            .label_style(LABEL)
+            .axis_desc_style(LABEL)
             .disable_x_mesh()
             .light_line_style(TRANSPARENT)
             .y_desc("inclusive time (ms)")

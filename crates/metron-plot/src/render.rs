@@ -111,6 +111,9 @@ pub(crate) fn padded(values: impl IntoIterator<Item = f64>) -> Range<f64> {
     lo - pad..hi + pad
 }
 
+/// Tick labels and axis titles: readable when a figure is scaled to a column's width.
+pub(crate) const LABEL: (&str, u32) = ("sans-serif", 14);
+
 /// The font of every figure's caption.
 pub(crate) fn caption_font() -> (&'static str, u32) {
     ("sans-serif", 20)

@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde_json::Value;
 
-use crate::render::{caption_font, err, padded, DrawResult};
+use crate::render::{caption_font, err, padded, DrawResult, LABEL};
 use crate::PlotError;
 
 #[derive(Debug, Clone)]
@@ -91,8 +91,9 @@ impl ScatterFigure {
             }
             let _ = ctx.set_value("fitness".into(), evalexpr::Value::Float(fitness));
             let at = |e: &Expr| {
+                // eval_f64's message names the expression.
                 e.eval_f64(&ctx).map_err(|message| PlotError::Expression {
-                    expr: format!("unit {}: {}", u.key, e.text),
+                    expr: format!("unit {}", u.key),
                     message,
                 })
             };
@@ -124,6 +125,8 @@ impl ScatterFigure {
             .map_err(err)?;
         chart
             .configure_mesh()
+            .label_style(LABEL)
+            .axis_desc_style(LABEL)
             .light_line_style(TRANSPARENT)
             .x_desc(&self.x)
             .y_desc(&self.y)

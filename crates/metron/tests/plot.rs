@@ -40,8 +40,16 @@ fn measurements_of_a_stored_experiment_one_box_and_ci_per_benchmark() {
         .filter(|n| n.has_tag_name("circle"))
         .count();
     assert_eq!((boxes, medians), (3, 3), "{text}");
+    let labels: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text().map(str::trim))
+        .collect();
     for n in 1..=3 {
-        assert!(text.contains(&format!(">true {n}<")), "no label for N={n}");
+        assert!(
+            labels.contains(&format!("true {n}").as_str()),
+            "no label for N={n}: {labels:?}"
+        );
     }
 }
 
