@@ -7,7 +7,7 @@ use metron_store::{ExperimentId, Store};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::render::{caption_font, err, padded, DrawResult, LABEL};
+use crate::render::{category_chart, err, padded, DrawResult};
 use crate::PlotError;
 
 #[derive(Debug, Clone)]
@@ -90,34 +90,19 @@ impl BoxFigure {
     }
 
     pub(crate) fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
-        let n = self.benchmarks.len();
         let y = padded(
             self.benchmarks
                 .iter()
                 .flat_map(|b| b.runs.iter().copied().chain([b.ci.0, b.ci.1, b.median])),
         );
         let names: Vec<&str> = self.benchmarks.iter().map(|b| b.name.as_str()).collect();
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, caption_font())
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d((0..n - 1).into_segmented(), y.start as f32..y.end as f32)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .label_style(LABEL)
-            .axis_desc_style(LABEL)
-            .disable_x_mesh()
-            .light_line_style(TRANSPARENT)
-            .y_desc(&self.axis)
-            .x_labels(n)
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => names.get(*i).map_or(String::new(), |s| shorten(s)),
-                _ => String::new(),
-            })
-            .draw()
-            .map_err(err)?;
+        let mut chart = category_chart(
+            root,
+            &self.title,
+            &names,
+            y.start as f32..y.end as f32,
+            &self.axis,
+        )?;
         let boxes = self.benchmarks.iter().enumerate().map(|(i, b)| {
             let q = Quartiles::new(&b.runs);
             Boxplot::new_vertical(SegmentValue::CenterOf(i), &q)
@@ -137,16 +122,5 @@ impl BoxFigure {
         });
         chart.draw_series(cis).map_err(err)?;
         Ok(())
-    }
-}
-
-/// Long command lines make unreadable axis labels.
-pub(crate) fn shorten(s: &str) -> String {
-    const MAX: usize = 28;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(MAX - 1).collect();
-        format!("{head}…")
     }
 }

@@ -7,8 +7,7 @@ use metron_probe::analysis::{flat_table, Strategy};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::measurement::shorten;
-use crate::render::{caption_font, err, DrawResult, LABEL};
+use crate::render::{category_chart, err, shorten, DrawResult};
 use crate::PlotError;
 
 const NS_PER_MS: f64 = 1e6;
@@ -62,7 +61,6 @@ impl BarFigure {
     }
 
     pub(crate) fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult {
-        let n = self.regions.len();
         let top = self
             .values
             .iter()
@@ -70,29 +68,9 @@ impl BarFigure {
             .flatten()
             .fold(0.0f64, |a, &b| a.max(b));
         let top = if top > 0.0 { top * 1.08 } else { 1.0 };
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, caption_font())
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d((0..n - 1).into_segmented(), 0.0..top)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .label_style(LABEL)
-            .axis_desc_style(LABEL)
-            .disable_x_mesh()
-            .light_line_style(TRANSPARENT)
-            .y_desc("inclusive time (ms)")
-            .x_labels(n)
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => {
-                    self.regions.get(*i).map_or(String::new(), |s| shorten(s))
-                }
-                _ => String::new(),
-            })
-            .draw()
-            .map_err(err)?;
+        let names: Vec<&str> = self.regions.iter().map(String::as_str).collect();
+        let y = "inclusive time (ms)";
+        let chart = category_chart(root, &self.title, &names, 0.0..top, y)?;
         // Bars sit side by side inside their region's segment: placed in pixels, from the
         // segment's edges as the chart maps them.
         let units = self.units.len().max(1);

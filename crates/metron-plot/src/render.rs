@@ -5,6 +5,8 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Once;
 
+use plotters::coord::ranged1d::{AsRangedCoord, SegmentedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordusize;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
@@ -117,4 +119,56 @@ pub(crate) const LABEL: (&str, u32) = ("sans-serif", 14);
 /// The font of every figure's caption.
 pub(crate) fn caption_font() -> (&'static str, u32) {
     ("sans-serif", 20)
+}
+
+/// The x axis of the measurement and profile charts: one category per name.
+pub(crate) type Categories = SegmentedCoord<RangedCoordusize>;
+
+/// A chart with one labelled category per name along x and `y` up the side, mesh drawn.
+pub(crate) fn category_chart<'a, DB, Y>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    names: &[&str],
+    y: Y,
+    y_desc: &str,
+) -> Result<ChartContext<'a, DB, Cartesian2d<Categories, Y::CoordDescType>>, String>
+where
+    DB: DrawingBackend,
+    Y: AsRangedCoord,
+    Y::CoordDescType: ValueFormatter<<Y::CoordDescType as Ranged>::ValueType>,
+{
+    let n = names.len();
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, caption_font())
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d((0..n.max(1) - 1).into_segmented(), y)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .label_style(LABEL)
+        .axis_desc_style(LABEL)
+        .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
+        .y_desc(y_desc)
+        .x_labels(n)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => names.get(*i).map_or(String::new(), |s| shorten(s)),
+            _ => String::new(),
+        })
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
+/// Long command lines make unreadable axis labels.
+pub(crate) fn shorten(s: &str) -> String {
+    const MAX: usize = 28;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(MAX - 1).collect();
+        format!("{head}…")
+    }
 }

@@ -106,7 +106,7 @@ fn a_malformed_trace_is_named_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("cut.trace"),
-        "@trace_start:metron:1:1:b:v:10:1\n@perf_events:A,B\n1,2\nx,y\n",
+        common::report_inputs::MALFORMED_TRACE,
     )
     .unwrap();
     let o = metron()

@@ -190,11 +190,7 @@ fn a_pep_trace_gives_the_pep_section_with_shaded_segments() {
 fn a_malformed_trace_is_named_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("cut.trace");
-    std::fs::write(
-        &bad,
-        "@trace_start:metron:1:1:b:v:10:1\n@perf_events:A,B\n1,2\nx,y\n",
-    )
-    .unwrap();
+    std::fs::write(&bad, common::report_inputs::MALFORMED_TRACE).unwrap();
     let o = metron()
         .current_dir(dir.path())
         .args(["report", bad.to_str().unwrap(), "-o", "r.html"])

@@ -16,6 +16,9 @@ pub const PEP_FIXTURE: &str = concat!(
     "/../metron-pep/tests/data/with_address.trace"
 );
 
+/// A PEP trace whose fourth line is not a sample: readers must name `FILE:4:`.
+pub const MALFORMED_TRACE: &str = "@trace_start:metron:1:1:b:v:10:1\n@perf_events:A,B\n1,2\nx,y\n";
+
 /// A real metron-probe profile of this test process, with a region named like an attack.
 pub fn hostile_profile(dir: &Path) -> PathBuf {
     {
