@@ -1,7 +1,7 @@
 //! Profiles from metron-probe: inclusive time per region, one bar per rank or thread, grouped
 //! by region (the regions × ranks projection of 002 Fig. 2.1, as 002 §2.8's visualiser draws it).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use metron_probe::analysis::{flat_table, Strategy};
 use plotters::coord::Shift;
@@ -13,6 +13,8 @@ use crate::PlotError;
 const NS_PER_MS: f64 = 1e6;
 /// Ranks drawn per region; more make bars thinner than a pixel. The title says when cut.
 const MAX_UNITS: usize = 32;
+const LEGEND_WIDTH: u32 = 110;
+const LEGEND_ROWS: usize = 24;
 
 #[derive(Debug, Clone)]
 pub struct BarFigure {
@@ -70,7 +72,14 @@ impl BarFigure {
         let top = if top > 0.0 { top * 1.08 } else { 1.0 };
         let names: Vec<&str> = self.regions.iter().map(String::as_str).collect();
         let y = "inclusive time (ms)";
-        let chart = category_chart(root, &self.title, &names, 0.0..top, y)?;
+        // Several ranks get a legend in a strip on the right, outside the bars.
+        let (w, _) = root.dim_in_pixel();
+        let (area, strip) = root.split_horizontally(if self.units.len() > 1 {
+            w.saturating_sub(LEGEND_WIDTH)
+        } else {
+            w
+        });
+        let chart = category_chart(&area, &self.title, &names, 0.0..top, y)?;
         // Bars sit side by side inside their region's segment: placed in pixels, from the
         // segment's edges as the chart maps them.
         let units = self.units.len().max(1);
@@ -94,26 +103,36 @@ impl BarFigure {
                 root.draw(&bar).map_err(err)?;
             }
         }
-        legend(root, &self.units)
+        if self.units.len() > 1 {
+            legend(&strip, &self.units)?;
+        }
+        Ok(())
     }
 }
 
-/// Unit names in their bars' colours, top right (text only: no extra shapes among the bars).
-fn legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, units: &[String]) -> DrawResult {
-    let (w, _) = root.dim_in_pixel();
-    for (u, name) in units.iter().enumerate().take(12) {
+/// Unit names in their bars' colours (text only: no extra shapes among the bars).
+fn legend<DB: DrawingBackend>(strip: &DrawingArea<DB, Shift>, units: &[String]) -> DrawResult {
+    let shown = units.len().min(LEGEND_ROWS);
+    for (u, name) in units.iter().enumerate().take(shown) {
         let colour = Palette99::pick(u);
-        let style = TextStyle::from(("sans-serif", 13).into_font()).color(&colour);
-        let at = (w as i32 - 150, 44 + 16 * u as i32);
-        root.draw(&Text::new(shorten(name), at, style))
+        let style = TextStyle::from(("sans-serif", 14).into_font()).color(&colour);
+        strip
+            .draw(&Text::new(shorten(name), (8, 48 + 18 * u as i32), style))
+            .map_err(err)?;
+    }
+    if units.len() > shown {
+        let more = format!("+{} more", units.len() - shown);
+        let at = (8, 48 + 18 * shown as i32);
+        strip
+            .draw(&Text::new(more, at, ("sans-serif", 14).into_font()))
             .map_err(err)?;
     }
     Ok(())
 }
 
+/// The last two parts of a path: `unit/profile` says more than `profile`.
 pub(crate) fn file_name(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    )
+    let parts: Vec<_> = path.components().rev().take(2).collect();
+    let tail: PathBuf = parts.into_iter().rev().collect();
+    tail.display().to_string()
 }

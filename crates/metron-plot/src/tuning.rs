@@ -137,6 +137,25 @@ impl ScatterFigure {
             .iter()
             .map(|&p| Circle::new(p, 4, BLUE.mix(0.7).filled()));
         chart.draw_series(points).map_err(err)?;
+        let mean = mean_per_x(&self.points);
+        if mean.len() > 1 {
+            let line = LineSeries::new(mean, BLACK.mix(0.6).stroke_width(1));
+            chart.draw_series(line).map_err(err)?;
+        }
         Ok(())
     }
+}
+
+/// The mean y of the points at each distinct x, in x order (002 Figs. 3.7-3.11 draw it with
+/// the min and max per x).
+pub fn mean_per_x(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut sorted = points.to_vec();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    sorted
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|same_x| {
+            let sum: f64 = same_x.iter().map(|p| p.1).sum();
+            (same_x[0].0, sum / same_x.len() as f64)
+        })
+        .collect()
 }

@@ -154,6 +154,7 @@ fn tuning_scatter_evaluates_expressions_over_genes() {
     let s = tuning::ScatterFigure::from_campaign(&c, "ranks * threads", "fitness * ranks").unwrap();
     // Failed units have no fitness and no point.
     assert_eq!(s.points, vec![(4.0, 8.0), (8.0, 9.0), (8.0, 12.0)]);
+    assert_eq!(tuning::mean_per_x(&s.points), [(4.0, 8.0), (8.0, 10.5)]);
     let s = tuning::ScatterFigure::from_campaign(&c, "if(smoother == \"GS\", 1, 0)", "fitness")
         .unwrap();
     assert_eq!(
