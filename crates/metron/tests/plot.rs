@@ -134,3 +134,69 @@ fn an_unknown_format_or_an_empty_store_is_an_input_error() {
         expect_exit(&o, 2, "metron.db");
     }
 }
+
+/// The tune example's campaign (MPI + OpenMP, probe regions): one point per finished unit,
+/// counted in the store with SQL, and one bar per region and rank of a unit's profile,
+/// counted in its JSON files.
+#[test]
+fn a_real_campaign_and_its_unit_profile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = store_in(&tmp);
+    let profile = common::report_inputs::tune_campaign(tmp.path(), &store);
+    let db = rusqlite::Connection::open(&store).unwrap();
+    let finished: i64 = db
+        .query_row(
+            "SELECT count(*) FROM tune_units WHERE fitness IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let out = tmp.path().join("units.svg");
+    let args = [
+        "plot",
+        "tuning",
+        "--x",
+        "ranks * threads",
+        "--y",
+        "1000 * fitness",
+    ];
+    let w = json(&run(
+        &[&args[..], &["-o", out.to_str().unwrap(), "--json"]].concat(),
+        &store,
+    ));
+    assert_eq!(w["marks"].as_i64(), Some(finished));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let circles = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .count();
+    assert_eq!(circles as i64, finished);
+
+    let mut bars = 0;
+    for f in std::fs::read_dir(&profile).unwrap().filter_map(|e| e.ok()) {
+        let name = f.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".json") && !name.ends_with(".trace.json") {
+            let p: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(f.path()).unwrap()).unwrap();
+            // One bar per region and unit; a unit is a thread of a rank (metron-probe's
+            // analysis labels them r0.t1 when any rank has several threads).
+            for t in p["threads"].as_array().unwrap() {
+                bars += t["regions"].as_array().unwrap().len();
+            }
+        }
+    }
+    let out = tmp.path().join("regions.png");
+    let o = metron()
+        .args([
+            "plot",
+            "profile",
+            profile.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(json(&o)["marks"].as_u64(), Some(bars as u64));
+}
