@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::binary::Binary;
 use crate::emit::Formulas;
 use crate::error::{Result, StaticError};
-use crate::model::ProgramModel;
+use crate::program::ProgramModel;
 use crate::source::{self, SourceModel};
 
 /// Everything `metron static` knows about a program.

@@ -10,7 +10,7 @@ use crate::binary::Binary;
 use crate::call_site::{callee_binding, Argument, Parameters};
 use crate::category::Architecture;
 use crate::error::{Result, StaticError};
-use crate::model::ProgramModel;
+use crate::program::ProgramModel;
 use crate::source::SourceModel;
 
 /// One function of the model.

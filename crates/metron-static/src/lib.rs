@@ -14,6 +14,8 @@ pub mod clang_ast;
 pub mod derived;
 pub mod emit;
 pub mod error;
+pub mod inline_frame;
+pub mod loop_context;
 mod loop_guard;
 pub mod model;
 pub mod program;

@@ -9,16 +9,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use metron_symbolic::{trip_count, Binding, CountOptions, LoopNest, Piecewise};
+use metron_symbolic::{Binding, CountOptions, Piecewise};
 use serde::Serialize;
 
 use crate::binary::{Binary, Function};
 use crate::category::{Architecture, Counts};
 use crate::cfg::Cfg;
 use crate::error::Result;
+use crate::inline_frame::{base_name, inline_levels, Argument};
+pub use crate::loop_context::LoopContext;
+use crate::loop_context::{lines_of, own_blocks, same_file, source_total};
 use crate::source::SourceModel;
-
-pub use crate::program::ProgramModel;
 
 /// How a binary loop was tied to the source.
 #[derive(Debug, Clone, Serialize)]
@@ -33,26 +34,6 @@ pub struct LoopModel {
     pub note: Option<String>,
     #[serde(skip)]
     pub blocks: BTreeSet<usize>,
-}
-
-/// Where a binary loop's source counts land in its function: a loop inlined from another
-/// function counts in that function's parameters (bound to the call's arguments, `inlined`)
-/// and runs once per iteration of the binary loop around it (`times`).
-#[derive(Debug, Clone, Default)]
-pub struct LoopContext {
-    pub times: Option<Piecewise>,
-    pub inlined: Vec<BTreeMap<String, crate::call_site::Argument>>,
-}
-
-impl LoopContext {
-    /// A source count of the loop as executions per call of the function.
-    pub fn apply(&self, count: &Piecewise) -> Piecewise {
-        let bound = crate::call_site::bind_inlined(count, &self.inlined);
-        match &self.times {
-            Some(t) => &bound * t,
-            None => bound,
-        }
-    }
 }
 
 /// The model of one function: per-block counts.
@@ -141,33 +122,6 @@ impl FunctionModel {
         }
         c
     }
-}
-
-/// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
-pub(crate) fn lines_of(
-    function: &Function,
-    cfg: &Cfg,
-    blocks: &BTreeSet<usize>,
-    file: &str,
-) -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
-    for &b in blocks {
-        let block = &cfg.blocks[b];
-        for ins in &function.instructions[block.first..block.end] {
-            for f in &ins.frames {
-                if let Some(p) = &f.position {
-                    if same_file(&p.file, file) {
-                        out.insert(p.line);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-pub(crate) fn same_file(a: &str, b: &str) -> bool {
-    std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
 }
 
 /// Builds the model of `function` with loop bounds from `source`.
@@ -418,8 +372,8 @@ pub fn model_function(
             .iter()
             .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
             .filter_map(|a| match a {
-                crate::call_site::Argument::Renamed(n) => Some(n.clone()),
-                crate::call_site::Argument::Expr(_) => None,
+                Argument::Renamed(n) => Some(n.clone()),
+                Argument::Expr(_) => None,
             })
             .filter(|n| used.contains(n))
             .collect(),
@@ -468,12 +422,12 @@ fn inline_levels_of(
     source: &SourceModel,
     s: Option<usize>,
     l: usize,
-) -> Vec<std::collections::BTreeMap<String, crate::call_site::Argument>> {
+) -> Vec<std::collections::BTreeMap<String, Argument>> {
     let Some(s) = s else {
         return Vec::new();
     };
     let name = &source.loops[s].function;
-    if crate::call_site::base_name(&function.name) == name {
+    if base_name(&function.name) == name {
         return Vec::new();
     }
     own_blocks(cfg, l)
@@ -484,30 +438,10 @@ fn inline_levels_of(
                 && ins.frames[0]
                     .function
                     .as_deref()
-                    .is_some_and(|f| crate::call_site::base_name(f) == name)
+                    .is_some_and(|f| base_name(f) == name)
         })
-        .map(|ins| crate::call_site::inline_levels(ins, source))
+        .map(|ins| inline_levels(ins, source))
         .unwrap_or_default()
-}
-
-/// Blocks of loop `l` that are in no inner loop.
-pub(crate) fn own_blocks(cfg: &Cfg, l: usize) -> BTreeSet<usize> {
-    cfg.loops[l]
-        .blocks
-        .iter()
-        .copied()
-        .filter(|&b| cfg.innermost_loop(b) == Some(l))
-        .collect()
-}
-
-/// Total body executions of source loop `i` per call: the nest from its outermost ancestor.
-pub(crate) fn source_total(
-    source: &SourceModel,
-    i: usize,
-    options: &CountOptions,
-) -> std::result::Result<Piecewise, String> {
-    let loops = source.nest_of(i)?;
-    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
 }
 
 /// Models every function of `binary` whose code comes from `source`'s file.
