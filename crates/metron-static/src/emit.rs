@@ -8,7 +8,6 @@ use metron_symbolic::{Binding, Piecewise};
 
 use crate::binary::Binary;
 use crate::call_site::{callee_binding, Argument, Parameters};
-use crate::category::Architecture;
 use crate::error::{Result, StaticError};
 use crate::program::ProgramModel;
 use crate::source::SourceModel;
@@ -282,9 +281,20 @@ impl Formulas {
     }
 
     /// `binding` with unbound `NAME_LINE` parameters taking `NAME`'s value.
-    fn with_fallbacks(&self, binding: &Binding) -> Binding {
+    pub fn with_fallbacks(&self, binding: &Binding) -> Binding {
         let all: Vec<String> = self.parameters.iter().flat_map(|p| p.all()).collect();
         crate::call_site::with_fallbacks(binding, &all)
+    }
+
+    /// Per-call counts (`pick`: own or roll-ups) of function `k` with callees, under a
+    /// binding that already has its fallbacks (`with_fallbacks`).
+    pub fn evaluate_bound(
+        &self,
+        k: usize,
+        bound: &Binding,
+        pick: &dyn Fn(&FunctionFormulas) -> &BTreeMap<String, Piecewise>,
+    ) -> Result<BTreeMap<String, f64>> {
+        self.evaluate_at(k, bound, bound, 0, pick)
     }
 
     fn evaluate_at(
@@ -406,91 +416,5 @@ impl Formulas {
         }
         out.push_str("    print(json.dumps(result, sort_keys=True))\n");
         Ok(out)
-    }
-
-    /// The model as JSON: formulas, or numbers when `binding` is given.
-    pub fn to_json(
-        &self,
-        arch: &Architecture,
-        binding: Option<&Binding>,
-    ) -> Result<serde_json::Value> {
-        let mut functions = Vec::new();
-        // `NAME_LINE` parameters take `NAME`'s value when not given: once for all functions.
-        let bound = binding.map(|b| self.with_fallbacks(b)).unwrap_or_default();
-        for (k, f) in self.functions.iter().enumerate() {
-            let mut entry = serde_json::json!({
-                "name": f.name,
-                "symbol": f.symbol,
-                "model_name": f.model_name,
-                "parameters": self.parameters(k),
-                "calls": f.calls.iter().map(|c| serde_json::json!({
-                    "callee": self.functions[c.callee].model_name,
-                    "line": c.line,
-                    "times": c.times.to_string(),
-                    "arguments": c.arguments.iter().map(|(q, a)| (q.clone(), a.text())).collect::<BTreeMap<_, _>>(),
-                })).collect::<Vec<_>>(),
-                "external_calls": f.external.iter().map(|e| serde_json::json!({
-                    "callee": e.callee,
-                    "line": e.line,
-                    "times": match binding {
-                        Some(b) => serde_json::json!(e.times.evaluate(b).ok().map(|v| v.to_string())),
-                        None => serde_json::json!(e.times.to_string()),
-                    },
-                    "cost_per_call": e.cost,
-                    "note": if e.cost.is_some() { "cost from call_cost annotation" } else { "not analysed: call and set-up counted, callee not; annotate `call_cost: NAME=N`" },
-                })).collect::<Vec<_>>(),
-                "loops": f.loops.iter().map(|l| serde_json::json!({
-                    "header": format!("0x{:x}", l.header_address),
-                    "depth": l.depth,
-                    "source_line": l.source_line,
-                    "iterations": l.iterations,
-                    "note": l.note,
-                })).collect::<Vec<_>>(),
-            });
-            match binding {
-                Some(_) => {
-                    // A callee whose parameters come from its call sites (`sum_rows(a, k, n)`
-                    // binds `rows`, `cols`) has no per-call numbers under the user's binding;
-                    // its counts are in its callers' totals and in the run's (`run`).
-                    let unbound: Vec<String> = self
-                        .parameters(k)
-                        .into_iter()
-                        .filter(|p| !bound.contains_key(p))
-                        .collect();
-                    if !unbound.is_empty() {
-                        entry["unbound"] = serde_json::json!(unbound);
-                        functions.push(entry);
-                        continue;
-                    }
-                    let counts = self.evaluate_at(k, &bound, &bound, 0, &|f| &f.own)?;
-                    let mut categories: BTreeMap<String, f64> = BTreeMap::new();
-                    for (m, v) in &counts {
-                        let class = arch.classify(m.trim_start_matches("x86_"));
-                        *categories.entry(class.category).or_default() += v;
-                    }
-                    let (rollups, derived) = crate::derived::with_derived(
-                        arch,
-                        &counts,
-                        self.evaluate_at(k, &bound, &bound, 0, &|f| &f.rollups)?,
-                    );
-                    entry["total"] = serde_json::json!(counts.values().sum::<f64>());
-                    entry["counts"] = serde_json::json!(counts);
-                    entry["categories"] = serde_json::json!(categories);
-                    entry["rollups"] = serde_json::json!(rollups);
-                    entry["derived"] = serde_json::json!(derived);
-                }
-                None => {
-                    let own: BTreeMap<&String, String> =
-                        f.own.iter().map(|(m, p)| (m, p.to_string())).collect();
-                    entry["counts"] = serde_json::json!(own);
-                }
-            }
-            functions.push(entry);
-        }
-        Ok(serde_json::json!({
-            "schema": "metron.static/1",
-            "architecture": arch.name,
-            "functions": functions,
-        }))
     }
 }

@@ -19,6 +19,7 @@ pub mod loop_context;
 mod loop_guard;
 pub mod model;
 pub mod program;
+pub mod report;
 pub mod source;
 pub mod unroll;
 pub mod validate;
