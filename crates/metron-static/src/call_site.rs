@@ -66,10 +66,11 @@ impl CallSite {
 }
 
 /// Every direct call between the modelled functions, joined to the source call written on
-/// the call instruction's line (same callee name; 004 §III.A.2 line mapping).
+/// the call instruction's line (same callee name; 004 §III.A.2 line mapping). `sources`
+/// gives each function's source (translation unit).
 pub fn call_sites(
     binary: &Binary,
-    source: &SourceModel,
+    sources: &[&SourceModel],
     functions: &[(usize, FunctionModel)],
 ) -> Vec<CallSite> {
     let index: BTreeMap<u64, usize> = functions
@@ -91,14 +92,15 @@ pub fn call_sites(
                 if !call_like || callee == k {
                     continue;
                 }
-                let line = line_in(ins, source);
+                let line = line_in(ins, sources[k]);
                 let target = &binary.functions[functions[callee].0];
+                let written = |l| written_call(sources[k], sources[callee], l, target);
                 out.push(CallSite {
                     caller: k,
                     callee,
                     block: b,
                     line,
-                    source: line.and_then(|l| written_call(source, l, target)),
+                    source: line.and_then(written),
                 });
             }
         }
@@ -116,9 +118,12 @@ pub fn line_in(ins: &Instruction, source: &SourceModel) -> Option<u32> {
     })
 }
 
-/// The source call of `target` on `line`: the callee's declared parameters and the arguments.
+/// The source call of `target` on `line` of the caller's `source`: the callee's declared
+/// parameters (defined in `callee_source`, which is `source` but in a multi-file program)
+/// and the arguments.
 fn written_call(
     source: &SourceModel,
+    callee_source: &SourceModel,
     line: u32,
     target: &Function,
 ) -> Option<(Vec<String>, Vec<Option<AffineExpr>>)> {
@@ -130,6 +135,7 @@ fn written_call(
     let declared = source
         .functions
         .iter()
+        .chain(&callee_source.functions)
         .filter(|f| f.name == name)
         .find(|f| f.parameters.len() == call.arguments.len())?;
     Some((declared.parameters.clone(), call.arguments.clone()))
