@@ -216,7 +216,11 @@ impl BuildContext<'_> {
     }
 
     /// Counts of the function's own instructions, block by block.
-    fn own_counts(&self, f: &crate::binary::Function, m: &crate::model::FunctionModel) -> OwnCounts {
+    fn own_counts(
+        &self,
+        f: &crate::binary::Function,
+        m: &crate::model::FunctionModel,
+    ) -> OwnCounts {
         let mut out = OwnCounts::default();
         let mut weights = CountWeights::default();
         let mut rollup_weights = CountWeights::default();

@@ -231,7 +231,12 @@ fn function_report(
     Ok(report)
 }
 
-fn evaluate(formulas: &Formulas, k: usize, arch: &Architecture, bound: &Binding) -> Result<Evaluated> {
+fn evaluate(
+    formulas: &Formulas,
+    k: usize,
+    arch: &Architecture,
+    bound: &Binding,
+) -> Result<Evaluated> {
     let counts = formulas.evaluate_bound(k, bound, &|f| &f.own)?;
     let mut categories: BTreeMap<String, f64> = BTreeMap::new();
     for (m, v) in &counts {
@@ -331,12 +336,14 @@ impl From<&Comparison> for ComparisonRow {
             categories: c
                 .categories(0.01)
                 .into_iter()
-                .map(|(category, predicted, measured, error_percent)| CategoryRow {
-                    category,
-                    predicted,
-                    measured,
-                    error_percent,
-                })
+                .map(
+                    |(category, predicted, measured, error_percent)| CategoryRow {
+                        category,
+                        predicted,
+                        measured,
+                        error_percent,
+                    },
+                )
                 .collect(),
         }
     }

@@ -57,7 +57,11 @@ fn validate(compiler: &str, flags: &[&str], dir: &Path) -> Vec<(String, f64)> {
         .collect::<Vec<_>>();
     let mut names: Vec<&str> = rows.iter().map(|(r, _)| r.as_str()).collect();
     names.sort();
-    assert_eq!(names, ["axpy", "dot", "main", "residual"], "{compiler} {flags:?}");
+    assert_eq!(
+        names,
+        ["axpy", "dot", "main", "residual"],
+        "{compiler} {flags:?}"
+    );
     rows
 }
 

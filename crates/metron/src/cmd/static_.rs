@@ -311,22 +311,7 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             other => CliError::failure(other),
         })?;
     if let Some(path) = &args.record_branch_profile {
-        let recorded = metron_static::branch_profile::record(
-            &analysis.binary,
-            &analysis.source,
-            args.source.mira_compat,
-            &b,
-            counts,
-        )
-        .map_err(CliError::failure)?;
-        metron_static::branch_profile::save(&recorded, path).map_err(CliError::failure)?;
-        if !global.quiet {
-            eprintln!(
-                "wrote {} ({} data-dependent branches)",
-                path.display(),
-                recorded.branches.len()
-            );
-        }
+        record_profile(&analysis, &args.source, &b, counts, path, global)?;
     }
     let perf = if args.perf {
         let binary = std::path::absolute(&args.binary).unwrap_or(args.binary.clone());
@@ -342,11 +327,50 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
         );
         return unevaluated_error(&comparisons);
     }
+    print_comparisons(&comparisons, perf.as_ref());
+    unevaluated_error(&comparisons)
+}
+
+/// `validate --record-branch-profile FILE`: the run's probability of every data-dependent
+/// branch of the main source.
+fn record_profile(
+    analysis: &Analysis,
+    source: &SourceArgs,
+    binding: &Binding,
+    counts: &metron_static::callgrind::ObjectCounts,
+    path: &std::path::Path,
+    global: &GlobalOpts,
+) -> CliResult {
+    let recorded = metron_static::branch_profile::record(
+        &analysis.binary,
+        &analysis.source,
+        source.mira_compat,
+        binding,
+        counts,
+    )
+    .map_err(CliError::failure)?;
+    metron_static::branch_profile::save(&recorded, path).map_err(CliError::failure)?;
+    if !global.quiet {
+        eprintln!(
+            "wrote {} ({} data-dependent branches)",
+            path.display(),
+            recorded.branches.len()
+        );
+    }
+    Ok(())
+}
+
+/// The validation table: per region predicted, measured and error, categories under each
+/// function, then the whole-run perf check.
+fn print_comparisons(
+    comparisons: &[Comparison],
+    perf: Option<&metron_static::validate::PerfCheck>,
+) {
     println!(
         "{:<56} {:>14} {:>14} {:>9}",
         "region", "predicted", "measured", "error %"
     );
-    for c in &comparisons {
+    for c in comparisons {
         if let Some(why) = &c.unevaluated {
             if !c.region.contains("loop@") {
                 println!(
@@ -369,7 +393,7 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             }
         }
     }
-    if let Some(p) = &perf {
+    if let Some(p) = perf {
         let callgrind = p.callgrind_total.map_or("?".to_string(), |t| t.to_string());
         match (&p.instructions_user, p.difference_percent()) {
             (Ok(v), Some(d)) => println!(
@@ -381,7 +405,6 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             (Err(why), _) => println!("whole run: perf comparison skipped: {why}"),
         }
     }
-    unevaluated_error(&comparisons)
 }
 
 /// The functions compared are shown; those whose counts need a parameter not given make the
