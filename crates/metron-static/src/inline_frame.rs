@@ -183,6 +183,7 @@ pub fn bind_inlined(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn inlined_counts_take_the_call_sites_arguments() {
