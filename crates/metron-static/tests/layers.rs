@@ -27,20 +27,27 @@ fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
 }
 
-/// Module name -> the modules its files name through `crate::`.
-fn imports() -> BTreeMap<String, BTreeSet<String>> {
+/// Every `.rs` file under src/: (path relative to src/, text).
+fn sources() -> Vec<(std::path::PathBuf, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut out = Vec::new();
     let mut files = vec![src.clone()];
     while let Some(p) = files.pop() {
         if p.is_dir() {
             files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
-            continue;
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            out.push((p.strip_prefix(&src).unwrap().to_path_buf(), text));
         }
-        if p.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let relative = p.strip_prefix(&src).unwrap();
+    }
+    out
+}
+
+/// Module name -> the modules its files name through `crate::`.
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (relative, text) in sources() {
+        let relative = relative.as_path();
         // `source/call.rs` belongs to `source`.
         let first = relative.components().next().unwrap().as_os_str();
         let module = Path::new(first)
@@ -51,7 +58,6 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
         if module == "lib" {
             continue;
         }
-        let text = std::fs::read_to_string(&p).unwrap();
         let used = out.entry(module.clone()).or_default();
         for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
             for (at, _) in line.match_indices("crate::") {
@@ -158,19 +164,9 @@ const KNOWN_LONG: &[&str] = &["unroll.rs guard_counts", "branch.rs conditional_a
 /// (file, function, lines) of every `fn` in src/, measured from its `fn` line to the `}` at
 /// the same indentation (rustfmt's layout).
 fn function_lengths() -> Vec<(String, String, usize)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut out = Vec::new();
-    let mut files = vec![src.clone()];
-    while let Some(p) = files.pop() {
-        if p.is_dir() {
-            files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
-            continue;
-        }
-        if p.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let name = p.strip_prefix(&src).unwrap().display().to_string();
-        let text = std::fs::read_to_string(&p).unwrap();
+    for (relative, text) in sources() {
+        let name = relative.display().to_string();
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let trimmed = line.trim_start();
