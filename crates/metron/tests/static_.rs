@@ -204,6 +204,9 @@ fn clang_dwarf5_program_of_two_files_validates() {
         .iter()
         .find(|r| r["region"] == "dot")
         .unwrap_or_else(|| panic!("dot.c's function is not modelled: {text}"));
-    assert!(dot["measured"]["total"].as_f64().unwrap() > 3000.0, "{text}");
+    assert!(
+        dot["measured"]["total"].as_f64().unwrap() > 3000.0,
+        "{text}"
+    );
     assert_eq!(dot["error_percent"].as_f64(), Some(0.0), "{text}");
 }
