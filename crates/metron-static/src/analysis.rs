@@ -5,13 +5,18 @@ use std::path::{Path, PathBuf};
 use crate::binary::Binary;
 use crate::emit::Formulas;
 use crate::error::{Result, StaticError};
-use crate::model::ProgramModel;
+use crate::program::ProgramModel;
 use crate::source::{self, SourceModel};
 
 /// Everything `metron static` knows about a program.
 pub struct Analysis {
     pub binary: Binary,
+    /// The main source: the file given by `--source`, else the translation unit that defines
+    /// `main` (else the first one found); a branch profile applies to it.
     pub source: SourceModel,
+    /// Every translation unit modelled (`source` among them), in `ProgramModel::source_of`'s
+    /// numbering.
+    pub sources: Vec<SourceModel>,
     pub program: ProgramModel,
     pub formulas: Formulas,
 }
@@ -29,44 +34,99 @@ pub struct SourceOptions {
     pub branch_profile: Option<PathBuf>,
 }
 
+/// The model of the program in `binary_path`: of `options.source` alone when given, else of
+/// every translation unit whose source the binary's DWARF names and that still exists.
 pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> {
     let binary = Binary::load(binary_path)?;
-    let file = match &options.source {
-        Some(s) => s.clone(),
-        None => find_source(&binary)?,
+    let files = match &options.source {
+        Some(s) => vec![s.clone()],
+        None => find_sources(&binary)?,
     };
-    let mut cflags = options.cflags.clone();
-    if let Some(db) = &options.compile_commands {
-        cflags.extend(source::flags_from_compile_commands(db, &file)?);
+    let mut sources = Vec::new();
+    for file in &files {
+        let mut cflags = options.cflags.clone();
+        if let Some(db) = &options.compile_commands {
+            cflags.extend(source::flags_from_compile_commands(db, file)?);
+        }
+        check_lines(&binary, file)?;
+        sources.push(source::parse_file(file, &cflags)?);
     }
-    let mut source = source::parse_file(&file, &cflags)?;
+    let primary = primary_source(&binary, &sources);
     if let Some(path) = &options.branch_profile {
-        crate::branch_profile::apply(&mut source, &crate::branch_profile::load(path, &file)?);
+        let s = &mut sources[primary];
+        let profile = crate::branch_profile::load(path, &s.file)?;
+        crate::branch_profile::apply(s, &profile);
     }
-    check_lines(&binary, &file)?;
-    let program = ProgramModel::build(&binary, &source, options.mira_compat);
-    let formulas = Formulas::build(&binary, &program, &source);
+    let program = ProgramModel::build_all(&binary, &sources, options.mira_compat);
+    let formulas = Formulas::build_all(&binary, &program, &sources);
     Ok(Analysis {
         binary,
-        source,
+        source: sources[primary].clone(),
+        sources,
         program,
         formulas,
     })
 }
 
+/// The source that defines `main`, else the first.
+fn primary_source(binary: &Binary, sources: &[SourceModel]) -> usize {
+    let main_file = binary
+        .functions
+        .iter()
+        .find(|f| f.symbol == "main")
+        .and_then(|f| f.source_file());
+    main_file
+        .and_then(|m| {
+            sources
+                .iter()
+                .position(|s| Path::new(&m).file_name() == s.file.file_name())
+        })
+        .unwrap_or(0)
+}
+
+/// Every compilation unit's source file that exists and that some function of the binary
+/// was compiled from (004 §III.A: name and directory), in DWARF order.
+pub fn find_sources(binary: &Binary) -> Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for (name, dir) in &binary.compilation_units {
+        let full = unit_path(name, dir);
+        let has_code = || {
+            binary.functions.iter().any(|f| {
+                f.source_file()
+                    .is_some_and(|s| Path::new(&s).file_name() == full.file_name())
+            })
+        };
+        let seen = out.iter().any(|p| p.file_name() == full.file_name());
+        if is_source(&full) && full.is_file() && !seen && has_code() {
+            out.push(full);
+        }
+    }
+    if out.is_empty() {
+        // The message names every unit and what to do.
+        return find_source(binary).map(|p| vec![p]);
+    }
+    Ok(out)
+}
+
+fn unit_path(name: &str, dir: &str) -> PathBuf {
+    let p = Path::new(name);
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        Path::new(dir).join(p)
+    }
+}
+
+fn is_source(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| ["c", "cc", "cpp", "cxx", "C"].contains(&e.to_string_lossy().as_ref()))
+}
+
 /// The first compilation unit whose source file exists (004 §III.A: name and directory).
 pub fn find_source(binary: &Binary) -> Result<PathBuf> {
     for (name, dir) in &binary.compilation_units {
-        let p = Path::new(name);
-        let full = if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            Path::new(dir).join(p)
-        };
-        let is_source = full.extension().is_some_and(|e| {
-            ["c", "cc", "cpp", "cxx", "C"].contains(&e.to_string_lossy().as_ref())
-        });
-        if is_source && full.is_file() {
+        let full = unit_path(name, dir);
+        if is_source(&full) && full.is_file() {
             return Ok(full);
         }
     }

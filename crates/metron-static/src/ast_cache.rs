@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::source::SourceModel;
+// Generic over the model it keeps (the source layer's `SourceModel`), so that the cache sits
+// below the source layer that uses it.
 
 /// First word of a model file's header; the number changes when the file layout does.
 /// (Format 1 cached clang's JSON text as `KEY.json`.)
@@ -81,7 +82,7 @@ impl Entry {
 
     /// The cached model, if the entry exists, was written by this build and every file it
     /// depends on is unchanged.
-    pub fn load(&self) -> Option<SourceModel> {
+    pub fn load<M: serde::de::DeserializeOwned>(&self) -> Option<M> {
         let deps = std::fs::read_to_string(&self.deps).ok()?;
         for line in deps.lines() {
             let (recorded, path) = line.split_once('\t')?;
@@ -99,7 +100,7 @@ impl Entry {
     }
 
     /// Writes the entry; `files` are those the AST mentions (see [`mentioned_files`]).
-    pub fn store(&self, model: &SourceModel, files: &BTreeSet<String>) {
+    pub fn store<M: serde::Serialize>(&self, model: &M, files: &BTreeSet<String>) {
         let deps: String = files
             .iter()
             .filter_map(|f| stamp(Path::new(f)).map(|s| format!("{s}\t{f}\n")))

@@ -22,7 +22,7 @@ use metron_symbolic::{trip_count, Condition, CountOptions, LoopNest, Piecewise, 
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
-use crate::model::{lines_of, own_blocks, same_file, source_total};
+use crate::loop_context::{lines_of, own_blocks, same_file, source_total};
 use crate::source::{Arm, LoopPart, Position, SourceModel};
 
 /// What joining blocks to source branches needs from `model_function`.
@@ -36,7 +36,7 @@ pub(crate) struct BranchContext<'a> {
     /// Elements per iteration of each binary loop (arms of vectorised loops are not split).
     pub factor: &'a [i64],
     /// Iterations of the caller's binary loop around an inlined loop, per binary loop.
-    pub contexts: &'a [crate::model::LoopContext],
+    pub contexts: &'a [crate::loop_context::LoopContext],
 }
 
 /// One condition on the way from an arm out to its loop: the conjunction (or why there is

@@ -8,9 +8,8 @@ use metron_symbolic::{Binding, Piecewise};
 
 use crate::binary::Binary;
 use crate::call_site::{callee_binding, Argument, Parameters};
-use crate::category::Architecture;
 use crate::error::{Result, StaticError};
-use crate::model::ProgramModel;
+use crate::program::ProgramModel;
 use crate::source::SourceModel;
 
 /// One function of the model.
@@ -162,100 +161,152 @@ impl CountWeights {
     }
 }
 
+/// What building one function's formulas reads: the binary, the program's model, the
+/// function's own source and which binary addresses are modelled functions.
+struct BuildContext<'a> {
+    binary: &'a Binary,
+    program: &'a ProgramModel,
+    source: &'a SourceModel,
+    /// Start address -> index in `program.functions`.
+    modelled: &'a BTreeMap<u64, usize>,
+}
+
+/// A function's own counts: per mnemonic (with `ext_NAME` for costed external calls) and
+/// roll-ups, and its calls into code that is not analysed.
+#[derive(Default)]
+struct OwnCounts {
+    own: BTreeMap<String, Piecewise>,
+    rollups: BTreeMap<String, Piecewise>,
+    external: Vec<ExternalCall>,
+}
+
+fn add_to(map: &mut BTreeMap<String, Piecewise>, key: String, add: &Piecewise) {
+    let e = map.entry(key).or_insert_with(Piecewise::zero);
+    *e = &*e + add;
+}
+
+impl BuildContext<'_> {
+    fn function(&self, k: usize) -> FunctionFormulas {
+        let (i, m) = &self.program.functions[k];
+        let f = &self.binary.functions[*i];
+        let mut counts = self.own_counts(f, m);
+        plt_counts(m, &mut counts);
+        let program = self.program;
+        let calls = program.sites_of[k]
+            .iter()
+            .map(|&i| &program.call_sites[i])
+            .map(|site| FormulaCall {
+                callee: site.callee,
+                times: m.block_counts[site.block].clone(),
+                line: site.line,
+                arguments: site
+                    .arguments(&program.parameters[site.callee].local, program.mira_compat),
+            })
+            .collect();
+        FunctionFormulas {
+            name: f.display_name(),
+            symbol: f.symbol.clone(),
+            model_name: model_name(&f.name, &f.symbol, self.source),
+            own: counts.own,
+            rollups: counts.rollups,
+            calls,
+            external: counts.external,
+            loops: m.loops.clone(),
+        }
+    }
+
+    /// Counts of the function's own instructions, block by block.
+    fn own_counts(
+        &self,
+        f: &crate::binary::Function,
+        m: &crate::model::FunctionModel,
+    ) -> OwnCounts {
+        let mut out = OwnCounts::default();
+        let mut weights = CountWeights::default();
+        let mut rollup_weights = CountWeights::default();
+        for (b, block) in m.cfg.blocks.iter().enumerate() {
+            let mut per_mnemonic: BTreeMap<String, i64> = BTreeMap::new();
+            let mut per_rollup: BTreeMap<&str, i64> = BTreeMap::new();
+            for ins in &f.instructions[block.first..block.end] {
+                *per_mnemonic
+                    .entry(format!("x86_{}", ins.name()))
+                    .or_default() += 1;
+                for (k, v) in crate::derived::instruction_rollups(ins) {
+                    *per_rollup.entry(k).or_default() += i64::from(v);
+                }
+                if self.modelled.contains_key(&ins.target.unwrap_or(u64::MAX)) {
+                    // A modelled callee: a call site of `program`.
+                    continue;
+                }
+                if let Some(callee) = external_callee(self.binary, ins, f.address) {
+                    let cost = self.source.call_costs.get(&callee).copied();
+                    if let Some(c) = cost {
+                        let add = &m.block_counts[b] * &Piecewise::constant(c as i64);
+                        add_to(&mut out.own, format!("ext_{callee}"), &add);
+                    }
+                    out.external.push(ExternalCall {
+                        callee,
+                        // The call's line in the modelled file (not in an inlined header).
+                        line: crate::call_site::line_in(ins, self.source),
+                        times: m.block_counts[b].clone(),
+                        cost,
+                    });
+                }
+            }
+            for (mn, n) in per_mnemonic {
+                weights.add(mn, &m.block_counts[b], n);
+            }
+            for (k, n) in per_rollup.into_iter().filter(|(_, n)| *n != 0) {
+                rollup_weights.add(k.to_string(), &m.block_counts[b], n);
+            }
+        }
+        weights.add_into(&mut out.own);
+        rollup_weights.add_into(&mut out.rollups);
+        out
+    }
+}
+
+/// The bound PLT stub's `jmp` runs with each call into an unanalysed function.
+fn plt_counts(m: &crate::model::FunctionModel, out: &mut OwnCounts) {
+    for (b, path) in &m.plt_calls {
+        for mn in path {
+            add_to(&mut out.own, format!("x86_{mn}"), &m.block_counts[*b]);
+            if mn == "jmp" {
+                // `jmp [GOT]`: a load of 8 bytes and a branch.
+                for (k, n) in [("loads", 1), ("bytes_loaded", 8), ("branches", 1)] {
+                    let add = &m.block_counts[*b] * &Piecewise::constant(n);
+                    add_to(&mut out.rollups, k.to_string(), &add);
+                }
+            }
+        }
+    }
+}
+
 impl Formulas {
     pub fn build(binary: &Binary, program: &ProgramModel, source: &SourceModel) -> Formulas {
-        let index: BTreeMap<u64, usize> = program
+        Self::build_all(binary, program, std::slice::from_ref(source))
+    }
+
+    /// The formulas of a program modelled from several sources (`ProgramModel::build_all`
+    /// with the same `sources`).
+    pub fn build_all(binary: &Binary, program: &ProgramModel, sources: &[SourceModel]) -> Formulas {
+        let modelled: BTreeMap<u64, usize> = program
             .functions
             .iter()
             .enumerate()
             .map(|(k, (i, _))| (binary.functions[*i].address, k))
             .collect();
-        let mut functions = Vec::new();
-        for (k, (i, m)) in program.functions.iter().enumerate() {
-            let f = &binary.functions[*i];
-            let mut own: BTreeMap<String, Piecewise> = BTreeMap::new();
-            let mut rollups: BTreeMap<String, Piecewise> = BTreeMap::new();
-            let mut weights = CountWeights::default();
-            let mut rollup_weights = CountWeights::default();
-            let mut calls = Vec::new();
-            let mut external = Vec::new();
-            for (b, block) in m.cfg.blocks.iter().enumerate() {
-                let mut per_mnemonic: BTreeMap<String, i64> = BTreeMap::new();
-                let mut per_rollup: BTreeMap<&str, i64> = BTreeMap::new();
-                for ins in &f.instructions[block.first..block.end] {
-                    *per_mnemonic
-                        .entry(format!("x86_{}", ins.name()))
-                        .or_default() += 1;
-                    for (k, v) in crate::derived::instruction_rollups(ins) {
-                        *per_rollup.entry(k).or_default() += i64::from(v);
-                    }
-                    if index.contains_key(&ins.target.unwrap_or(u64::MAX)) {
-                        // A modelled callee: a call site of `program` (below).
-                    } else if let Some(callee) = external_callee(binary, ins, f.address) {
-                        let cost = source.call_costs.get(&callee).copied();
-                        if let Some(c) = cost {
-                            let add = &m.block_counts[b] * &Piecewise::constant(c as i64);
-                            let e = own
-                                .entry(format!("ext_{callee}"))
-                                .or_insert_with(Piecewise::zero);
-                            *e = &*e + &add;
-                        }
-                        external.push(ExternalCall {
-                            callee,
-                            // The call's line in the modelled file (not in an inlined header).
-                            line: crate::call_site::line_in(ins, source),
-                            times: m.block_counts[b].clone(),
-                            cost,
-                        });
-                    }
+        let functions = (0..program.functions.len())
+            .map(|k| {
+                BuildContext {
+                    binary,
+                    program,
+                    source: &sources[program.source_of[k]],
+                    modelled: &modelled,
                 }
-                for (mn, n) in per_mnemonic {
-                    weights.add(mn, &m.block_counts[b], n);
-                }
-                for (k, n) in per_rollup.into_iter().filter(|(_, n)| *n != 0) {
-                    rollup_weights.add(k.to_string(), &m.block_counts[b], n);
-                }
-            }
-            weights.add_into(&mut own);
-            rollup_weights.add_into(&mut rollups);
-            // The bound PLT stub's `jmp` runs with each call into an unanalysed function.
-            for (b, path) in &m.plt_calls {
-                for mn in path {
-                    let e = own
-                        .entry(format!("x86_{mn}"))
-                        .or_insert_with(Piecewise::zero);
-                    *e = &*e + &m.block_counts[*b];
-                    if mn == "jmp" {
-                        // `jmp [GOT]`: a load of 8 bytes and a branch.
-                        for (k, n) in [("loads", 1), ("bytes_loaded", 8), ("branches", 1)] {
-                            let add = &m.block_counts[*b] * &Piecewise::constant(n);
-                            let e = rollups.entry(k.to_string()).or_insert_with(Piecewise::zero);
-                            *e = &*e + &add;
-                        }
-                    }
-                }
-            }
-            for site in program.sites_of[k].iter().map(|&i| &program.call_sites[i]) {
-                let arguments =
-                    site.arguments(&program.parameters[site.callee].local, program.mira_compat);
-                calls.push(FormulaCall {
-                    callee: site.callee,
-                    times: m.block_counts[site.block].clone(),
-                    line: site.line,
-                    arguments,
-                });
-            }
-            functions.push(FunctionFormulas {
-                name: f.display_name(),
-                symbol: f.symbol.clone(),
-                model_name: model_name(&f.name, &f.symbol, source),
-                own,
-                rollups,
-                calls,
-                external,
-                loops: m.loops.clone(),
-            });
-        }
+                .function(k)
+            })
+            .collect();
         Formulas {
             functions,
             parameters: program.parameters.clone(),
@@ -282,9 +333,20 @@ impl Formulas {
     }
 
     /// `binding` with unbound `NAME_LINE` parameters taking `NAME`'s value.
-    fn with_fallbacks(&self, binding: &Binding) -> Binding {
+    pub fn with_fallbacks(&self, binding: &Binding) -> Binding {
         let all: Vec<String> = self.parameters.iter().flat_map(|p| p.all()).collect();
         crate::call_site::with_fallbacks(binding, &all)
+    }
+
+    /// Per-call counts (`pick`: own or roll-ups) of function `k` with callees, under a
+    /// binding that already has its fallbacks (`with_fallbacks`).
+    pub fn evaluate_bound(
+        &self,
+        k: usize,
+        bound: &Binding,
+        pick: &dyn Fn(&FunctionFormulas) -> &BTreeMap<String, Piecewise>,
+    ) -> Result<BTreeMap<String, f64>> {
+        self.evaluate_at(k, bound, bound, 0, pick)
     }
 
     fn evaluate_at(
@@ -406,91 +468,5 @@ impl Formulas {
         }
         out.push_str("    print(json.dumps(result, sort_keys=True))\n");
         Ok(out)
-    }
-
-    /// The model as JSON: formulas, or numbers when `binding` is given.
-    pub fn to_json(
-        &self,
-        arch: &Architecture,
-        binding: Option<&Binding>,
-    ) -> Result<serde_json::Value> {
-        let mut functions = Vec::new();
-        // `NAME_LINE` parameters take `NAME`'s value when not given: once for all functions.
-        let bound = binding.map(|b| self.with_fallbacks(b)).unwrap_or_default();
-        for (k, f) in self.functions.iter().enumerate() {
-            let mut entry = serde_json::json!({
-                "name": f.name,
-                "symbol": f.symbol,
-                "model_name": f.model_name,
-                "parameters": self.parameters(k),
-                "calls": f.calls.iter().map(|c| serde_json::json!({
-                    "callee": self.functions[c.callee].model_name,
-                    "line": c.line,
-                    "times": c.times.to_string(),
-                    "arguments": c.arguments.iter().map(|(q, a)| (q.clone(), a.text())).collect::<BTreeMap<_, _>>(),
-                })).collect::<Vec<_>>(),
-                "external_calls": f.external.iter().map(|e| serde_json::json!({
-                    "callee": e.callee,
-                    "line": e.line,
-                    "times": match binding {
-                        Some(b) => serde_json::json!(e.times.evaluate(b).ok().map(|v| v.to_string())),
-                        None => serde_json::json!(e.times.to_string()),
-                    },
-                    "cost_per_call": e.cost,
-                    "note": if e.cost.is_some() { "cost from call_cost annotation" } else { "not analysed: call and set-up counted, callee not; annotate `call_cost: NAME=N`" },
-                })).collect::<Vec<_>>(),
-                "loops": f.loops.iter().map(|l| serde_json::json!({
-                    "header": format!("0x{:x}", l.header_address),
-                    "depth": l.depth,
-                    "source_line": l.source_line,
-                    "iterations": l.iterations,
-                    "note": l.note,
-                })).collect::<Vec<_>>(),
-            });
-            match binding {
-                Some(_) => {
-                    // A callee whose parameters come from its call sites (`sum_rows(a, k, n)`
-                    // binds `rows`, `cols`) has no per-call numbers under the user's binding;
-                    // its counts are in its callers' totals and in the run's (`run`).
-                    let unbound: Vec<String> = self
-                        .parameters(k)
-                        .into_iter()
-                        .filter(|p| !bound.contains_key(p))
-                        .collect();
-                    if !unbound.is_empty() {
-                        entry["unbound"] = serde_json::json!(unbound);
-                        functions.push(entry);
-                        continue;
-                    }
-                    let counts = self.evaluate_at(k, &bound, &bound, 0, &|f| &f.own)?;
-                    let mut categories: BTreeMap<String, f64> = BTreeMap::new();
-                    for (m, v) in &counts {
-                        let class = arch.classify(m.trim_start_matches("x86_"));
-                        *categories.entry(class.category).or_default() += v;
-                    }
-                    let (rollups, derived) = crate::derived::with_derived(
-                        arch,
-                        &counts,
-                        self.evaluate_at(k, &bound, &bound, 0, &|f| &f.rollups)?,
-                    );
-                    entry["total"] = serde_json::json!(counts.values().sum::<f64>());
-                    entry["counts"] = serde_json::json!(counts);
-                    entry["categories"] = serde_json::json!(categories);
-                    entry["rollups"] = serde_json::json!(rollups);
-                    entry["derived"] = serde_json::json!(derived);
-                }
-                None => {
-                    let own: BTreeMap<&String, String> =
-                        f.own.iter().map(|(m, p)| (m, p.to_string())).collect();
-                    entry["counts"] = serde_json::json!(own);
-                }
-            }
-            functions.push(entry);
-        }
-        Ok(serde_json::json!({
-            "schema": "metron.static/1",
-            "architecture": arch.name,
-            "functions": functions,
-        }))
     }
 }

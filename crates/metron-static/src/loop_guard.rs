@@ -11,7 +11,7 @@ use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise};
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
-use crate::model::LoopContext;
+use crate::loop_context::LoopContext;
 use crate::source::SourceModel;
 
 /// A rotated loop (its test at the bottom, entered only past a guard) that runs at most
@@ -186,7 +186,7 @@ pub(crate) fn split_duplicated_blocks(
             Some((target, at)) => (Some(target), BTreeSet::from([at.line])),
             None => (
                 None,
-                crate::model::lines_of(function, cfg, &BTreeSet::from([x]), file),
+                crate::loop_context::lines_of(function, cfg, &BTreeSet::from([x]), file),
             ),
         };
         if !key.1.is_empty() {

@@ -9,16 +9,19 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use metron_symbolic::{trip_count, Binding, CountOptions, LoopNest, Piecewise};
+use metron_symbolic::{Binding, CountOptions, Piecewise};
 use serde::Serialize;
 
 use crate::binary::{Binary, Function};
 use crate::category::{Architecture, Counts};
 use crate::cfg::Cfg;
 use crate::error::Result;
+use crate::inline_frame::{base_name, inline_levels, Argument};
+pub use crate::loop_context::LoopContext;
+// Re-exported for code written against their old home (the loop-copy counting must import
+// them from `loop_context`: tests/layers.rs).
+pub(crate) use crate::loop_context::{lines_of, own_blocks, same_file, source_total};
 use crate::source::SourceModel;
-
-pub use crate::program::ProgramModel;
 
 /// How a binary loop was tied to the source.
 #[derive(Debug, Clone, Serialize)]
@@ -33,26 +36,6 @@ pub struct LoopModel {
     pub note: Option<String>,
     #[serde(skip)]
     pub blocks: BTreeSet<usize>,
-}
-
-/// Where a binary loop's source counts land in its function: a loop inlined from another
-/// function counts in that function's parameters (bound to the call's arguments, `inlined`)
-/// and runs once per iteration of the binary loop around it (`times`).
-#[derive(Debug, Clone, Default)]
-pub struct LoopContext {
-    pub times: Option<Piecewise>,
-    pub inlined: Vec<BTreeMap<String, crate::call_site::Argument>>,
-}
-
-impl LoopContext {
-    /// A source count of the loop as executions per call of the function.
-    pub fn apply(&self, count: &Piecewise) -> Piecewise {
-        let bound = crate::call_site::bind_inlined(count, &self.inlined);
-        match &self.times {
-            Some(t) => &bound * t,
-            None => bound,
-        }
-    }
 }
 
 /// The model of one function: per-block counts.
@@ -143,31 +126,139 @@ impl FunctionModel {
     }
 }
 
-/// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
-pub(crate) fn lines_of(
-    function: &Function,
-    cfg: &Cfg,
-    blocks: &BTreeSet<usize>,
-    file: &str,
-) -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
-    for &b in blocks {
-        let block = &cfg.blocks[b];
-        for ins in &function.instructions[block.first..block.end] {
-            for f in &ins.frames {
-                if let Some(p) = &f.position {
-                    if same_file(&p.file, file) {
-                        out.insert(p.line);
-                    }
-                }
-            }
-        }
-    }
-    out
+/// What modelling one function reads: its code and CFG, the source, and each binary loop's
+/// source loop (004 §III.A.2: by line numbers).
+struct FunctionContext<'a> {
+    function: &'a Function,
+    cfg: &'a Cfg,
+    source: &'a SourceModel,
+    file: String,
+    options: CountOptions,
+    /// Binary loop -> source loop.
+    mapping: BTreeMap<usize, Option<usize>>,
+    /// Source loop -> total iterations per call of its nest, counted on demand: a large
+    /// program has thousands of source loops, few per function.
+    totals: std::cell::RefCell<BTreeMap<usize, std::result::Result<Piecewise, String>>>,
 }
 
-pub(crate) fn same_file(a: &str, b: &str) -> bool {
-    std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
+/// A binary loop's iterations and entries per call, in the source loop's function's
+/// parameters, and why it is not exact.
+struct LoopCount {
+    iterations: Piecewise,
+    entries: Piecewise,
+    note: Option<String>,
+}
+
+impl LoopCount {
+    /// A loop without a usable source count: a parameter named after it.
+    fn unknown(name: String, note: String) -> LoopCount {
+        LoopCount {
+            iterations: Piecewise::parameter(&name),
+            entries: Piecewise::constant(1),
+            note: Some(note),
+        }
+    }
+}
+
+impl FunctionContext<'_> {
+    fn total(&self, s: usize) -> std::result::Result<Piecewise, String> {
+        self.totals
+            .borrow_mut()
+            .entry(s)
+            .or_insert_with(|| source_total(self.source, s, &self.options))
+            .clone()
+    }
+
+    fn source_loop(&self, l: usize) -> Option<usize> {
+        self.mapping.get(&l).copied().flatten()
+    }
+
+    /// Entries of source loop `s` per call: its parent's iterations, else once.
+    fn entries(&self, s: usize) -> Piecewise {
+        match self.source.loops[s].parent {
+            Some(p) => self.total(p).unwrap_or_else(|_| Piecewise::constant(1)),
+            None => Piecewise::constant(1),
+        }
+    }
+
+    /// Iterations and entries of binary loop `l`, before its inline context is applied.
+    fn loop_count(&self, l: usize, copies: &crate::unroll::SourceCopies) -> LoopCount {
+        let (source, cfg) = (self.source, self.cfg);
+        let Some(s) = self.source_loop(l) else {
+            let header = cfg.blocks[cfg.loops[l].header].start;
+            return LoopCount::unknown(
+                format!("trip_0x{header:x}"),
+                "no source loop found at this loop's lines".to_string(),
+            );
+        };
+        let unknown = |why: String| {
+            let line = source.loops[s].line;
+            LoopCount::unknown(
+                format!("trip_{line}"),
+                format!("line {line}: {why}; annotate its trip count"),
+            )
+        };
+        // Copies of the same source loop: vectorised, unrolled, versioned or split.
+        let siblings: Vec<usize> = (0..cfg.loops.len())
+            .filter(|&o| self.source_loop(o) == Some(s))
+            .collect();
+        let widest = siblings
+            .iter()
+            .map(|&o| copies.factor[o])
+            .max()
+            .unwrap_or(1);
+        if widest > 1 {
+            return match copies.copy_counts(source, s, &self.options) {
+                Ok((passes, entries)) => LoopCount {
+                    iterations: passes
+                        .get(&crate::unroll::Copy::Loop(l))
+                        .cloned()
+                        .unwrap_or_else(Piecewise::zero),
+                    entries,
+                    note: None,
+                },
+                Err(why) => unknown(why),
+            };
+        }
+        let total = match self.total(s) {
+            Ok(t) => t,
+            Err(why) => return unknown(why),
+        };
+        let iterations = if siblings.len() > 1 {
+            crate::branch::split_iterations(self.function, cfg, source, &self.file, s, l, &siblings)
+                .unwrap_or(total)
+        } else {
+            total
+        };
+        LoopCount {
+            iterations,
+            entries: self.entries(s),
+            note: None,
+        }
+    }
+
+    /// The times a loop's source counts run per iteration of the binary loops around it:
+    /// a loop inlined from another function (outermost in its own function) sits inside a
+    /// binary loop that maps elsewhere (the caller's loop) and is scaled by it; a loop nested
+    /// in the same function inherits its binary parent's context.
+    fn outer_times(
+        &self,
+        l: usize,
+        contexts: &[LoopContext],
+        loop_iterations: &[Piecewise],
+    ) -> Option<Piecewise> {
+        let loops = &self.source.loops;
+        match (self.source_loop(l), self.cfg.loops[l].parent) {
+            (Some(s), Some(p)) if loops[s].parent.is_none() => {
+                let same_function = self
+                    .source_loop(p)
+                    .is_some_and(|ps| loops[ps].function == loops[s].function);
+                (!same_function).then(|| loop_iterations[p].clone())
+            }
+            (Some(_), Some(p)) => contexts[p].times.clone(),
+            _ => None,
+        }
+    }
 }
 
 /// Builds the model of `function` with loop bounds from `source`.
@@ -178,17 +269,65 @@ pub fn model_function(
 ) -> FunctionModel {
     let cfg = Cfg::build(function);
     let file = source.file.display().to_string();
-    let options = CountOptions::default();
-    // Source loops: total iterations per call of the whole nest down to each loop.
-    // Counted on demand: a large program has thousands of source loops, few per function.
-    let memo: std::cell::RefCell<BTreeMap<usize, std::result::Result<Piecewise, String>>> =
-        Default::default();
-    let total = |i: usize| {
-        memo.borrow_mut()
-            .entry(i)
-            .or_insert_with(|| source_total(source, i, &options))
-            .clone()
+    let mapping = map_loops(function, &cfg, source, &file);
+    let cx = FunctionContext {
+        function,
+        cfg: &cfg,
+        source,
+        file,
+        options: CountOptions::default(),
+        mapping,
+        totals: Default::default(),
     };
+    // Unrolled and vectorised copies of source loops, and their straight-line passes.
+    let copies = crate::unroll::SourceCopies::find(
+        function,
+        &cfg,
+        source,
+        &cx.file,
+        &cx.mapping,
+        mira_compat,
+    );
+    let mut block_counts = vec![Piecewise::constant(1); cfg.blocks.len()];
+    // 004 §III.C.5 for inlined code: a loop inlined from another function counts in that
+    // function's parameters, bound to the arguments of the call it was inlined at.
+    let mut contexts: Vec<LoopContext> = (0..cfg.loops.len())
+        .map(|l| LoopContext {
+            times: None,
+            inlined: inline_levels_of(function, &cfg, source, cx.source_loop(l), l),
+        })
+        .collect();
+    let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
+    count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
+    let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
+    FunctionModel {
+        name: function.name.clone(),
+        symbol: function.symbol.clone(),
+        cfg,
+        block_counts,
+        loops,
+        plt_calls: Vec::new(),
+        renamed: contexts
+            .iter()
+            .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
+            .filter_map(|a| match a {
+                Argument::Renamed(n) => Some(n.clone()),
+                Argument::Expr(_) => None,
+            })
+            .filter(|n| used.contains(n))
+            .collect(),
+    }
+}
+
+/// Each binary loop's source loop (004 §III.A.2): inner loops first, so that each claims its
+/// own source loop; a source loop the compiler split (vectorised body + remainder, or
+/// versioned copies) is claimed by several.
+fn map_loops(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+) -> BTreeMap<usize, Option<usize>> {
     let depth_of = |mut i: usize| {
         let mut d = 0;
         while let Some(p) = source.loops[i].parent {
@@ -197,29 +336,13 @@ pub fn model_function(
         }
         d
     };
-    let mut loops = Vec::new();
     let mut claimed: BTreeSet<usize> = BTreeSet::new();
-    // Inner loops first, so that each claims its own source loop; a source loop the compiler
-    // split (vectorised body + remainder, or versioned copies) is claimed by several.
     let mut order: Vec<usize> = (0..cfg.loops.len()).collect();
     order.sort_by_key(|&l| std::cmp::Reverse(cfg.loops[l].depth));
     let mut mapping: BTreeMap<usize, Option<usize>> = BTreeMap::new();
-    // Only source loops within the lines this function's code comes from (source loops are in
-    // line order; a large program has thousands).
-    let span = {
-        let all: BTreeSet<usize> = (0..cfg.blocks.len()).collect();
-        let lines = lines_of(function, &cfg, &all, &file);
-        let sorted = source.loops.windows(2).all(|w| w[0].line <= w[1].line);
-        match (lines.first(), lines.last()) {
-            (Some(&lo), Some(&hi)) if sorted => {
-                source.loops.partition_point(|l| l.line < lo)
-                    ..source.loops.partition_point(|l| l.line <= hi)
-            }
-            _ => 0..source.loops.len(),
-        }
-    };
+    let span = source_loop_span(function, cfg, source, file);
     for &l in &order {
-        let lines = lines_of(function, &cfg, &own_blocks(&cfg, l), &file);
+        let lines = lines_of(function, cfg, &own_blocks(cfg, l), file);
         let at = |s: &usize| lines.contains(&source.loops[*s].line);
         let candidate = span
             .clone()
@@ -242,110 +365,54 @@ pub fn model_function(
         }
         mapping.insert(l, candidate);
     }
-    // Unrolled and vectorised copies of source loops, and their straight-line passes.
-    let copies =
-        crate::unroll::SourceCopies::find(function, &cfg, source, &file, &mapping, mira_compat);
-    let factor = &copies.factor;
-    let one = Piecewise::constant(1);
-    let mut block_counts = vec![one.clone(); cfg.blocks.len()];
-    let cold = cold_blocks(function, &cfg);
-    // Iterations per call of each binary loop, filled outer loops first (the forest order),
-    // so that a loop inlined from another function is multiplied by its binary context.
-    let mut loop_iterations: Vec<Piecewise> = vec![one.clone(); cfg.loops.len()];
-    // 004 §III.C.5 for inlined code: a loop inlined from another function counts in that
-    // function's parameters, bound to the arguments of the call it was inlined at.
-    let mut contexts: Vec<LoopContext> = (0..cfg.loops.len())
-        .map(|l| LoopContext {
-            times: None,
-            inlined: inline_levels_of(
-                function,
-                &cfg,
-                source,
-                mapping.get(&l).copied().flatten(),
-                l,
-            ),
-        })
-        .collect();
+    mapping
+}
+
+/// Only source loops within the lines this function's code comes from (source loops are in
+/// line order; a large program has thousands).
+fn source_loop_span(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    file: &str,
+) -> std::ops::Range<usize> {
+    let all: BTreeSet<usize> = (0..cfg.blocks.len()).collect();
+    let lines = lines_of(function, cfg, &all, file);
+    let sorted = source.loops.windows(2).all(|w| w[0].line <= w[1].line);
+    match (lines.first(), lines.last()) {
+        (Some(&lo), Some(&hi)) if sorted => {
+            source.loops.partition_point(|l| l.line < lo)
+                ..source.loops.partition_point(|l| l.line <= hi)
+        }
+        _ => 0..source.loops.len(),
+    }
+}
+
+/// Counts the blocks of every binary loop, outer loops first (the forest order), so that a
+/// loop inlined from another function is multiplied by its binary context.
+fn count_loops(
+    cx: &FunctionContext,
+    copies: &crate::unroll::SourceCopies,
+    mira_compat: bool,
+    contexts: &mut [LoopContext],
+    block_counts: &mut [Piecewise],
+) -> Vec<LoopModel> {
+    let (function, cfg, source) = (cx.function, cx.cfg, cx.source);
+    let mut loops = Vec::new();
+    let mut loop_iterations: Vec<Piecewise> = vec![Piecewise::constant(1); cfg.loops.len()];
     for (l, natural) in cfg.loops.iter().enumerate() {
-        let source_loop = mapping.get(&l).copied().flatten();
-        let siblings: Vec<usize> = (0..cfg.loops.len())
-            .filter(|&o| mapping.get(&o).copied().flatten() == source_loop)
-            .collect();
-        let widest = siblings.iter().map(|&o| factor[o]).max().unwrap_or(1);
-        let (iterations, entries, note) = match source_loop {
-            Some(s) if widest > 1 => match copies.copy_counts(source, s, &options) {
-                Ok((passes, entries)) => (
-                    passes
-                        .get(&crate::unroll::Copy::Loop(l))
-                        .cloned()
-                        .unwrap_or_else(Piecewise::zero),
-                    entries,
-                    None,
-                ),
-                Err(why) => (
-                    Piecewise::parameter(&format!("trip_{}", source.loops[s].line)),
-                    one.clone(),
-                    Some(format!(
-                        "line {}: {why}; annotate its trip count",
-                        source.loops[s].line
-                    )),
-                ),
-            },
-            Some(s) => match &total(s) {
-                Ok(t) if siblings.len() > 1 => {
-                    let entries = match source.loops[s].parent {
-                        Some(p) => total(p).unwrap_or_else(|_| one.clone()),
-                        None => one.clone(),
-                    };
-                    let split = crate::branch::split_iterations(
-                        function, &cfg, source, &file, s, l, &siblings,
-                    );
-                    (split.unwrap_or_else(|| t.clone()), entries, None)
-                }
-                Ok(t) => {
-                    let entries = match source.loops[s].parent {
-                        Some(p) => total(p).unwrap_or_else(|_| one.clone()),
-                        None => one.clone(),
-                    };
-                    (t.clone(), entries, None)
-                }
-                Err(why) => (
-                    Piecewise::parameter(&format!("trip_{}", source.loops[s].line)),
-                    one.clone(),
-                    Some(format!(
-                        "line {}: {why}; annotate its trip count",
-                        source.loops[s].line
-                    )),
-                ),
-            },
-            None => (
-                Piecewise::parameter(&format!("trip_0x{:x}", cfg.blocks[natural.header].start)),
-                one.clone(),
-                Some("no source loop found at this loop's lines".to_string()),
-            ),
-        };
-        // Inlined: the source loop is outermost in its own function, but the binary loop sits
-        // inside another binary loop that maps elsewhere (the caller's loop): scale by it.
-        // A loop nested in the same function inherits its binary parent's context.
-        let context = match (source_loop, natural.parent) {
-            (Some(s), Some(p)) if source.loops[s].parent.is_none() => {
-                let parent_source = mapping.get(&p).copied().flatten();
-                let same_function = parent_source
-                    .is_some_and(|ps| source.loops[ps].function == source.loops[s].function);
-                (!same_function).then(|| loop_iterations[p].clone())
-            }
-            (Some(_), Some(p)) => contexts[p].times.clone(),
-            _ => None,
-        };
-        contexts[l].times = context;
-        let (iterations, entries) = (contexts[l].apply(&iterations), contexts[l].apply(&entries));
+        let source_loop = cx.source_loop(l);
+        let count = cx.loop_count(l, copies);
+        contexts[l].times = cx.outer_times(l, contexts, &loop_iterations);
+        let iterations = contexts[l].apply(&count.iterations);
+        let entries = contexts[l].apply(&count.entries);
         loop_iterations[l] = iterations.clone();
         // Mira counts every statement of a loop N times, headers included.
         let tested = if mira_compat {
             BTreeSet::new()
         } else {
             let for_line = source_loop.map(|s| source.loops[s].line);
-            crate::branch::test_blocks(function, &cfg, &file, l, for_line)
+            crate::branch::test_blocks(function, cfg, &cx.file, l, for_line)
         };
         for &b in &natural.blocks {
             if cfg.innermost_loop(b) != Some(l) {
@@ -362,67 +429,56 @@ pub fn model_function(
             depth: natural.depth,
             source_line: source_loop.map(|s| source.loops[s].line),
             iterations: iterations.to_string(),
-            note,
+            note: count.note,
             blocks: natural.blocks.clone(),
         });
     }
-    copies.count_outside_loops(
-        function,
-        &cfg,
-        source,
-        &file,
-        &contexts,
-        &options,
-        &mut block_counts,
-    );
+    loops
+}
+
+/// Blocks outside the loops' bodies: the straight-line passes of unrolled copies, branch
+/// arms, guarded and duplicated blocks, then cold and padding blocks (never run).
+fn count_outside_loops(
+    cx: &FunctionContext,
+    copies: &crate::unroll::SourceCopies,
+    contexts: &[LoopContext],
+    loops: &mut [LoopModel],
+    block_counts: &mut [Piecewise],
+) {
+    let (function, cfg, source, file) = (cx.function, cx.cfg, cx.source, cx.file.as_str());
+    let options = &cx.options;
+    copies.count_outside_loops(function, cfg, source, file, contexts, options, block_counts);
     let arm_notes = crate::branch::count_branch_arms(
         &crate::branch::BranchContext {
             function,
-            cfg: &cfg,
+            cfg,
             source,
-            file: &file,
-            mapping: &mapping,
-            factor,
-            contexts: &contexts,
+            file,
+            mapping: &cx.mapping,
+            factor: &copies.factor,
+            contexts,
         },
-        &mut block_counts,
-        &options,
+        block_counts,
+        options,
     );
     crate::loop_guard::count_guarded_blocks(
         function,
-        &cfg,
+        cfg,
         source,
-        &mapping,
-        &contexts,
-        &options,
-        &mut block_counts,
+        &cx.mapping,
+        contexts,
+        options,
+        block_counts,
     );
-    crate::loop_guard::split_duplicated_blocks(function, &cfg, &file, &mut block_counts);
+    crate::loop_guard::split_duplicated_blocks(function, cfg, file, block_counts);
     for (l, note) in arm_notes {
         if let Some(m) = loops.get_mut(l) {
             m.note.get_or_insert(note);
         }
     }
-    for b in cold.into_iter().chain(crate::unroll::padding_blocks(&cfg)) {
+    let cold = cold_blocks(function, cfg);
+    for b in cold.into_iter().chain(crate::unroll::padding_blocks(cfg)) {
         block_counts[b] = Piecewise::zero();
-    }
-    let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
-    FunctionModel {
-        name: function.name.clone(),
-        symbol: function.symbol.clone(),
-        cfg,
-        block_counts,
-        loops,
-        plt_calls: Vec::new(),
-        renamed: contexts
-            .iter()
-            .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
-            .filter_map(|a| match a {
-                crate::call_site::Argument::Renamed(n) => Some(n.clone()),
-                crate::call_site::Argument::Expr(_) => None,
-            })
-            .filter(|n| used.contains(n))
-            .collect(),
     }
 }
 
@@ -468,12 +524,12 @@ fn inline_levels_of(
     source: &SourceModel,
     s: Option<usize>,
     l: usize,
-) -> Vec<std::collections::BTreeMap<String, crate::call_site::Argument>> {
+) -> Vec<std::collections::BTreeMap<String, Argument>> {
     let Some(s) = s else {
         return Vec::new();
     };
     let name = &source.loops[s].function;
-    if crate::call_site::base_name(&function.name) == name {
+    if base_name(&function.name) == name {
         return Vec::new();
     }
     own_blocks(cfg, l)
@@ -484,30 +540,10 @@ fn inline_levels_of(
                 && ins.frames[0]
                     .function
                     .as_deref()
-                    .is_some_and(|f| crate::call_site::base_name(f) == name)
+                    .is_some_and(|f| base_name(f) == name)
         })
-        .map(|ins| crate::call_site::inline_levels(ins, source))
+        .map(|ins| inline_levels(ins, source))
         .unwrap_or_default()
-}
-
-/// Blocks of loop `l` that are in no inner loop.
-pub(crate) fn own_blocks(cfg: &Cfg, l: usize) -> BTreeSet<usize> {
-    cfg.loops[l]
-        .blocks
-        .iter()
-        .copied()
-        .filter(|&b| cfg.innermost_loop(b) == Some(l))
-        .collect()
-}
-
-/// Total body executions of source loop `i` per call: the nest from its outermost ancestor.
-pub(crate) fn source_total(
-    source: &SourceModel,
-    i: usize,
-    options: &CountOptions,
-) -> std::result::Result<Piecewise, String> {
-    let loops = source.nest_of(i)?;
-    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
 }
 
 /// Models every function of `binary` whose code comes from `source`'s file.

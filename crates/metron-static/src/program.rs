@@ -35,14 +35,34 @@ pub struct ProgramModel {
     pub parameters: Vec<Parameters>,
     /// 004's approximations: also every callee parameter renamed per call site (Fig. 5).
     pub mira_compat: bool,
+    /// Per function: index of the source (translation unit) it was modelled from, in the
+    /// sources given to [`build_all`](Self::build_all).
+    pub source_of: Vec<usize>,
 }
 
 impl ProgramModel {
     /// `mira_compat` reproduces 004's approximations (every loop block `N` times, no
     /// vectorisation factor, `y_16` parameters) for comparison.
     pub fn build(binary: &Binary, source: &SourceModel, mira_compat: bool) -> ProgramModel {
-        let functions = model_binary(binary, source, mira_compat);
-        let call_sites = call_sites(binary, source, &functions);
+        Self::build_all(binary, std::slice::from_ref(source), mira_compat)
+    }
+
+    /// The model of a program built from several translation units: each function modelled
+    /// with the source its code comes from, calls joined across files.
+    pub fn build_all(binary: &Binary, sources: &[SourceModel], mira_compat: bool) -> ProgramModel {
+        let mut functions: Vec<(usize, FunctionModel)> = Vec::new();
+        let mut source_of = Vec::new();
+        for (s, source) in sources.iter().enumerate() {
+            for (i, m) in model_binary(binary, source, mira_compat) {
+                // Two sources of the same file name: the first claims the function.
+                if functions.iter().all(|(j, _)| *j != i) {
+                    functions.push((i, m));
+                    source_of.push(s);
+                }
+            }
+        }
+        let of_function: Vec<&SourceModel> = source_of.iter().map(|&s| &sources[s]).collect();
+        let call_sites = call_sites(binary, &of_function, &functions);
         let sites_of = sites_by_caller(&call_sites, functions.len());
         let parameters = parameters(&functions, &call_sites, &sites_of, mira_compat);
         ProgramModel {
@@ -51,6 +71,7 @@ impl ProgramModel {
             sites_of,
             parameters,
             mira_compat,
+            source_of,
         }
     }
 

@@ -521,105 +521,110 @@ impl Walk {
         let is_definition = inner
             .iter()
             .any(|c| c.get("kind") == Some(&"CompoundStmt".into()));
+        let in_function = self.in_main_file() && self.function.is_some();
         match kind {
             "FunctionDecl" | "CXXMethodDecl" | "CXXConstructorDecl" | "CXXConversionDecl"
                 if is_definition && self.in_main_file() =>
             {
-                let name = node
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_string();
-                // Template instantiations repeat the pattern's body at the same lines.
-                if self
-                    .model
-                    .functions
-                    .iter()
-                    .any(|f| f.name == name && f.line == begin)
-                {
-                    self.children_silently(inner);
-                    return;
-                }
-                let parameters: Vec<String> = inner
-                    .iter()
-                    .filter(|c| self::kind(c) == "ParmVarDecl")
-                    .map(|c| {
-                        c.get("name")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string()
-                    })
-                    .collect();
-                self.model.functions.push(SourceFunction {
-                    name: name.clone(),
-                    arity: parameters.len(),
-                    parameters,
-                    line: begin,
-                    end_line: end,
-                });
-                let saved = self.function.replace(name);
-                self.children(inner);
-                self.function = saved;
+                self.function_definition(node, inner, (begin, end))
             }
-            "ForStmt" if self.in_main_file() && self.function.is_some() => {
-                let index = self.model.loops.len();
-                let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
-                let scop = for_scop(inner, &outer);
-                // An annotation completes a loop whose start is one affine expression.
-                let init = inner
-                    .first()
-                    .and_then(init_of)
-                    .and_then(|(v, b)| match b.exprs() {
-                        [e] => Some((v, e.clone())),
-                        _ => None,
-                    });
-                let stride = match (&init, inner.get(3)) {
-                    (Some((v, _)), Some(inc)) => step_of(inc, v),
-                    _ => None,
-                };
-                let var = scop.as_ref().map(|l| l.var.clone()).unwrap_or_default();
-                self.model.loops.push(SourceLoop {
-                    function: self.function.clone().unwrap_or_default(),
-                    line: begin,
-                    end_line: end,
-                    parent: self.stack.last().map(|(i, _)| *i),
-                    scop,
-                    annotations: Vec::new(),
-                    partial: (init, stride),
-                });
-                self.stack.push((index, var));
-                let ifs = std::mem::take(&mut self.if_stack);
-                let conditionals = std::mem::take(&mut self.conditional_stack);
-                let saved_part = self.part;
-                // clang's children: init, condition variable, condition, step, body.
-                for (k, child) in inner.iter().enumerate() {
-                    self.part = match k {
-                        0 | 1 => LoopPart::Init,
-                        2 => LoopPart::Condition,
-                        3 => LoopPart::Step,
-                        _ => LoopPart::Body,
-                    };
-                    self.node(child);
-                }
-                self.part = saved_part;
-                self.conditional_stack = conditionals;
-                self.if_stack = ifs;
-                self.stack.pop();
-                if let Some(l) = self.model.loops.get_mut(index) {
-                    l.end_line = l.end_line.max(self.line);
-                }
-            }
-            "IfStmt" if self.in_main_file() && self.function.is_some() => self.if_stmt(node, begin),
-            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr"
-                if self.in_main_file() && self.function.is_some() =>
-            {
+            "ForStmt" if in_function => self.for_stmt(inner, (begin, end)),
+            "IfStmt" if in_function => self.if_stmt(node, begin),
+            "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" if in_function => {
                 self.call(node, begin);
                 self.children(inner);
             }
-            "ConditionalOperator" if self.in_main_file() && self.function.is_some() => {
-                self.conditional(node, (first, last))
-            }
+            "ConditionalOperator" if in_function => self.conditional(node, (first, last)),
             _ => self.children(inner),
+        }
+    }
+
+    /// Records a function definition of the main file and walks its body.
+    fn function_definition(&mut self, node: &Value, inner: &[Value], (begin, end): (u32, u32)) {
+        let name = node
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string();
+        // Template instantiations repeat the pattern's body at the same lines.
+        if self
+            .model
+            .functions
+            .iter()
+            .any(|f| f.name == name && f.line == begin)
+        {
+            self.children_silently(inner);
+            return;
+        }
+        let parameters: Vec<String> = inner
+            .iter()
+            .filter(|c| self::kind(c) == "ParmVarDecl")
+            .map(|c| {
+                c.get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        self.model.functions.push(SourceFunction {
+            name: name.clone(),
+            arity: parameters.len(),
+            parameters,
+            line: begin,
+            end_line: end,
+        });
+        let saved = self.function.replace(name);
+        self.children(inner);
+        self.function = saved;
+    }
+
+    /// Records a `for` loop's static control part (004 §III.B) and walks its children.
+    fn for_stmt(&mut self, inner: &[Value], (begin, end): (u32, u32)) {
+        let index = self.model.loops.len();
+        let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+        let scop = for_scop(inner, &outer);
+        // An annotation completes a loop whose start is one affine expression.
+        let init = inner
+            .first()
+            .and_then(init_of)
+            .and_then(|(v, b)| match b.exprs() {
+                [e] => Some((v, e.clone())),
+                _ => None,
+            });
+        let stride = match (&init, inner.get(3)) {
+            (Some((v, _)), Some(inc)) => step_of(inc, v),
+            _ => None,
+        };
+        let var = scop.as_ref().map(|l| l.var.clone()).unwrap_or_default();
+        self.model.loops.push(SourceLoop {
+            function: self.function.clone().unwrap_or_default(),
+            line: begin,
+            end_line: end,
+            parent: self.stack.last().map(|(i, _)| *i),
+            scop,
+            annotations: Vec::new(),
+            partial: (init, stride),
+        });
+        self.stack.push((index, var));
+        let ifs = std::mem::take(&mut self.if_stack);
+        let conditionals = std::mem::take(&mut self.conditional_stack);
+        let saved_part = self.part;
+        // clang's children: init, condition variable, condition, step, body.
+        for (k, child) in inner.iter().enumerate() {
+            self.part = match k {
+                0 | 1 => LoopPart::Init,
+                2 => LoopPart::Condition,
+                3 => LoopPart::Step,
+                _ => LoopPart::Body,
+            };
+            self.node(child);
+        }
+        self.part = saved_part;
+        self.conditional_stack = conditionals;
+        self.if_stack = ifs;
+        self.stack.pop();
+        if let Some(l) = self.model.loops.get_mut(index) {
+            l.end_line = l.end_line.max(self.line);
         }
     }
 

@@ -228,7 +228,7 @@ impl SourceCopies {
         cfg: &Cfg,
         source: &SourceModel,
         file: &str,
-        contexts: &[crate::model::LoopContext],
+        contexts: &[crate::loop_context::LoopContext],
         options: &CountOptions,
         block_counts: &mut [Piecewise],
     ) {
@@ -524,7 +524,7 @@ pub fn cascade_totals(
         wider = Some((k, passes));
     }
     let entries = match source.loops[i].parent {
-        Some(p) => crate::model::source_total(source, p, options)?,
+        Some(p) => crate::loop_context::source_total(source, p, options)?,
         None => Piecewise::constant(1),
     };
     Ok((out, entries))
@@ -539,7 +539,7 @@ fn whole_passes(
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
     if k == 1 {
-        return crate::model::source_total(source, i, options);
+        return crate::loop_context::source_total(source, i, options);
     }
     let mut loops = source.nest_of(i)?;
     let Some(inner) = loops.last_mut() else {

@@ -248,7 +248,7 @@ pub fn compare_function(
 /// summed over the call contexts reached from `main`).
 pub fn compare_program(
     binary: &Binary,
-    program: &crate::model::ProgramModel,
+    program: &crate::program::ProgramModel,
     arch: &Architecture,
     binding: &Binding,
     counts: &ObjectCounts,

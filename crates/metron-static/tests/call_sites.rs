@@ -72,7 +72,10 @@ fn callee_bound_only_at_call_sites_is_listed_not_an_error() {
     let a = analysis(&bin, false);
     let arch = metron_static::category::Architecture::x86_64();
     let b = metron_symbolic::binding([("n", 1000), ("k", 3)]);
-    let json = a.formulas.to_json(&arch, Some(&b)).unwrap();
+    let json = serde_json::to_value(
+        metron_static::report::ModelReport::build(&a.formulas, &arch, Some(&b)).unwrap(),
+    )
+    .unwrap();
     let f = |name: &str| {
         json["functions"]
             .as_array()

@@ -3,7 +3,7 @@ use std::path::{Path, PathBuf};
 
 use metron_static::binary::Binary;
 use metron_static::category::Architecture;
-use metron_static::model::ProgramModel;
+use metron_static::program::ProgramModel;
 use metron_static::validate::{compare_program, run_callgrind, Comparison};
 
 pub fn example(name: &str) -> PathBuf {

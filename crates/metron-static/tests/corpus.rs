@@ -215,7 +215,7 @@ fn profiled_error(
 ) -> f64 {
     use metron_static::branch_profile;
     use metron_static::category::Architecture;
-    use metron_static::model::ProgramModel;
+    use metron_static::program::ProgramModel;
     use metron_static::validate::{compare_program, run_callgrind};
     let dir = tempfile::tempdir().unwrap();
     let src = corpus(file);

@@ -7,7 +7,7 @@ use common::*;
 use metron_static::binary::Binary;
 use metron_static::category::Architecture;
 use metron_static::emit::Formulas;
-use metron_static::model::ProgramModel;
+use metron_static::program::ProgramModel;
 
 #[test]
 fn libm_calls_are_flagged_costed_by_annotation_and_the_caller_is_exact() {
@@ -41,9 +41,15 @@ fn libm_calls_are_flagged_costed_by_annotation_and_the_caller_is_exact() {
         let program = ProgramModel::build(&binary, &source, false);
         let formulas = Formulas::build(&binary, &program, &source);
         let binding = metron_symbolic::binding([("n", 1000)]);
-        let json = formulas
-            .to_json(&Architecture::x86_64(), Some(&binding))
-            .unwrap();
+        let json = serde_json::to_value(
+            metron_static::report::ModelReport::build(
+                &formulas,
+                &Architecture::x86_64(),
+                Some(&binding),
+            )
+            .unwrap(),
+        )
+        .unwrap();
         let f = json["functions"]
             .as_array()
             .unwrap()

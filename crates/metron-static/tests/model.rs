@@ -38,10 +38,15 @@ fn python_model_of_cg_matches_param_evaluation() {
     );
     let from_python: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let binding = metron_symbolic::binding([("n", 300), ("max_iter", 7)]);
-    let json = a
-        .formulas
-        .to_json(&Architecture::x86_64(), Some(&binding))
-        .unwrap();
+    let json = serde_json::to_value(
+        metron_static::report::ModelReport::build(
+            &a.formulas,
+            &Architecture::x86_64(),
+            Some(&binding),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     let mut checked = 0;
     for f in json["functions"].as_array().unwrap() {
         let name = f["model_name"].as_str().unwrap();

@@ -164,7 +164,8 @@ fn validate_perf_compares_whole_run_or_says_why_not() {
 }
 
 /// valgrind 3.19 gives up on clang 14's DWARF 5 of a program of two source files ("Possibly
-/// corrupted debuginfo file"); validate still measures it (through a debug-info-free copy).
+/// corrupted debuginfo file"); validate still measures it (through a debug-info-free copy),
+/// and models both files.
 #[test]
 fn clang_dwarf5_program_of_two_files_validates() {
     if !have("clang", "clang-14") || !have("valgrind", "valgrind") || !have("objcopy", "binutils") {
@@ -196,4 +197,16 @@ fn clang_dwarf5_program_of_two_files_validates() {
     assert!(text.contains("\"main\""), "{text}");
     // main's loop fills two arrays of 300: callgrind counted it, so it ran under valgrind.
     assert!(!text.contains("Possibly corrupted"), "{text}");
+    // Both translation units are modelled: dot.c's `dot` (300 iterations at -O0) is exact.
+    let dot = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["region"] == "dot")
+        .unwrap_or_else(|| panic!("dot.c's function is not modelled: {text}"));
+    assert!(
+        dot["measured"]["total"].as_f64().unwrap() > 3000.0,
+        "{text}"
+    );
+    assert_eq!(dot["error_percent"].as_f64(), Some(0.0), "{text}");
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use metron_static::analysis::{analyse, Analysis, SourceOptions};
 use metron_static::category::Architecture;
+use metron_static::report::{CountsReport, FunctionReport, ModelReport, ValidationReport};
 use metron_static::validate::{compare_program, perf_check, run_callgrind, Comparison};
 use metron_static::StaticError;
 use metron_symbolic::Binding;
@@ -146,182 +147,137 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
     }
     let b = binding(&args.source.params)?;
     let evaluated = !args.source.params.is_empty();
-    let mut json = formulas
-        .to_json(&arch, evaluated.then_some(&b))
-        .map_err(input)?;
+    let mut report = ModelReport::build(formulas, &arch, evaluated.then_some(&b)).map_err(input)?;
     if evaluated {
-        add_run_totals(&mut json, &analysis, &arch, &b).map_err(input)?;
+        report
+            .add_run(&analysis.binary, &analysis.program, &arch, &b)
+            .map_err(input)?;
     }
     if let Some(name) = &args.function {
         // A source name selects the function and the clones and parts the compiler made of it.
         let parts = analysis.binary.parts(name).map_err(input)?;
-        if let Some(list) = json["functions"].as_array_mut() {
-            list.retain(|e| parts.iter().any(|f| e["symbol"] == f.symbol.as_str()));
-        }
+        let symbols: Vec<&str> = parts.iter().map(|f| f.symbol.as_str()).collect();
+        report.retain_symbols(&symbols);
     }
     if global.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&json).map_err(CliError::failure)?
+            serde_json::to_string_pretty(&report).map_err(CliError::failure)?
         );
         return Ok(());
     }
-    let empty = Vec::new();
-    for f in json["functions"].as_array().unwrap_or(&empty) {
-        println!(
-            "{}  ({})  parameters: [{}]",
-            f["name"].as_str().unwrap_or("?"),
-            f["model_name"].as_str().unwrap_or("?"),
-            f["parameters"]
-                .as_array()
-                .map(|p| p
-                    .iter()
-                    .filter_map(|x| x.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "))
-                .unwrap_or_default()
-        );
-        for l in f["loops"].as_array().unwrap_or(&empty) {
-            println!(
-                "    loop {} depth {} line {}  iterations {}{}",
-                l["header"].as_str().unwrap_or("?"),
-                l["depth"],
-                l["source_line"],
-                indent(l["iterations"].as_str().unwrap_or("?"), 8),
-                l["note"]
-                    .as_str()
-                    .map(|n| format!("  NOTE: {n}"))
-                    .unwrap_or_default()
-            );
-        }
-        for c in f["calls"].as_array().unwrap_or(&empty) {
-            let bound: Vec<String> = c["arguments"]
-                .as_object()
-                .map(|a| {
-                    a.iter()
-                        .map(|(q, v)| format!("{q} = {}", v.as_str().unwrap_or("?")))
-                        .collect()
-                })
-                .unwrap_or_default();
-            println!(
-                "    call {} (line {})  times {}{}",
-                c["callee"].as_str().unwrap_or("?"),
-                c["line"],
-                indent(c["times"].as_str().unwrap_or("?"), 8),
-                if bound.is_empty() {
-                    String::new()
-                } else {
-                    format!("  with {}", bound.join(", "))
-                }
-            );
-        }
-        for e in f["external_calls"].as_array().unwrap_or(&empty) {
-            let times = match &e["times"] {
-                serde_json::Value::String(t) => t.clone(),
-                other => other.to_string(),
-            };
-            println!(
-                "    external call {} (line {})  times {}  {}",
-                e["callee"].as_str().unwrap_or("?"),
-                e["line"],
-                times,
-                match e["cost_per_call"].as_u64() {
-                    Some(c) => format!("cost {c} per call (call_cost annotation)"),
-                    None => "NOT ANALYSED: callee cost not counted".to_string(),
-                }
-            );
-        }
-        if evaluated {
-            if let Some(run) = f.get("run") {
-                println!(
-                    "    in one run: {:.0} calls, {:.0} instructions of its own",
-                    run["calls"].as_f64().unwrap_or(0.0),
-                    run["total"].as_f64().unwrap_or(0.0)
-                );
-            }
-            if let Some(u) = f["unbound"].as_array() {
-                let names: Vec<&str> = u.iter().filter_map(|x| x.as_str()).collect();
-                println!(
-                    "    per call: needs {} (bound at its call sites; counted in its callers)",
-                    names.join(", ")
-                );
-                continue;
-            }
-            println!(
-                "    per call, callees included: {:.0}",
-                f["total"].as_f64().unwrap_or(0.0)
-            );
-            if let Some(cats) = f["categories"].as_object() {
-                let mut cats: Vec<_> = cats.iter().collect();
-                cats.sort_by(|a, b| {
-                    b.1.as_f64()
-                        .partial_cmp(&a.1.as_f64())
-                        .unwrap_or(std::cmp::Ordering::Equal)
-                });
-                for (c, v) in cats {
-                    println!("      {:<48} {:>14.0}", c, v.as_f64().unwrap_or(0.0));
-                }
-            }
-            if let Some(r) = f["rollups"].as_object() {
-                let line: Vec<String> = r
-                    .iter()
-                    .map(|(k, v)| format!("{k} {:.0}", v.as_f64().unwrap_or(0.0)))
-                    .collect();
-                println!("    roll-ups: {}", line.join(", "));
-            }
-            if let Some(d) = f["derived"].as_object().filter(|d| !d.is_empty()) {
-                let line: Vec<String> = d
-                    .iter()
-                    .map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0)))
-                    .collect();
-                println!("    derived: {}", line.join(", "));
-            }
-        } else if let Some(counts) = f["counts"].as_object() {
-            for (m, v) in counts {
-                println!("      {:<16} {}", m, indent(v.as_str().unwrap_or(""), 23));
-            }
-        }
+    for f in &report.functions {
+        print_function(f);
     }
     Ok(())
 }
 
-/// Per function, what one run from `main` executes (004 §III.C.5 contexts summed): its calls
-/// and its own instructions over all of them, the numbers `validate` compares with callgrind.
-fn add_run_totals(
-    json: &mut serde_json::Value,
-    analysis: &metron_static::analysis::Analysis,
-    arch: &metron_static::category::Architecture,
-    binding: &Binding,
-) -> Result<(), StaticError> {
-    let program = &analysis.program;
-    if program.main(&analysis.binary).is_none() {
-        return Ok(());
+/// One function of the model as a table: loops, calls, then its counts.
+fn print_function(f: &FunctionReport) {
+    let parameters: Vec<&str> = f.parameters.iter().map(String::as_str).collect();
+    println!(
+        "{}  ({})  parameters: [{}]",
+        f.name,
+        f.model_name,
+        parameters.join(", ")
+    );
+    for l in &f.loops {
+        println!(
+            "    loop {} depth {} line {}  iterations {}{}",
+            l.header,
+            l.depth,
+            l.source_line.map_or("null".to_string(), |x| x.to_string()),
+            indent(&l.iterations, 8),
+            l.note
+                .as_ref()
+                .map(|n| format!("  NOTE: {n}"))
+                .unwrap_or_default()
+        );
     }
-    let blocks = program.block_executions(&analysis.binary, binding)?;
-    let calls = program.calls_in(&analysis.binary, &blocks);
-    let Some(list) = json["functions"].as_array_mut() else {
-        return Ok(());
+    for c in &f.calls {
+        let bound: Vec<String> = c
+            .arguments
+            .iter()
+            .map(|(q, v)| format!("{q} = {v}"))
+            .collect();
+        println!(
+            "    call {} (line {})  times {}{}",
+            c.callee,
+            line(c.line),
+            indent(&c.times, 8),
+            if bound.is_empty() {
+                String::new()
+            } else {
+                format!("  with {}", bound.join(", "))
+            }
+        );
+    }
+    for e in &f.external_calls {
+        println!(
+            "    external call {} (line {})  times {}  {}",
+            e.callee,
+            line(e.line),
+            e.times.as_deref().unwrap_or("null"),
+            match e.cost_per_call {
+                Some(c) => format!("cost {c} per call (call_cost annotation)"),
+                None => "NOT ANALYSED: callee cost not counted".to_string(),
+            }
+        );
+    }
+    print_counts(f);
+}
+
+fn line(l: Option<u32>) -> String {
+    l.map_or("null".to_string(), |x| x.to_string())
+}
+
+/// Formulas per mnemonic, or (under `--param`) the run's and one call's numbers.
+fn print_counts(f: &FunctionReport) {
+    let values = match &f.counts {
+        Some(CountsReport::Formulas(counts)) => {
+            for (m, v) in counts {
+                println!("      {:<16} {}", m, indent(v, 23));
+            }
+            return;
+        }
+        Some(CountsReport::Values(_)) => true,
+        None => false,
     };
-    let position: std::collections::HashMap<String, usize> = list
-        .iter()
-        .enumerate()
-        .filter_map(|(n, e)| Some((e["symbol"].as_str()?.to_string(), n)))
-        .collect();
-    for (((i, model), blocks), calls) in program.functions.iter().zip(&blocks).zip(calls) {
-        let function = &analysis.binary.functions[*i];
-        let run = model.counts(function, arch, blocks, None);
-        if let Some(entry) = position
-            .get(&function.symbol)
-            .and_then(|&n| list.get_mut(n))
-        {
-            entry["run"] = serde_json::json!({
-                "calls": calls,
-                "total": run.total,
-                "categories": run.by_category,
-            });
+    if let Some(run) = &f.run {
+        println!(
+            "    in one run: {:.0} calls, {:.0} instructions of its own",
+            run.calls, run.total
+        );
+    }
+    if let Some(names) = &f.unbound {
+        println!(
+            "    per call: needs {} (bound at its call sites; counted in its callers)",
+            names.join(", ")
+        );
+        return;
+    }
+    if !values {
+        return;
+    }
+    println!(
+        "    per call, callees included: {:.0}",
+        f.total.unwrap_or(0.0)
+    );
+    if let Some(cats) = &f.categories {
+        let mut cats: Vec<_> = cats.iter().collect();
+        cats.sort_by(|a, b| b.1.partial_cmp(a.1).unwrap_or(std::cmp::Ordering::Equal));
+        for (c, v) in cats {
+            println!("      {:<48} {:>14.0}", c, v);
         }
     }
-    Ok(())
+    if let Some(r) = &f.rollups {
+        let line: Vec<String> = r.iter().map(|(k, v)| format!("{k} {v:.0}")).collect();
+        println!("    roll-ups: {}", line.join(", "));
+    }
+    if let Some(d) = f.derived.as_ref().filter(|d| !d.is_empty()) {
+        let line: Vec<String> = d.iter().map(|(k, v)| format!("{k} {v:.3}")).collect();
+        println!("    derived: {}", line.join(", "));
+    }
 }
 
 /// A formula's later pieces (one per line) aligned under its first.
@@ -355,22 +311,7 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             other => CliError::failure(other),
         })?;
     if let Some(path) = &args.record_branch_profile {
-        let recorded = metron_static::branch_profile::record(
-            &analysis.binary,
-            &analysis.source,
-            args.source.mira_compat,
-            &b,
-            counts,
-        )
-        .map_err(CliError::failure)?;
-        metron_static::branch_profile::save(&recorded, path).map_err(CliError::failure)?;
-        if !global.quiet {
-            eprintln!(
-                "wrote {} ({} data-dependent branches)",
-                path.display(),
-                recorded.branches.len()
-            );
-        }
+        record_profile(&analysis, &args.source, &b, counts, path, global)?;
     }
     let perf = if args.perf {
         let binary = std::path::absolute(&args.binary).unwrap_or(args.binary.clone());
@@ -379,31 +320,57 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
         None
     };
     if global.json {
-        let rows: Vec<serde_json::Value> = comparisons.iter().map(comparison_json).collect();
-        // Without --perf the rows alone, as before; with it an object holding both.
-        let value = match &perf {
-            None => serde_json::json!(rows),
-            Some(p) => serde_json::json!({
-                "rows": rows,
-                "perf": {
-                    "instructions_user": p.instructions_user.as_ref().ok(),
-                    "unavailable": p.instructions_user.as_ref().err(),
-                    "callgrind_total": p.callgrind_total,
-                    "difference_percent": p.difference_percent(),
-                },
-            }),
-        };
+        let value = ValidationReport::new(&comparisons, perf.as_ref());
         println!(
             "{}",
             serde_json::to_string_pretty(&value).map_err(CliError::failure)?
         );
         return unevaluated_error(&comparisons);
     }
+    print_comparisons(&comparisons, perf.as_ref());
+    unevaluated_error(&comparisons)
+}
+
+/// `validate --record-branch-profile FILE`: the run's probability of every data-dependent
+/// branch of the main source.
+fn record_profile(
+    analysis: &Analysis,
+    source: &SourceArgs,
+    binding: &Binding,
+    counts: &metron_static::callgrind::ObjectCounts,
+    path: &std::path::Path,
+    global: &GlobalOpts,
+) -> CliResult {
+    let recorded = metron_static::branch_profile::record(
+        &analysis.binary,
+        &analysis.source,
+        source.mira_compat,
+        binding,
+        counts,
+    )
+    .map_err(CliError::failure)?;
+    metron_static::branch_profile::save(&recorded, path).map_err(CliError::failure)?;
+    if !global.quiet {
+        eprintln!(
+            "wrote {} ({} data-dependent branches)",
+            path.display(),
+            recorded.branches.len()
+        );
+    }
+    Ok(())
+}
+
+/// The validation table: per region predicted, measured and error, categories under each
+/// function, then the whole-run perf check.
+fn print_comparisons(
+    comparisons: &[Comparison],
+    perf: Option<&metron_static::validate::PerfCheck>,
+) {
     println!(
         "{:<56} {:>14} {:>14} {:>9}",
         "region", "predicted", "measured", "error %"
     );
-    for c in &comparisons {
+    for c in comparisons {
         if let Some(why) = &c.unevaluated {
             if !c.region.contains("loop@") {
                 println!(
@@ -426,7 +393,7 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             }
         }
     }
-    if let Some(p) = &perf {
+    if let Some(p) = perf {
         let callgrind = p.callgrind_total.map_or("?".to_string(), |t| t.to_string());
         match (&p.instructions_user, p.difference_percent()) {
             (Ok(v), Some(d)) => println!(
@@ -438,7 +405,6 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             (Err(why), _) => println!("whole run: perf comparison skipped: {why}"),
         }
     }
-    unevaluated_error(&comparisons)
 }
 
 /// The functions compared are shown; those whose counts need a parameter not given make the
@@ -455,17 +421,4 @@ fn unevaluated_error(comparisons: &[Comparison]) -> CliResult {
         "{} (see `metron static BIN` for the parameters)",
         missing.into_iter().collect::<Vec<_>>().join("; ")
     )))
-}
-
-fn comparison_json(c: &Comparison) -> serde_json::Value {
-    serde_json::json!({
-        "region": c.region,
-        "predicted": c.predicted,
-        "measured": c.measured,
-        "error_percent": c.total_error_percent(),
-        "unevaluated": c.unevaluated,
-        "categories": c.categories(0.01).into_iter().map(|(k, p, m, e)| serde_json::json!({
-            "category": k, "predicted": p, "measured": m, "error_percent": e
-        })).collect::<Vec<_>>(),
-    })
 }

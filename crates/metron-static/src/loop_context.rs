@@ -1,0 +1,79 @@
+//! Where a binary loop's counts land (004 §III.A.2 line mapping, §III.C.5 inlining): the
+//! context a loop copy is counted in, the source lines of a set of blocks, and a source
+//! loop's total iterations. Shared by the loop-copy and branch counting and by the model.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use metron_symbolic::{trip_count, CountOptions, LoopNest, Piecewise};
+
+use crate::binary::Function;
+use crate::cfg::Cfg;
+use crate::inline_frame::{bind_inlined, Argument};
+use crate::source::SourceModel;
+
+/// Where a binary loop's source counts land in its function: a loop inlined from another
+/// function counts in that function's parameters (bound to the call's arguments, `inlined`)
+/// and runs once per iteration of the binary loop around it (`times`).
+#[derive(Debug, Clone, Default)]
+pub struct LoopContext {
+    pub times: Option<Piecewise>,
+    pub inlined: Vec<BTreeMap<String, Argument>>,
+}
+
+impl LoopContext {
+    /// A source count of the loop as executions per call of the function.
+    pub fn apply(&self, count: &Piecewise) -> Piecewise {
+        let bound = bind_inlined(count, &self.inlined);
+        match &self.times {
+            Some(t) => &bound * t,
+            None => bound,
+        }
+    }
+}
+
+/// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
+pub fn lines_of(
+    function: &Function,
+    cfg: &Cfg,
+    blocks: &BTreeSet<usize>,
+    file: &str,
+) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    for &b in blocks {
+        let block = &cfg.blocks[b];
+        for ins in &function.instructions[block.first..block.end] {
+            for f in &ins.frames {
+                if let Some(p) = &f.position {
+                    if same_file(&p.file, file) {
+                        out.insert(p.line);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn same_file(a: &str, b: &str) -> bool {
+    std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
+}
+
+/// Blocks of loop `l` that are in no inner loop.
+pub fn own_blocks(cfg: &Cfg, l: usize) -> BTreeSet<usize> {
+    cfg.loops[l]
+        .blocks
+        .iter()
+        .copied()
+        .filter(|&b| cfg.innermost_loop(b) == Some(l))
+        .collect()
+}
+
+/// Total body executions of source loop `i` per call: the nest from its outermost ancestor.
+pub fn source_total(
+    source: &SourceModel,
+    i: usize,
+    options: &CountOptions,
+) -> std::result::Result<Piecewise, String> {
+    let loops = source.nest_of(i)?;
+    trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+}
