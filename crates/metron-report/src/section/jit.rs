@@ -1,0 +1,304 @@
+//! JIT (001): k(τ) = t/Γ per cost model across the task size τ (001 Figs. 6-12), the
+//! calibration's predicted against measured times (001 §4.3), and the costliest fragments of
+//! a log with the Python source lines they come from.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::{table, table_height, Figure, Section, SectionKind};
+use crate::data::{CalibrationSet, JitAnalysis, JitFragment, TauExperiment};
+use crate::escape;
+
+/// Fragments and source lines drawn per log.
+const TOP: usize = 12;
+
+#[derive(Debug, Clone, Default)]
+pub struct JitInputs {
+    pub analyses: Vec<(PathBuf, JitAnalysis)>,
+    pub taus: Vec<(PathBuf, TauExperiment)>,
+    pub calibrations: Vec<(PathBuf, CalibrationSet)>,
+}
+
+/// `None` when no jit output was given.
+pub fn section(inputs: &JitInputs) -> Option<Section> {
+    let mut figures = Vec::new();
+    if !inputs.taus.is_empty() {
+        figures.push(k_of_tau(&inputs.taus));
+    }
+    for (p, c) in &inputs.calibrations {
+        figures.extend(calibration(&p.display().to_string(), c));
+    }
+    let mut sources = SourceCache::default();
+    for (p, a) in &inputs.analyses {
+        let file = p.display().to_string();
+        figures.extend(top_fragments(&file, a));
+        figures.extend(top_lines(&file, a, &mut sources));
+    }
+    Some(Section {
+        kind: SectionKind::Jit,
+        summary: format!(
+            "{} JIT log analysis(es), {} k(τ) experiment(s), {} calibration(s)",
+            inputs.analyses.len(),
+            inputs.taus.len(),
+            inputs.calibrations.len()
+        ),
+        figures,
+    })
+}
+
+/// One line per benchmark and model: k over τ, on a log τ axis (001 Figs. 6-12).
+fn k_of_tau(taus: &[(PathBuf, TauExperiment)]) -> Figure {
+    let mut data = Vec::new();
+    for (_, e) in taus {
+        let models: std::collections::BTreeSet<&String> =
+            e.points.iter().flat_map(|p| p.k.keys()).collect();
+        for m in models {
+            let pts: Vec<_> = e
+                .points
+                .iter()
+                .filter_map(|p| Some((p.tau, *p.k.get(m)?, p.time.as_ref().map(|t| t.median))))
+                .collect();
+            let name = escape::plotly(&format!("{} {m}", e.benchmark));
+            data.push(json!({
+                "type": "scatter", "mode": "lines+markers", "name": name,
+                "x": pts.iter().map(|p| p.0).collect::<Vec<_>>(),
+                "y": pts.iter().map(|p| p.1).collect::<Vec<_>>(),
+                "customdata": pts.iter().map(|p| p.2).collect::<Vec<_>>(),
+                "hovertemplate": "τ = %{x}: k = %{y:.4g} s/op<br>median time %{customdata:.4g} s\
+                    <extra>%{fullData.name}</extra>",
+            }));
+        }
+    }
+    let layout = json!({
+        "xaxis": {"title": {"text": "τ"}, "type": "log"},
+        "yaxis": {"title": {"text": "k = t / Γ (s per cost unit)"}, "type": "log"},
+    });
+    Figure::new("k(τ) per model and benchmark".into(), data, layout)
+}
+
+/// Measured against predicted time per program, one colour per model, the diagonal dotted;
+/// hover names the program and its leave-one-out prediction.
+fn calibration(file: &str, c: &CalibrationSet) -> Option<Figure> {
+    let mut max = 0.0f64;
+    let mut min = f64::INFINITY;
+    let mut data: Vec<Value> = Vec::new();
+    for (model, fit) in &c.fits {
+        if fit.programs.is_empty() {
+            continue;
+        }
+        for p in &fit.programs {
+            max = max.max(p.seconds).max(p.predicted);
+            min = min.min(p.seconds).min(p.predicted);
+        }
+        let r2 = fit.r_squared.map_or(String::new(), |r| format!(" (R² {r:.3})"));
+        data.push(json!({
+            "type": "scatter", "mode": "markers", "name": escape::plotly(&format!("{model}{r2}")),
+            "x": fit.programs.iter().map(|p| p.seconds).collect::<Vec<_>>(),
+            "y": fit.programs.iter().map(|p| p.predicted).collect::<Vec<_>>(),
+            "text": fit.programs.iter().map(|p| escape::plotly(&p.program)).collect::<Vec<_>>(),
+            "customdata": fit.programs.iter().map(|p| p.loo_predicted).collect::<Vec<_>>(),
+            "hovertemplate": "%{text}<br>measured %{x:.4g} s<br>predicted %{y:.4g} s<br>\
+                leave-one-out %{customdata:.4g} s<extra>%{fullData.name}</extra>",
+        }));
+    }
+    if data.is_empty() {
+        return None;
+    }
+    let lo = if min.is_finite() && min > 0.0 { min } else { 1e-6 };
+    data.push(json!({
+        "type": "scatter", "mode": "lines", "name": "predicted = measured",
+        "x": [lo, max], "y": [lo, max], "line": {"dash": "dot", "color": "#888"}, "hoverinfo": "skip",
+    }));
+    let layout = json!({
+        "xaxis": {"title": {"text": "measured time (s)"}, "type": "log"},
+        "yaxis": {"title": {"text": "predicted time (s)"}, "type": "log"},
+    });
+    Some(Figure::new(
+        format!("{file}: calibration, predicted against measured"),
+        data,
+        layout,
+    ))
+}
+
+fn fragment_sources(f: &JitFragment) -> String {
+    let lines: Vec<String> = f
+        .sources
+        .iter()
+        .take(4)
+        .map(|s| {
+            format!(
+                "{}:{} {} {}",
+                s.file.as_deref().unwrap_or("?"),
+                s.line.map_or("?".into(), |l| l.to_string()),
+                s.function.as_deref().unwrap_or(""),
+                s.opcode.as_deref().unwrap_or("")
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// The costliest fragments (cost = frequency × Γ), their share of the log's Γ, hover with
+/// the trace and the source lines; a click shows them in full.
+fn top_fragments(file: &str, a: &JitAnalysis) -> Option<Figure> {
+    let mut frags: Vec<&JitFragment> = a.fragments.iter().filter(|f| f.cost.is_some()).collect();
+    if frags.is_empty() {
+        return None;
+    }
+    frags.sort_by(|x, y| y.cost.unwrap_or(0.0).total_cmp(&x.cost.unwrap_or(0.0)));
+    frags.truncate(TOP);
+    frags.reverse(); // the costliest on top of a horizontal bar chart
+    let total = a
+        .gamma
+        .filter(|g| *g > 0.0)
+        .unwrap_or_else(|| a.fragments.iter().filter_map(|f| f.cost).sum());
+    let labels: Vec<String> = frags
+        .iter()
+        .enumerate()
+        .map(|(i, f)| escape::plotly(&format!("{}. {}", frags.len() - i, f.name)))
+        .collect();
+    let details: Vec<String> = frags
+        .iter()
+        .map(|f| {
+            format!(
+                "fragment {}\ntrace {}\nfrequency {}, Γ per pass {}, cost {}\n{}",
+                f.name,
+                f.trace.as_deref().unwrap_or("?"),
+                f.frequency.unwrap_or(0.0),
+                f.gamma.unwrap_or(0.0),
+                f.cost.unwrap_or(0.0),
+                fragment_sources(f)
+            )
+        })
+        .collect();
+    let hover: Vec<String> = details
+        .iter()
+        .map(|d| escape::plotly(d).replace('\n', "<br>"))
+        .collect();
+    let trace = json!({
+        "type": "bar", "orientation": "h", "y": labels,
+        "x": frags.iter().map(|f| 100.0 * f.cost.unwrap_or(0.0) / total).collect::<Vec<_>>(),
+        "text": hover, "textposition": "none", "customdata": details,
+        "hovertemplate": "%{text}<br>%{x:.2f}% of the log's cost<extra></extra>",
+    });
+    let model = a.model["model"].as_str().unwrap_or("?").to_uppercase();
+    let layout = json!({
+        "xaxis": {"title": {"text": format!("share of Γ ({model}), %")}},
+        "yaxis": {"type": "category", "automargin": true},
+        "height": 160 + 26 * frags.len(),
+        "margin": {"l": 10},
+    });
+    Some(
+        Figure::new(
+            format!("{file}: top fragments by cost"),
+            vec![trace],
+            layout,
+        )
+        .with_click_details(),
+    )
+}
+
+/// The Python source files the lines come from, read once each (a missing file shows `?`).
+#[derive(Default)]
+struct SourceCache(BTreeMap<String, Option<Vec<String>>>);
+
+impl SourceCache {
+    fn line(&mut self, file: &str, line: u64) -> String {
+        let lines = self.0.entry(file.to_string()).or_insert_with(|| {
+            std::fs::read_to_string(file)
+                .ok()
+                .map(|t| t.lines().map(str::to_string).collect())
+        });
+        lines
+            .as_ref()
+            .and_then(|l| l.get((line as usize).checked_sub(1)?))
+            .map_or_else(|| "?".to_string(), |s| s.trim().to_string())
+    }
+}
+
+/// The costliest source lines with their text (001 attributes each operation to its line).
+fn top_lines(file: &str, a: &JitAnalysis, sources: &mut SourceCache) -> Option<Figure> {
+    let mut lines: Vec<_> = a.source_lines.iter().collect();
+    if lines.is_empty() {
+        return None;
+    }
+    lines.sort_by(|x, y| y.cost.total_cmp(&x.cost));
+    lines.truncate(TOP);
+    let total: f64 = a
+        .gamma
+        .filter(|g| *g > 0.0)
+        .unwrap_or_else(|| a.source_lines.iter().map(|l| l.cost).sum());
+    let cell = |s: String| json!(escape::plotly(&s));
+    let columns = vec![
+        lines
+            .iter()
+            .map(|l| cell(format!("{}:{}", l.file, l.line)))
+            .collect(),
+        lines
+            .iter()
+            .map(|l| cell(l.function.clone().unwrap_or_default()))
+            .collect(),
+        lines
+            .iter()
+            .map(|l| json!(format!("{:.2}", 100.0 * l.cost / total)))
+            .collect(),
+        lines
+            .iter()
+            .map(|l| cell(sources.line(&l.file, l.line)))
+            .collect(),
+    ];
+    let trace = table(&["line", "function", "% of Γ", "source"], columns);
+    let mut t = trace;
+    t["columnwidth"] = json!([3, 1, 1, 5]);
+    let layout = json!({"height": table_height(lines.len()), "margin": {"t": 10, "b": 10}});
+    Some(Figure::new(
+        format!("{file}: top source lines"),
+        vec![t],
+        layout,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn k_of_tau_has_a_line_per_model_and_the_fragments_their_sources() {
+        let tau: TauExperiment = serde_json::from_str(
+            r#"{"benchmark": "matmul", "skeleton": "chunked", "derivative": "linear",
+                "table5": [], "tolerance": 0.1, "points": [
+                {"tau": 1, "time": {"median": 2.0}, "k": {"CM0": 0.5, "CMW": 1.0}},
+                {"tau": 4, "time": {"median": 1.0}, "k": {"CM0": 0.25, "CMW": 1.1}}]}"#,
+        )
+        .unwrap();
+        let f = k_of_tau(&[("t.json".into(), tau)]);
+        assert_eq!(f.data.len(), 2);
+        assert_eq!(f.data[0]["name"], "matmul CM0");
+        assert_eq!(f.data[1]["y"], json!([1.0, 1.1]));
+        assert_eq!(f.data[1]["customdata"], json!([2.0, 1.0]));
+
+        let dir = tempfile::tempdir().unwrap();
+        let py = dir.path().join("m.py");
+        std::fs::write(&py, "def run():\n    x = x * 2  # <b>\n").unwrap();
+        let py = py.display().to_string();
+        let a: JitAnalysis = serde_json::from_str(&format!(
+            r#"{{"gamma": 100, "model": {{"model": "cmc"}}, "fragments": [
+                {{"name": "e1 to l1", "trace": "loop 1", "frequency": 10, "gamma": 3, "cost": 30,
+                  "sources": [{{"file": "{py}", "function": "run", "line": 2, "opcode": "BINARY_MULTIPLY"}}]}},
+                {{"name": "<script>alert(1)</script>", "frequency": 1, "gamma": 70, "cost": 70, "sources": []}}],
+              "source_lines": [{{"file": "{py}", "function": "run", "line": 2, "cost": 30}}]}}"#
+        ))
+        .unwrap();
+        let f = top_fragments("a.json", &a).unwrap();
+        let t = &f.data[0];
+        assert_eq!(t["x"], json!([30.0, 70.0]));
+        assert_eq!(t["y"][1], "1. &lt;script&gt;alert(1)&lt;/script&gt;");
+        assert!(t["customdata"][0].as_str().unwrap().contains(":2 run BINARY_MULTIPLY"));
+        let lines = top_lines("a.json", &a, &mut SourceCache::default()).unwrap();
+        let cells = &lines.data[0]["cells"]["values"];
+        assert_eq!(cells[2][0], "30.00");
+        assert_eq!(cells[3][0], "x = x * 2  # &lt;b&gt;");
+    }
+}
