@@ -24,19 +24,6 @@ pub struct StaticFunction {
     pub categories: BTreeMap<String, f64>,
     #[serde(default)]
     pub total: Option<f64>,
-    /// Counts over the whole run from `main` (calls × per-call counts).
-    #[serde(default)]
-    pub run: Option<StaticRun>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct StaticRun {
-    #[serde(default)]
-    pub calls: Option<f64>,
-    #[serde(default)]
-    pub total: Option<f64>,
-    #[serde(default)]
-    pub categories: BTreeMap<String, f64>,
 }
 
 /// One row of `metron static validate ... --json`: a function or loop, predicted against
@@ -277,6 +264,9 @@ pub struct JitFragment {
     pub cost: Option<f64>,
     #[serde(default)]
     pub sources: Vec<JitSource>,
+    /// `function:line` where the fragment starts.
+    #[serde(default)]
+    pub starts_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

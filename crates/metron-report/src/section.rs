@@ -122,25 +122,38 @@ pub fn quantile(sorted: &[f64], p: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
-/// A box from precomputed quartiles (Tukey fences clipped to the data), so that thousands of
-/// errors cost five numbers on the page. `None` for no finite values.
-pub fn quartile_box(name: &str, x: &str, values: &[f64]) -> Option<Value> {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
+/// One box per group from precomputed quartiles (Tukey fences clipped to the data), so that
+/// thousands of values cost five numbers each on the page; one trace, so one colour and one
+/// legend entry per `name`. Groups without finite values get no box; `None` if none has.
+pub fn quartile_boxes(name: &str, groups: &[(String, &[f64])]) -> Option<Value> {
+    let mut x = Vec::new();
+    let mut stats: [Vec<f64>; 5] = Default::default();
+    let mut n = Vec::new();
+    for (label, values) in groups {
+        let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(f64::total_cmp);
+        let (q1, med, q3) = (quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75));
+        let iqr = q3 - q1;
+        let lo = v.iter().copied().find(|x| *x >= q1 - 1.5 * iqr).unwrap_or(q1);
+        let hi = v.iter().rev().copied().find(|x| *x <= q3 + 1.5 * iqr).unwrap_or(q3);
+        for (s, value) in stats.iter_mut().zip([lo, q1, med, q3, hi]) {
+            s.push(value);
+        }
+        x.push(label.clone());
+        n.push(v.len());
+    }
+    if x.is_empty() {
         return None;
     }
-    v.sort_by(f64::total_cmp);
-    let q = |p: f64| quantile(&v, p);
-    let (q1, med, q3) = (q(0.25), q(0.5), q(0.75));
-    let iqr = q3 - q1;
-    let lo = v.iter().copied().find(|x| *x >= q1 - 1.5 * iqr).unwrap_or(q1);
-    let hi = v.iter().rev().copied().find(|x| *x <= q3 + 1.5 * iqr).unwrap_or(q3);
+    let [lo, q1, med, q3, hi] = stats;
     Some(serde_json::json!({
-        "type": "box", "name": name, "x": [x], "q1": [q1], "median": [med], "q3": [q3],
-        "lowerfence": [lo], "upperfence": [hi], "boxpoints": false, "offsetgroup": name,
-        "legendgroup": name,
-        "hovertemplate": format!("{name}, {x}: median %{{median:.4g}}, IQR [%{{q1:.4g}}, %{{q3:.4g}}], \
-            n = {}<extra></extra>", v.len()),
+        "type": "box", "name": name, "x": x, "q1": q1, "median": med, "q3": q3,
+        "lowerfence": lo, "upperfence": hi, "boxpoints": false, "customdata": n,
+        "hovertemplate": format!("{name}, %{{x}}: median %{{median:.4g}}, IQR [%{{q1:.4g}}, \
+            %{{q3:.4g}}], n = %{{customdata}}<extra></extra>"),
     }))
 }
 
@@ -162,13 +175,15 @@ mod tests {
         // 1..=9: quartiles 3, 5, 7 (linear interpolation); 100 is beyond the fence.
         let mut v: Vec<f64> = (1..=9).map(f64::from).collect();
         v.push(100.0);
-        let b = quartile_box("m1", "T = 2", &v).unwrap();
+        let b = quartile_boxes("m1", &[("T = 2".into(), &v), ("T = 4".into(), &[f64::NAN])]).unwrap();
+        assert_eq!(b["x"], serde_json::json!(["T = 2"]));
         assert_eq!(b["q1"][0], 3.25);
         assert_eq!(b["median"][0], 5.5);
         assert_eq!(b["q3"][0], 7.75);
         assert_eq!(b["upperfence"][0], 9.0);
         assert_eq!(b["lowerfence"][0], 1.0);
-        assert!(quartile_box("m", "x", &[f64::NAN]).is_none());
+        assert_eq!(b["customdata"][0], 10);
+        assert!(quartile_boxes("m", &[("x".into(), &[f64::NAN])]).is_none());
     }
 
     #[test]

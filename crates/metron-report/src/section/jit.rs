@@ -157,7 +157,10 @@ fn top_fragments(file: &str, a: &JitAnalysis) -> Option<Figure> {
     let labels: Vec<String> = frags
         .iter()
         .enumerate()
-        .map(|(i, f)| escape::plotly(&format!("{}. {}", frags.len() - i, f.name)))
+        .map(|(i, f)| {
+            let at = f.starts_at.as_deref().map_or(String::new(), |s| format!(" ({s})"));
+            escape::plotly(&format!("{}. {}{at}", frags.len() - i, f.name))
+        })
         .collect();
     let details: Vec<String> = frags
         .iter()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::{quartile_box, Figure, Section, SectionKind};
+use super::{quartile_boxes, Figure, Section, SectionKind};
 use crate::data::{
     ContentionExperiment, ContentionFit, Evaluation, Fitted, MemoryAnalysis, MemoryValidation,
     Simulation,
@@ -230,9 +230,11 @@ fn errors(title: &str, models: &[(&Fitted, &[Evaluation])]) -> Option<Figure> {
             Some(t) => format!("model {} ({t})", fit.model),
             None => format!("model {}", fit.model),
         };
-        for e in *tests {
-            data.extend(quartile_box(&name, &format!("T = {} (test)", e.threads), &e.errors));
-        }
+        let groups: Vec<(String, &[f64])> = tests
+            .iter()
+            .map(|e| (format!("T = {} (test)", e.threads), e.errors.as_slice()))
+            .collect();
+        data.extend(quartile_boxes(&escape::plotly(&name), &groups));
     }
     if data.is_empty() {
         return None;

@@ -40,39 +40,28 @@ pub fn section(inputs: &StaticInputs) -> Option<Section> {
     })
 }
 
-/// The counts a function is drawn with: over the run when `main` reached it, else per call.
-fn counts(f: &StaticFunction) -> (&std::collections::BTreeMap<String, f64>, &'static str) {
-    match &f.run {
-        Some(r) if r.total.unwrap_or(0.0) > 0.0 && !r.categories.is_empty() => {
-            (&r.categories, "over the run")
-        }
-        _ => (&f.categories, "per call"),
-    }
-}
-
 /// One stacked bar per function, one colour per instruction category.
 fn breakdown(file: &str, model: &StaticModel) -> Option<Figure> {
     let funcs: Vec<&StaticFunction> = model
         .functions
         .iter()
-        .filter(|f| !counts(f).0.is_empty())
+        .filter(|f| f.categories.values().any(|v| *v > 0.0))
         .collect();
     if funcs.is_empty() {
         return None;
     }
-    let cats: BTreeSet<&String> = funcs.iter().flat_map(|f| counts(f).0.keys()).collect();
+    let cats: BTreeSet<&String> = funcs.iter().flat_map(|f| f.categories.keys()).collect();
     let x: Vec<String> = funcs.iter().map(|f| escape::plotly(&f.name)).collect();
-    let basis: Vec<&str> = funcs.iter().map(|f| counts(f).1).collect();
     let data: Vec<Value> = cats
         .iter()
         .map(|c| {
             let y: Vec<f64> = funcs
                 .iter()
-                .map(|f| counts(f).0.get(*c).copied().unwrap_or(0.0))
+                .map(|f| f.categories.get(*c).copied().unwrap_or(0.0))
                 .collect();
             json!({
-                "type": "bar", "name": escape::plotly(c), "x": x, "y": y, "customdata": basis,
-                "hovertemplate": "%{x}: %{y:,.0f} instructions %{customdata}<extra>%{fullData.name}</extra>",
+                "type": "bar", "name": escape::plotly(c), "x": x, "y": y,
+                "hovertemplate": "%{x}: %{y:,.0f} per call<extra>%{fullData.name}</extra>",
             })
         })
         .collect();
@@ -80,11 +69,11 @@ fn breakdown(file: &str, model: &StaticModel) -> Option<Figure> {
     let layout = json!({
         "barmode": "stack",
         "xaxis": {"title": {"text": "function"}, "type": "category", "automargin": true},
-        "yaxis": {"title": {"text": "predicted instructions"}},
+        "yaxis": {"title": {"text": "predicted instructions per call"}},
         "legend": {"font": {"size": 10}},
     });
     Some(Figure::new(
-        format!("{file}: predicted instructions per function by category ({arch})"),
+        format!("{file}: predicted instructions per call, by category ({arch})"),
         data,
         layout,
     ))
@@ -98,7 +87,8 @@ fn total(c: &Option<crate::data::Counts>) -> Option<f64> {
 fn predicted_measured(file: &str, rows: &[StaticComparison]) -> Option<Figure> {
     let rows: Vec<&StaticComparison> = rows
         .iter()
-        .filter(|r| total(&r.predicted).is_some() || total(&r.measured).is_some())
+        // A function inlined everywhere has 0 of both: the table lists it, the log axis not.
+        .filter(|r| total(&r.predicted).unwrap_or(0.0) > 0.0 || total(&r.measured).unwrap_or(0.0) > 0.0)
         .collect();
     if rows.is_empty() {
         return None;
@@ -236,12 +226,13 @@ mod tests {
     }
 
     #[test]
-    fn a_model_stacks_categories_per_function_over_the_run_when_known() {
+    fn a_model_stacks_categories_per_call_per_function() {
         let m: StaticModel = serde_json::from_str(
             r#"{"schema": "metron.static/1", "architecture": "x86-64", "functions": [
               {"name": "main", "categories": {"a": 1.0, "b": 2.0},
                "run": {"calls": 1, "total": 30.0, "categories": {"a": 10.0, "b": 20.0}}},
               {"name": "copy", "categories": {"a": 5.0}, "run": {"calls": 0, "total": 0, "categories": {}}},
+              {"name": "inlined", "categories": {"a": 0.0}},
               {"name": "unbound", "unbound": ["n"]}
             ]}"#,
         )
@@ -249,8 +240,7 @@ mod tests {
         let f = breakdown("m.json", &m).unwrap();
         assert_eq!(f.data.len(), 2);
         assert_eq!(f.data[0]["x"], json!(["main", "copy"]));
-        assert_eq!(f.data[0]["y"], json!([10.0, 5.0]));
-        assert_eq!(f.data[1]["y"], json!([20.0, 0.0]));
-        assert_eq!(f.data[0]["customdata"], json!(["over the run", "per call"]));
+        assert_eq!(f.data[0]["y"], json!([1.0, 5.0]));
+        assert_eq!(f.data[1]["y"], json!([2.0, 0.0]));
     }
 }
