@@ -83,7 +83,15 @@ fn demo_runs_and_writes_its_outputs() {
     assert!(stdout.contains(&page_path.canonicalize().unwrap().display().to_string()));
     assert!(std::fs::metadata(&page_path).unwrap().len() < 6_000_000);
     let page = std::fs::read_to_string(&page_path).unwrap();
-    for section in ["profiles", "pep", "measurements", "tuning"] {
+    for section in [
+        "profiles",
+        "pep",
+        "measurements",
+        "tuning",
+        "static",
+        "memory",
+        "jit",
+    ] {
         let tag = format!("<section id=\"{section}\">");
         assert!(
             page.contains(&tag),
