@@ -347,3 +347,23 @@ pub struct ModelFit {
 pub struct CalibrationSet {
     pub fits: Vec<(String, Calibration)>,
 }
+
+/// A metron-probe timeline (`*.trace.json`, `METRON_TIMELINE=N`): Chrome trace events.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChromeTrace {
+    #[serde(rename = "traceEvents")]
+    pub trace_events: Vec<TraceEvent>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct TraceEvent {
+    pub name: String,
+    /// `B` (begin) or `E` (end); other phases are ignored.
+    pub ph: String,
+    /// Microseconds.
+    pub ts: f64,
+    #[serde(default)]
+    pub pid: u64,
+    #[serde(default)]
+    pub tid: u64,
+}

@@ -41,7 +41,7 @@ pub fn collect(inputs: &Inputs) -> Result<Report, ReportError> {
         files.add(path)?;
     }
     let sections = section::present([
-        profile::section(&files.profiles),
+        profile::section(&files.profiles, &files.timelines),
         pep::section(&files.traces),
         measurement::section(&experiments),
         tuning::section(&campaigns, &inputs.tuning_axes),
@@ -109,6 +109,7 @@ fn campaigns(store: &Store, notes: &mut Vec<String>) -> Result<Vec<TuningInput>,
 #[derive(Default)]
 struct Files {
     profiles: Vec<ProfileInput>,
+    timelines: Vec<(PathBuf, d::ChromeTrace)>,
     traces: Vec<PepInput>,
     statics: StaticInputs,
     memory: MemoryInputs,
@@ -119,15 +120,44 @@ impl Files {
     fn add(&mut self, path: &Path) -> Result<(), ReportError> {
         let p = path.to_path_buf();
         match kind_of(path)? {
-            FileKind::Probe => self.profiles.push(ProfileInput {
-                set: metron_probe::analysis::load(path)?,
-                path: p,
-            }),
+            FileKind::Probe => {
+                if path.is_dir() {
+                    self.add_timelines_in(path)?;
+                }
+                self.profiles.push(ProfileInput {
+                    set: metron_probe::analysis::load(path)?,
+                    path: p,
+                })
+            }
             FileKind::Pep => self.traces.push(PepInput {
                 traces: metron_pep::trace::read_file(path)?,
                 path: p,
             }),
             FileKind::Json(kind, text) => self.add_json(p, kind, &text)?,
+        }
+        Ok(())
+    }
+
+    /// The `*.trace.json` timelines beside the profiles of a directory, by name.
+    fn add_timelines_in(&mut self, dir: &Path) -> Result<(), ReportError> {
+        let read = |source| ReportError::Read {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(read)?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".trace.json"))
+            .collect();
+        found.sort();
+        for p in found {
+            let text = std::fs::read_to_string(&p).map_err(|source| ReportError::Read {
+                path: p.clone(),
+                source,
+            })?;
+            let trace = parse(&p, JsonKind::Timeline, &text)?;
+            self.timelines.push((p, trace));
         }
         Ok(())
     }
@@ -149,6 +179,7 @@ impl Files {
                 self.memory.experiments.push((p.clone(), parse(&p, kind, text)?))
             }
             JsonKind::JitAnalysis => self.jit.analyses.push((p.clone(), parse(&p, kind, text)?)),
+            JsonKind::Timeline => self.timelines.push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::JitTau => self.jit.taus.push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::JitCalibration => {
                 let c: d::Calibration = parse(&p, kind, text)?;
@@ -201,6 +232,7 @@ pub enum JsonKind {
     JitTau,
     JitCalibration,
     JitCorpus,
+    Timeline,
 }
 
 impl JsonKind {
@@ -217,6 +249,7 @@ impl JsonKind {
             JsonKind::JitTau => "`metron jit tau --json` output",
             JsonKind::JitCalibration => "`metron jit calibrate --json` output",
             JsonKind::JitCorpus => "`metron jit calibrate --corpus --json` output",
+            JsonKind::Timeline => "metron-probe timeline (Chrome trace events)",
         }
     }
 
@@ -247,6 +280,8 @@ impl JsonKind {
             JsonKind::Simulation
         } else if has("configurations") && has("results") {
             JsonKind::ContentionExperiment
+        } else if has("traceEvents") {
+            JsonKind::Timeline
         } else if has("fragments") && has("source_lines") {
             JsonKind::JitAnalysis
         } else if has("points") && has("table5") {

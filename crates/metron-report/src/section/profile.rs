@@ -9,6 +9,7 @@ use metron_probe::analysis::{call_tree, flat_table, FlatTable, ProfileSet, Strat
 use serde_json::{json, Value};
 
 use super::{Figure, Section, SectionKind};
+use crate::data::ChromeTrace;
 use crate::escape;
 
 const NS_PER_MS: f64 = 1e6;
@@ -24,11 +25,14 @@ pub struct ProfileInput {
 }
 
 /// `None` when no profile was given.
-pub fn section(inputs: &[ProfileInput]) -> Option<Section> {
-    if inputs.is_empty() {
+pub fn section(inputs: &[ProfileInput], timelines: &[(PathBuf, ChromeTrace)]) -> Option<Section> {
+    if inputs.is_empty() && timelines.is_empty() {
         return None;
     }
     let mut figures = Vec::new();
+    for (path, trace) in timelines {
+        figures.extend(timeline(&path.display().to_string(), trace));
+    }
     for input in inputs {
         let table = flat_table(&input.set, Strategy::Max);
         if table.rows.is_empty() {
@@ -45,7 +49,11 @@ pub fn section(inputs: &[ProfileInput]) -> Option<Section> {
     }
     Some(Section {
         kind: SectionKind::Profiles,
-        summary: format!("{} metron-probe profile file(s)", inputs.len()),
+        summary: format!(
+            "{} metron-probe profile file(s), {} timeline(s)",
+            inputs.len(),
+            timelines.len()
+        ),
         figures,
     })
 }
@@ -204,6 +212,77 @@ fn stack_rows(file: &str, t: &FlatTable, rows: &[TreeRow]) -> Figure {
     )
 }
 
+/// Region instances drawn per timeline; the earliest are kept (the title says so).
+const MAX_INTERVALS: usize = 5_000;
+
+/// 002 Fig. 2.6 over real time: per rank and thread, one row per level of inclusion, each
+/// region instance a bar from its begin to its end event; callees lie inside their caller.
+fn timeline(file: &str, trace: &ChromeTrace) -> Option<Figure> {
+    // (lane, depth, name, start µs, duration µs), from B/E pairs per (pid, tid) stack.
+    let mut spans: Vec<((u64, u64), usize, &str, f64, f64)> = Vec::new();
+    let mut stacks: std::collections::BTreeMap<(u64, u64), Vec<(&str, f64)>> = Default::default();
+    let mut events: Vec<&crate::data::TraceEvent> = trace.trace_events.iter().collect();
+    events.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+    for e in events {
+        let stack = stacks.entry((e.pid, e.tid)).or_default();
+        match e.ph.as_str() {
+            "B" => stack.push((&e.name, e.ts)),
+            "E" => {
+                if let Some((name, start)) = stack.pop() {
+                    spans.push(((e.pid, e.tid), stack.len(), name, start, e.ts - start));
+                }
+            }
+            _ => {}
+        }
+    }
+    if spans.is_empty() {
+        return None;
+    }
+    spans.sort_by(|a, b| a.3.total_cmp(&b.3));
+    let cut = spans.len() > MAX_INTERVALS;
+    spans.truncate(MAX_INTERVALS);
+    let label = |lane: (u64, u64), d: usize| format!("r{} t{} · {d}", lane.0, lane.1);
+    let mut names: Vec<&str> = spans.iter().map(|s| s.2).collect();
+    names.sort_unstable();
+    names.dedup();
+    let data: Vec<Value> = names
+        .iter()
+        .map(|name| {
+            let mine: Vec<_> = spans.iter().filter(|s| s.2 == *name).collect();
+            json!({
+                "type": "bar", "orientation": "h", "name": escape::plotly(name),
+                "y": mine.iter().map(|s| label(s.0, s.1)).collect::<Vec<_>>(),
+                "x": mine.iter().map(|s| s.4 / 1e3).collect::<Vec<_>>(),
+                "base": mine.iter().map(|s| s.3 / 1e3).collect::<Vec<_>>(),
+                "hovertemplate": "%{fullData.name} (%{y}): %{x:.6g} ms from %{base:.6g} ms\
+                    <extra></extra>",
+            })
+        })
+        .collect();
+    let mut rows: Vec<((u64, u64), usize)> = spans.iter().map(|s| (s.0, s.1)).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let order: Vec<String> = rows.iter().map(|(l, d)| label(*l, *d)).collect();
+    let layout = json!({
+        "barmode": "overlay",
+        "xaxis": {"title": {"text": "time since start (ms)"}},
+        "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": order,
+                  "autorange": "reversed", "automargin": true,
+                  "title": {"text": "rank, thread · level of inclusion"}},
+        "height": 160 + 18 * order.len().min(120),
+    });
+    let more = if cut {
+        format!(", the first {MAX_INTERVALS} region instances")
+    } else {
+        String::new()
+    };
+    Some(Figure::new(
+        format!("{file}: timeline, call stacks of every rank{more}"),
+        data,
+        layout,
+    ))
+}
+
 /// Regions × units, colour = inclusive time: the time-summed projection of 002 Fig. 2.1.
 fn heat_map(file: &str, t: &FlatTable) -> Figure {
     let x: Vec<&str> = t.units.iter().map(|u| u.label.as_str()).collect();
@@ -322,6 +401,32 @@ mod tests {
             per_unit_inclusive_ns: per_unit.to_vec(),
             imbalance: 1.0,
         }
+    }
+
+    #[test]
+    fn a_timeline_nests_callees_per_thread() {
+        let trace: ChromeTrace = serde_json::from_str(
+            r#"{"displayTimeUnit": "ns", "traceEvents": [
+              {"name": "main", "ph": "B", "ts": 0, "pid": 1, "tid": 7},
+              {"name": "solve", "ph": "B", "ts": 1000, "pid": 1, "tid": 7},
+              {"name": "solve", "ph": "E", "ts": 3000, "pid": 1, "tid": 7},
+              {"name": "main", "ph": "B", "ts": 500, "pid": 0, "tid": 9},
+              {"name": "main", "ph": "E", "ts": 4500, "pid": 0, "tid": 9},
+              {"name": "main", "ph": "E", "ts": 5000, "pid": 1, "tid": 7}]}"#,
+        )
+        .unwrap();
+        let f = timeline("t.trace.json", &trace).unwrap();
+        let main = f.data.iter().find(|t| t["name"] == "main").unwrap();
+        assert_eq!(main["y"], json!(["r1 t7 · 0", "r0 t9 · 0"]));
+        assert_eq!(main["base"], json!([0.0, 0.5]));
+        assert_eq!(main["x"], json!([5.0, 4.0]));
+        let solve = f.data.iter().find(|t| t["name"] == "solve").unwrap();
+        assert_eq!(solve["y"], json!(["r1 t7 · 1"]));
+        assert_eq!(solve["base"], json!([1.0]));
+        assert_eq!(
+            f.layout["yaxis"]["categoryarray"],
+            json!(["r0 t9 · 0", "r1 t7 · 0", "r1 t7 · 1"])
+        );
     }
 
     #[test]

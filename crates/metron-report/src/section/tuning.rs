@@ -212,6 +212,11 @@ fn expr_scatter(
         title.push_str(&format!(" ({left_out} unit(s) without a value left out)"));
     }
     let z_text = z.map_or("", |z| z.text.as_str());
+    if pts.is_empty() {
+        // Say so in the page rather than drop the plot the user asked for.
+        title.push_str(": no unit gives a number for these expressions (misspelt gene?)");
+        return Some(Figure::new(title, vec![], json!({})));
+    }
     scatter(title, units, &pts, [&x.text, &y.text, z_text])
 }
 
@@ -510,6 +515,17 @@ mod tests {
         assert_eq!(f.data[0]["type"], "scatter3d");
         assert_eq!(f.data[0]["z"], serde_json::json!([0.0, 1.0, 2.0]));
         assert!(f.click_details);
+    }
+
+    #[test]
+    fn expressions_no_unit_can_evaluate_say_so() {
+        let axes = Axes {
+            x: Some("no_such_gene".into()),
+            ..Default::default()
+        };
+        let f = &section(&[campaign(vec![])], &axes).unwrap().figures[0];
+        assert!(f.data.is_empty());
+        assert!(f.title.contains("no unit gives a number"), "{}", f.title);
     }
 
     #[test]
