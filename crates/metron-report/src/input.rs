@@ -164,26 +164,39 @@ impl Files {
 
     fn add_json(&mut self, p: PathBuf, kind: JsonKind, text: &str) -> Result<(), ReportError> {
         match kind {
-            JsonKind::StaticModel => self.statics.models.push((p.clone(), parse(&p, kind, text)?)),
+            JsonKind::StaticModel => self
+                .statics
+                .models
+                .push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::StaticValidation => {
                 let v: d::StaticValidation = parse(&p, kind, text)?;
                 self.statics.validations.push((p, v.rows().to_vec()))
             }
-            JsonKind::MemoryAnalysis => self.memory.analyses.push((p.clone(), parse(&p, kind, text)?)),
-            JsonKind::MemoryValidation => {
-                self.memory.validations.push((p.clone(), parse(&p, kind, text)?))
-            }
-            JsonKind::Simulation => self.memory.simulations.push((p.clone(), parse(&p, kind, text)?)),
+            JsonKind::MemoryAnalysis => self
+                .memory
+                .analyses
+                .push((p.clone(), parse(&p, kind, text)?)),
+            JsonKind::MemoryValidation => self
+                .memory
+                .validations
+                .push((p.clone(), parse(&p, kind, text)?)),
+            JsonKind::Simulation => self
+                .memory
+                .simulations
+                .push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::ContentionFit => self.memory.fits.push((p.clone(), parse(&p, kind, text)?)),
-            JsonKind::ContentionExperiment => {
-                self.memory.experiments.push((p.clone(), parse(&p, kind, text)?))
-            }
+            JsonKind::ContentionExperiment => self
+                .memory
+                .experiments
+                .push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::JitAnalysis => self.jit.analyses.push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::Timeline => self.timelines.push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::JitTau => self.jit.taus.push((p.clone(), parse(&p, kind, text)?)),
             JsonKind::JitCalibration => {
                 let c: d::Calibration = parse(&p, kind, text)?;
-                let set = d::CalibrationSet { fits: vec![("CMW".into(), c)] };
+                let set = d::CalibrationSet {
+                    fits: vec![("CMW".into(), c)],
+                };
                 self.jit.calibrations.push((p, set))
             }
             JsonKind::JitCorpus => {
@@ -266,7 +279,9 @@ impl JsonKind {
                 None
             };
         }
-        let kind = if v["schema"].as_str().is_some_and(|s| s.starts_with("metron.static"))
+        let kind = if v["schema"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("metron.static"))
             || v["functions"][0].get("model_name").is_some()
         {
             JsonKind::StaticModel

@@ -137,8 +137,17 @@ pub fn quartile_boxes(name: &str, groups: &[(String, &[f64])]) -> Option<Value> 
         v.sort_by(f64::total_cmp);
         let (q1, med, q3) = (quantile(&v, 0.25), quantile(&v, 0.5), quantile(&v, 0.75));
         let iqr = q3 - q1;
-        let lo = v.iter().copied().find(|x| *x >= q1 - 1.5 * iqr).unwrap_or(q1);
-        let hi = v.iter().rev().copied().find(|x| *x <= q3 + 1.5 * iqr).unwrap_or(q3);
+        let lo = v
+            .iter()
+            .copied()
+            .find(|x| *x >= q1 - 1.5 * iqr)
+            .unwrap_or(q1);
+        let hi = v
+            .iter()
+            .rev()
+            .copied()
+            .find(|x| *x <= q3 + 1.5 * iqr)
+            .unwrap_or(q3);
         for (s, value) in stats.iter_mut().zip([lo, q1, med, q3, hi]) {
             s.push(value);
         }
@@ -175,7 +184,8 @@ mod tests {
         // 1..=9: quartiles 3, 5, 7 (linear interpolation); 100 is beyond the fence.
         let mut v: Vec<f64> = (1..=9).map(f64::from).collect();
         v.push(100.0);
-        let b = quartile_boxes("m1", &[("T = 2".into(), &v), ("T = 4".into(), &[f64::NAN])]).unwrap();
+        let b =
+            quartile_boxes("m1", &[("T = 2".into(), &v), ("T = 4".into(), &[f64::NAN])]).unwrap();
         assert_eq!(b["x"], serde_json::json!(["T = 2"]));
         assert_eq!(b["q1"][0], 3.25);
         assert_eq!(b["median"][0], 5.5);

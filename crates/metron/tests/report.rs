@@ -198,7 +198,10 @@ fn a_tuning_campaign_and_its_unit_profiles() {
     let o = run(&[&args[..], &axes].concat(), &store);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let page = read_report(&out);
-    assert!(page.contains("fitness * 1000 against ranks * threads"), "no expression plot");
+    assert!(
+        page.contains("fitness * 1000 against ranks * threads"),
+        "no expression plot"
+    );
     assert!(page.contains("\"name\":\"mean\""));
     let o = run(&[&args[..], &["--x", "ranks * ("]].concat(), &store);
     expect_exit(&o, 2, "ranks * (");
@@ -316,31 +319,69 @@ fn static_memory_contention_and_jit_outputs_give_their_sections() {
         .unwrap();
     assert!(rec.status.success(), "{}", common::stderr(&rec));
     let files = [
-        save_json(&["static", &s(&stream), "--param", "n=2000"], &d.join("model.json")),
         save_json(
-            &["static", "validate", &s(&stream), "--param", "n=2000", "--", "2000"],
+            &["static", &s(&stream), "--param", "n=2000"],
+            &d.join("model.json"),
+        ),
+        save_json(
+            &[
+                "static",
+                "validate",
+                &s(&stream),
+                "--param",
+                "n=2000",
+                "--",
+                "2000",
+            ],
             &d.join("validate.json"),
         ),
         save_json(
-            &["memory", "analyze", &kernels, "-f", "matmul", "--param", "n=8"],
+            &[
+                "memory", "analyze", &kernels, "-f", "matmul", "--param", "n=8",
+            ],
             &d.join("analyze.json"),
         ),
         save_json(
-            &["memory", "validate", &kernels, "-f", "triangular", "--param", "n=10", "--", "triangular", "10"],
+            &[
+                "memory",
+                "validate",
+                &kernels,
+                "-f",
+                "triangular",
+                "--param",
+                "n=10",
+                "--",
+                "triangular",
+                "10",
+            ],
             &d.join("mvalidate.json"),
         ),
         save_json(
-            &["contention", "simulate", "--cores", "3", "--accesses", "5000"],
+            &[
+                "contention",
+                "simulate",
+                "--cores",
+                "3",
+                "--accesses",
+                "5000",
+            ],
             &d.join("simulate.json"),
         ),
-        save_json(&["contention", "experiment", "--small"], &d.join("experiment.json")),
+        save_json(
+            &["contention", "experiment", "--small"],
+            &d.join("experiment.json"),
+        ),
         save_json(&["jit", "analyze", &s(&log)], &d.join("jit.json")),
     ];
     let out = tmp.path().join("r.html");
     let mut args: Vec<String> = vec!["report".into()];
     args.extend(files.iter().map(|f| s(f)));
     args.extend(["-o".into(), s(&out), "--json".into()]);
-    let o = metron().current_dir(tmp.path()).args(&args).output().unwrap();
+    let o = metron()
+        .current_dir(tmp.path())
+        .args(&args)
+        .output()
+        .unwrap();
     assert_eq!(
         common::json(&o)["sections"],
         serde_json::json!(["static", "memory", "jit"])
@@ -362,7 +403,10 @@ fn static_memory_contention_and_jit_outputs_give_their_sections() {
     }
     // The heading shows the folder escaped; the mandel loop's source text is in the table.
     assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;/model.json"));
-    assert!(page.contains("while k \\u0026lt; 50"), "no source line text");
+    assert!(
+        page.contains("while k \\u0026lt; 50"),
+        "no source line text"
+    );
     assert!(page.contains("\"type\":\"table\"") && page.contains("\"q1\":["));
 }
 
@@ -372,7 +416,14 @@ fn static_memory_contention_and_jit_outputs_give_their_sections() {
 fn a_simulation_alone_and_malformed_outputs() {
     let tmp = tempfile::tempdir().unwrap();
     let sim = save_json(
-        &["contention", "simulate", "--cores", "2", "--accesses", "1000"],
+        &[
+            "contention",
+            "simulate",
+            "--cores",
+            "2",
+            "--accesses",
+            "1000",
+        ],
         &tmp.path().join("sim.json"),
     );
     let o = metron()

@@ -92,7 +92,9 @@ fn calibration(file: &str, c: &CalibrationSet) -> Option<Figure> {
             max = max.max(p.seconds).max(p.predicted);
             min = min.min(p.seconds).min(p.predicted);
         }
-        let r2 = fit.r_squared.map_or(String::new(), |r| format!(" (R² {r:.3})"));
+        let r2 = fit
+            .r_squared
+            .map_or(String::new(), |r| format!(" (R² {r:.3})"));
         data.push(json!({
             "type": "scatter", "mode": "markers", "name": escape::plotly(&format!("{model}{r2}")),
             "x": fit.programs.iter().map(|p| p.seconds).collect::<Vec<_>>(),
@@ -106,7 +108,11 @@ fn calibration(file: &str, c: &CalibrationSet) -> Option<Figure> {
     if data.is_empty() {
         return None;
     }
-    let lo = if min.is_finite() && min > 0.0 { min } else { 1e-6 };
+    let lo = if min.is_finite() && min > 0.0 {
+        min
+    } else {
+        1e-6
+    };
     data.push(json!({
         "type": "scatter", "mode": "lines", "name": "predicted = measured",
         "x": [lo, max], "y": [lo, max], "line": {"dash": "dot", "color": "#888"}, "hoverinfo": "skip",
@@ -158,7 +164,10 @@ fn top_fragments(file: &str, a: &JitAnalysis) -> Option<Figure> {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let at = f.starts_at.as_deref().map_or(String::new(), |s| format!(" ({s})"));
+            let at = f
+                .starts_at
+                .as_deref()
+                .map_or(String::new(), |s| format!(" ({s})"));
             escape::plotly(&format!("{}. {}{at}", frags.len() - i, f.name))
         })
         .collect();
@@ -298,7 +307,10 @@ mod tests {
         let t = &f.data[0];
         assert_eq!(t["x"], json!([30.0, 70.0]));
         assert_eq!(t["y"][1], "1. &lt;script&gt;alert(1)&lt;/script&gt;");
-        assert!(t["customdata"][0].as_str().unwrap().contains(":2 run BINARY_MULTIPLY"));
+        assert!(t["customdata"][0]
+            .as_str()
+            .unwrap()
+            .contains(":2 run BINARY_MULTIPLY"));
         let lines = top_lines("a.json", &a, &mut SourceCache::default()).unwrap();
         let cells = &lines.data[0]["cells"]["values"];
         assert_eq!(cells[2][0], "30.00");

@@ -97,7 +97,8 @@ fn analysis(file: &str, a: &MemoryAnalysis) -> Option<Figure> {
                 "{}: {}",
                 f.counts.function, v.variable.name
             )));
-            let value = |s: &Option<String>| s.as_deref().and_then(|s| s.trim().parse::<f64>().ok());
+            let value =
+                |s: &Option<String>| s.as_deref().and_then(|s| s.trim().parse::<f64>().ok());
             reads.push(value(&v.reads_value));
             writes.push(value(&v.writes_value));
             let formula = |f: &Option<crate::data::Formula>| {
@@ -203,7 +204,9 @@ fn simulation(file: &str, s: &Simulation) -> Figure {
         json!({"type": "bar", "name": "stall cycles", "x": x, "y": col(|c| c.stall_cycles), "yaxis": "y2",
                "customdata": custom, "hovertemplate": "%{x}: %{y:,} stall cycles<extra></extra>"}),
     ];
-    let banks = s.config["banks"].as_u64().map_or(String::new(), |b| format!(", {b} bank(s)"));
+    let banks = s.config["banks"]
+        .as_u64()
+        .map_or(String::new(), |b| format!(", {b} bank(s)"));
     let layout = json!({
         "barmode": "group",
         "xaxis": {"domain": [0.0, 0.45]}, "xaxis2": {"domain": [0.55, 1.0], "anchor": "y2"},
@@ -215,7 +218,10 @@ fn simulation(file: &str, s: &Simulation) -> Figure {
         t["xaxis"] = json!("x2");
     }
     Figure::new(
-        format!("{file}: simulated contention, {} cores{banks}", s.cores.len()),
+        format!(
+            "{file}: simulated contention, {} cores{banks}",
+            s.cores.len()
+        ),
         data,
         layout,
     )
@@ -335,7 +341,10 @@ mod tests {
         .unwrap();
         let f = validation("v.json", &v);
         assert_eq!(f.data[0]["y"], json!([16.0, null]));
-        assert_eq!(f.data[0]["x"][0], "f: &lt;script&gt;alert(1)&lt;/script&gt; read");
+        assert_eq!(
+            f.data[0]["x"][0],
+            "f: &lt;script&gt;alert(1)&lt;/script&gt; read"
+        );
         assert!(f.title.ends_with("(n=4), some differ"));
     }
 }

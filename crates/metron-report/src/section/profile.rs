@@ -176,11 +176,11 @@ fn stack_rows(file: &str, t: &FlatTable, rows: &[TreeRow]) -> Figure {
         .map(|name| {
             let (mut y, mut x, mut base) = (Vec::new(), Vec::new(), Vec::new());
             for (i, r) in rows.iter().enumerate().filter(|(_, r)| r.name == *name) {
-                for u in 0..units.len() {
+                for (u, st) in start.iter().enumerate() {
                     if let Some(v) = r.per_unit_inclusive_ns[u] {
                         y.push(row_label(u, r.depth));
                         x.push(v / NS_PER_MS);
-                        base.push(start[u][i]);
+                        base.push(st[i]);
                     }
                 }
             }
@@ -215,11 +215,14 @@ fn stack_rows(file: &str, t: &FlatTable, rows: &[TreeRow]) -> Figure {
 /// Region instances drawn per timeline; the earliest are kept (the title says so).
 const MAX_INTERVALS: usize = 5_000;
 
+/// A region instance on a timeline: (rank, thread), depth, name, start and duration in µs.
+type Span<'a> = ((u64, u64), usize, &'a str, f64, f64);
+
 /// 002 Fig. 2.6 over real time: per rank and thread, one row per level of inclusion, each
 /// region instance a bar from its begin to its end event; callees lie inside their caller.
 fn timeline(file: &str, trace: &ChromeTrace) -> Option<Figure> {
     // (lane, depth, name, start µs, duration µs), from B/E pairs per (pid, tid) stack.
-    let mut spans: Vec<((u64, u64), usize, &str, f64, f64)> = Vec::new();
+    let mut spans: Vec<Span> = Vec::new();
     let mut stacks: std::collections::BTreeMap<(u64, u64), Vec<(&str, f64)>> = Default::default();
     let mut events: Vec<&crate::data::TraceEvent> = trace.trace_events.iter().collect();
     events.sort_by(|a, b| a.ts.total_cmp(&b.ts));

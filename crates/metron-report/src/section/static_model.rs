@@ -88,7 +88,9 @@ fn predicted_measured(file: &str, rows: &[StaticComparison]) -> Option<Figure> {
     let rows: Vec<&StaticComparison> = rows
         .iter()
         // A function inlined everywhere has 0 of both: the table lists it, the log axis not.
-        .filter(|r| total(&r.predicted).unwrap_or(0.0) > 0.0 || total(&r.measured).unwrap_or(0.0) > 0.0)
+        .filter(|r| {
+            total(&r.predicted).unwrap_or(0.0) > 0.0 || total(&r.measured).unwrap_or(0.0) > 0.0
+        })
         .collect();
     if rows.is_empty() {
         return None;
@@ -102,7 +104,10 @@ fn predicted_measured(file: &str, rows: &[StaticComparison]) -> Option<Figure> {
         })
     };
     let data = vec![
-        bar("predicted", rows.iter().map(|r| total(&r.predicted)).collect()),
+        bar(
+            "predicted",
+            rows.iter().map(|r| total(&r.predicted)).collect(),
+        ),
         bar(
             "measured (callgrind)",
             rows.iter().map(|r| total(&r.measured)).collect(),

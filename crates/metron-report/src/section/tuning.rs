@@ -67,7 +67,9 @@ pub fn section(inputs: &[TuningInput], axes: &Axes) -> Option<Section> {
     for t in inputs {
         let units = Units::new(t);
         match &exprs {
-            Some([Some(x), Some(y), z]) => figures.extend(expr_scatter(t, &units, x, y, z.as_ref())),
+            Some([Some(x), Some(y), z]) => {
+                figures.extend(expr_scatter(t, &units, x, y, z.as_ref()))
+            }
             _ => {
                 for gene in numeric_genes(&units.params).into_iter().take(MAX_GENE_AXES) {
                     figures.extend(gene_scatter(t, &units, &gene));
@@ -172,8 +174,9 @@ fn gene(p: &[(String, Value)], name: &str) -> Option<f64> {
     }
 }
 
-/// Placed units: index, x, y and (3D) z.
-type Points = Vec<(usize, f64, f64, Option<f64>)>;
+/// A placed unit: index, x, y and (3D) z.
+type Point = (usize, f64, f64, Option<f64>);
+type Points = Vec<Point>;
 
 /// Fitness of finished units against one gene.
 fn gene_scatter(t: &TuningInput, units: &Units, name: &str) -> Option<Figure> {
@@ -227,7 +230,7 @@ fn scatter(title: String, units: &Units, pts: &Points, labels: [&str; 3]) -> Opt
         return None;
     }
     let three_d = pts.iter().all(|p| p.3.is_some()) && !labels[2].is_empty();
-    let col = |f: fn(&(usize, f64, f64, Option<f64>)) -> Value| pts.iter().map(f).collect::<Vec<_>>();
+    let col = |f: fn(&Point) -> Value| pts.iter().map(f).collect::<Vec<_>>();
     let mut trace = json!({
         "type": if three_d { "scatter3d" } else { "scatter" }, "mode": "markers", "name": "units",
         "x": col(|p| json!(p.1)), "y": col(|p| json!(p.2)),
@@ -239,10 +242,14 @@ fn scatter(title: String, units: &Units, pts: &Points, labels: [&str; 3]) -> Opt
     let axis = |t: &str| json!({"title": {"text": t}});
     let layout = if three_d {
         trace["z"] = json!(col(|p| json!(p.3)));
-        trace["hovertemplate"] = json!(format!("%{{text}}<br>{x} %{{x:.6g}}, {y} %{{y:.6g}}, {z} %{{z:.6g}}<extra></extra>"));
+        trace["hovertemplate"] = json!(format!(
+            "%{{text}}<br>{x} %{{x:.6g}}, {y} %{{y:.6g}}, {z} %{{z:.6g}}<extra></extra>"
+        ));
         json!({"scene": {"xaxis": axis(&x), "yaxis": axis(&y), "zaxis": axis(&z)}, "height": 560})
     } else {
-        trace["hovertemplate"] = json!(format!("%{{text}}<br>{x} %{{x:.6g}}, {y} %{{y:.6g}}<extra></extra>"));
+        trace["hovertemplate"] = json!(format!(
+            "%{{text}}<br>{x} %{{x:.6g}}, {y} %{{y:.6g}}<extra></extra>"
+        ));
         json!({"xaxis": axis(&x), "yaxis": axis(&y)})
     };
     let mut data = vec![trace];
@@ -272,9 +279,13 @@ fn envelope(pts: &Points) -> Vec<Value> {
         })
     };
     vec![
-        line("min", "dot", &|v| v.iter().copied().fold(f64::INFINITY, f64::min)),
+        line("min", "dot", &|v| {
+            v.iter().copied().fold(f64::INFINITY, f64::min)
+        }),
         line("mean", "solid", &|v| v.iter().sum::<f64>() / v.len() as f64),
-        line("max", "dash", &|v| v.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+        line("max", "dash", &|v| {
+            v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        }),
     ]
 }
 
@@ -293,7 +304,10 @@ fn unit_details(t: &TuningInput, params: &[(String, Value)], i: usize, logs: boo
         text.push_str(&format!(", fitness {f}"));
     }
     if let Some(stage) = &u.failed_stage {
-        text.push_str(&format!("\nfailed in {stage}: {}", u.reason.as_deref().unwrap_or("")));
+        text.push_str(&format!(
+            "\nfailed in {stage}: {}",
+            u.reason.as_deref().unwrap_or("")
+        ));
     }
     for (k, v) in params {
         let v = v.as_str().map_or_else(|| v.to_string(), str::to_string);
@@ -383,13 +397,20 @@ fn bands(generations: &[TuneGenerationRow], repeats: usize) -> Vec<Value> {
     let x: Vec<u32> = at.iter().map(|(n, _)| *n).collect();
     let q = |p: f64| at.iter().map(|(_, v)| quantile(v, p)).collect::<Vec<_>>();
     let mut out = Vec::new();
-    for (lo, hi, fill) in [(0.1, 0.9, "rgba(31,119,180,0.12)"), (0.25, 0.75, "rgba(31,119,180,0.25)")] {
+    for (lo, hi, fill) in [
+        (0.1, 0.9, "rgba(31,119,180,0.12)"),
+        (0.25, 0.75, "rgba(31,119,180,0.25)"),
+    ] {
         let name = format!("{:.0}-{:.0}th percentile", lo * 100.0, hi * 100.0);
-        out.push(json!({"type": "scatter", "mode": "lines", "x": x, "y": q(lo), "line": {"width": 0},
-                        "showlegend": false, "legendgroup": name, "hoverinfo": "skip"}));
-        out.push(json!({"type": "scatter", "mode": "lines", "x": x, "y": q(hi), "line": {"width": 0},
+        out.push(
+            json!({"type": "scatter", "mode": "lines", "x": x, "y": q(lo), "line": {"width": 0},
+                        "showlegend": false, "legendgroup": name, "hoverinfo": "skip"}),
+        );
+        out.push(
+            json!({"type": "scatter", "mode": "lines", "x": x, "y": q(hi), "line": {"width": 0},
                         "fill": "tonexty", "fillcolor": fill, "name": name, "legendgroup": name,
-                        "hoverinfo": "skip"}));
+                        "hoverinfo": "skip"}),
+        );
     }
     out.push(json!({
         "type": "scatter", "mode": "lines", "name": "median of repeats", "x": x, "y": q(0.5),
@@ -470,7 +491,11 @@ mod tests {
             best_fitness: Some(best),
             best_key: Some("a".into()),
         };
-        let s = section(&[campaign(vec![g(0, 0, 3.0), g(0, 1, 2.0), g(1, 0, 2.5)])], &Axes::default()).unwrap();
+        let s = section(
+            &[campaign(vec![g(0, 0, 3.0), g(0, 1, 2.0), g(1, 0, 2.5)])],
+            &Axes::default(),
+        )
+        .unwrap();
         let conv = s.figures.last().unwrap();
         assert!(conv.title.ends_with("GA convergence"));
         // Two bands (lower and upper line each), the median, then one line per repeat.
@@ -499,7 +524,11 @@ mod tests {
         let s = section(&[c.clone()], &axes).unwrap();
         let f = &s.figures[0];
         // Unit c failed: no fitness, left out.
-        assert!(f.title.contains("(1 unit(s) without a value left out)"), "{}", f.title);
+        assert!(
+            f.title.contains("(1 unit(s) without a value left out)"),
+            "{}",
+            f.title
+        );
         assert_eq!(f.data[0]["x"], serde_json::json!([2.0, 4.0, 8.0]));
         assert_eq!(f.data[0]["y"], serde_json::json!([-2.0, 1.5, -1.0]));
         assert_eq!(f.data[0]["type"], "scatter");
@@ -550,7 +579,10 @@ mod tests {
         std::fs::write(folder.join("empty.stderr"), "").unwrap();
         let s = section(&[c], &Axes::default()).unwrap();
         let details = s.figures[0].data[0]["customdata"][1].as_str().unwrap();
-        assert!(details.contains("--- build.stderr (last lines)\n<script>"), "{details}");
+        assert!(
+            details.contains("--- build.stderr (last lines)\n<script>"),
+            "{details}"
+        );
         assert!(details.contains("line 29\nline 30") && details.ends_with("line 40"));
         assert!(!details.contains("line 28\n") && !details.contains("empty.stderr"));
     }

@@ -497,7 +497,15 @@ fn jit_tau_step(out: &Path, global: &GlobalOpts) -> CliResult {
     let weights = write_example(&dir, "weights.txt", JIT_WEIGHTS)?;
     let (task, weights) = (task.display().to_string(), weights.display().to_string());
     let tau = [
-        "jit", "tau", &task, "--tau", "1,4,16", "--repeat", "3", "--weights", &weights,
+        "jit",
+        "tau",
+        &task,
+        "--tau",
+        "1,4,16",
+        "--repeat",
+        "3",
+        "--weights",
+        &weights,
     ];
     invoke(&tau, global)?;
     save_json(&tau, &dir.join("tau.json"))
@@ -535,7 +543,10 @@ fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         ],
         global,
     )?;
-    save_json(&["static", &bin, "--param", "n=20000"], &dir.join("model.json"))?;
+    save_json(
+        &["static", &bin, "--param", "n=20000"],
+        &dir.join("model.json"),
+    )?;
     let validate = [
         "static", "validate", &bin, "--param", "n=20000", "--", "20000",
     ];
