@@ -149,6 +149,45 @@ fn per_rank_lines(file: &str, t: &FlatTable) -> Figure {
     )
 }
 
+/// One bar of a Fig. 2.6 chart: its row, region, start and length (ms).
+struct StackBar<'a> {
+    row: String,
+    name: &'a str,
+    start: f64,
+    length: f64,
+}
+
+/// Horizontal bars, one trace (colour) per region, rows in the given order top to bottom.
+fn stack_figure(title: String, bars: &[StackBar], order: Vec<String>, x_title: &str) -> Figure {
+    let mut names: Vec<&str> = bars.iter().map(|b| b.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    let data: Vec<Value> = names
+        .iter()
+        .map(|name| {
+            let mine: Vec<&StackBar> = bars.iter().filter(|b| b.name == *name).collect();
+            json!({
+                "type": "bar", "orientation": "h", "name": escape::plotly(name),
+                "y": mine.iter().map(|b| b.row.as_str()).collect::<Vec<_>>(),
+                "x": mine.iter().map(|b| b.length).collect::<Vec<_>>(),
+                "base": mine.iter().map(|b| b.start).collect::<Vec<_>>(),
+                "hovertemplate": "%{fullData.name} (%{y}): %{x:.6g} ms, from %{base:.6g} ms\
+                    <extra></extra>",
+            })
+        })
+        .collect();
+    let layout = json!({
+        "barmode": "overlay",
+        "xaxis": {"title": {"text": x_title}},
+        "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": order,
+                  "autorange": "reversed", "automargin": true,
+                  "title": {"text": "rank · level of inclusion"}},
+        "height": 160 + 18 * order.len().min(120),
+        "legend": {"font": {"size": 10}},
+    });
+    Figure::new(title, data, layout)
+}
+
 /// 002 Fig. 2.6: per rank, one row per level of inclusion; each region a bar as long as its
 /// inclusive time, callees laid one after another from their caller's start (the profile has
 /// no timeline, so within a caller they follow the tree's order). One colour per region.
@@ -156,74 +195,51 @@ fn stack_rows(file: &str, t: &FlatTable, rows: &[TreeRow]) -> Figure {
     let units = &t.units[..t.units.len().min(MAX_STACK_UNITS)];
     let depth = rows.iter().map(|r| r.depth).max().unwrap_or(0);
     let row_label = |u: usize, d: u32| format!("{} · {d}", units[u].label);
-    // Start of every row in every unit: after its earlier siblings, inside its parent.
-    let mut start = vec![vec![0.0f64; rows.len()]; units.len()];
-    for (u, st) in start.iter_mut().enumerate() {
+    let mut bars = Vec::new();
+    for u in 0..units.len() {
+        // Start of every row: after its earlier siblings, inside its parent.
+        let mut start = vec![0.0f64; rows.len()];
         let mut next = vec![0.0f64; rows.len() + 1]; // next free offset per parent (+ roots)
         for (i, r) in rows.iter().enumerate() {
             let slot = r.parent.unwrap_or(rows.len());
-            let base = r.parent.map_or(0.0, |p| st[p]).max(next[slot]);
-            st[i] = base;
-            next[slot] = base + r.per_unit_inclusive_ns[u].unwrap_or(0.0) / NS_PER_MS;
+            let base = r.parent.map_or(0.0, |p| start[p]).max(next[slot]);
+            let length = r.per_unit_inclusive_ns[u].unwrap_or(0.0) / NS_PER_MS;
+            start[i] = base;
+            next[slot] = base + length;
             next[i] = base;
+            if r.per_unit_inclusive_ns[u].is_some() {
+                bars.push(StackBar {
+                    row: row_label(u, r.depth),
+                    name: &r.name,
+                    start: base,
+                    length,
+                });
+            }
         }
     }
-    let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-    names.sort_unstable();
-    names.dedup();
-    let data: Vec<Value> = names
-        .iter()
-        .map(|name| {
-            let (mut y, mut x, mut base) = (Vec::new(), Vec::new(), Vec::new());
-            for (i, r) in rows.iter().enumerate().filter(|(_, r)| r.name == *name) {
-                for (u, st) in start.iter().enumerate() {
-                    if let Some(v) = r.per_unit_inclusive_ns[u] {
-                        y.push(row_label(u, r.depth));
-                        x.push(v / NS_PER_MS);
-                        base.push(st[i]);
-                    }
-                }
-            }
-            json!({
-                "type": "bar", "orientation": "h", "name": escape::plotly(name), "y": y, "x": x,
-                "base": base, "customdata": x,
-                "hovertemplate": "%{fullData.name} (%{y}): %{customdata:.6g} ms inclusive, from \
-                    %{base:.6g} ms<extra></extra>",
-            })
-        })
-        .collect();
     let order: Vec<String> = (0..units.len())
         .flat_map(|u| (0..=depth).map(move |d| (u, d)))
         .map(|(u, d)| row_label(u, d))
         .collect();
-    let layout = json!({
-        "barmode": "overlay",
-        "xaxis": {"title": {"text": "time (ms)"}},
-        "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": order,
-                  "autorange": "reversed", "automargin": true,
-                  "title": {"text": "rank · level of inclusion"}},
-        "height": 160 + 18 * order.len().min(120),
-        "legend": {"font": {"size": 10}},
-    });
-    Figure::new(
+    stack_figure(
         format!("{file}: call stacks of every rank, callees inside their caller's span"),
-        data,
-        layout,
+        &bars,
+        order,
+        "time (ms)",
     )
 }
 
 /// Region instances drawn per timeline; the earliest are kept (the title says so).
 const MAX_INTERVALS: usize = 5_000;
 
-/// A region instance on a timeline: (rank, thread), depth, name, start and duration in µs.
-type Span<'a> = ((u64, u64), usize, &'a str, f64, f64);
-
 /// 002 Fig. 2.6 over real time: per rank and thread, one row per level of inclusion, each
 /// region instance a bar from its begin to its end event; callees lie inside their caller.
 fn timeline(file: &str, trace: &ChromeTrace) -> Option<Figure> {
-    // (lane, depth, name, start µs, duration µs), from B/E pairs per (pid, tid) stack.
-    let mut spans: Vec<Span> = Vec::new();
-    let mut stacks: std::collections::BTreeMap<(u64, u64), Vec<(&str, f64)>> = Default::default();
+    // (rank, thread), depth and bar of every B/E pair, matched per thread's stack.
+    type Lane = (u64, u64);
+    let label = |lane: Lane, d: u32| format!("r{} t{} · {d}", lane.0, lane.1);
+    let mut spans: Vec<(Lane, u32, StackBar)> = Vec::new();
+    let mut stacks: std::collections::BTreeMap<Lane, Vec<(&str, f64)>> = Default::default();
     let mut events: Vec<&crate::data::TraceEvent> = trace.trace_events.iter().collect();
     events.sort_by(|a, b| a.ts.total_cmp(&b.ts));
     for e in events {
@@ -232,7 +248,14 @@ fn timeline(file: &str, trace: &ChromeTrace) -> Option<Figure> {
             "B" => stack.push((&e.name, e.ts)),
             "E" => {
                 if let Some((name, start)) = stack.pop() {
-                    spans.push(((e.pid, e.tid), stack.len(), name, start, e.ts - start));
+                    let (lane, depth) = ((e.pid, e.tid), stack.len() as u32);
+                    let bar = StackBar {
+                        row: label(lane, depth),
+                        name,
+                        start: start / 1e3,
+                        length: (e.ts - start) / 1e3,
+                    };
+                    spans.push((lane, depth, bar));
                 }
             }
             _ => {}
@@ -241,48 +264,24 @@ fn timeline(file: &str, trace: &ChromeTrace) -> Option<Figure> {
     if spans.is_empty() {
         return None;
     }
-    spans.sort_by(|a, b| a.3.total_cmp(&b.3));
+    spans.sort_by(|a, b| a.2.start.total_cmp(&b.2.start));
     let cut = spans.len() > MAX_INTERVALS;
     spans.truncate(MAX_INTERVALS);
-    let label = |lane: (u64, u64), d: usize| format!("r{} t{} · {d}", lane.0, lane.1);
-    let mut names: Vec<&str> = spans.iter().map(|s| s.2).collect();
-    names.sort_unstable();
-    names.dedup();
-    let data: Vec<Value> = names
-        .iter()
-        .map(|name| {
-            let mine: Vec<_> = spans.iter().filter(|s| s.2 == *name).collect();
-            json!({
-                "type": "bar", "orientation": "h", "name": escape::plotly(name),
-                "y": mine.iter().map(|s| label(s.0, s.1)).collect::<Vec<_>>(),
-                "x": mine.iter().map(|s| s.4 / 1e3).collect::<Vec<_>>(),
-                "base": mine.iter().map(|s| s.3 / 1e3).collect::<Vec<_>>(),
-                "hovertemplate": "%{fullData.name} (%{y}): %{x:.6g} ms from %{base:.6g} ms\
-                    <extra></extra>",
-            })
-        })
-        .collect();
-    let mut rows: Vec<((u64, u64), usize)> = spans.iter().map(|s| (s.0, s.1)).collect();
+    let mut rows: Vec<(Lane, u32)> = spans.iter().map(|s| (s.0, s.1)).collect();
     rows.sort_unstable();
     rows.dedup();
     let order: Vec<String> = rows.iter().map(|(l, d)| label(*l, *d)).collect();
-    let layout = json!({
-        "barmode": "overlay",
-        "xaxis": {"title": {"text": "time since start (ms)"}},
-        "yaxis": {"type": "category", "categoryorder": "array", "categoryarray": order,
-                  "autorange": "reversed", "automargin": true,
-                  "title": {"text": "rank, thread · level of inclusion"}},
-        "height": 160 + 18 * order.len().min(120),
-    });
+    let bars: Vec<StackBar> = spans.into_iter().map(|s| s.2).collect();
     let more = if cut {
         format!(", the first {MAX_INTERVALS} region instances")
     } else {
         String::new()
     };
-    Some(Figure::new(
+    Some(stack_figure(
         format!("{file}: timeline, call stacks of every rank{more}"),
-        data,
-        layout,
+        &bars,
+        order,
+        "time since start (ms)",
     ))
 }
 
