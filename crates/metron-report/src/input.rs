@@ -138,7 +138,7 @@ impl Files {
         Ok(())
     }
 
-    /// The `*.trace.json` timelines beside the profiles of a directory, by name.
+    /// The `*.trace.json` timelines beside the profiles of a directory, as one timeline.
     fn add_timelines_in(&mut self, dir: &Path) -> Result<(), ReportError> {
         let read = |source| ReportError::Read {
             path: dir.to_path_buf(),
@@ -151,13 +151,20 @@ impl Files {
             .filter(|p| p.to_string_lossy().ends_with(".trace.json"))
             .collect();
         found.sort();
-        for p in found {
-            let text = std::fs::read_to_string(&p).map_err(|source| ReportError::Read {
+        // One chart for the directory: every rank's lanes together, as in 002 Fig. 2.6.
+        let mut merged = d::ChromeTrace {
+            trace_events: Vec::new(),
+        };
+        for p in &found {
+            let text = std::fs::read_to_string(p).map_err(|source| ReportError::Read {
                 path: p.clone(),
                 source,
             })?;
-            let trace = parse(&p, JsonKind::Timeline, &text)?;
-            self.timelines.push((p, trace));
+            let trace: d::ChromeTrace = parse(p, JsonKind::Timeline, &text)?;
+            merged.trace_events.extend(trace.trace_events);
+        }
+        if !found.is_empty() {
+            self.timelines.push((dir.to_path_buf(), merged));
         }
         Ok(())
     }

@@ -45,13 +45,13 @@ fn demo_runs_and_writes_its_outputs() {
         stdout.contains("call tree"),
         "probe step did not show a profile:\n{stdout}"
     );
-    assert_eq!(
+    let (timelines, profiles): (Vec<String>, Vec<String>) =
         std::fs::read_dir(out.join("probe/profile"))
             .unwrap()
-            .count(),
-        4,
-        "one profile per rank"
-    );
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .partition(|n| n.ends_with(".trace.json"));
+    assert_eq!(profiles.len(), 4, "one profile per rank: {profiles:?}");
+    assert_eq!(timelines.len(), 4, "one timeline per rank: {timelines:?}");
     // The jit step needs pypy3, which scripts/install-deps installs.
     assert!(
         stdout.contains("top source lines"),
@@ -98,4 +98,6 @@ fn demo_runs_and_writes_its_outputs() {
             "the demo's report has no {section} section"
         );
     }
+    // The probe step's timelines give 002 Fig. 2.6 over time.
+    assert!(page.contains("timeline, call stacks of every rank"));
 }

@@ -278,6 +278,8 @@ fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         let env = [
             ("METRON_RANK".to_string(), rank.to_string()),
             ("METRON_PROFILE_DIR".to_string(), path(&profiles)),
+            // Timelines too, for the report's call stacks over time (002 Fig. 2.6).
+            ("METRON_TIMELINE".to_string(), "4096".to_string()),
         ];
         let o = metron_measure::runner::run_once_with_env(
             &argv,
