@@ -277,6 +277,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_corpus_calibration_gives_one_colour_per_model_and_the_diagonal() {
+        // The shape `metron jit calibrate --corpus --json` writes (CorpusCalibration).
+        let c: crate::data::CorpusCalibration = serde_json::from_str(
+            r#"{"startup_seconds": 0.01, "programs": [], "fits": [
+              {"model": "CMW", "k_folds": 5, "kfold_rmse": 0.1, "fit": {"weights": {"guard": 1e-9},
+               "r_squared": 0.97, "loo_rmse": 0.2, "programs": [
+                 {"program": "01_int_sum.py", "seconds": 0.5, "predicted": 0.45, "residual": 0.05,
+                  "loo_predicted": 0.44, "loo_error": 0.06},
+                 {"program": "<script>alert(1)</script>", "seconds": 2.0, "predicted": 2.5,
+                  "residual": -0.5, "loo_predicted": 2.6, "loo_error": -0.6}]}},
+              {"model": "CM0", "fit": {"r_squared": 0.5, "programs": []}}]}"#,
+        )
+        .unwrap();
+        let set = CalibrationSet {
+            fits: c.fits.into_iter().map(|f| (f.model, f.fit)).collect(),
+        };
+        let f = calibration("c.json", &set).unwrap();
+        // CM0 has no programs: CMW's points and the diagonal only.
+        assert_eq!(f.data.len(), 2);
+        assert_eq!(f.data[0]["name"], "CMW (R² 0.970)");
+        assert_eq!(f.data[0]["x"], json!([0.5, 2.0]));
+        assert_eq!(f.data[0]["y"], json!([0.45, 2.5]));
+        assert_eq!(
+            f.data[0]["text"][1],
+            "&lt;script&gt;alert(1)&lt;/script&gt;"
+        );
+        assert_eq!(f.data[1]["x"], json!([0.45, 2.5]));
+    }
+
+    #[test]
     fn k_of_tau_has_a_line_per_model_and_the_fragments_their_sources() {
         let tau: TauExperiment = serde_json::from_str(
             r#"{"benchmark": "matmul", "skeleton": "chunked", "derivative": "linear",
