@@ -405,6 +405,20 @@ mod tests {
         }
     }
 
+    /// A table of ranks 0 and 1 (the rows come from the call tree in these tests).
+    fn two_ranks() -> FlatTable {
+        let unit = |r: u32| Unit {
+            label: format!("r{r}"),
+            rank: Some(r),
+            thread: 0,
+        };
+        FlatTable {
+            strategy: "max".into(),
+            units: vec![unit(0), unit(1)],
+            rows: vec![],
+        }
+    }
+
     #[test]
     fn a_timeline_nests_callees_per_thread() {
         let trace: ChromeTrace = serde_json::from_str(
@@ -433,16 +447,7 @@ mod tests {
 
     #[test]
     fn stack_rows_put_callees_inside_their_caller_one_after_another() {
-        let unit = |r: u32| Unit {
-            label: format!("r{r}"),
-            rank: Some(r),
-            thread: 0,
-        };
-        let table = FlatTable {
-            strategy: "max".into(),
-            units: vec![unit(0), unit(1)],
-            rows: vec![],
-        };
+        let table = two_ranks();
         // main(10) { a(3) { c(1) } b(4) }, then init(2) at the root; rank 1 never ran a.
         let mut c = row("c", Some(1), [Some(1e6), None]);
         c.depth = 2;
@@ -467,16 +472,7 @@ mod tests {
 
     #[test]
     fn call_stacks_nest_children_under_parents_per_unit() {
-        let unit = |r: u32| Unit {
-            label: format!("r{r}"),
-            rank: Some(r),
-            thread: 0,
-        };
-        let table = FlatTable {
-            strategy: "max".into(),
-            units: vec![unit(0), unit(1)],
-            rows: vec![],
-        };
+        let table = two_ranks();
         let rows = [
             row("main", None, [Some(3e6), Some(4e6)]),
             row("std::vector<int>::push_back", Some(0), [Some(1e6), None]),
