@@ -24,9 +24,7 @@ pub struct JitInputs {
 /// `None` when no jit output was given.
 pub fn section(inputs: &JitInputs) -> Option<Section> {
     let mut figures = Vec::new();
-    if !inputs.taus.is_empty() {
-        figures.push(k_of_tau(&inputs.taus));
-    }
+    figures.extend(inputs.taus.iter().map(|(_, e)| k_of_tau(e)));
     for (p, c) in &inputs.calibrations {
         figures.extend(calibration(&p.display().to_string(), c));
     }
@@ -48,34 +46,54 @@ pub fn section(inputs: &JitInputs) -> Option<Section> {
     })
 }
 
-/// One line per benchmark and model: k over τ, on a log τ axis (001 Figs. 6-12).
-fn k_of_tau(taus: &[(PathBuf, TauExperiment)]) -> Figure {
-    let mut data = Vec::new();
-    for (_, e) in taus {
-        let models: std::collections::BTreeSet<&String> =
-            e.points.iter().flat_map(|p| p.k.keys()).collect();
-        for m in models {
-            let pts: Vec<_> = e
-                .points
-                .iter()
-                .filter_map(|p| Some((p.tau, *p.k.get(m)?, p.time.as_ref().map(|t| t.median))))
-                .collect();
-            let name = escape::plotly(&format!("{} {m}", e.benchmark));
-            data.push(json!({
-                "type": "scatter", "mode": "lines+markers", "name": name,
-                "x": pts.iter().map(|p| p.0).collect::<Vec<_>>(),
-                "y": pts.iter().map(|p| p.1).collect::<Vec<_>>(),
-                "customdata": pts.iter().map(|p| p.2).collect::<Vec<_>>(),
-                "hovertemplate": "τ = %{x}: k = %{y:.4g} s/op<br>median time %{customdata:.4g} s\
-                    <extra>%{fullData.name}</extra>",
-            }));
+/// Per benchmark, k over τ with one panel per cost model (001 Figs. 6-11): the models' k
+/// differ by orders of magnitude (CMW's seconds per second cluster near 1, CM0's and CMC's are
+/// seconds per operation), so each gets its own log axis; τ is shared and logarithmic.
+fn k_of_tau(e: &TauExperiment) -> Figure {
+    let models: std::collections::BTreeSet<&String> =
+        e.points.iter().flat_map(|p| p.k.keys()).collect();
+    let axis = |j: usize| {
+        if j == 0 {
+            String::new()
+        } else {
+            (j + 1).to_string()
         }
-    }
-    let layout = json!({
+    };
+    let bench = escape::plotly(&e.benchmark);
+    let mut layout = json!({
+        "grid": {"rows": models.len().max(1), "columns": 1, "pattern": "coupled"},
         "xaxis": {"title": {"text": "τ"}, "type": "log"},
-        "yaxis": {"title": {"text": "k = t / Γ (s per cost unit)"}, "type": "log"},
+        "height": 140 + 200 * models.len().min(4), "showlegend": false,
     });
-    Figure::new("k(τ) per model and benchmark".into(), data, layout)
+    let mut data = Vec::new();
+    for (j, m) in models.iter().enumerate() {
+        let pts: Vec<_> = e
+            .points
+            .iter()
+            .filter_map(|p| Some((p.tau, *p.k.get(*m)?, p.time.as_ref().map(|t| t.median))))
+            .collect();
+        let model = escape::plotly(m);
+        data.push(json!({
+            "type": "scatter", "mode": "lines+markers", "name": model, "xaxis": "x",
+            "yaxis": format!("y{}", axis(j)),
+            "x": pts.iter().map(|p| p.0).collect::<Vec<_>>(),
+            "y": pts.iter().map(|p| p.1).collect::<Vec<_>>(),
+            "customdata": pts.iter().map(|p| p.2).collect::<Vec<_>>(),
+            "hovertemplate": format!("{bench}, {model}<br>τ = %{{x}}: k = %{{y:.4g}}<br>median \
+                time %{{customdata:.4g}} s<extra></extra>"),
+        }));
+        layout[format!("yaxis{}", axis(j))] =
+            json!({"title": {"text": format!("k ({model})")}, "type": "log"});
+    }
+    let skeleton = e
+        .skeleton
+        .as_deref()
+        .map_or(String::new(), |s| format!(" ({s})"));
+    Figure::new(
+        format!("k(τ) = t / Γ of {}{skeleton}, per cost model", e.benchmark),
+        data,
+        layout,
+    )
 }
 
 /// Measured against predicted time per program, one colour per model, the diagonal dotted;
@@ -315,11 +333,14 @@ mod tests {
                 {"tau": 4, "time": {"median": 1.0}, "k": {"CM0": 0.25, "CMW": 1.1}}]}"#,
         )
         .unwrap();
-        let f = k_of_tau(&[("t.json".into(), tau)]);
+        let f = k_of_tau(&tau);
         assert_eq!(f.data.len(), 2);
-        assert_eq!(f.data[0]["name"], "matmul CM0");
+        assert_eq!(f.data[0]["name"], "CM0");
         assert_eq!(f.data[1]["y"], json!([1.0, 1.1]));
+        assert_eq!(f.data[1]["yaxis"], "y2");
+        assert_eq!(f.layout["yaxis2"]["title"]["text"], "k (CMW)");
         assert_eq!(f.data[1]["customdata"], json!([2.0, 1.0]));
+        assert!(f.title.starts_with("k(τ) = t / Γ of matmul (chunked)"));
 
         let dir = tempfile::tempdir().unwrap();
         let py = dir.path().join("m.py");
