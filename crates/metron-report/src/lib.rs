@@ -5,6 +5,7 @@
 //! The library gathers typed sections ([`Report`]) from the store and from files, and renders
 //! them ([`html::render`]) into one page that embeds plotly.js and makes no network requests.
 
+pub mod data;
 pub mod escape;
 pub mod html;
 pub mod input;
@@ -33,8 +34,15 @@ pub enum ReportError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}: expected a metron-probe profile (JSON, or a directory of them) or a PEP trace (`@trace_start:` lines)")]
+    #[error("{path}: expected a metron-probe profile (JSON, or a directory of them), a PEP trace (`@trace_start:` lines) or the --json output of metron static, memory, contention or jit")]
     UnknownFile { path: PathBuf },
+    #[error("{path}:{line}: not a valid {expected}: {message}")]
+    Malformed {
+        path: PathBuf,
+        line: usize,
+        expected: &'static str,
+        message: String,
+    },
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,

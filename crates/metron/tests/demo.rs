@@ -45,13 +45,13 @@ fn demo_runs_and_writes_its_outputs() {
         stdout.contains("call tree"),
         "probe step did not show a profile:\n{stdout}"
     );
-    assert_eq!(
+    let (timelines, profiles): (Vec<String>, Vec<String>) =
         std::fs::read_dir(out.join("probe/profile"))
             .unwrap()
-            .count(),
-        4,
-        "one profile per rank"
-    );
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .partition(|n| n.ends_with(".trace.json"));
+    assert_eq!(profiles.len(), 4, "one profile per rank: {profiles:?}");
+    assert_eq!(timelines.len(), 4, "one timeline per rank: {timelines:?}");
     // The jit step needs pypy3, which scripts/install-deps installs.
     assert!(
         stdout.contains("top source lines"),
@@ -83,11 +83,21 @@ fn demo_runs_and_writes_its_outputs() {
     assert!(stdout.contains(&page_path.canonicalize().unwrap().display().to_string()));
     assert!(std::fs::metadata(&page_path).unwrap().len() < 6_000_000);
     let page = std::fs::read_to_string(&page_path).unwrap();
-    for section in ["profiles", "pep", "measurements", "tuning"] {
+    for section in [
+        "profiles",
+        "pep",
+        "measurements",
+        "tuning",
+        "static",
+        "memory",
+        "jit",
+    ] {
         let tag = format!("<section id=\"{section}\">");
         assert!(
             page.contains(&tag),
             "the demo's report has no {section} section"
         );
     }
+    // The probe step's timelines give 002 Fig. 2.6 over time.
+    assert!(page.contains("timeline, call stacks of every rank"));
 }

@@ -166,6 +166,18 @@ fn a_tuning_campaign_and_its_unit_profiles() {
     // A click on a unit shows its parameters and folder below the plot.
     assert!(page.contains("class=\"details\"") && page.contains("\"customdata\":[\"unit "));
     assert!(page.contains("GA convergence") || page.contains("fitness against"));
+    // Axes from expressions over genes (002 Figs. 3.7-3.11): a 2D plot with min/mean/max.
+    let axes = ["--x", "ranks * threads", "--y", "fitness * 1000"];
+    let o = run(&[&args[..], &axes].concat(), &store);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let page = read_report(&out);
+    assert!(
+        page.contains("fitness * 1000 against ranks * threads"),
+        "no expression plot"
+    );
+    assert!(page.contains("\"name\":\"mean\""));
+    let o = run(&[&args[..], &["--x", "ranks * ("]].concat(), &store);
+    expect_exit(&o, 2, "ranks * (");
 }
 
 #[test]
@@ -198,4 +210,197 @@ fn a_malformed_trace_is_named_with_its_line() {
         .unwrap();
     expect_exit(&o, 2, "cut.trace:4:");
     assert!(!dir.path().join("r.html").exists());
+}
+
+/// Runs `metron --json ARGS` and keeps its output in `file`, as a user would with `>`.
+fn save_json(args: &[&str], file: &Path) -> PathBuf {
+    let o = metron().arg("--json").args(args).output().unwrap();
+    assert!(o.status.success(), "{args:?}: {}", common::stderr(&o));
+    std::fs::write(file, &o.stdout).unwrap();
+    file.to_path_buf()
+}
+
+/// A folder whose path reads `.../<script>alert(1)</script>/`: file names are user input too
+/// and appear in the figures' titles.
+fn hostile_dir(root: &Path) -> PathBuf {
+    let d = root.join("<script>alert(1)<").join("script>");
+    std::fs::create_dir_all(&d).unwrap();
+    assert!(d.display().to_string().contains(EVIL));
+    d
+}
+
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+
+/// The real outputs of metron static, memory, contention and jit give their three sections.
+#[test]
+fn static_memory_contention_and_jit_outputs_give_their_sections() {
+    use metron_measure::tool::{self, testing};
+    let tools = [
+        &tool::CC,
+        &tool::CLANG,
+        &tool::OPT,
+        &tool::VALGRIND,
+        &tool::PYPY3,
+    ];
+    if testing::require_all(&tools).is_none() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let d = hostile_dir(tmp.path());
+    let s = |p: &Path| p.display().to_string();
+    let stream = d.join("stream");
+    let cc = testing::command("cc")
+        .args(["-g", "-O2", &format!("{EXAMPLES}/static/stream.c"), "-o"])
+        .arg(&stream)
+        .status()
+        .unwrap();
+    assert!(cc.success());
+    let kernels = format!("{EXAMPLES}/memory/kernels.c");
+    let log = d.join("mandel.pypylog");
+    let rec = metron()
+        .args(["jit", "record", "--discard-output", "-o", &s(&log), "--"])
+        .args([&format!("{EXAMPLES}/jit/corpus/06_float_mandel.py"), "0.02"])
+        .output()
+        .unwrap();
+    assert!(rec.status.success(), "{}", common::stderr(&rec));
+    let files = [
+        save_json(
+            &["static", &s(&stream), "--param", "n=2000"],
+            &d.join("model.json"),
+        ),
+        save_json(
+            &[
+                "static",
+                "validate",
+                &s(&stream),
+                "--param",
+                "n=2000",
+                "--",
+                "2000",
+            ],
+            &d.join("validate.json"),
+        ),
+        save_json(
+            &[
+                "memory", "analyze", &kernels, "-f", "matmul", "--param", "n=8",
+            ],
+            &d.join("analyze.json"),
+        ),
+        save_json(
+            &[
+                "memory",
+                "validate",
+                &kernels,
+                "-f",
+                "triangular",
+                "--param",
+                "n=10",
+                "--",
+                "triangular",
+                "10",
+            ],
+            &d.join("mvalidate.json"),
+        ),
+        save_json(
+            &[
+                "contention",
+                "simulate",
+                "--cores",
+                "3",
+                "--accesses",
+                "5000",
+            ],
+            &d.join("simulate.json"),
+        ),
+        save_json(
+            &["contention", "experiment", "--small"],
+            &d.join("experiment.json"),
+        ),
+        save_json(&["jit", "analyze", &s(&log)], &d.join("jit.json")),
+    ];
+    let out = tmp.path().join("r.html");
+    let mut args: Vec<String> = vec!["report".into()];
+    args.extend(files.iter().map(|f| s(f)));
+    args.extend(["-o".into(), s(&out), "--json".into()]);
+    let o = metron()
+        .current_dir(tmp.path())
+        .args(&args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        common::json(&o)["sections"],
+        serde_json::json!(["static", "memory", "jit"])
+    );
+    let page = read_report(&out);
+    for needle in [
+        "predicted instructions per call, by category",
+        "predicted against measured per region",
+        "error table",
+        "static accesses per variable (n=8)",
+        "triangular static against traced (n=10), all equal",
+        "simulated contention, 3 cores",
+        "model errors per thread count",
+        "slowdown from contention",
+        "top fragments by cost",
+        "top source lines",
+    ] {
+        assert!(page.contains(needle), "missing `{needle}`");
+    }
+    // The heading shows the folder escaped; the mandel loop's source text is in the table.
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;/model.json"));
+    assert!(
+        page.contains("while k \\u0026lt; 50"),
+        "no source line text"
+    );
+    assert!(page.contains("\"type\":\"table\"") && page.contains("\"q1\":["));
+}
+
+/// Without any tool: the simulator's output alone gives the memory section only, and a file
+/// of a known kind with a wrong field is named with its line, nothing written.
+#[test]
+fn a_simulation_alone_and_malformed_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sim = save_json(
+        &[
+            "contention",
+            "simulate",
+            "--cores",
+            "2",
+            "--accesses",
+            "1000",
+        ],
+        &tmp.path().join("sim.json"),
+    );
+    let o = metron()
+        .current_dir(tmp.path())
+        .args(["report", sim.to_str().unwrap(), "-o", "m.html", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(common::json(&o)["sections"], serde_json::json!(["memory"]));
+    let page = read_report(&tmp.path().join("m.html"));
+    assert!(page.contains("<section id=\"memory\">") && page.contains("\"t_par\""));
+
+    let bad = tmp.path().join("bad-validate.json");
+    std::fs::write(
+        &bad,
+        "[\n  {\"region\": \"main\",\n   \"predicted\": \"many\"}\n]\n",
+    )
+    .unwrap();
+    let o = metron()
+        .current_dir(tmp.path())
+        .args(["report", bad.to_str().unwrap(), "-o", "b.html"])
+        .output()
+        .unwrap();
+    let err = expect_exit(&o, 2, "bad-validate.json:");
+    assert!(err.contains("metron static validate --json"), "{err}");
+    let unknown = tmp.path().join("list.json");
+    std::fs::write(&unknown, "[1, 2, 3]").unwrap();
+    let o = metron()
+        .current_dir(tmp.path())
+        .args(["report", unknown.to_str().unwrap(), "-o", "b.html"])
+        .output()
+        .unwrap();
+    expect_exit(&o, 2, "list.json");
+    assert!(!tmp.path().join("b.html").exists());
+    no_temp_files_left(tmp.path());
 }

@@ -129,21 +129,22 @@ pub fn run(args: DemoArgs, global: &GlobalOpts) -> CliResult {
         global,
         "metron contention: simulated bank contention and the models that predict it",
     );
-    invoke(
-        &[
-            "contention",
-            "simulate",
-            "--cores",
-            "4",
-            "--banks",
-            "1",
-            "--p",
-            "0.05",
-        ],
-        global,
-    )?;
+    let simulate = [
+        "contention",
+        "simulate",
+        "--cores",
+        "4",
+        "--banks",
+        "1",
+        "--p",
+        "0.05",
+    ];
+    invoke(&simulate, global)?;
+    save_json(&simulate, &out.join("contention").join("simulate.json"))?;
     if !args.quick {
-        invoke(&["contention", "experiment", "--small"], global)?;
+        let experiment = ["contention", "experiment", "--small"];
+        invoke(&experiment, global)?;
+        save_json(&experiment, &out.join("contention").join("experiment.json"))?;
     }
 
     step(
@@ -277,6 +278,8 @@ fn probe_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         let env = [
             ("METRON_RANK".to_string(), rank.to_string()),
             ("METRON_PROFILE_DIR".to_string(), path(&profiles)),
+            // Timelines too, for the report's call stacks over time (002 Fig. 2.6).
+            ("METRON_TIMELINE".to_string(), "4096".to_string()),
         ];
         let o = metron_measure::runner::run_once_with_env(
             &argv,
@@ -353,6 +356,8 @@ fn jit_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         },
         global,
     )?;
+    let log_s = log.display().to_string();
+    save_json(&["jit", "analyze", &log_s], &dir.join("analyze.json"))?;
     println!();
     Ok(log)
 }
@@ -414,27 +419,25 @@ fn memory_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
     let dir = out.join("memory");
     let file = write_example(&dir, "kernels.c", KERNELS_C)?;
     let file = file.display().to_string();
-    invoke(
-        &[
-            "memory", "analyze", &file, "-f", "matmul", "-f", "calls", "--param", "n=64",
-        ],
-        global,
-    )?;
-    invoke(
-        &[
-            "memory",
-            "validate",
-            &file,
-            "-f",
-            "triangular",
-            "--param",
-            "n=40",
-            "--",
-            "triangular",
-            "40",
-        ],
-        global,
-    )?;
+    let analyze = [
+        "memory", "analyze", &file, "-f", "matmul", "-f", "calls", "--param", "n=64",
+    ];
+    invoke(&analyze, global)?;
+    save_json(&analyze, &dir.join("analyze.json"))?;
+    let validate = [
+        "memory",
+        "validate",
+        &file,
+        "-f",
+        "triangular",
+        "--param",
+        "n=40",
+        "--",
+        "triangular",
+        "40",
+    ];
+    invoke(&validate, global)?;
+    save_json(&validate, &dir.join("validate.json"))?;
     Ok(dir)
 }
 
@@ -494,20 +497,20 @@ fn jit_tau_step(out: &Path, global: &GlobalOpts) -> CliResult {
     write_example(&dir, "_taskcli.py", TASKCLI_PY)?;
     let task = write_example(&dir, "matmul_chunked.py", MATMUL_TASK_PY)?;
     let weights = write_example(&dir, "weights.txt", JIT_WEIGHTS)?;
-    invoke(
-        &[
-            "jit",
-            "tau",
-            &task.display().to_string(),
-            "--tau",
-            "1,4,16",
-            "--repeat",
-            "3",
-            "--weights",
-            &weights.display().to_string(),
-        ],
-        global,
-    )
+    let (task, weights) = (task.display().to_string(), weights.display().to_string());
+    let tau = [
+        "jit",
+        "tau",
+        &task,
+        "--tau",
+        "1,4,16",
+        "--repeat",
+        "3",
+        "--weights",
+        &weights,
+    ];
+    invoke(&tau, global)?;
+    save_json(&tau, &dir.join("tau.json"))
 }
 
 /// Builds the STREAM-like example with -g -O2, models it without running it, and checks the
@@ -542,12 +545,15 @@ fn static_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
         ],
         global,
     )?;
-    invoke(
-        &[
-            "static", "validate", &bin, "--param", "n=20000", "--", "20000",
-        ],
-        global,
+    save_json(
+        &["static", &bin, "--param", "n=20000"],
+        &dir.join("model.json"),
     )?;
+    let validate = [
+        "static", "validate", &bin, "--param", "n=20000", "--", "20000",
+    ];
+    invoke(&validate, global)?;
+    save_json(&validate, &dir.join("validate.json"))?;
     Ok(dir)
 }
 
@@ -595,23 +601,61 @@ fn pep_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
     Ok(trace)
 }
 
-/// The store, the probe profiles and the PEP trace of the steps above, in one page (issue 19).
+/// The store, the probe profiles, the PEP trace and the --json outputs the steps above saved,
+/// in one page (issue 19).
 fn report_step(out: &Path, global: &GlobalOpts) -> CliResult<PathBuf> {
     let page = out.join("metron-demo-report.html");
-    let paths = [
-        out.join("metron.db"),
-        out.join("probe").join("profile"),
-        out.join("pep").join("three_phase.trace"),
-        page.clone(),
-    ];
-    let [store, profiles, trace, page_s] = paths.map(|p| p.display().to_string());
-    invoke(
-        &[
-            "--store", &store, "report", &profiles, &trace, "-o", &page_s,
-        ],
-        global,
-    )?;
+    let mut files: Vec<String> = [
+        "probe/profile",
+        "pep/three_phase.trace",
+        "static/model.json",
+        "static/validate.json",
+        "memory/analyze.json",
+        "memory/validate.json",
+        "contention/simulate.json",
+        "contention/experiment.json",
+        "jit/analyze.json",
+        "jit/tau.json",
+    ]
+    .iter()
+    .map(|f| out.join(f))
+    .filter(|p| p.exists()) // --quick skips some steps
+    .map(|p| p.display().to_string())
+    .collect();
+    let (store, page_s) = (
+        out.join("metron.db").display().to_string(),
+        page.display().to_string(),
+    );
+    let mut args = vec!["--store", &store, "report"];
+    args.extend(files.iter_mut().map(|f| f.as_str()));
+    args.extend(["-o", &page_s]);
+    invoke(&args, global)?;
     Ok(page)
+}
+
+/// Runs `metron --json ARGS` as a child process and keeps what it prints in `file`, for the
+/// report (the step's table was shown by the same command without --json just before).
+fn save_json(args: &[&str], file: &Path) -> CliResult {
+    let exe = std::env::current_exe().map_err(CliError::failure)?;
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::input(format!("{}: {e}", dir.display())))?;
+    }
+    let run = std::process::Command::new(exe)
+        .args(["--json", "--quiet"])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(CliError::failure)?;
+    if !run.status.success() {
+        return Err(CliError::failure(format!(
+            "demo: `metron --json {}` failed: {}",
+            shell_quote(args),
+            String::from_utf8_lossy(&run.stderr).trim()
+        )));
+    }
+    std::fs::write(file, &run.stdout)
+        .map_err(|e| CliError::input(format!("{}: {e}", file.display())))
 }
 
 /// examples/tune in the demo directory, linked with the probe library beside metron, tuned

@@ -10,8 +10,19 @@ use crate::GlobalOpts;
 
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// metron-probe profiles: files, merged sets, or directories of them.
+    /// metron-probe profiles (files, merged sets, or directories of them), PEP traces, and
+    /// the --json outputs of metron static [validate], memory analyze|validate, contention
+    /// simulate|fit|experiment and jit analyze|tau|calibrate, told apart by their content.
     pub files: Vec<PathBuf>,
+    /// Tuning plots: x axis, an expression over a unit's genes (`ranks * threads`).
+    #[arg(long, value_name = "EXPR")]
+    pub x: Option<String>,
+    /// Tuning plots: y axis expression over genes and `fitness` [default: fitness].
+    #[arg(long, value_name = "EXPR", requires = "x")]
+    pub y: Option<String>,
+    /// Tuning plots: a z axis expression makes the scatter 3D.
+    #[arg(long, value_name = "EXPR", requires = "x")]
+    pub z: Option<String>,
     /// Where to write the HTML (written whole: a temporary file renamed into place).
     #[arg(short, long, default_value = "metron-report.html")]
     pub output: PathBuf,
@@ -33,9 +44,18 @@ pub fn run(args: ReportArgs, global: &GlobalOpts) -> CliResult {
     } else {
         None
     };
+    let tuning_axes = metron_report::section::tuning::Axes {
+        x: args.x,
+        y: args.y,
+        z: args.z,
+    };
+    tuning_axes
+        .check()
+        .map_err(|e| CliError::input(format!("--x/--y/--z: {e}")))?;
     let inputs = metron_report::Inputs {
         store: store.as_ref(),
         files: args.files,
+        tuning_axes,
     };
     let report = metron_report::collect(&inputs).map_err(CliError::input)?;
     let bytes = metron_report::write(&report, &args.output).map_err(CliError::input)?;
