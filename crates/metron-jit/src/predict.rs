@@ -118,15 +118,20 @@ pub struct HeldOut {
 /// How well a model predicts programs it has not seen.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FitStatistics {
+    /// Distinct programs (`name@scale` runs of one program count once) and runs fitted.
     pub programs: usize,
+    pub observations: usize,
     /// R² of the in-sample fit (centred) and through the origin.
     pub r_squared: f64,
     pub r_squared_uncentered: f64,
-    /// Median of |leave-one-out relative error|.
+    /// Median of |leave-one-out relative error|; "one" is one program with all its sizes.
     pub loo_median_abs_error: f64,
     /// Spearman rank correlation of leave-one-out predictions with measured times.
     pub loo_spearman: f64,
-    /// Median |relative error| of k-fold cross-validation (folds by program).
+    /// The same leave-one-out median |error| for a model without features: each held-out
+    /// program predicted as the median time of the others. The model must beat it.
+    pub baseline_median_abs_error: f64,
+    /// Median |relative error| of k-fold cross-validation (folds by program, sizes together).
     pub kfold_median_abs_error: f64,
     pub k_folds: usize,
     pub held_out: Vec<HeldOut>,
@@ -208,21 +213,62 @@ fn relative_rows(obs: &[Observation], features: &[String]) -> (Vec<Vec<f64>>, Ve
     (a, vec![1.0; obs.len()])
 }
 
-/// Predictions for every row from fits that leave out one fold at a time (`i % k`).
+/// The program an observation belongs to: `name@scale` runs of one program form one group,
+/// so cross-validation never predicts a program from its own other sizes.
+pub fn group_of(program: &str) -> &str {
+    program.split('@').next().unwrap_or(program)
+}
+
+/// Fold of each observation: groups in order of first appearance, group index mod `k`.
+fn folds(obs: &[Observation], k: usize) -> Vec<usize> {
+    let mut groups: Vec<&str> = Vec::new();
+    obs.iter()
+        .map(|o| {
+            let g = group_of(&o.program);
+            let i = groups.iter().position(|x| *x == g).unwrap_or_else(|| {
+                groups.push(g);
+                groups.len() - 1
+            });
+            i % k
+        })
+        .collect()
+}
+
+fn group_count(obs: &[Observation]) -> usize {
+    let mut g: Vec<&str> = obs.iter().map(|o| group_of(&o.program)).collect();
+    g.sort_unstable();
+    g.dedup();
+    g.len()
+}
+
+/// Held-out predictions (seconds) of every observation by fits without its fold, for the
+/// model (`features`) and for the baseline that predicts the training programs' median time.
 fn cross_predict(
     obs: &[Observation],
     features: &[String],
     k: usize,
-) -> Result<Vec<f64>, NnlsError> {
+) -> Result<(Vec<f64>, Vec<f64>), NnlsError> {
     let (a, b) = relative_rows(obs, features);
-    let cv = nnls::k_fold(&a, &b, k)?;
-    // a row's relative prediction times its measured time is the prediction in seconds
-    Ok(cv
-        .predicted
-        .iter()
-        .zip(obs)
-        .map(|(r, o)| r * o.seconds)
-        .collect())
+    let fold = folds(obs, k);
+    let mut predicted = vec![0.0; obs.len()];
+    let mut baseline = vec![0.0; obs.len()];
+    for f in 0..k {
+        let train: Vec<usize> = (0..obs.len()).filter(|&i| fold[i] != f).collect();
+        if train.len() == obs.len() {
+            continue;
+        }
+        let ta: Vec<Vec<f64>> = train.iter().map(|&i| a[i].clone()).collect();
+        let tb: Vec<f64> = train.iter().map(|&i| b[i]).collect();
+        let x = nnls::nnls(&ta, &tb)?.x;
+        let mut times: Vec<f64> = train.iter().map(|&i| obs[i].seconds).collect();
+        let typical = median(&mut times);
+        for i in (0..obs.len()).filter(|&i| fold[i] == f) {
+            // a row's relative prediction times its measured time is the prediction in seconds
+            predicted[i] = a[i].iter().zip(&x).map(|(v, w)| v * w).sum::<f64>() * obs[i].seconds;
+            baseline[i] = typical;
+        }
+    }
+    Ok((predicted, baseline))
 }
 
 /// Fits the whole-program model under `model` with leave-one-out and k-fold statistics.
@@ -242,9 +288,10 @@ pub fn fit(
         statistics: FitStatistics::empty(),
     };
     let fitted: Vec<f64> = obs.iter().map(|o| whole.predict(&o.profile).seconds).collect();
-    let loo = cross_predict(obs, &features, obs.len())?;
-    let k = k_folds.clamp(2, obs.len());
-    let kfold = cross_predict(obs, &features, k)?;
+    let groups = group_count(obs);
+    let (loo, baseline) = cross_predict(obs, &features, groups)?;
+    let k = k_folds.clamp(2, groups.max(2));
+    let (kfold, _) = cross_predict(obs, &features, k)?;
     let measured: Vec<f64> = obs.iter().map(|o| o.seconds).collect();
     let held_out: Vec<HeldOut> = obs
         .iter()
@@ -258,11 +305,13 @@ pub fn fit(
         })
         .collect();
     let statistics = FitStatistics {
-        programs: obs.len(),
+        programs: groups,
+        observations: obs.len(),
         r_squared: nnls::r_squared(&measured, &fitted),
         r_squared_uncentered: nnls::uncentered_r_squared(&measured, &fitted),
         loo_median_abs_error: median_abs_relative_error(&measured, &loo),
         loo_spearman: spearman(&measured, &loo),
+        baseline_median_abs_error: median_abs_relative_error(&measured, &baseline),
         kfold_median_abs_error: median_abs_relative_error(&measured, &kfold),
         k_folds: k,
         held_out,
@@ -277,10 +326,12 @@ impl FitStatistics {
     fn empty() -> Self {
         FitStatistics {
             programs: 0,
+            observations: 0,
             r_squared: f64::NAN,
             r_squared_uncentered: f64::NAN,
             loo_median_abs_error: f64::NAN,
             loo_spearman: f64::NAN,
+            baseline_median_abs_error: f64::NAN,
             kfold_median_abs_error: f64::NAN,
             k_folds: 0,
             held_out: Vec::new(),
@@ -504,6 +555,28 @@ mod tests {
         let term = |t: &str| pred.terms.iter().find(|x| x.term == t).unwrap().seconds;
         assert!((term("startup") - 0.04).abs() < 1e-9);
         assert!((term("gc") - p.gc.seconds).abs() < 1e-9);
+    }
+
+    #[test]
+    fn every_size_of_a_program_is_held_out_together() {
+        let obs: Vec<Observation> = [("p@1", 1.0), ("p@2", 2.0), ("q@1", 4.0), ("r", 8.0)]
+            .iter()
+            .map(|(name, t)| Observation {
+                program: name.to_string(),
+                seconds: *t,
+                profile: profile(1, 1, 0.1, 0, 0.0, 1),
+            })
+            .collect();
+        assert_eq!(folds(&obs, 3), [0, 0, 1, 2]);
+        assert_eq!(group_count(&obs), 3);
+        // baseline, leave one program out: p's runs from median(4, 8) = 6, q's from
+        // median(1, 2, 8) = 2, r's from median(1, 2, 4) = 2 -> |errors| 5, 2, 0.5, 0.75
+        let (_, baseline) = cross_predict(&obs, &["startup.constant".to_string()], 3).unwrap();
+        assert_eq!(baseline, [6.0, 6.0, 2.0, 2.0]);
+        let m = fit(&obs, TraceModel::CMC, &[], 2).unwrap();
+        assert_eq!((m.statistics.programs, m.statistics.observations), (3, 4));
+        // median of 0.5, 0.75, 2, 5
+        assert!((m.statistics.baseline_median_abs_error - 1.375).abs() < 1e-12);
     }
 
     #[test]
