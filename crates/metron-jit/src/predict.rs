@@ -65,6 +65,7 @@ pub fn feature_names(model: TraceModel, classes: &[&str]) -> Vec<String> {
             "warmup.traces",
             "interpreter.residual_calls",
             "gc.seconds",
+            "gc.minor_collections",
         ]
         .map(String::from),
     );
@@ -81,6 +82,8 @@ pub fn feature_value(p: &ProgramProfile, name: &str) -> f64 {
         "warmup.traces" => p.traces_compiled as f64,
         "interpreter.residual_calls" => p.residual_calls as f64,
         "gc.seconds" => p.gc.seconds,
+        // each minor collection stands for a nursery's worth of allocation (and of zeroing)
+        "gc.minor_collections" => p.gc.minor_collections as f64,
         _ => name
             .strip_prefix("compiled.")
             .and_then(|c| p.executed_ops.get(c))
