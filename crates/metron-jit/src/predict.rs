@@ -274,6 +274,14 @@ fn cross_predict(
     Ok((predicted, baseline))
 }
 
+/// Whether `feature` is left out by `without`: a whole term (`gc`) or one feature
+/// (`gc.seconds`).
+pub fn is_left_out(feature: &str, without: &[String]) -> bool {
+    without
+        .iter()
+        .any(|w| w == feature || w.as_str() == term_of(feature))
+}
+
 /// Fits the whole-program model under `model` with leave-one-out and k-fold statistics.
 pub fn fit(
     obs: &[Observation],
@@ -281,7 +289,19 @@ pub fn fit(
     classes: &[&str],
     k_folds: usize,
 ) -> Result<WholeProgramModel, NnlsError> {
-    let features = feature_names(model, classes);
+    fit_without(obs, model, classes, k_folds, &[])
+}
+
+/// As [`fit`], leaving out the features or terms named in `without` (an ablation).
+pub fn fit_without(
+    obs: &[Observation],
+    model: TraceModel,
+    classes: &[&str],
+    k_folds: usize,
+    without: &[String],
+) -> Result<WholeProgramModel, NnlsError> {
+    let mut features = feature_names(model, classes);
+    features.retain(|f| !is_left_out(f, without));
     let (a, b) = relative_rows(obs, &features);
     let solution = nnls::nnls(&a, &b)?;
     let weights: BTreeMap<String, f64> = features.iter().cloned().zip(solution.x).collect();
@@ -420,10 +440,11 @@ impl SavedModel {
         obs: &[Observation],
         classes: &[&str],
         k_folds: usize,
+        without: &[String],
     ) -> Result<Vec<WholeProgramModel>, NnlsError> {
         TraceModel::ALL
             .iter()
-            .map(|m| fit(obs, *m, classes, k_folds))
+            .map(|m| fit_without(obs, *m, classes, k_folds, without))
             .collect()
     }
 
@@ -583,6 +604,16 @@ mod tests {
     }
 
     #[test]
+    fn a_term_or_one_feature_can_be_left_out() {
+        let without = vec!["gc".to_string(), "warmup.traces".to_string()];
+        assert!(is_left_out("gc.seconds", &without) && is_left_out("gc.minor_collections", &without));
+        assert!(is_left_out("warmup.traces", &without) && !is_left_out("warmup.jit_seconds", &without));
+        let m = fit_without(&corpus(), TraceModel::CMC, &[], 3, &without).unwrap();
+        assert!(m.weights.keys().all(|f| !f.starts_with("gc.") && f != "warmup.traces"));
+        assert!(m.weights.contains_key("warmup.jit_seconds"));
+    }
+
+    #[test]
     fn spearman_and_median_error_by_hand() {
         // ranks of x: 1 2 3 4; of y: 1 3 2 4 -> d² = 0+1+1+0 = 2, ρ = 1 − 6·2/(4·15) = 0.8
         assert!((spearman(&[1.0, 2.0, 3.0, 4.0], &[10.0, 30.0, 20.0, 40.0]) - 0.8).abs() < 1e-12);
@@ -605,7 +636,7 @@ mod tests {
             corpus: "synthetic".into(),
             startup_measured: Some(0.04),
             classes: vec!["numeric".into(), "guard".into()],
-            models: SavedModel::fit_all(&obs, &["numeric", "guard"], 3).unwrap(),
+            models: SavedModel::fit_all(&obs, &["numeric", "guard"], 3, &[]).unwrap(),
             observations: obs,
         };
         let back = SavedModel::parse(&saved.to_json(), Path::new("m.json")).unwrap();

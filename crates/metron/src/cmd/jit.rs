@@ -125,6 +125,10 @@ pub struct CalibrateArgs {
     /// Operation-class table
     #[arg(long, value_name = "FILE")]
     pub classes: Option<PathBuf>,
+    /// With `-o FILE.json`: whole-program features or terms to leave out, comma-separated
+    /// (`gc`, `warmup.jit_seconds`, ...; see docs/jit.md), e.g. for an ablation
+    #[arg(long, value_delimiter = ',')]
+    pub without: Vec<String>,
     /// Write the weights here (a file `--weights` reads); a name ending in `.json` gets the
     /// whole-program model instead (all three cost models, fit statistics; `predict --model`)
     #[arg(long, short = 'o', value_name = "FILE")]

@@ -186,6 +186,7 @@ pub(super) fn run_corpus_calibration(
                 clock: super::predict::clock_name(args.clock),
                 corpus: format!("{} (scale {scales})", corpus.display()),
                 startup_measured: Some(startup.median),
+                without: args.without.clone(),
             };
             let obs = measured.iter().map(|m| m.observation()).collect();
             let saved = super::predict::saved_model(obs, &features, args.folds, meta)?;

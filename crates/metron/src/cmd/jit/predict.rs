@@ -209,7 +209,7 @@ pub(super) fn saved_model(
     folds: usize,
     meta: ModelMeta,
 ) -> Result<SavedModel, CliError> {
-    let models = SavedModel::fit_all(&observations, classes, folds)
+    let models = SavedModel::fit_all(&observations, classes, folds, &meta.without)
         .map_err(|e| CliError::input(format!("whole-program fit: {e}")))?;
     Ok(SavedModel {
         format: MODEL_FORMAT.to_string(),
@@ -230,6 +230,8 @@ pub(super) struct ModelMeta {
     pub clock: String,
     pub corpus: String,
     pub startup_measured: Option<f64>,
+    /// Features or terms left out of the whole-program model (`--without`).
+    pub without: Vec<String>,
 }
 
 /// The cross-validation table of the whole-program models (Markdown), as the docs show it.
@@ -245,8 +247,8 @@ pub(super) fn prediction_markdown(models: &[WholeProgramModel]) -> String {
         let s: &FitStatistics = &m.statistics;
         let _ = writeln!(
             o,
-            "| {} + start-up, warm-up, interpreter, GC | {} ({}) | {:.1} % | {:.3} | {:.1} % | {:.3} | {:.1} % |",
-            m.trace_model.name(),
+            "| {} | {} ({}) | {:.1} % | {:.3} | {:.1} % | {:.3} | {:.1} % |",
+            terms_label(m),
             s.programs,
             s.observations,
             s.loo_median_abs_error * 100.0,
@@ -311,6 +313,7 @@ pub(super) fn fit_logs_to_model(
         clock: clock_name(args.clock),
         corpus: logs.display().to_string(),
         startup_measured: None,
+        without: args.without.clone(),
     };
     let saved = saved_model(observations, features, args.folds, meta)?;
     write_model(out, &saved)?;
@@ -332,4 +335,16 @@ pub(super) fn clock_name(c: super::ClockArg) -> String {
 pub(super) fn write_model(out: &Path, saved: &SavedModel) -> CliResult {
     std::fs::write(out, saved.to_json() + "\n")
         .map_err(|e| CliError::failure(format!("{}: cannot write: {e}", out.display())))
+}
+
+/// "CMW + startup + warmup + ...": the terms a fitted model has features in.
+fn terms_label(m: &WholeProgramModel) -> String {
+    let mut terms: Vec<&str> = Vec::new();
+    for t in m.weights.keys().map(|f| metron_jit::predict::term_of(f)) {
+        if t != "compiled" && !terms.contains(&t) {
+            terms.push(t);
+        }
+    }
+    terms.sort_by_key(|t| metron_jit::predict::TERMS.iter().position(|x| x == t));
+    format!("{} + {}", m.trace_model.name(), terms.join(" + "))
 }
