@@ -310,7 +310,10 @@ pub fn fit_without(
         weights,
         statistics: FitStatistics::empty(),
     };
-    let fitted: Vec<f64> = obs.iter().map(|o| whole.predict(&o.profile).seconds).collect();
+    let fitted: Vec<f64> = obs
+        .iter()
+        .map(|o| whole.predict(&o.profile).seconds)
+        .collect();
     let groups = group_count(obs);
     let (loo, baseline) = cross_predict(obs, &features, groups)?;
     let k = k_folds.clamp(2, groups.max(2));
@@ -488,8 +491,8 @@ impl SavedModel {
                 "model version {version:?}: this metron reads version {MODEL_VERSION}; refit it"
             )));
         }
-        let model: SavedModel = serde_json::from_value(head)
-            .map_err(|e| spec(format!("malformed model: {e}")))?;
+        let model: SavedModel =
+            serde_json::from_value(head).map_err(|e| spec(format!("malformed model: {e}")))?;
         if model.models.is_empty() {
             return Err(spec("the model file holds no fitted model".into()));
         }
@@ -506,9 +509,20 @@ pub fn default_classes() -> Vec<&'static str> {
 mod tests {
     use super::*;
 
-    fn profile(numeric: u64, guard: u64, jit: f64, calls: u64, gc: f64, traces: u64) -> ProgramProfile {
+    fn profile(
+        numeric: u64,
+        guard: u64,
+        jit: f64,
+        calls: u64,
+        gc: f64,
+        traces: u64,
+    ) -> ProgramProfile {
         let mut p = ProgramProfile {
-            executed_ops: [("numeric".to_string(), numeric), ("guard".to_string(), guard)].into(),
+            executed_ops: [
+                ("numeric".to_string(), numeric),
+                ("guard".to_string(), guard),
+            ]
+            .into(),
             gamma_cmc: (numeric + guard) as f64,
             gamma_cm0: (guard / 2) as f64,
             residual_calls: calls,
@@ -563,7 +577,11 @@ mod tests {
             ("interpreter.residual_calls", 2e-7),
             ("gc.seconds", 1.0),
         ] {
-            assert!((w(f) - want).abs() <= 1e-6 * want, "{f}: {} vs {want}", w(f));
+            assert!(
+                (w(f) - want).abs() <= 1e-6 * want,
+                "{f}: {} vs {want}",
+                w(f)
+            );
         }
         assert!(w("warmup.traces").abs() < 1e-12);
         let s = &m.statistics;
@@ -606,10 +624,17 @@ mod tests {
     #[test]
     fn a_term_or_one_feature_can_be_left_out() {
         let without = vec!["gc".to_string(), "warmup.traces".to_string()];
-        assert!(is_left_out("gc.seconds", &without) && is_left_out("gc.minor_collections", &without));
-        assert!(is_left_out("warmup.traces", &without) && !is_left_out("warmup.jit_seconds", &without));
+        assert!(
+            is_left_out("gc.seconds", &without) && is_left_out("gc.minor_collections", &without)
+        );
+        assert!(
+            is_left_out("warmup.traces", &without) && !is_left_out("warmup.jit_seconds", &without)
+        );
         let m = fit_without(&corpus(), TraceModel::CMC, &[], 3, &without).unwrap();
-        assert!(m.weights.keys().all(|f| !f.starts_with("gc.") && f != "warmup.traces"));
+        assert!(m
+            .weights
+            .keys()
+            .all(|f| !f.starts_with("gc.") && f != "warmup.traces"));
         assert!(m.weights.contains_key("warmup.jit_seconds"));
     }
 
@@ -642,7 +667,10 @@ mod tests {
         let back = SavedModel::parse(&saved.to_json(), Path::new("m.json")).unwrap();
         assert_eq!(back, saved);
         assert_eq!(
-            back.models.iter().map(|m| m.trace_model).collect::<Vec<_>>(),
+            back.models
+                .iter()
+                .map(|m| m.trace_model)
+                .collect::<Vec<_>>(),
             TraceModel::ALL
         );
         let p = &back.observations[0].profile;
@@ -653,7 +681,11 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert!(bad("{").contains("m.json: line 1: not JSON"), "{}", bad("{"));
+        assert!(
+            bad("{").contains("m.json: line 1: not JSON"),
+            "{}",
+            bad("{")
+        );
         assert!(bad("{\"format\": \"x\"}").contains("not a metron JIT model"));
         let v2 = saved.to_json().replace("\"version\": 1", "\"version\": 2");
         assert!(bad(&v2).contains("model version Some(2)"), "{}", bad(&v2));

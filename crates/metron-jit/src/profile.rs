@@ -19,8 +19,7 @@ use crate::stream::analyze_file;
 
 /// PYPYLOG sections for whole-program prediction: the analysis' sections plus the GC's
 /// (`gc-collect` matches every `gc-collect-*` section by prefix).
-pub const PREDICT_SECTIONS: &str =
-    "jit-log-opt,jit-backend-counts,jit-summary,gc-minor,gc-collect";
+pub const PREDICT_SECTIONS: &str = "jit-log-opt,jit-backend-counts,jit-summary,gc-minor,gc-collect";
 
 /// The collector's work in one run, from the `gc-minor` and `gc-collect-step` sections.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

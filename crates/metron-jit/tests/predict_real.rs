@@ -76,7 +76,11 @@ fn a_recorded_program_gets_a_finite_breakdown_that_sums_to_its_total() {
         + 1e-3 * traces
         + 1e-7 * p.residual_calls as f64
         + p.gc.seconds;
-    assert!((pred.seconds - by_hand).abs() <= 1e-9 * by_hand, "{} vs {by_hand}", pred.seconds);
+    assert!(
+        (pred.seconds - by_hand).abs() <= 1e-9 * by_hand,
+        "{} vs {by_hand}",
+        pred.seconds
+    );
     for t in &pred.terms {
         assert!(t.seconds.is_finite() && t.seconds >= 0.0, "{t:?}");
     }

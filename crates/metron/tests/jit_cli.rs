@@ -193,8 +193,8 @@ fn hand_model(dir: &Path) -> PathBuf {
 fn predict_breaks_a_log_down_by_term_and_rejects_bad_models() {
     let dir = tempfile::tempdir().unwrap();
     let model = hand_model(dir.path());
-    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../metron-jit/tests/fixtures/pypy_nested.log");
+    let log =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../metron-jit/tests/fixtures/pypy_nested.log");
     let args: Vec<&std::ffi::OsStr> = vec![
         "--json".as_ref(),
         "jit".as_ref(),

@@ -465,7 +465,8 @@ fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
 
 /// `-o model.json` asks for the whole-program model file rather than a weights file.
 pub(crate) fn is_json(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 pub(crate) fn input(e: JitError) -> CliError {

@@ -224,7 +224,10 @@ pub(super) fn run_corpus_calibration(
         text.push_str(&format!(
             "\nWhole-program prediction (times with start-up, median of {} runs; model {}):\n\n",
             opts.runs,
-            args.output.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
+            args.output
+                .as_deref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
         ));
         text.push_str(&super::predict::prediction_markdown(&saved.models));
     }

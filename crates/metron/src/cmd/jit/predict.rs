@@ -173,7 +173,11 @@ fn human(
         s.loo_median_abs_error * 100.0,
         s.loo_spearman
     );
-    let _ = writeln!(o, "\n  {:<12} {:>11} {:>7}  features (value → seconds)", "term", "seconds", "share");
+    let _ = writeln!(
+        o,
+        "\n  {:<12} {:>11} {:>7}  features (value → seconds)",
+        "term", "seconds", "share"
+    );
     for t in &p.terms {
         let share = if p.seconds > 0.0 {
             100.0 * t.seconds / p.seconds
