@@ -20,7 +20,8 @@ use crate::GlobalOpts;
 
 #[derive(clap::Args, Debug)]
 pub struct PredictArgs {
-    /// A Python program (run under pypy3 with PYPYLOG, its output passed through) or a PYPYLOG
+    /// A Python program (run under pypy3 with PYPYLOG, its output passed through, or discarded
+    /// with --json) or a PYPYLOG
     /// recorded with PYPYLOG=jit-log-opt,jit-backend-counts,jit-summary,gc-minor,gc-collect:FILE
     pub input: PathBuf,
     /// A model written by `metron jit calibrate --corpus DIR -o model.json`
@@ -83,7 +84,7 @@ pub(super) fn run_predict(args: PredictArgs, global: &GlobalOpts) -> CliResult {
         Some(p) => OpClassTable::from_file(p).map_err(input)?,
         None => OpClassTable::default_table(),
     };
-    let profile = profile_of(&args, &classes)?;
+    let profile = profile_of(&args, &classes, global.json)?;
     let prediction = model.predict(&profile);
     if global.json {
         let s = &model.statistics;
@@ -112,7 +113,12 @@ pub(super) fn run_predict(args: PredictArgs, global: &GlobalOpts) -> CliResult {
 }
 
 /// Records the program (or reads the log) and profiles it.
-fn profile_of(args: &PredictArgs, classes: &OpClassTable) -> Result<ProgramProfile, CliError> {
+/// With `--json` the program's own output is discarded: stdout must hold only the JSON.
+fn profile_of(
+    args: &PredictArgs,
+    classes: &OpClassTable,
+    json: bool,
+) -> Result<ProgramProfile, CliError> {
     let is_program = args.input.extension().is_some_and(|e| e == "py");
     if !is_program {
         if !args.args.is_empty() {
@@ -138,7 +144,11 @@ fn profile_of(args: &PredictArgs, classes: &OpClassTable) -> Result<ProgramProfi
     let options = pypy::RecordOptions {
         sections: PREDICT_SECTIONS.to_string(),
         jit: None,
-        output: metron_measure::runner::OutputPolicy::Inherit,
+        output: if json {
+            metron_measure::runner::OutputPolicy::Discard
+        } else {
+            metron_measure::runner::OutputPolicy::Inherit
+        },
     };
     pypy::record_with(&args.input, &args.args, &log, &options).map_err(input)?;
     ProgramProfile::from_log(&log, classes).map_err(input)
