@@ -262,3 +262,60 @@ fn predict_breaks_a_log_down_by_term_and_rejects_bad_models() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("missing.log"), "{err}");
 }
+
+#[test]
+fn calibrate_writes_a_model_file_that_predict_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../metron-jit/tests/fixtures");
+    // two programs with the same real log and different times: enough for a fit and for
+    // leave-one-program-out
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    for name in ["a", "b"] {
+        std::fs::copy(
+            fixtures.join("pypy_nested.log"),
+            logs.join(format!("{name}.log")),
+        )
+        .unwrap();
+    }
+    let times = dir.path().join("times.csv");
+    std::fs::write(&times, "program,seconds\na,0.1\nb,0.3\n").unwrap();
+    let model = dir.path().join("model.json");
+    let (code, out, err) = run(&[
+        "jit".as_ref(),
+        "calibrate".as_ref(),
+        logs.as_ref(),
+        "--times".as_ref(),
+        times.as_ref(),
+        "-o".as_ref(),
+        model.as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("leave-one-program-out"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    assert_eq!(v["format"], "metron-jit-model");
+    assert_eq!(v["version"], 1);
+    let models: Vec<&str> = v["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["trace_model"].as_str().unwrap())
+        .collect();
+    assert_eq!(models, ["CMW", "CMC", "CM0"]);
+    // same features, times 0.1 and 0.3: the least-relative-squares fit predicts the same for
+    // both, t minimising (t/0.1 − 1)² + (t/0.3 − 1)²: t = (1/0.1 + 1/0.3) / (1/0.1² + 1/0.3²)
+    // = 13.33 / 111.1 = 0.12 (an absolute least-squares fit would give the mean, 0.2)
+    let (code, out, err) = run(&[
+        "--json".as_ref(),
+        "jit".as_ref(),
+        "predict".as_ref(),
+        logs.join("a.log").as_ref(),
+        "--model".as_ref(),
+        model.as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let p: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let t = p["prediction"]["seconds"].as_f64().unwrap();
+    assert!((t - 0.12).abs() < 1e-9, "{t}");
+}
