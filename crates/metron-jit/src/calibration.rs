@@ -24,6 +24,8 @@ use crate::error::JitError;
 use crate::log::parse_file;
 use crate::nnls::{self, NnlsError};
 use crate::op_class::OpClassTable;
+use crate::predict::Observation;
+use crate::profile::{ProgramProfile, PREDICT_SECTIONS};
 use crate::pypy;
 
 /// Which time stands for a program's or task's time.
@@ -163,7 +165,21 @@ pub struct ProgramMeasurement {
     pub gamma_cm0: f64,
     /// Γ under CMC: executed non-debug operations.
     pub gamma_cmc: f64,
+    /// Warm-up, interpreter and GC features of the logged run (whole-program prediction).
+    pub profile: ProgramProfile,
     pub warnings: Vec<String>,
+}
+
+impl ProgramMeasurement {
+    /// The program as an observation of the whole-program model: its median time, start-up
+    /// included (the model has a start-up term of its own).
+    pub fn observation(&self) -> Observation {
+        Observation {
+            program: self.program.clone(),
+            seconds: self.time.median,
+            profile: self.profile.clone(),
+        }
+    }
 }
 
 /// The start-up every run pays and no trace explains: `pypy3 -c pass`, timed like a program.
@@ -207,10 +223,9 @@ pub fn measure_program(
         source,
     })?;
     let log_path = opts.workdir.join(format!("{name}.log"));
-    pypy::record(program, &[scale], &log_path, pypy::DEFAULT_SECTIONS)?;
+    pypy::record(program, &[scale], &log_path, PREDICT_SECTIONS)?;
     on_run();
     let log = parse_file(&log_path)?;
-    let cm0 = analyze(&log, classes, &CostModel::Cm0);
     let cmc = analyze(&log, classes, &CostModel::Cmc);
     if !cmc.has_counters {
         return Err(JitError::Spec {
@@ -218,6 +233,7 @@ pub fn measure_program(
             what: "no jit-backend-counts section: the program's counters were not written".into(),
         });
     }
+    let profile = ProgramProfile::from_log(&log_path, classes)?;
     let mut warnings = cmc.warnings.clone();
     let mut seconds = time.mean - startup;
     if seconds <= 0.0 {
@@ -233,8 +249,9 @@ pub fn measure_program(
         time,
         seconds,
         executed_ops: cmc.executed_ops.clone(),
-        gamma_cm0: cm0.gamma.unwrap_or(0.0),
+        gamma_cm0: profile.gamma_cm0,
         gamma_cmc: cmc.gamma.unwrap_or(0.0),
+        profile,
         warnings,
     })
 }
@@ -449,6 +466,7 @@ mod tests {
             executed_ops,
             gamma_cm0: cm0,
             gamma_cmc,
+            profile: ProgramProfile::default(),
             warnings: Vec::new(),
         }
     }

@@ -7,7 +7,8 @@
 //! fragments with the models CM0, CMC and CMW and sums the whole-program cost Γ (001 §4);
 //! [`nnls`] fits CMW's weights to measured times (001 §4.3), [`calibration`] runs the whole
 //! calibration on a corpus, and [`tau`] measures k = t/Γ across a task's tuning parameter and
-//! closes the tuning loop (001 §5).
+//! closes the tuning loop (001 §5). [`profile`] and [`predict`] extend Γ to a whole-program
+//! run-time prediction (start-up, warm-up, interpreter and GC terms) saved as a model file.
 
 pub mod calibrate;
 pub mod calibration;
@@ -20,6 +21,8 @@ pub mod lifetime;
 pub mod log;
 pub mod nnls;
 pub mod op_class;
+pub mod predict;
+pub mod profile;
 pub mod pypy;
 pub mod stream;
 pub mod tau;

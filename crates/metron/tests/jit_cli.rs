@@ -167,3 +167,155 @@ fn graph_prints_dot_and_json() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["edges"].as_array().unwrap().len() >= 7, "{out}");
 }
+
+/// A model file written by hand: CMC only, with weights chosen for the test.
+fn hand_model(dir: &Path) -> PathBuf {
+    let model = serde_json::json!({
+        "format": "metron-jit-model", "version": 1, "machine": "test", "clock": "cpu",
+        "corpus": "by hand", "startup_measured": null, "classes": [],
+        "models": [{
+            "trace_model": "CMC",
+            "weights": {"startup.constant": 0.05, "compiled.operations": 1e-9,
+                        "warmup.jit_seconds": 2.0, "gc.seconds": 1.0},
+            "statistics": {"programs": 0, "observations": 0, "r_squared": 0.0,
+                "r_squared_uncentered": 0.0, "loo_median_abs_error": 0.0, "loo_spearman": 0.0,
+                "baseline_median_abs_error": 0.0, "kfold_median_abs_error": 0.0, "k_folds": 0,
+                "held_out": []}
+        }],
+        "observations": []
+    });
+    let path = dir.join("model.json");
+    std::fs::write(&path, model.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn predict_breaks_a_log_down_by_term_and_rejects_bad_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = hand_model(dir.path());
+    let log =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../metron-jit/tests/fixtures/pypy_nested.log");
+    let args: Vec<&std::ffi::OsStr> = vec![
+        "--json".as_ref(),
+        "jit".as_ref(),
+        "predict".as_ref(),
+        log.as_ref(),
+        "--model".as_ref(),
+        model.as_ref(),
+        "--trace-model".as_ref(),
+        "cmc".as_ref(),
+    ];
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let total = v["prediction"]["seconds"].as_f64().unwrap();
+    let terms = v["prediction"]["terms"].as_array().unwrap();
+    let term = |name: &str| {
+        terms.iter().find(|t| t["term"] == name).unwrap()["seconds"]
+            .as_f64()
+            .unwrap()
+    };
+    let sum: f64 = terms.iter().map(|t| t["seconds"].as_f64().unwrap()).sum();
+    assert!((sum - total).abs() < 1e-12 && total.is_finite());
+    // the fixture's jit-summary: Tracing 0.005401 s, Backend 0.000619 s; no GC sections
+    assert!((term("startup") - 0.05).abs() < 1e-12);
+    assert!((term("warmup") - 2.0 * (0.005401 + 0.000619)).abs() < 1e-12);
+    assert_eq!(term("gc"), 0.0);
+    // compiled = 1e-9 × Γ_CMC, the Γ `analyze` reports for the same log
+    let (_, analysed, _) = run(&[
+        "--json".as_ref(),
+        "jit".as_ref(),
+        "analyze".as_ref(),
+        log.as_ref(),
+    ]);
+    let gamma = serde_json::from_str::<serde_json::Value>(&analysed).unwrap()["gamma"]
+        .as_f64()
+        .unwrap();
+    assert!(gamma > 1e6);
+    assert!((term("compiled") - 1e-9 * gamma).abs() < 1e-12);
+    // the default CMW is not in this file; a file that is not a model; a missing log
+    let predict = |log: &Path, model: &Path| {
+        run(&[
+            "jit".as_ref(),
+            "predict".as_ref(),
+            log.as_ref(),
+            "--model".as_ref(),
+            model.as_ref(),
+        ])
+    };
+    let (code, _, err) = predict(&log, &model);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("holds no CMW model"), "{err}");
+    let (code, _, err) = predict(&log, &log);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("pypy_nested.log: line 1: not JSON"), "{err}");
+    let missing = dir.path().join("missing.log");
+    let (code, _, err) = run(&[
+        "jit".as_ref(),
+        "predict".as_ref(),
+        missing.as_ref(),
+        "--model".as_ref(),
+        model.as_ref(),
+        "--trace-model".as_ref(),
+        "cmc".as_ref(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("missing.log"), "{err}");
+}
+
+#[test]
+fn calibrate_writes_a_model_file_that_predict_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../metron-jit/tests/fixtures");
+    // two programs with the same real log and different times: enough for a fit and for
+    // leave-one-program-out
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    for name in ["a", "b"] {
+        std::fs::copy(
+            fixtures.join("pypy_nested.log"),
+            logs.join(format!("{name}.log")),
+        )
+        .unwrap();
+    }
+    let times = dir.path().join("times.csv");
+    std::fs::write(&times, "program,seconds\na,0.1\nb,0.3\n").unwrap();
+    let model = dir.path().join("model.json");
+    let (code, out, err) = run(&[
+        "jit".as_ref(),
+        "calibrate".as_ref(),
+        logs.as_ref(),
+        "--times".as_ref(),
+        times.as_ref(),
+        "-o".as_ref(),
+        model.as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("leave-one-program-out"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    assert_eq!(v["format"], "metron-jit-model");
+    assert_eq!(v["version"], 1);
+    let models: Vec<&str> = v["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["trace_model"].as_str().unwrap())
+        .collect();
+    assert_eq!(models, ["CMW", "CMC", "CM0"]);
+    // same features, times 0.1 and 0.3: the least-relative-squares fit predicts the same for
+    // both, t minimising (t/0.1 − 1)² + (t/0.3 − 1)²: t = (1/0.1 + 1/0.3) / (1/0.1² + 1/0.3²)
+    // = 13.33 / 111.1 = 0.12 (an absolute least-squares fit would give the mean, 0.2)
+    let (code, out, err) = run(&[
+        "--json".as_ref(),
+        "jit".as_ref(),
+        "predict".as_ref(),
+        logs.join("a.log").as_ref(),
+        "--model".as_ref(),
+        model.as_ref(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let p: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let t = p["prediction"]["seconds"].as_f64().unwrap();
+    assert!((t - 0.12).abs() < 1e-9, "{t}");
+}

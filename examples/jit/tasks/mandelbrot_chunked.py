@@ -1,6 +1,10 @@
 """Mandelbrot, parMapChunk (001 Table 4): a task computes TAU rows of a SIZE x SIZE image,
 taken from the middle of the image (the paper's Figure 11; rows near the top are cheaper,
-Figure 12)."""
+Figure 12). MANDEL_CHUNK=top takes the first TAU rows instead (001 Fig. 12's Chunk 0) and
+MANDEL_CHUNK=next the TAU rows after the middle chunk (a second middle chunk), for the
+different-chunks irregularity experiment of 001 §5.2.2 (scripts/jit-fig12)."""
+import os
+
 from _taskcli import main
 
 SKELETON = "parMapChunk"
@@ -29,8 +33,16 @@ def rows(first, count):
     return sum(row(y % SIZE) for y in range(first, first + count))
 
 
+CHUNK = os.environ.get("MANDEL_CHUNK", "middle")
+
+
+def first_row(tau):
+    middle = SIZE // 2 - tau // 2
+    return {"top": 0, "middle": middle, "next": middle + tau}[CHUNK]
+
+
 def task(tau):
-    return rows(SIZE // 2 - tau // 2, tau)
+    return rows(first_row(tau), tau)
 
 
 def warmup():

@@ -19,6 +19,8 @@ use crate::error::{CliError, CliResult};
 
 // calibrate --corpus, tau and tune: the experiments that run programs (001 §4.3, §5)
 mod experiments;
+// predict and the model file (issue 15)
+mod predict;
 use crate::GlobalOpts;
 
 #[derive(clap::Args, Debug)]
@@ -45,6 +47,8 @@ pub enum JitCommand {
     Tau(TauArgs),
     /// Pick τ1 for a target task time from (τ0, t0, γ0), then measure it (001 §5.1).
     Tune(TuneArgs),
+    /// Predict a program's run time from a saved model (calibrate -o model.json), by term.
+    Predict(predict::PredictArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -85,9 +89,11 @@ pub struct CalibrateArgs {
     /// (no PYPYLOG), record its counters in a separate run, fit CMW, CMC and CM0
     #[arg(long, value_name = "DIR", conflicts_with = "times")]
     pub corpus: Option<PathBuf>,
-    /// Size factor passed to every corpus program as its first argument
-    #[arg(long, default_value_t = 0.25)]
-    pub scale: f64,
+    /// Size factor passed to every corpus program as its first argument; several,
+    /// comma-separated, run every program at each size (`name@scale`; cross-validation holds
+    /// all sizes of a program out together)
+    #[arg(long, value_delimiter = ',', default_value = "0.25")]
+    pub scale: Vec<f64>,
     /// Warm-up runs per corpus program
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
@@ -119,7 +125,12 @@ pub struct CalibrateArgs {
     /// Operation-class table
     #[arg(long, value_name = "FILE")]
     pub classes: Option<PathBuf>,
-    /// Write the weights here (a file `--weights` reads)
+    /// With `-o FILE.json`: whole-program features or terms to leave out, comma-separated
+    /// (`gc`, `warmup.jit_seconds`, ...; see docs/jit.md), e.g. for an ablation
+    #[arg(long, value_delimiter = ',')]
+    pub without: Vec<String>,
+    /// Write the weights here (a file `--weights` reads); a name ending in `.json` gets the
+    /// whole-program model instead (all three cost models, fit statistics; `predict --model`)
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -265,6 +276,7 @@ pub fn run(args: JitArgs, global: &GlobalOpts) -> CliResult {
         JitCommand::Calibrate(c) => run_calibrate(c, global),
         JitCommand::Tau(t) => experiments::run_tau(t, global),
         JitCommand::Tune(t) => experiments::run_tune(t, global),
+        JitCommand::Predict(p) => predict::run_predict(p, global),
     }
 }
 
@@ -410,6 +422,9 @@ fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
         });
     }
     let features: Vec<&str> = args.features.iter().map(String::as_str).collect();
+    if let Some(out) = args.output.as_ref().filter(|o| is_json(o)) {
+        return predict::fit_logs_to_model(logs, &times, &classes, &features, &args, out, global);
+    }
     let cal = metron_jit::calibrate::calibrate(&samples, &features)
         .map_err(|e| CliError::input(format!("calibration: {e}")))?;
     if let Some(out) = &args.output {
@@ -446,6 +461,12 @@ fn run_calibrate(args: CalibrateArgs, global: &GlobalOpts) -> CliResult {
         );
     }
     Ok(())
+}
+
+/// `-o model.json` asks for the whole-program model file rather than a weights file.
+pub(crate) fn is_json(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 pub(crate) fn input(e: JitError) -> CliError {

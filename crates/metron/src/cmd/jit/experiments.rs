@@ -89,7 +89,7 @@ pub(crate) fn fmt_seconds(s: f64) -> String {
     }
 }
 
-fn machine(env: &Environment) -> String {
+pub(super) fn machine(env: &Environment) -> String {
     format!(
         "{} ({} logical CPUs), Linux {}, {}",
         env.cpu_model.as_deref().unwrap_or("unknown CPU"),
@@ -105,12 +105,17 @@ pub(super) fn run_corpus_calibration(
     classes: &OpClassTable,
     global: &GlobalOpts,
 ) -> CliResult {
-    if !(args.scale > 0.0 && args.scale.is_finite()) {
+    if let Some(bad) = args.scale.iter().find(|s| !(**s > 0.0 && s.is_finite())) {
         return Err(CliError::input(format!(
-            "--scale {}: expected a positive size factor such as 0.25",
-            args.scale
+            "--scale {bad}: expected positive size factors such as 0.25 or 0.5,1,2"
         )));
     }
+    let scales = args
+        .scale
+        .iter()
+        .map(f64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
     let mut programs = corpus_programs(corpus).map_err(input)?;
     let stem = |p: &PathBuf| {
         p.file_stem()
@@ -135,40 +140,67 @@ pub(super) fn run_corpus_calibration(
     let workdir = Workdir::new(args.keep_logs.as_deref(), "calibrate");
     let opts = CorpusOptions {
         clock: args.clock.clock(),
-        scale: args.scale,
+        scale: args.scale.first().copied().unwrap_or(0.25),
         warmup: args.warmup,
         runs: args.runs.max(1),
         workdir: workdir.path.clone(),
     };
     let per_timing = u64::from(opts.warmup + opts.runs);
-    let pb = bar(
-        (programs.len() as u64 + 1) * per_timing + programs.len() as u64,
-        global.quiet,
-    );
+    let runs = (programs.len() * args.scale.len()) as u64;
+    let pb = bar(runs * per_timing + per_timing + runs, global.quiet);
     pb.set_message("pypy3 start-up");
     let mut tick = || pb.inc(1);
     let startup = startup_seconds(&opts, &mut tick).map_err(input)?;
     let mut measured = Vec::new();
-    for p in &programs {
-        pb.set_message(
-            p.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        );
-        let mut tick = || pb.inc(1);
-        measured.push(measure_program(p, &opts, startup.mean, classes, &mut tick).map_err(input)?);
+    for &scale in &args.scale {
+        let several = args.scale.len() > 1;
+        let opts = CorpusOptions {
+            scale,
+            workdir: if several {
+                opts.workdir.join(format!("scale-{scale}"))
+            } else {
+                opts.workdir.clone()
+            },
+            ..opts.clone()
+        };
+        for p in &programs {
+            pb.set_message(format!("{} {scale}", stem(p)));
+            let mut tick = || pb.inc(1);
+            let mut m =
+                measure_program(p, &opts, startup.mean, classes, &mut tick).map_err(input)?;
+            if several {
+                m.program = format!("{}@{scale}", m.program);
+            }
+            measured.push(m);
+        }
     }
     pb.finish_and_clear();
     let features: Vec<&str> = args.features.iter().map(String::as_str).collect();
     let cal = fit_models(&measured, &features, args.folds, startup.mean)
         .map_err(|e| CliError::input(format!("calibration: {e}")))?;
     let env = Environment::capture(Path::new("."));
-    if let (Some(out), Some(cmw)) = (&args.output, cal.cmw()) {
+    let whole = match args.output.as_deref().filter(|o| super::is_json(o)) {
+        Some(out) => {
+            let meta = super::predict::ModelMeta {
+                machine: machine(&env),
+                clock: super::predict::clock_name(args.clock),
+                corpus: format!("{} (scale {scales})", corpus.display()),
+                startup_measured: Some(startup.median),
+                without: args.without.clone(),
+            };
+            let obs = measured.iter().map(|m| m.observation()).collect();
+            let saved = super::predict::saved_model(obs, &features, args.folds, meta)?;
+            super::predict::write_model(out, &saved)?;
+            Some(saved)
+        }
+        None => None,
+    };
+    if let (Some(out), Some(cmw), None) = (&args.output, cal.cmw(), &whole) {
         let header = format!(
             "CMW weights fitted by `metron jit calibrate --corpus {}` ({} programs, scale {}, {} runs)\non {}",
             corpus.display(),
             measured.len(),
-            args.scale,
+            scales,
             opts.runs,
             machine(&env)
         );
@@ -187,7 +219,18 @@ pub(super) fn run_corpus_calibration(
             );
         }
     }
-    let text = corpus_markdown(&cal, &args.exclude, corpus, &opts, &env);
+    let mut text = corpus_markdown(&cal, &args.exclude, corpus, &opts, &scales, &env);
+    if let Some(saved) = &whole {
+        text.push_str(&format!(
+            "\nWhole-program prediction (times with start-up, median of {} runs; model {}):\n\n",
+            opts.runs,
+            args.output
+                .as_deref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        ));
+        text.push_str(&super::predict::prediction_markdown(&saved.models));
+    }
     if let Some(report) = &args.report {
         write_file(report, &text)?;
     }
@@ -209,13 +252,14 @@ fn corpus_markdown(
     excluded: &[String],
     corpus: &Path,
     opts: &CorpusOptions,
+    scales: &str,
     env: &Environment,
 ) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "Machine: {}", machine(env));
     let _ = writeln!(
         o,
-        "Corpus: {} ({} programs{}, scale {}), {} warm-up + {} timed runs each without PYPYLOG \
+        "Corpus: {} ({} programs × sizes{}, scale {}), {} warm-up + {} timed runs each without PYPYLOG \
          ({}), counters from one separate run with PYPYLOG; pypy3 start-up {} subtracted.\n",
         corpus.display(),
         cal.programs.len(),
@@ -224,7 +268,7 @@ fn corpus_markdown(
         } else {
             format!("; left out: {}", excluded.join(", "))
         },
-        opts.scale,
+        scales,
         opts.warmup,
         opts.runs,
         opts.clock.name(),
