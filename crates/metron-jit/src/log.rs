@@ -297,19 +297,49 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         if let Some(rest) = line.strip_suffix(b"\r") {
             line = rest;
         }
-        // The first pass needs only labels and guards of the operation lines: a byte-level
-        // look at the operation's name (headers start `#`, section lines `[`).
-        if self.mode == ReadMode::Headers
-            && self.in_trace()
-            && !matches!(line.first(), Some(b'[' | b'#'))
-        {
-            self.skeleton_line(line, complete);
-            return Ok(());
+        // Operation lines (headers start `#`, section lines `[`) are nearly all of a log: they
+        // are read from the bytes, without UTF-8 validation of arguments and fail-args. The
+        // first pass keeps only labels and guards; the second falls back to the `&str` parser,
+        // which words the warning, only when the byte parser does not accept the line.
+        if self.in_trace() && !matches!(line.first(), Some(b'[' | b'#')) {
+            match self.mode {
+                ReadMode::Headers => {
+                    self.skeleton_line(line, complete);
+                    return Ok(());
+                }
+                ReadMode::Full if complete && self.trace.is_some() => {
+                    if let Some(op) = parse_op_bytes(line) {
+                        self.log.lines += 1;
+                        self.last_line_incomplete = false;
+                        self.push_op(op);
+                        return Ok(());
+                    }
+                }
+                ReadMode::Full => {}
+            }
         }
         // Validating first is several times faster than the lossy path on clean logs.
         match std::str::from_utf8(line) {
             Ok(text) => self.line(text, complete),
             Err(_) => self.line(&String::from_utf8_lossy(line), complete),
+        }
+    }
+
+    /// Adds a parsed operation to the open trace.
+    fn push_op(&mut self, op: OpLine<'_>) {
+        let OpLine::Op { name, marker, dmp } = op else {
+            return;
+        };
+        if let Some(raw) = dmp {
+            self.source = Some(self.log.sources.intern(raw));
+        }
+        let name = self.log.op_names.intern(name);
+        if let Some(trace) = self.trace.as_mut() {
+            trace.ops.push(Op {
+                name,
+                marker,
+                source: self.source,
+            });
         }
     }
 
@@ -325,11 +355,10 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         if !(is_label || name.starts_with(b"guard_") || name.starts_with(b"vec_guard_")) {
             return;
         }
-        let text = String::from_utf8_lossy(line);
         let marker = if is_label {
-            target_token(&text).map(Marker::Label)
+            target_token_bytes(line).map(Marker::Label)
         } else {
-            guard_descr(&text).map(Marker::Guard)
+            guard_descr_bytes(line).map(Marker::Guard)
         };
         if let Some(marker) = marker {
             trace.ops.push(Op {
@@ -454,7 +483,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         if text.starts_with('[') || text.trim().is_empty() || self.mode == ReadMode::Headers {
             return; // the input arguments `[p0, p1]`
         }
-        let Some(trace) = self.trace.as_mut() else {
+        if self.trace.is_none() {
             if text.starts_with('#') {
                 return;
             }
@@ -463,20 +492,9 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                 "operation before any `# Loop` or `# bridge out of Guard` header, skipped"
                     .to_string(),
             );
-        };
+        }
         match parse_op(text) {
-            Ok(OpLine::End) => {}
-            Ok(OpLine::Op { name, marker, dmp }) => {
-                if let Some(raw) = dmp {
-                    self.source = Some(self.log.sources.intern(raw));
-                }
-                let name = self.log.op_names.intern(name);
-                trace.ops.push(Op {
-                    name,
-                    marker,
-                    source: self.source,
-                });
-            }
+            Ok(op) => self.push_op(op),
             Err(expected) => self.warn(
                 Some(lineno),
                 format!("expected {expected}, found `{}`", clip(text)),
@@ -509,7 +527,12 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             name,
             header_kind,
             declared_ops: declared,
-            ops: Vec::new(),
+            // the header's count, bounded against a corrupt header; the second pass's traces
+            // then grow without reallocating
+            ops: match self.mode {
+                ReadMode::Full => Vec::with_capacity(declared.unwrap_or(0).min(1 << 14)),
+                ReadMode::Headers => Vec::new(),
+            },
             line: lineno,
             timestamp: self.timestamp,
         });
@@ -777,17 +800,110 @@ fn is_ident(s: &str) -> bool {
 }
 
 fn target_token(args: &str) -> Option<u64> {
-    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=TargetToken(")?;
-    let rest = &args[at + "descr=TargetToken(".len()..];
-    let digits = rest.split(')').next()?;
-    parse_signed_as_u64(digits)
+    target_token_bytes(args.as_bytes())
 }
 
 fn guard_descr(args: &str) -> Option<u64> {
-    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=<Guard")?;
-    let rest = &args[at + "descr=<Guard".len()..];
-    let id = rest.split('>').next()?;
-    parse_guard_number(id)
+    guard_descr_bytes(args.as_bytes())
+}
+
+/// What follows the last `descr=` + `tail` in `hay`. `tail` holds no `=`, so every
+/// occurrence of the pattern has its own `=`: scanning those from the end finds the last one
+/// (a guard's descr comes before its fail-args, a label's at the end of its arguments).
+fn after_last_descr<'a>(hay: &'a [u8], tail: &[u8]) -> Option<&'a [u8]> {
+    let mut end = hay.len();
+    while let Some(i) = memchr::memrchr(b'=', &hay[..end]) {
+        if hay[..i].ends_with(b"descr") && hay[i + 1..].starts_with(tail) {
+            return Some(&hay[i + 1 + tail.len()..]);
+        }
+        end = i;
+    }
+    None
+}
+
+/// The text up to the first `stop` (all of `rest` without one), if it is UTF-8.
+fn until(rest: &[u8], stop: u8) -> Option<&str> {
+    let end = memchr::memchr(stop, rest).unwrap_or(rest.len());
+    std::str::from_utf8(&rest[..end]).ok()
+}
+
+fn target_token_bytes(args: &[u8]) -> Option<u64> {
+    let rest = after_last_descr(args, b"TargetToken(")?;
+    parse_signed_as_u64(until(rest, b')')?)
+}
+
+fn guard_descr_bytes(args: &[u8]) -> Option<u64> {
+    let rest = after_last_descr(args, b"<Guard")?;
+    parse_guard_number(until(rest, b'>')?)
+}
+
+/// [`parse_op`] on the raw bytes of a line, for the lines it accepts: the same grammar and
+/// result without validating the whole line as UTF-8 (only the name, ids and merge-point text
+/// are looked at). `None` for anything else, which then goes through [`parse_op`] for its
+/// warning; `tests` check the two agree on every line of real logs and on mutations of them.
+fn parse_op_bytes(line: &[u8]) -> Option<OpLine<'_>> {
+    let mut body = line;
+    if let Some(rest) = body.strip_prefix(b"+") {
+        let i = find_pair(rest, b": ")?;
+        if !rest[..i].iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        body = &rest[i + 2..];
+    }
+    if body.starts_with(b"--end of the loop--") {
+        return Some(OpLine::End);
+    }
+    let paren = memchr::memchr(b'(', body)?;
+    let head = &body[..paren];
+    let name = match find_pair(head, b" =").filter(|&i| head[i + 2..].starts_with(b" ")) {
+        Some(i) if is_ident_bytes(&head[..i]) => &head[i + 3..],
+        Some(_) => return None,
+        None => head,
+    };
+    if !is_ident_bytes(name) {
+        return None;
+    }
+    let name = std::str::from_utf8(name).ok()?;
+    let args = &body[paren + 1..];
+    let mut dmp = None;
+    let marker = match name {
+        "label" => Marker::Label(target_token_bytes(args)?),
+        "jump" => Marker::Jump(target_token_bytes(args)),
+        "finish" => Marker::Finish,
+        "debug_merge_point" => {
+            let start = memchr::memchr(b'\'', args)?;
+            let end = memchr::memrchr(b'\'', args)?;
+            if end <= start {
+                return None;
+            }
+            dmp = Some(std::str::from_utf8(&args[start + 1..end]).ok()?);
+            Marker::DebugMergePoint
+        }
+        _ if name.starts_with("guard_") || name.starts_with("vec_guard_") => {
+            Marker::Guard(guard_descr_bytes(args)?)
+        }
+        _ => Marker::Plain,
+    };
+    Some(OpLine::Op { name, marker, dmp })
+}
+
+/// The first position of the two-byte `pat` in `b`.
+fn find_pair(b: &[u8], pat: &[u8; 2]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(pat[0], &b[from..]) {
+        let i = from + i;
+        if b.get(i + 1) == Some(&pat[1]) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
+}
+
+fn is_ident_bytes(s: &[u8]) -> bool {
+    !s.is_empty()
+        && s.iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// The quoted string of `debug_merge_point(0, 0, '...')`, which may itself hold quotes.
