@@ -309,10 +309,11 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                 }
                 ReadMode::Full if complete && self.trace.is_some() => {
                     if let Some(op) = parse_op_bytes(line) {
-                        self.log.lines += 1;
-                        self.last_line_incomplete = false;
-                        self.push_op(op);
-                        return Ok(());
+                        if self.push_op(op) {
+                            self.log.lines += 1;
+                            self.last_line_incomplete = false;
+                            return Ok(());
+                        }
                     }
                 }
                 ReadMode::Full => {}
@@ -325,15 +326,27 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         }
     }
 
-    /// Adds a parsed operation to the open trace.
-    fn push_op(&mut self, op: OpLine<'_>) {
-        let OpLine::Op { name, marker, dmp } = op else {
-            return;
+    /// Adds a parsed operation to the open trace; `false` when a merge point's text is not
+    /// UTF-8 (the caller then reads the line the lossy way).
+    fn push_op(&mut self, op: OpLine<'_>) -> bool {
+        let (name, marker) = match op {
+            OpLine::End => return true,
+            OpLine::Op { name, marker, dmp } => {
+                if let Some(raw) = dmp {
+                    self.source = Some(self.log.sources.intern(raw));
+                }
+                (self.log.op_names.intern(name), marker)
+            }
+            OpLine::Bytes { name, marker, dmp } => {
+                if let Some(raw) = dmp {
+                    match self.log.sources.intern_bytes(raw) {
+                        Some(id) => self.source = Some(id),
+                        None => return false,
+                    }
+                }
+                (self.log.op_names.intern_ascii(name), marker)
+            }
         };
-        if let Some(raw) = dmp {
-            self.source = Some(self.log.sources.intern(raw));
-        }
-        let name = self.log.op_names.intern(name);
         if let Some(trace) = self.trace.as_mut() {
             trace.ops.push(Op {
                 name,
@@ -341,6 +354,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                 source: self.source,
             });
         }
+        true
     }
 
     /// An operation line in the first pass: only a label or a guard is kept.
@@ -494,7 +508,9 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             );
         }
         match parse_op(text) {
-            Ok(op) => self.push_op(op),
+            Ok(op) => {
+                self.push_op(op);
+            }
             Err(expected) => self.warn(
                 Some(lineno),
                 format!("expected {expected}, found `{}`", clip(text)),
@@ -711,6 +727,13 @@ enum OpLine<'a> {
         marker: Marker,
         dmp: Option<&'a str>,
     },
+    /// As `Op`, from [`parse_op_bytes`]: the name is ASCII, the merge-point text not yet
+    /// checked for UTF-8.
+    Bytes {
+        name: &'a [u8],
+        marker: Marker,
+        dmp: Option<&'a [u8]>,
+    },
 }
 
 /// `s.split_once(pat)` for a short ASCII `pat`, found with memchr: the general string
@@ -841,70 +864,66 @@ fn guard_descr_bytes(args: &[u8]) -> Option<u64> {
 /// result without validating the whole line as UTF-8 (only the name, ids and merge-point text
 /// are looked at). `None` for anything else, which then goes through [`parse_op`] for its
 /// warning; `tests` check the two agree on every line of real logs and on mutations of them.
+///
+/// One left-to-right scan: `[+digits: ][ident = ]ident(`. An identifier holds no space, `=`
+/// or `(`, so where [`parse_op`] splits at the first `(` and the first ` = ` this finds the
+/// same places.
 fn parse_op_bytes(line: &[u8]) -> Option<OpLine<'_>> {
-    let mut body = line;
-    if let Some(rest) = body.strip_prefix(b"+") {
-        let i = find_pair(rest, b": ")?;
-        if !rest[..i].iter().all(u8::is_ascii_digit) {
+    let mut i = 0;
+    if line.first() == Some(&b'+') {
+        i = 1 + line[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if line.get(i..i + 2) != Some(b": ") {
             return None;
         }
-        body = &rest[i + 2..];
+        i += 2;
     }
+    let body = &line[i..];
     if body.starts_with(b"--end of the loop--") {
         return Some(OpLine::End);
     }
-    let paren = memchr::memchr(b'(', body)?;
-    let head = &body[..paren];
-    let name = match find_pair(head, b" =").filter(|&i| head[i + 2..].starts_with(b" ")) {
-        Some(i) if is_ident_bytes(&head[..i]) => &head[i + 3..],
-        Some(_) => return None,
-        None => head,
-    };
-    if !is_ident_bytes(name) {
+    let mut end = ident_len(body);
+    let mut start = 0;
+    if body[end..].starts_with(b" = ") {
+        if end == 0 {
+            return None;
+        }
+        start = end + 3;
+        end = start + ident_len(&body[start..]);
+    }
+    if end == start || body.get(end) != Some(&b'(') {
         return None;
     }
-    let name = std::str::from_utf8(name).ok()?;
-    let args = &body[paren + 1..];
+    let args = &body[end + 1..];
+    let name = &body[start..end];
     let mut dmp = None;
     let marker = match name {
-        "label" => Marker::Label(target_token_bytes(args)?),
-        "jump" => Marker::Jump(target_token_bytes(args)),
-        "finish" => Marker::Finish,
-        "debug_merge_point" => {
+        b"label" => Marker::Label(target_token_bytes(args)?),
+        b"jump" => Marker::Jump(target_token_bytes(args)),
+        b"finish" => Marker::Finish,
+        b"debug_merge_point" => {
             let start = memchr::memchr(b'\'', args)?;
             let end = memchr::memrchr(b'\'', args)?;
             if end <= start {
                 return None;
             }
-            dmp = Some(std::str::from_utf8(&args[start + 1..end]).ok()?);
+            dmp = Some(&args[start + 1..end]);
             Marker::DebugMergePoint
         }
-        _ if name.starts_with("guard_") || name.starts_with("vec_guard_") => {
+        _ if name.starts_with(b"guard_") || name.starts_with(b"vec_guard_") => {
             Marker::Guard(guard_descr_bytes(args)?)
         }
         _ => Marker::Plain,
     };
-    Some(OpLine::Op { name, marker, dmp })
+    Some(OpLine::Bytes { name, marker, dmp })
 }
 
-/// The first position of the two-byte `pat` in `b`.
-fn find_pair(b: &[u8], pat: &[u8; 2]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = memchr::memchr(pat[0], &b[from..]) {
-        let i = from + i;
-        if b.get(i + 1) == Some(&pat[1]) {
-            return Some(i);
-        }
-        from = i + 1;
-    }
-    None
+/// The length of the identifier (`[a-z0-9_]*`, as [`is_ident`]) at the start of `b`.
+fn ident_len(b: &[u8]) -> usize {
+    b.iter()
+        .take_while(|&&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
+        .count()
 }
 
-fn is_ident_bytes(s: &[u8]) -> bool {
-    !s.is_empty()
-        && s.iter()
-            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-}
 
 /// The quoted string of `debug_merge_point(0, 0, '...')`, which may itself hold quotes.
 fn quoted(args: &str) -> Option<&str> {
