@@ -162,12 +162,13 @@ where
     let mut buf = vec![0u8; 1 << 20];
     let (mut start, mut end) = (0usize, 0usize);
     loop {
-        if let Some(i) = memchr::memchr(b'\n', &buf[start..end]) {
-            parser.log.bytes += i as u64 + 1;
-            parser.raw_line(&buf[start..start + i], true)?;
-            start += i + 1;
-            continue;
+        // every whole line of the block, with one searcher over the block
+        let base = start;
+        for i in memchr::memchr_iter(b'\n', &buf[base..end]) {
+            parser.raw_line(&buf[start..base + i], true)?;
+            start = base + i + 1;
         }
+        parser.log.bytes += (start - base) as u64;
         if start > 0 {
             buf.copy_within(start..end, 0);
             end -= start;
@@ -806,14 +807,54 @@ fn op_name_bytes(line: &[u8]) -> &[u8] {
             b = &b[i + 1..];
         }
     }
-    let n = b
-        .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-        .count();
+    let n = b.iter().take_while(|&&c| WORD[usize::from(c)]).count();
     match b[n..].strip_prefix(b" = ") {
         Some(rest) => rest,
         None => b,
     }
+}
+
+/// `[A-Za-z0-9_]` as a table: the first pass looks at every operation's first bytes.
+static WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
+
+/// `[a-z0-9_]`: the characters of result variables and operation names ([`is_ident`]).
+static IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+        c += 1;
+    }
+    t
+};
+
+/// A hex (`0x...`) or decimal number as [`parse_guard_number`] reads it, without going
+/// through `&str`: `None` where that gives an error.
+fn guard_number_bytes(b: &[u8]) -> Option<u64> {
+    let (digits, radix) = match b.strip_prefix(b"0x") {
+        Some(hex) => (hex, 16),
+        None => (b, 10),
+    };
+    let digits = digits.strip_prefix(b"+").unwrap_or(digits);
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in digits {
+        let d = (c as char).to_digit(radix)?;
+        v = v.checked_mul(u64::from(radix))?.checked_add(u64::from(d))?;
+    }
+    Some(v)
 }
 
 fn is_ident(s: &str) -> bool {
@@ -857,7 +898,8 @@ fn target_token_bytes(args: &[u8]) -> Option<u64> {
 
 fn guard_descr_bytes(args: &[u8]) -> Option<u64> {
     let rest = after_last_descr(args, b"<Guard")?;
-    parse_guard_number(until(rest, b'>')?)
+    let end = memchr::memchr(b'>', rest).unwrap_or(rest.len());
+    guard_number_bytes(&rest[..end])
 }
 
 /// [`parse_op`] on the raw bytes of a line, for the lines it accepts: the same grammar and
@@ -919,9 +961,7 @@ fn parse_op_bytes(line: &[u8]) -> Option<OpLine<'_>> {
 
 /// The length of the identifier (`[a-z0-9_]*`, as [`is_ident`]) at the start of `b`.
 fn ident_len(b: &[u8]) -> usize {
-    b.iter()
-        .take_while(|&&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
-        .count()
+    b.iter().take_while(|&&c| IDENT[usize::from(c)]).count()
 }
 
 
