@@ -381,7 +381,11 @@ fn shape_hash(names: impl Iterator<Item = u64>) -> String {
         h ^= n;
         h = h.wrapping_mul(0x100000001b3);
     }
-    format!("{h:016x}")
+    // `format!("{h:016x}")` without the formatter: one per fragment
+    (0..16)
+        .rev()
+        .map(|i| char::from(b"0123456789abcdef"[(h >> (4 * i)) as usize & 15]))
+        .collect()
 }
 
 fn name_hash(name: &str) -> u64 {
@@ -453,6 +457,9 @@ pub struct CostAccumulator<'m> {
     fragments: Vec<FragmentCost>,
     trace_costs: Vec<TraceCost>,
     class_names: Vec<SharedStr>,
+    /// `model.op_cost` per class, looked up once rather than per operation.
+    class_cost: Vec<f64>,
+
     /// Per source location: file, function and opcode, shared by every fragment's breakdown.
     positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
 }
@@ -483,6 +490,9 @@ impl<'m> CostAccumulator<'m> {
                 .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
                 .collect(),
             positions: FxMap::default(),
+            class_cost: (0..classes.classes().len())
+                .map(|c| model.op_cost(classes, ClassId(c)))
+                .collect(),
         }
     }
 
@@ -513,7 +523,7 @@ impl<'m> CostAccumulator<'m> {
     }
 
     fn cost_of(&self, class: ClassId) -> f64 {
-        self.model.op_cost(self.classes, class)
+        self.class_cost[class.0]
     }
 
     /// Adds one trace and its fragments (from [`fragment::FragmentBuilder`]).
@@ -576,6 +586,8 @@ impl<'m> CostAccumulator<'m> {
         let op_source = |k: usize| ops[k].source.or(entry_source);
         let mut counts = vec![0u32; n_classes];
         // one hash per operation: (position, class) → count; everything else per position
+        // Fresh maps per fragment, not reused ones: their iteration order is the order in
+        // which CMW's weighted costs are summed, and the results stay bit for bit the same.
         let mut per_pos_class: FxMap<(Option<SourceId>, ClassId), u32> = FxMap::default();
         let mut gamma = 0.0;
         for (k, op) in ops.iter().enumerate() {
