@@ -459,6 +459,8 @@ pub struct CostAccumulator<'m> {
     class_names: Vec<SharedStr>,
     /// `model.op_cost` per class, looked up once rather than per operation.
     class_cost: Vec<f64>,
+    /// Class indices in the order of their names (a fragment's [`ClassCounts`] order).
+    classes_by_name: Vec<usize>,
 
     /// Per source location: file, function and opcode, shared by every fragment's breakdown.
     positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
@@ -490,6 +492,11 @@ impl<'m> CostAccumulator<'m> {
                 .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
                 .collect(),
             positions: FxMap::default(),
+            classes_by_name: {
+                let mut order: Vec<usize> = (0..classes.classes().len()).collect();
+                order.sort_by(|&a, &b| classes.name(ClassId(a)).cmp(classes.name(ClassId(b))));
+                order
+            },
             class_cost: (0..classes.classes().len())
                 .map(|c| model.op_cost(classes, ClassId(c)))
                 .collect(),
@@ -545,8 +552,10 @@ impl<'m> CostAccumulator<'m> {
                     .or_insert(0) += 1;
             }
         }
+        let label = trace.label();
         for f in fragments {
-            let cost = self.fragment(trace, f, entry_source, sources);
+            let mut cost = self.fragment(trace, f, entry_source, sources);
+            cost.trace.clone_from(&label);
             self.fragments.push(cost);
         }
         let name = if trace.name.is_empty() {
@@ -559,7 +568,7 @@ impl<'m> CostAccumulator<'m> {
             trace.name.clone()
         };
         self.trace_costs.push(TraceCost {
-            trace: trace.label(),
+            trace: label,
             name,
             ops: trace.ops.len(),
             gamma: match self.model {
@@ -590,6 +599,10 @@ impl<'m> CostAccumulator<'m> {
         // which CMW's weighted costs are summed, and the results stay bit for bit the same.
         let mut per_pos_class: FxMap<(Option<SourceId>, ClassId), u32> = FxMap::default();
         let mut gamma = 0.0;
+        // A run of operations with the same (position, class) finds its map slot once. The
+        // map's iteration order (the order CMW's costs are summed in below) depends only on
+        // the order new keys arrive in, which this does not change.
+        let mut run: Option<((Option<SourceId>, ClassId), &mut u32)> = None;
         for (k, op) in ops.iter().enumerate() {
             let class = self.op_class[op.name.0 as usize];
             counts[class.0] += 1;
@@ -597,9 +610,18 @@ impl<'m> CostAccumulator<'m> {
                 let e = &mut self.op_executed[op.name.0 as usize];
                 *e = e.saturating_add(freq);
             }
-            gamma += self.cost_of(class);
-            *per_pos_class.entry((op_source(k), class)).or_insert(0) += 1;
+            gamma += self.class_cost[class.0];
+            let key = (op_source(k), class);
+            match &mut run {
+                Some((open, n)) if *open == key => **n += 1,
+                _ => {
+                    let n = per_pos_class.entry(key).or_insert(0);
+                    *n += 1;
+                    run = Some((key, n));
+                }
+            }
         }
+        drop(run);
         let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
         for (&(src, class), &n) in &per_pos_class {
             let c = self.cost_of(class) * f64::from(n);
@@ -692,18 +714,16 @@ impl<'m> CostAccumulator<'m> {
         FragmentCost {
             starts_at,
             name: f.name(),
-            trace: trace.label(),
+            trace: String::new(), // the trace's label, set by the caller
             frequency: f.frequency,
-            ops: {
-                let mut v: Vec<(SharedStr, u32)> = counts
+            // classes visited in name order: sorted without sorting
+            ops: ClassCounts(
+                self.classes_by_name
                     .iter()
-                    .enumerate()
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(c, n)| (self.class_names[c].clone(), *n))
-                    .collect();
-                v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                ClassCounts(v)
-            },
+                    .filter(|&&c| counts[c] > 0)
+                    .map(|&c| (self.class_names[c].clone(), counts[c]))
+                    .collect(),
+            ),
             gamma,
             cost,
             share: None,

@@ -57,7 +57,12 @@ pub struct Fragment {
 
 impl Fragment {
     pub fn name(&self) -> String {
-        format!("{} to {}", self.start_name, self.end_name)
+        // `format!("{} to {}")` without the formatter: one per fragment of a large log
+        let mut s = String::with_capacity(self.start_name.len() + 4 + self.end_name.len());
+        s.push_str(&self.start_name);
+        s.push_str(" to ");
+        s.push_str(&self.end_name);
+        s
     }
 }
 
