@@ -461,6 +461,9 @@ pub struct CostAccumulator<'m> {
     class_cost: Vec<f64>,
     /// Class indices in the order of their names (a fragment's [`ClassCounts`] order).
     classes_by_name: Vec<usize>,
+    /// Per-fragment cost per position, reused between fragments: it is ranked by a total
+    /// order, so its own iteration order does not matter.
+    scratch_pos: FxMap<Option<SourceId>, (f64, u32)>,
 
     /// Per source location: file, function and opcode, shared by every fragment's breakdown.
     positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
@@ -492,6 +495,7 @@ impl<'m> CostAccumulator<'m> {
                 .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
                 .collect(),
             positions: FxMap::default(),
+            scratch_pos: FxMap::default(),
             classes_by_name: {
                 let mut order: Vec<usize> = (0..classes.classes().len()).collect();
                 order.sort_by(|&a, &b| classes.name(ClassId(a)).cmp(classes.name(ClassId(b))));
@@ -622,7 +626,8 @@ impl<'m> CostAccumulator<'m> {
             }
         }
         drop(run);
-        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
+        let mut per_pos = std::mem::take(&mut self.scratch_pos);
+        per_pos.clear();
         for (&(src, class), &n) in &per_pos_class {
             let c = self.cost_of(class) * f64::from(n);
             let slot = per_pos.entry(src).or_insert((0.0, 0));
@@ -659,7 +664,8 @@ impl<'m> CostAccumulator<'m> {
             }
         }
         // Ranked on ids first: turning every position into strings would dominate the run.
-        let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.into_iter().collect();
+        let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.drain().collect();
+        self.scratch_pos = per_pos;
         ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
         ranked.truncate(SOURCES_PER_FRAGMENT);
         let top_sources: Vec<BytecodeCost> = ranked
