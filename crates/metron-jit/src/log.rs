@@ -1141,11 +1141,92 @@ bridge 140574919093952:1800
         );
     }
 
+    /// What [`parse_op`] makes of a line, in the byte parser's terms; `None` for an error.
+    fn slow(line: &[u8]) -> Option<(Vec<u8>, Marker, Option<Vec<u8>>)> {
+        match parse_op(&String::from_utf8_lossy(line)).ok()? {
+            OpLine::End => Some((b"<end>".to_vec(), Marker::Plain, None)),
+            OpLine::Op { name, marker, dmp } => {
+                Some((name.into(), marker, dmp.map(|d| d.as_bytes().to_vec())))
+            }
+            OpLine::Bytes { .. } => unreachable!(),
+        }
+    }
+
+    fn fast(line: &[u8]) -> Option<(Vec<u8>, Marker, Option<Vec<u8>>)> {
+        match parse_op_bytes(line)? {
+            OpLine::End => Some((b"<end>".to_vec(), Marker::Plain, None)),
+            OpLine::Bytes { name, marker, dmp } => {
+                let dmp = match dmp {
+                    // the caller falls back to parse_op for merge points that are not UTF-8
+                    Some(d) => Some(std::str::from_utf8(d).ok()?.as_bytes().to_vec()),
+                    None => None,
+                };
+                Some((name.to_vec(), marker, dmp))
+            }
+            OpLine::Op { .. } => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn byte_parser_agrees_with_the_str_parser() {
+        // every operation line of a real log and of the paper fixture, and each of them with
+        // one byte replaced by one of the grammar's delimiters (or invalid UTF-8), or cut short
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for name in ["pypy_nested.log", "paper_fig1.log"] {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+            let text = std::fs::read(path).unwrap();
+            lines.extend(
+                text.split(|&b| b == b'\n')
+                    .filter(|l| !l.is_empty() && !matches!(l[0], b'[' | b'#'))
+                    .map(<[u8]>::to_vec),
+            );
+        }
+        lines.extend(SMALL.lines().map(|l| l.as_bytes().to_vec()));
+        assert!(lines.len() > 150, "{}", lines.len());
+        let mut accepted = 0;
+        let mut checked = 0;
+        for line in &lines {
+            let mut variants = vec![line.clone()];
+            for at in 0..line.len().min(48) {
+                variants.push(line[..at].to_vec());
+                for b in [b' ', b'(', b')', b'=', b'+', b':', b'\'', b'<', b'>', b'x', b'0', 0xff] {
+                    let mut v = line.clone();
+                    v[at] = b;
+                    variants.push(v);
+                }
+            }
+            for v in variants {
+                checked += 1;
+                if let Some(got) = fast(&v) {
+                    accepted += 1;
+                    assert_eq!(Some(got), slow(&v), "{}", String::from_utf8_lossy(&v));
+                }
+            }
+        }
+        // the byte parser takes the well-formed lines, not just the easy ones
+        for line in &lines {
+            assert_eq!(fast(line).is_some(), slow(line).is_some(), "{}", String::from_utf8_lossy(line));
+        }
+        assert!(accepted * 4 > checked, "{accepted} of {checked}");
+    }
+
+    #[test]
+    fn guard_numbers_from_bytes_as_from_str() {
+        for t in [
+            "0x7fda261deec0", "0x", "0x+5", "0x-5", "17", "+17", "-1", "", "+", "0xffffffffffffffff",
+            "0x10000000000000000", "18446744073709551615", "18446744073709551616", "0xg1", "0X10",
+            "1 2", "0x7FDA",
+        ] {
+            assert_eq!(guard_number_bytes(t.as_bytes()), parse_guard_number(t), "{t:?}");
+        }
+        assert_eq!(guard_number_bytes(b"0x1\xff"), None);
+    }
+
     #[test]
     fn op_forms() {
         let ok = |t: &str| match parse_op(t).unwrap() {
             OpLine::Op { name, marker, .. } => (name.to_string(), marker),
-            OpLine::End => ("<end>".to_string(), Marker::Plain),
+            OpLine::End | OpLine::Bytes { .. } => ("<end>".to_string(), Marker::Plain),
         };
         assert_eq!(ok("i5 = int_add(i4, 1)"), ("int_add".into(), Marker::Plain));
         assert_eq!(
@@ -1174,7 +1255,7 @@ bridge 140574919093952:1800
             OpLine::Op { dmp, .. } => {
                 assert_eq!(dmp, Some("<code object f. file 'x'. line 3> #1 X"))
             }
-            OpLine::End => panic!(),
+            OpLine::End | OpLine::Bytes { .. } => panic!(),
         }
     }
 }
