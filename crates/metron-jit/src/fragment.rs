@@ -10,8 +10,6 @@
 //! opening ops, a loop's preamble loads) form *entry fragments*, counted by the `entry N` and
 //! `bridge D` counters with the same two rules, so that no compiled operation goes uncosted.
 
-
-
 use serde::Serialize;
 
 use crate::lifetime::{self, CounterUse, Lifetimes};

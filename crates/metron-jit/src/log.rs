@@ -964,7 +964,6 @@ fn ident_len(b: &[u8]) -> usize {
     b.iter().take_while(|&&c| IDENT[usize::from(c)]).count()
 }
 
-
 /// The quoted string of `debug_merge_point(0, 0, '...')`, which may itself hold quotes.
 fn quoted(args: &str) -> Option<&str> {
     let start = args.find('\'')?;
@@ -1173,7 +1172,9 @@ bridge 140574919093952:1800
         // one byte replaced by one of the grammar's delimiters (or invalid UTF-8), or cut short
         let mut lines: Vec<Vec<u8>> = Vec::new();
         for name in ["pypy_nested.log", "paper_fig1.log"] {
-            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures")
+                .join(name);
             let text = std::fs::read(path).unwrap();
             lines.extend(
                 text.split(|&b| b == b'\n')
@@ -1189,7 +1190,9 @@ bridge 140574919093952:1800
             let mut variants = vec![line.clone()];
             for at in 0..line.len().min(48) {
                 variants.push(line[..at].to_vec());
-                for b in [b' ', b'(', b')', b'=', b'+', b':', b'\'', b'<', b'>', b'x', b'0', 0xff] {
+                for b in [
+                    b' ', b'(', b')', b'=', b'+', b':', b'\'', b'<', b'>', b'x', b'0', 0xff,
+                ] {
                     let mut v = line.clone();
                     v[at] = b;
                     variants.push(v);
@@ -1205,7 +1208,12 @@ bridge 140574919093952:1800
         }
         // the byte parser takes the well-formed lines, not just the easy ones
         for line in &lines {
-            assert_eq!(fast(line).is_some(), slow(line).is_some(), "{}", String::from_utf8_lossy(line));
+            assert_eq!(
+                fast(line).is_some(),
+                slow(line).is_some(),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
         }
         assert!(accepted * 4 > checked, "{accepted} of {checked}");
     }
@@ -1213,11 +1221,29 @@ bridge 140574919093952:1800
     #[test]
     fn guard_numbers_from_bytes_as_from_str() {
         for t in [
-            "0x7fda261deec0", "0x", "0x+5", "0x-5", "17", "+17", "-1", "", "+", "0xffffffffffffffff",
-            "0x10000000000000000", "18446744073709551615", "18446744073709551616", "0xg1", "0X10",
-            "1 2", "0x7FDA",
+            "0x7fda261deec0",
+            "0x",
+            "0x+5",
+            "0x-5",
+            "17",
+            "+17",
+            "-1",
+            "",
+            "+",
+            "0xffffffffffffffff",
+            "0x10000000000000000",
+            "18446744073709551615",
+            "18446744073709551616",
+            "0xg1",
+            "0X10",
+            "1 2",
+            "0x7FDA",
         ] {
-            assert_eq!(guard_number_bytes(t.as_bytes()), parse_guard_number(t), "{t:?}");
+            assert_eq!(
+                guard_number_bytes(t.as_bytes()),
+                parse_guard_number(t),
+                "{t:?}"
+            );
         }
         assert_eq!(guard_number_bytes(b"0x1\xff"), None);
     }
