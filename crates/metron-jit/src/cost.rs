@@ -625,7 +625,6 @@ impl<'m> CostAccumulator<'m> {
                 }
             }
         }
-        drop(run);
         let mut per_pos = std::mem::take(&mut self.scratch_pos);
         per_pos.clear();
         for (&(src, class), &n) in &per_pos_class {
