@@ -381,7 +381,11 @@ fn shape_hash(names: impl Iterator<Item = u64>) -> String {
         h ^= n;
         h = h.wrapping_mul(0x100000001b3);
     }
-    format!("{h:016x}")
+    // `format!("{h:016x}")` without the formatter: one per fragment
+    (0..16)
+        .rev()
+        .map(|i| char::from(b"0123456789abcdef"[(h >> (4 * i)) as usize & 15]))
+        .collect()
 }
 
 fn name_hash(name: &str) -> u64 {
@@ -453,6 +457,14 @@ pub struct CostAccumulator<'m> {
     fragments: Vec<FragmentCost>,
     trace_costs: Vec<TraceCost>,
     class_names: Vec<SharedStr>,
+    /// `model.op_cost` per class, looked up once rather than per operation.
+    class_cost: Vec<f64>,
+    /// Class indices in the order of their names (a fragment's [`ClassCounts`] order).
+    classes_by_name: Vec<usize>,
+    /// Per-fragment cost per position, reused between fragments: it is ranked by a total
+    /// order, so its own iteration order does not matter.
+    scratch_pos: FxMap<Option<SourceId>, (f64, u32)>,
+
     /// Per source location: file, function and opcode, shared by every fragment's breakdown.
     positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
 }
@@ -483,6 +495,15 @@ impl<'m> CostAccumulator<'m> {
                 .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
                 .collect(),
             positions: FxMap::default(),
+            scratch_pos: FxMap::default(),
+            classes_by_name: {
+                let mut order: Vec<usize> = (0..classes.classes().len()).collect();
+                order.sort_by(|&a, &b| classes.name(ClassId(a)).cmp(classes.name(ClassId(b))));
+                order
+            },
+            class_cost: (0..classes.classes().len())
+                .map(|c| model.op_cost(classes, ClassId(c)))
+                .collect(),
         }
     }
 
@@ -513,7 +534,7 @@ impl<'m> CostAccumulator<'m> {
     }
 
     fn cost_of(&self, class: ClassId) -> f64 {
-        self.model.op_cost(self.classes, class)
+        self.class_cost[class.0]
     }
 
     /// Adds one trace and its fragments (from [`fragment::FragmentBuilder`]).
@@ -535,8 +556,10 @@ impl<'m> CostAccumulator<'m> {
                     .or_insert(0) += 1;
             }
         }
+        let label = trace.label();
         for f in fragments {
-            let cost = self.fragment(trace, f, entry_source, sources);
+            let mut cost = self.fragment(trace, f, entry_source, sources);
+            cost.trace.clone_from(&label);
             self.fragments.push(cost);
         }
         let name = if trace.name.is_empty() {
@@ -549,7 +572,7 @@ impl<'m> CostAccumulator<'m> {
             trace.name.clone()
         };
         self.trace_costs.push(TraceCost {
-            trace: trace.label(),
+            trace: label,
             name,
             ops: trace.ops.len(),
             gamma: match self.model {
@@ -576,8 +599,14 @@ impl<'m> CostAccumulator<'m> {
         let op_source = |k: usize| ops[k].source.or(entry_source);
         let mut counts = vec![0u32; n_classes];
         // one hash per operation: (position, class) → count; everything else per position
+        // Fresh maps per fragment, not reused ones: their iteration order is the order in
+        // which CMW's weighted costs are summed, and the results stay bit for bit the same.
         let mut per_pos_class: FxMap<(Option<SourceId>, ClassId), u32> = FxMap::default();
         let mut gamma = 0.0;
+        // A run of operations with the same (position, class) finds its map slot once. The
+        // map's iteration order (the order CMW's costs are summed in below) depends only on
+        // the order new keys arrive in, which this does not change.
+        let mut run: Option<((Option<SourceId>, ClassId), &mut u32)> = None;
         for (k, op) in ops.iter().enumerate() {
             let class = self.op_class[op.name.0 as usize];
             counts[class.0] += 1;
@@ -585,10 +614,19 @@ impl<'m> CostAccumulator<'m> {
                 let e = &mut self.op_executed[op.name.0 as usize];
                 *e = e.saturating_add(freq);
             }
-            gamma += self.cost_of(class);
-            *per_pos_class.entry((op_source(k), class)).or_insert(0) += 1;
+            gamma += self.class_cost[class.0];
+            let key = (op_source(k), class);
+            match &mut run {
+                Some((open, n)) if *open == key => **n += 1,
+                _ => {
+                    let n = per_pos_class.entry(key).or_insert(0);
+                    *n += 1;
+                    run = Some((key, n));
+                }
+            }
         }
-        let mut per_pos: FxMap<Option<SourceId>, (f64, u32)> = FxMap::default();
+        let mut per_pos = std::mem::take(&mut self.scratch_pos);
+        per_pos.clear();
         for (&(src, class), &n) in &per_pos_class {
             let c = self.cost_of(class) * f64::from(n);
             let slot = per_pos.entry(src).or_insert((0.0, 0));
@@ -625,7 +663,8 @@ impl<'m> CostAccumulator<'m> {
             }
         }
         // Ranked on ids first: turning every position into strings would dominate the run.
-        let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.into_iter().collect();
+        let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.drain().collect();
+        self.scratch_pos = per_pos;
         ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
         ranked.truncate(SOURCES_PER_FRAGMENT);
         let top_sources: Vec<BytecodeCost> = ranked
@@ -680,18 +719,16 @@ impl<'m> CostAccumulator<'m> {
         FragmentCost {
             starts_at,
             name: f.name(),
-            trace: trace.label(),
+            trace: String::new(), // the trace's label, set by the caller
             frequency: f.frequency,
-            ops: {
-                let mut v: Vec<(SharedStr, u32)> = counts
+            // classes visited in name order: sorted without sorting
+            ops: ClassCounts(
+                self.classes_by_name
                     .iter()
-                    .enumerate()
-                    .filter(|(_, n)| **n > 0)
-                    .map(|(c, n)| (self.class_names[c].clone(), *n))
-                    .collect();
-                v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                ClassCounts(v)
-            },
+                    .filter(|&&c| counts[c] > 0)
+                    .map(|&c| (self.class_names[c].clone(), counts[c]))
+                    .collect(),
+            ),
             gamma,
             cost,
             share: None,

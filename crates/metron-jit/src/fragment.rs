@@ -10,13 +10,11 @@
 //! opening ops, a loop's preamble loads) form *entry fragments*, counted by the `entry N` and
 //! `bridge D` counters with the same two rules, so that no compiled operation goes uncosted.
 
-use std::collections::HashMap;
-
 use serde::Serialize;
 
 use crate::lifetime::{self, CounterUse, Lifetimes};
 use crate::log::{Counters, JitLog};
-use crate::trace::{Marker, Op, SourceId, Trace, TraceKind};
+use crate::trace::{FxMap, Marker, Op, SourceId, Trace, TraceKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "snake_case")]
@@ -57,7 +55,12 @@ pub struct Fragment {
 
 impl Fragment {
     pub fn name(&self) -> String {
-        format!("{} to {}", self.start_name, self.end_name)
+        // `format!("{} to {}")` without the formatter: one per fragment of a large log
+        let mut s = String::with_capacity(self.start_name.len() + 4 + self.end_name.len());
+        s.push_str(&self.start_name);
+        s.push_str(" to ");
+        s.push_str(&self.end_name);
+        s
     }
 }
 
@@ -132,9 +135,9 @@ pub struct FragmentBuilder {
     lifetimes: Lifetimes,
     counters: CounterFacts,
     /// token → (name, the trace that defines the label)
-    labels: HashMap<u64, (String, usize)>,
+    labels: FxMap<u64, (String, usize)>,
     label_count: usize,
-    guards: HashMap<(u64, u32), BridgedGuard>,
+    guards: FxMap<(u64, u32), BridgedGuard>,
     guard_count: usize,
     jump_count: usize,
     frequency_warnings: Vec<String>,
@@ -145,9 +148,9 @@ impl FragmentBuilder {
         FragmentBuilder {
             lifetimes,
             counters,
-            labels: HashMap::new(),
+            labels: FxMap::default(),
             label_count: 0,
-            guards: HashMap::new(),
+            guards: FxMap::default(),
             guard_count: 0,
             jump_count: 0,
             frequency_warnings: Vec::new(),

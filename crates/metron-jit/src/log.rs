@@ -162,12 +162,13 @@ where
     let mut buf = vec![0u8; 1 << 20];
     let (mut start, mut end) = (0usize, 0usize);
     loop {
-        if let Some(i) = memchr::memchr(b'\n', &buf[start..end]) {
-            parser.log.bytes += i as u64 + 1;
-            parser.raw_line(&buf[start..start + i], true)?;
-            start += i + 1;
-            continue;
+        // every whole line of the block, with one searcher over the block
+        let base = start;
+        for i in memchr::memchr_iter(b'\n', &buf[base..end]) {
+            parser.raw_line(&buf[start..base + i], true)?;
+            start = base + i + 1;
         }
+        parser.log.bytes += (start - base) as u64;
         if start > 0 {
             buf.copy_within(start..end, 0);
             end -= start;
@@ -297,20 +298,64 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         if let Some(rest) = line.strip_suffix(b"\r") {
             line = rest;
         }
-        // The first pass needs only labels and guards of the operation lines: a byte-level
-        // look at the operation's name (headers start `#`, section lines `[`).
-        if self.mode == ReadMode::Headers
-            && self.in_trace()
-            && !matches!(line.first(), Some(b'[' | b'#'))
-        {
-            self.skeleton_line(line, complete);
-            return Ok(());
+        // Operation lines (headers start `#`, section lines `[`) are nearly all of a log: they
+        // are read from the bytes, without UTF-8 validation of arguments and fail-args. The
+        // first pass keeps only labels and guards; the second falls back to the `&str` parser,
+        // which words the warning, only when the byte parser does not accept the line.
+        if self.in_trace() && !matches!(line.first(), Some(b'[' | b'#')) {
+            match self.mode {
+                ReadMode::Headers => {
+                    self.skeleton_line(line, complete);
+                    return Ok(());
+                }
+                ReadMode::Full if complete && self.trace.is_some() => {
+                    if let Some(op) = parse_op_bytes(line) {
+                        if self.push_op(op) {
+                            self.log.lines += 1;
+                            self.last_line_incomplete = false;
+                            return Ok(());
+                        }
+                    }
+                }
+                ReadMode::Full => {}
+            }
         }
         // Validating first is several times faster than the lossy path on clean logs.
         match std::str::from_utf8(line) {
             Ok(text) => self.line(text, complete),
             Err(_) => self.line(&String::from_utf8_lossy(line), complete),
         }
+    }
+
+    /// Adds a parsed operation to the open trace; `false` when a merge point's text is not
+    /// UTF-8 (the caller then reads the line the lossy way).
+    fn push_op(&mut self, op: OpLine<'_>) -> bool {
+        let (name, marker) = match op {
+            OpLine::End => return true,
+            OpLine::Op { name, marker, dmp } => {
+                if let Some(raw) = dmp {
+                    self.source = Some(self.log.sources.intern(raw));
+                }
+                (self.log.op_names.intern(name), marker)
+            }
+            OpLine::Bytes { name, marker, dmp } => {
+                if let Some(raw) = dmp {
+                    match self.log.sources.intern_bytes(raw) {
+                        Some(id) => self.source = Some(id),
+                        None => return false,
+                    }
+                }
+                (self.log.op_names.intern_ascii(name), marker)
+            }
+        };
+        if let Some(trace) = self.trace.as_mut() {
+            trace.ops.push(Op {
+                name,
+                marker,
+                source: self.source,
+            });
+        }
+        true
     }
 
     /// An operation line in the first pass: only a label or a guard is kept.
@@ -325,11 +370,10 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         if !(is_label || name.starts_with(b"guard_") || name.starts_with(b"vec_guard_")) {
             return;
         }
-        let text = String::from_utf8_lossy(line);
         let marker = if is_label {
-            target_token(&text).map(Marker::Label)
+            target_token_bytes(line).map(Marker::Label)
         } else {
-            guard_descr(&text).map(Marker::Guard)
+            guard_descr_bytes(line).map(Marker::Guard)
         };
         if let Some(marker) = marker {
             trace.ops.push(Op {
@@ -454,7 +498,7 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
         if text.starts_with('[') || text.trim().is_empty() || self.mode == ReadMode::Headers {
             return; // the input arguments `[p0, p1]`
         }
-        let Some(trace) = self.trace.as_mut() else {
+        if self.trace.is_none() {
             if text.starts_with('#') {
                 return;
             }
@@ -463,19 +507,10 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
                 "operation before any `# Loop` or `# bridge out of Guard` header, skipped"
                     .to_string(),
             );
-        };
+        }
         match parse_op(text) {
-            Ok(OpLine::End) => {}
-            Ok(OpLine::Op { name, marker, dmp }) => {
-                if let Some(raw) = dmp {
-                    self.source = Some(self.log.sources.intern(raw));
-                }
-                let name = self.log.op_names.intern(name);
-                trace.ops.push(Op {
-                    name,
-                    marker,
-                    source: self.source,
-                });
+            Ok(op) => {
+                self.push_op(op);
             }
             Err(expected) => self.warn(
                 Some(lineno),
@@ -509,7 +544,12 @@ impl<F: FnMut(Trace, &OpNames, &SourceTable)> Parser<F> {
             name,
             header_kind,
             declared_ops: declared,
-            ops: Vec::new(),
+            // the header's count, bounded against a corrupt header; the second pass's traces
+            // then grow without reallocating
+            ops: match self.mode {
+                ReadMode::Full => Vec::with_capacity(declared.unwrap_or(0).min(1 << 14)),
+                ReadMode::Headers => Vec::new(),
+            },
             line: lineno,
             timestamp: self.timestamp,
         });
@@ -688,6 +728,13 @@ enum OpLine<'a> {
         marker: Marker,
         dmp: Option<&'a str>,
     },
+    /// As `Op`, from [`parse_op_bytes`]: the name is ASCII, the merge-point text not yet
+    /// checked for UTF-8.
+    Bytes {
+        name: &'a [u8],
+        marker: Marker,
+        dmp: Option<&'a [u8]>,
+    },
 }
 
 /// `s.split_once(pat)` for a short ASCII `pat`, found with memchr: the general string
@@ -760,14 +807,54 @@ fn op_name_bytes(line: &[u8]) -> &[u8] {
             b = &b[i + 1..];
         }
     }
-    let n = b
-        .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-        .count();
+    let n = b.iter().take_while(|&&c| WORD[usize::from(c)]).count();
     match b[n..].strip_prefix(b" = ") {
         Some(rest) => rest,
         None => b,
     }
+}
+
+/// `[A-Za-z0-9_]` as a table: the first pass looks at every operation's first bytes.
+static WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
+
+/// `[a-z0-9_]`: the characters of result variables and operation names ([`is_ident`]).
+static IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+        c += 1;
+    }
+    t
+};
+
+/// A hex (`0x...`) or decimal number as [`parse_guard_number`] reads it, without going
+/// through `&str`: `None` where that gives an error.
+fn guard_number_bytes(b: &[u8]) -> Option<u64> {
+    let (digits, radix) = match b.strip_prefix(b"0x") {
+        Some(hex) => (hex, 16),
+        None => (b, 10),
+    };
+    let digits = digits.strip_prefix(b"+").unwrap_or(digits);
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in digits {
+        let d = (c as char).to_digit(radix)?;
+        v = v.checked_mul(u64::from(radix))?.checked_add(u64::from(d))?;
+    }
+    Some(v)
 }
 
 fn is_ident(s: &str) -> bool {
@@ -777,17 +864,104 @@ fn is_ident(s: &str) -> bool {
 }
 
 fn target_token(args: &str) -> Option<u64> {
-    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=TargetToken(")?;
-    let rest = &args[at + "descr=TargetToken(".len()..];
-    let digits = rest.split(')').next()?;
-    parse_signed_as_u64(digits)
+    target_token_bytes(args.as_bytes())
 }
 
 fn guard_descr(args: &str) -> Option<u64> {
-    let at = memchr::memmem::rfind(args.as_bytes(), b"descr=<Guard")?;
-    let rest = &args[at + "descr=<Guard".len()..];
-    let id = rest.split('>').next()?;
-    parse_guard_number(id)
+    guard_descr_bytes(args.as_bytes())
+}
+
+/// What follows the last `descr=` + `tail` in `hay`. `tail` holds no `=`, so every
+/// occurrence of the pattern has its own `=`: scanning those from the end finds the last one
+/// (a guard's descr comes before its fail-args, a label's at the end of its arguments).
+fn after_last_descr<'a>(hay: &'a [u8], tail: &[u8]) -> Option<&'a [u8]> {
+    let mut end = hay.len();
+    while let Some(i) = memchr::memrchr(b'=', &hay[..end]) {
+        if hay[..i].ends_with(b"descr") && hay[i + 1..].starts_with(tail) {
+            return Some(&hay[i + 1 + tail.len()..]);
+        }
+        end = i;
+    }
+    None
+}
+
+/// The text up to the first `stop` (all of `rest` without one), if it is UTF-8.
+fn until(rest: &[u8], stop: u8) -> Option<&str> {
+    let end = memchr::memchr(stop, rest).unwrap_or(rest.len());
+    std::str::from_utf8(&rest[..end]).ok()
+}
+
+fn target_token_bytes(args: &[u8]) -> Option<u64> {
+    let rest = after_last_descr(args, b"TargetToken(")?;
+    parse_signed_as_u64(until(rest, b')')?)
+}
+
+fn guard_descr_bytes(args: &[u8]) -> Option<u64> {
+    let rest = after_last_descr(args, b"<Guard")?;
+    let end = memchr::memchr(b'>', rest).unwrap_or(rest.len());
+    guard_number_bytes(&rest[..end])
+}
+
+/// [`parse_op`] on the raw bytes of a line, for the lines it accepts: the same grammar and
+/// result without validating the whole line as UTF-8 (only the name, ids and merge-point text
+/// are looked at). `None` for anything else, which then goes through [`parse_op`] for its
+/// warning; `tests` check the two agree on every line of real logs and on mutations of them.
+///
+/// One left-to-right scan: `[+digits: ][ident = ]ident(`. An identifier holds no space, `=`
+/// or `(`, so where [`parse_op`] splits at the first `(` and the first ` = ` this finds the
+/// same places.
+fn parse_op_bytes(line: &[u8]) -> Option<OpLine<'_>> {
+    let mut i = 0;
+    if line.first() == Some(&b'+') {
+        i = 1 + line[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if line.get(i..i + 2) != Some(b": ") {
+            return None;
+        }
+        i += 2;
+    }
+    let body = &line[i..];
+    if body.starts_with(b"--end of the loop--") {
+        return Some(OpLine::End);
+    }
+    let mut end = ident_len(body);
+    let mut start = 0;
+    if body[end..].starts_with(b" = ") {
+        if end == 0 {
+            return None;
+        }
+        start = end + 3;
+        end = start + ident_len(&body[start..]);
+    }
+    if end == start || body.get(end) != Some(&b'(') {
+        return None;
+    }
+    let args = &body[end + 1..];
+    let name = &body[start..end];
+    let mut dmp = None;
+    let marker = match name {
+        b"label" => Marker::Label(target_token_bytes(args)?),
+        b"jump" => Marker::Jump(target_token_bytes(args)),
+        b"finish" => Marker::Finish,
+        b"debug_merge_point" => {
+            let start = memchr::memchr(b'\'', args)?;
+            let end = memchr::memrchr(b'\'', args)?;
+            if end <= start {
+                return None;
+            }
+            dmp = Some(&args[start + 1..end]);
+            Marker::DebugMergePoint
+        }
+        _ if name.starts_with(b"guard_") || name.starts_with(b"vec_guard_") => {
+            Marker::Guard(guard_descr_bytes(args)?)
+        }
+        _ => Marker::Plain,
+    };
+    Some(OpLine::Bytes { name, marker, dmp })
+}
+
+/// The length of the identifier (`[a-z0-9_]*`, as [`is_ident`]) at the start of `b`.
+fn ident_len(b: &[u8]) -> usize {
+    b.iter().take_while(|&&c| IDENT[usize::from(c)]).count()
 }
 
 /// The quoted string of `debug_merge_point(0, 0, '...')`, which may itself hold quotes.
@@ -966,11 +1140,119 @@ bridge 140574919093952:1800
         );
     }
 
+    /// What [`parse_op`] makes of a line, in the byte parser's terms; `None` for an error.
+    fn slow(line: &[u8]) -> Option<(Vec<u8>, Marker, Option<Vec<u8>>)> {
+        match parse_op(&String::from_utf8_lossy(line)).ok()? {
+            OpLine::End => Some((b"<end>".to_vec(), Marker::Plain, None)),
+            OpLine::Op { name, marker, dmp } => {
+                Some((name.into(), marker, dmp.map(|d| d.as_bytes().to_vec())))
+            }
+            OpLine::Bytes { .. } => unreachable!(),
+        }
+    }
+
+    fn fast(line: &[u8]) -> Option<(Vec<u8>, Marker, Option<Vec<u8>>)> {
+        match parse_op_bytes(line)? {
+            OpLine::End => Some((b"<end>".to_vec(), Marker::Plain, None)),
+            OpLine::Bytes { name, marker, dmp } => {
+                let dmp = match dmp {
+                    // the caller falls back to parse_op for merge points that are not UTF-8
+                    Some(d) => Some(std::str::from_utf8(d).ok()?.as_bytes().to_vec()),
+                    None => None,
+                };
+                Some((name.to_vec(), marker, dmp))
+            }
+            OpLine::Op { .. } => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn byte_parser_agrees_with_the_str_parser() {
+        // every operation line of a real log and of the paper fixture, and each of them with
+        // one byte replaced by one of the grammar's delimiters (or invalid UTF-8), or cut short
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for name in ["pypy_nested.log", "paper_fig1.log"] {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures")
+                .join(name);
+            let text = std::fs::read(path).unwrap();
+            lines.extend(
+                text.split(|&b| b == b'\n')
+                    .filter(|l| !l.is_empty() && !matches!(l[0], b'[' | b'#'))
+                    .map(<[u8]>::to_vec),
+            );
+        }
+        lines.extend(SMALL.lines().map(|l| l.as_bytes().to_vec()));
+        assert!(lines.len() > 150, "{}", lines.len());
+        let mut accepted = 0;
+        let mut checked = 0;
+        for line in &lines {
+            let mut variants = vec![line.clone()];
+            for at in 0..line.len().min(48) {
+                variants.push(line[..at].to_vec());
+                for b in [
+                    b' ', b'(', b')', b'=', b'+', b':', b'\'', b'<', b'>', b'x', b'0', 0xff,
+                ] {
+                    let mut v = line.clone();
+                    v[at] = b;
+                    variants.push(v);
+                }
+            }
+            for v in variants {
+                checked += 1;
+                if let Some(got) = fast(&v) {
+                    accepted += 1;
+                    assert_eq!(Some(got), slow(&v), "{}", String::from_utf8_lossy(&v));
+                }
+            }
+        }
+        // the byte parser takes the well-formed lines, not just the easy ones
+        for line in &lines {
+            assert_eq!(
+                fast(line).is_some(),
+                slow(line).is_some(),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
+        assert!(accepted * 4 > checked, "{accepted} of {checked}");
+    }
+
+    #[test]
+    fn guard_numbers_from_bytes_as_from_str() {
+        for t in [
+            "0x7fda261deec0",
+            "0x",
+            "0x+5",
+            "0x-5",
+            "17",
+            "+17",
+            "-1",
+            "",
+            "+",
+            "0xffffffffffffffff",
+            "0x10000000000000000",
+            "18446744073709551615",
+            "18446744073709551616",
+            "0xg1",
+            "0X10",
+            "1 2",
+            "0x7FDA",
+        ] {
+            assert_eq!(
+                guard_number_bytes(t.as_bytes()),
+                parse_guard_number(t),
+                "{t:?}"
+            );
+        }
+        assert_eq!(guard_number_bytes(b"0x1\xff"), None);
+    }
+
     #[test]
     fn op_forms() {
         let ok = |t: &str| match parse_op(t).unwrap() {
             OpLine::Op { name, marker, .. } => (name.to_string(), marker),
-            OpLine::End => ("<end>".to_string(), Marker::Plain),
+            OpLine::End | OpLine::Bytes { .. } => ("<end>".to_string(), Marker::Plain),
         };
         assert_eq!(ok("i5 = int_add(i4, 1)"), ("int_add".into(), Marker::Plain));
         assert_eq!(
@@ -999,7 +1281,7 @@ bridge 140574919093952:1800
             OpLine::Op { dmp, .. } => {
                 assert_eq!(dmp, Some("<code object f. file 'x'. line 3> #1 X"))
             }
-            OpLine::End => panic!(),
+            OpLine::End | OpLine::Bytes { .. } => panic!(),
         }
     }
 }

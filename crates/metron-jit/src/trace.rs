@@ -132,9 +132,34 @@ impl Trace {
 pub struct OpNames {
     names: Vec<String>,
     index: FxMap<String, OpNameId>,
+    /// A direct-mapped cache in front of `index` (slot by hash, checked against the name):
+    /// a log names about a hundred operations millions of times.
+    cache: Vec<u32>,
 }
 
+/// Slots of [`OpNames`]'s cache.
+const NAME_CACHE: usize = 1024;
+
 impl OpNames {
+    /// As [`OpNames::intern`], for a name given as bytes (the parser's hot path).
+    pub fn intern_ascii(&mut self, name: &[u8]) -> OpNameId {
+        if self.cache.is_empty() {
+            self.cache = vec![u32::MAX; NAME_CACHE];
+        }
+        let mut h = FxHasher::default();
+        h.write(name);
+        let slot = (h.finish() >> 32) as usize % NAME_CACHE;
+        let cached = self.cache[slot];
+        if let Some(known) = self.names.get(cached as usize) {
+            if known.as_bytes() == name {
+                return OpNameId(cached);
+            }
+        }
+        let id = self.intern(&String::from_utf8_lossy(name));
+        self.cache[slot] = id.0;
+        id
+    }
+
     pub fn intern(&mut self, name: &str) -> OpNameId {
         if let Some(&id) = self.index.get(name) {
             return id;
@@ -282,9 +307,28 @@ pub struct SourceTable {
 
 impl SourceTable {
     pub fn intern(&mut self, raw: &str) -> SourceId {
+        self.intern_hashed(raw, Self::hash(raw.as_bytes()))
+    }
+
+    /// As [`SourceTable::intern`] for text given as bytes, checked for UTF-8 only when it is
+    /// new; `None` when it is not UTF-8.
+    pub fn intern_bytes(&mut self, raw: &[u8]) -> Option<SourceId> {
+        let hash = Self::hash(raw);
+        if let Some(&id) = self.index.get(&hash) {
+            if self.locations[id.index()].raw.as_bytes() == raw {
+                return Some(id);
+            }
+        }
+        Some(self.intern_hashed(std::str::from_utf8(raw).ok()?, hash))
+    }
+
+    fn hash(raw: &[u8]) -> u64 {
         let mut h = FxHasher::default();
-        h.write(raw.as_bytes());
-        let hash = h.finish();
+        h.write(raw);
+        h.finish()
+    }
+
+    fn intern_hashed(&mut self, raw: &str, hash: u64) -> SourceId {
         if let Some(&id) = self.index.get(&hash) {
             if &*self.locations[id.index()].raw == raw {
                 return id;
