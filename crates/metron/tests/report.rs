@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::report_inputs::{hostile_profile, EVIL, PEP_FIXTURE};
 use common::{expect_exit, metron, run, store_in};
