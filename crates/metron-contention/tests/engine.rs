@@ -8,23 +8,62 @@ use metron_contention::sim::{
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
+/// A core's private direct-mapped cache, written out plainly: set -> line held.
+struct RefCache {
+    held: std::collections::HashMap<u64, u64>,
+    lines: u64,
+    line_bytes: u64,
+}
+
+/// From time `t`, core `k` works through its accesses from `next[k]`: gaps, read hits (no
+/// bank), up to its next bank request. Returns that request's arrival, or None with the
+/// finish time in `out`.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    config: &Config,
+    s: &Stream,
+    next: &mut usize,
+    cache: &mut Option<RefCache>,
+    mut t: u64,
+    finish: &mut u64,
+) -> Option<u64> {
+    while let Some(a) = s.accesses.get(*next) {
+        t += a.gap as u64;
+        if let (false, Some(c)) = (a.write, cache.as_mut()) {
+            let line = a.addr / c.line_bytes;
+            let hit = c.held.insert(line % c.lines, line) == Some(line);
+            if hit {
+                t += config.timing.cache.unwrap().hit_cycles as u64;
+                *next += 1;
+                continue;
+            }
+        }
+        return Some(t);
+    }
+    *finish = t + s.tail;
+    None
+}
+
 fn reference(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
     let c = streams.len();
     let lat = config.latency as u64;
     let banks = config.banks as u64;
     let bank = |a: u64| ((a / 8) % banks) as usize;
+    let mut caches: Vec<Option<RefCache>> = (0..c)
+        .map(|_| {
+            config.timing.cache.map(|cc| RefCache {
+                held: Default::default(),
+                lines: cc.lines as u64,
+                line_bytes: cc.line_bytes as u64,
+            })
+        })
+        .collect();
     // per core: next access index, arrival time of the pending request (None: finished)
     let mut next = vec![0usize; c];
-    let mut arrival: Vec<Option<u64>> = streams
-        .iter()
-        .map(|s| s.accesses.first().map(|a| a.gap as u64))
-        .collect();
     let mut out = vec![(0u64, 0u64, 0u64); c];
-    for (k, s) in streams.iter().enumerate() {
-        if s.accesses.is_empty() {
-            out[k].0 = s.tail;
-        }
-    }
+    let mut arrival: Vec<Option<u64>> = (0..c)
+        .map(|k| walk(config, &streams[k], &mut next[k], &mut caches[k], 0, &mut out[k].0))
+        .collect();
     let mut busy = vec![0u64; banks as usize];
     let mut last = vec![usize::MAX; banks as usize];
     let mut t = 0u64;
@@ -63,13 +102,14 @@ fn reference(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
             busy[b] = t + lat;
             next[w] += 1;
             let done = t + lat + config.timing.extra_latency as u64;
-            match streams[w].accesses.get(next[w]) {
-                Some(a) => arrival[w] = Some(done + a.gap as u64),
-                None => {
-                    arrival[w] = None;
-                    out[w].0 = done + streams[w].tail;
-                }
-            }
+            arrival[w] = walk(
+                config,
+                &streams[w],
+                &mut next[w],
+                &mut caches[w],
+                done,
+                &mut out[w].0,
+            );
         }
         t += 1;
     }
@@ -79,8 +119,9 @@ fn reference(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
 #[test]
 fn event_engine_equals_the_cycle_loop() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
-    for case in 0..300 {
-        let cores = 1 + (rng.next_u32() % 6) as usize;
+    for case in 0..600 {
+        // Mostly few cores (collisions are likely), some up to 16.
+        let cores = 1 + (rng.next_u32() % if case % 4 == 0 { 16 } else { 6 }) as usize;
         let banks = 1 + rng.next_u32() % 4;
         let arbitration = [
             Arbitration::RoundRobin,
@@ -94,7 +135,13 @@ fn event_engine_equals_the_cycle_loop() {
             arbitration,
             timing: Timing {
                 extra_latency: rng.next_u32() % 3,
-                cache: None,
+                // Every other case with a tiny private cache (2 or 4 lines of 16 bytes), so
+                // that hits, misses and write-throughs all occur.
+                cache: (case % 2 == 1).then(|| Cache {
+                    lines: 2 << (rng.next_u32() % 2),
+                    line_bytes: 16,
+                    hit_cycles: rng.next_u32() % 3,
+                }),
             },
         };
         let streams: Vec<Stream> = (0..cores)
@@ -103,7 +150,7 @@ fn event_engine_equals_the_cycle_loop() {
                     .map(|_| Access {
                         gap: rng.next_u32() % 4,
                         addr: 8 * (rng.next_u64() % 8),
-                        write: false,
+                        write: rng.next_u32() % 4 == 0,
                     })
                     .collect(),
                 tail: (rng.next_u32() % 3) as u64,
@@ -160,4 +207,55 @@ fn a_private_cache_makes_parallel_faster_than_time_sliced() {
     // core 0 is served at 0, 20, 40, 60 (done 70), core 1 at 10, 30, 50, 70 (done 80).
     assert_eq!((r[0].t_par, r[1].t_par), (70 + 28, 80 + 28));
     assert!(r.iter().all(|c| c.t_par < c.t_seq));
+}
+
+/// Hand-worked: two cores, one bank busy L cycles, then E cycles of round trip; each core
+/// makes n back-to-back requests (gap 0), round-robin.
+///
+/// If E < L: the bank never idles. Core 0 is served at 0, 2L, 4L, ... and core 1 at L, 3L, ...;
+/// core 0's request i >= 1 arrives at (2i-1)L + E and waits L - E, core 1's first waits L
+/// and the others L - E. Core 0 finishes at (2n-1)L + E, core 1 at 2nL + E; every access of
+/// both is a conflict.
+/// If E >= L: after the first collision the cores are out of phase for good: core 0 is
+/// served every L + E cycles from 0, core 1 from L. Core 0 finishes at n(L+E), core 1 at
+/// L + n(L+E); one conflict each (the first), core 1 stalls L cycles.
+#[test]
+fn two_cores_one_bank_hand_worked() {
+    for l in 1..=5u64 {
+        for e in 0..=6u64 {
+            for n in 1..=4u64 {
+                let config = Config {
+                    banks: 1,
+                    mapping: Mapping::Interleaved { unit: 8 },
+                    latency: l as u32,
+                    arbitration: Arbitration::RoundRobin,
+                    timing: Timing {
+                        extra_latency: e as u32,
+                        cache: None,
+                    },
+                };
+                let stream = Stream {
+                    accesses: vec![
+                        Access {
+                            gap: 0,
+                            addr: 0,
+                            write: false
+                        };
+                        n as usize
+                    ],
+                    tail: 0,
+                };
+                let got = run_parallel(&config, &[stream.clone(), stream]);
+                let want = if e < l {
+                    [
+                        ((2 * n - 1) * l + e, n, (n - 1) * (l - e)),
+                        (2 * n * l + e, n, l + (n - 1) * (l - e)),
+                    ]
+                } else {
+                    [(n * (l + e), 1, 0), (l + n * (l + e), 1, l)]
+                };
+                assert_eq!(got, want, "L = {l}, E = {e}, n = {n}");
+            }
+        }
+    }
 }
