@@ -349,9 +349,124 @@ struct Engine<'a, S: AccessSource> {
     last: Vec<usize>,
     next_grant: Vec<u64>,
     queue: EventQueue,
+    /// Posted writes (see [`run_sources_buffered`]); `None`: every access blocks its core.
+    posted: Option<Posted>,
+}
+
+/// The state of the cores when writes are posted to a write buffer.
+struct Posted {
+    depth: usize,
+    /// Per core: its requests not yet served, oldest first, as (bank, issue time). The head
+    /// is the core's request pending at its bank.
+    fifo: Vec<std::collections::VecDeque<(usize, u64)>>,
+    /// Per core: what it waits for.
+    blocked: Vec<Blocked>,
+    /// Per core: the time its accesses ran out, while its last requests drain.
+    end: Vec<Option<u64>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Blocked {
+    /// Computing, or finished with requests still draining.
+    No,
+    /// On its read miss (the last request of its FIFO).
+    Read,
+    /// On a write to `bank` issued at the given time, the buffer being full.
+    Write(usize, u64),
 }
 
 impl<S: AccessSource> Engine<'_, S> {
+    /// Posts core `k`'s request to bank `b`, arriving at `t`.
+    #[inline]
+    fn post(&mut self, k: usize, b: usize, t: u64) {
+        self.arrival[k] = t;
+        self.pending[b] |= 1 << k;
+        self.schedule(b, t.max(self.busy[b]));
+    }
+
+    /// With posted writes: runs core `k` from time `t` until it blocks (a read miss, or a
+    /// write with the buffer full) or its accesses run out. Its requests go to the memory
+    /// in order, one at a time: a request is posted when it reaches the head of its FIFO.
+    fn advance_posted(&mut self, k: usize, mut t: u64) {
+        let Some(depth) = self.posted.as_ref().map(|p| p.depth) else {
+            return;
+        };
+        loop {
+            let Some(a) = self.sources[k].next_access() else {
+                let end = t + self.sources[k].tail();
+                let p = self.posted.as_mut().expect("posted");
+                if p.fifo[k].is_empty() {
+                    self.out[k].0 = end;
+                } else {
+                    p.end[k] = Some(end);
+                }
+                return;
+            };
+            t += a.gap as u64;
+            if !a.write {
+                if let (Some(c), Some(cfg)) = (self.caches[k].as_mut(), &self.config.timing.cache) {
+                    if c.read(a.addr) {
+                        t += cfg.hit_cycles as u64;
+                        continue;
+                    }
+                }
+            }
+            let b = self.map.bank(a.addr);
+            let p = self.posted.as_mut().expect("posted");
+            if a.write && p.fifo[k].len() >= depth {
+                p.blocked[k] = Blocked::Write(b, t);
+                return;
+            }
+            p.fifo[k].push_back((b, t));
+            let head = p.fifo[k].len() == 1;
+            if !a.write {
+                p.blocked[k] = Blocked::Read;
+            }
+            if head {
+                self.post(k, b, t);
+            }
+            if !a.write {
+                return;
+            }
+        }
+    }
+
+    /// Core `k`'s head request is served and done at `done`: the next one goes to its bank;
+    /// a core blocked on it resumes.
+    fn complete_posted(&mut self, k: usize, done: u64) {
+        let Some(p) = self.posted.as_mut() else {
+            return;
+        };
+        p.fifo[k].pop_front();
+        let next = p.fifo[k].front().copied();
+        let blocked = p.blocked[k];
+        p.blocked[k] = Blocked::No;
+        match blocked {
+            Blocked::Read if next.is_none() => return self.advance_posted(k, done),
+            Blocked::Read => p.blocked[k] = Blocked::Read,
+            Blocked::Write(b, t) => {
+                let t = t.max(done);
+                p.fifo[k].push_back((b, t));
+                if let Some((nb, issue)) = next {
+                    self.post(k, nb, issue.max(done));
+                } else {
+                    self.post(k, b, t);
+                }
+                return self.advance_posted(k, t);
+            }
+            Blocked::No => {
+                if next.is_none() {
+                    if let Some(end) = p.end[k] {
+                        self.out[k].0 = end.max(done);
+                    }
+                }
+            }
+        }
+        if let Some((nb, issue)) = next {
+            self.post(k, nb, issue.max(done));
+        }
+    }
+
     /// Runs core `k` from time `t` through its cache hits to its next bank request (or its
     /// end), and posts that request to its bank.
     #[inline]
@@ -473,7 +588,11 @@ impl<S: AccessSource> Engine<'_, S> {
             self.schedule(b, self.first_arrival(b).max(g + lat));
         }
         let done = g + lat + self.config.timing.extra_latency as u64;
-        self.advance(w, done);
+        if self.posted.is_some() {
+            self.complete_posted(w, done);
+        } else {
+            self.advance(w, done);
+        }
     }
 }
 
@@ -481,6 +600,24 @@ impl<S: AccessSource> Engine<'_, S> {
 /// Event-driven: one grant event per access in a calendar queue ([`EventQueue`]); a grant
 /// looks only at the cores with a request pending at its bank, never at every core.
 pub fn run_sources<S: AccessSource>(config: &Config, sources: &mut [S]) -> Vec<CoreOutcome> {
+    run_sources_buffered(config, 0, sources)
+}
+
+/// [`run_sources`] with writes posted to a per-core write buffer of `write_buffer` entries
+/// (0: none, every access blocks its core until served).
+///
+/// A core's requests reach the memory in program order, one at a time (the next is posted
+/// when the previous is done, `latency + extra_latency` after its grant). A write does not
+/// stop the core unless `write_buffer` writes are already waiting; then it waits for the
+/// oldest to be done. A read miss stops the core until it is served, after the writes before
+/// it. A core finishes when its accesses have run out and its writes have drained. The stall
+/// cycles are the requests' waiting at the banks. (The MPPA's cores have such a buffer in
+/// front of their write-through data cache; 003 Fig. 5.1's gen only writes.)
+pub fn run_sources_buffered<S: AccessSource>(
+    config: &Config,
+    write_buffer: u32,
+    sources: &mut [S],
+) -> Vec<CoreOutcome> {
     let c = sources.len();
     assert!(c <= MAX_CORES, "at most {MAX_CORES} cores");
     let nb = config.banks as usize;
@@ -498,9 +635,19 @@ pub fn run_sources<S: AccessSource>(config: &Config, sources: &mut [S]) -> Vec<C
         last: vec![usize::MAX; nb],
         next_grant: vec![u64::MAX; nb],
         queue: EventQueue::new(nb),
+        posted: (write_buffer > 0).then(|| Posted {
+            depth: write_buffer as usize,
+            fifo: vec![Default::default(); c],
+            blocked: vec![Blocked::No; c],
+            end: vec![None; c],
+        }),
     };
     for k in 0..c {
-        e.advance(k, 0);
+        if e.posted.is_some() {
+            e.advance_posted(k, 0);
+        } else {
+            e.advance(k, 0);
+        }
     }
     while let Some((b, g)) = e.queue.pop() {
         e.grant(b, g);
@@ -510,8 +657,17 @@ pub fn run_sources<S: AccessSource>(config: &Config, sources: &mut [S]) -> Vec<C
 
 /// Runs all streams together; returns per core (finish time, conflicts, stall cycles).
 pub fn run_parallel(config: &Config, streams: &[Stream]) -> Vec<CoreOutcome> {
+    run_parallel_buffered(config, 0, streams)
+}
+
+/// [`run_parallel`] with posted writes ([`run_sources_buffered`]).
+pub fn run_parallel_buffered(
+    config: &Config,
+    write_buffer: u32,
+    streams: &[Stream],
+) -> Vec<CoreOutcome> {
     let mut sources: Vec<StreamSource> = streams.iter().map(StreamSource::new).collect();
-    run_sources(config, &mut sources)
+    run_sources_buffered(config, write_buffer, &mut sources)
 }
 
 /// How the sequential time t_seq of each thread is taken.
@@ -565,18 +721,35 @@ pub fn simulate_with(
     streams: &[Stream],
     sequential: Sequential,
 ) -> Result<Vec<CoreResult>, ContentionError> {
+    simulate_buffered(config, 0, streams, sequential)
+}
+
+/// [`simulate_with`] with writes posted to a buffer of `write_buffer` entries per core
+/// ([`run_sources_buffered`]; 0: none). The time-sliced sequential runs are not modelled
+/// with a write buffer (the buffer's state at a switch is not defined): that is an error.
+pub fn simulate_buffered(
+    config: &Config,
+    write_buffer: u32,
+    streams: &[Stream],
+    sequential: Sequential,
+) -> Result<Vec<CoreResult>, ContentionError> {
     config.validate()?;
+    if write_buffer > 0 && sequential != Sequential::Alone {
+        return Err(ContentionError::Invalid(
+            "a write buffer needs sequential times taken alone (not time-sliced)".into(),
+        ));
+    }
     if streams.len() > MAX_CORES {
         return Err(ContentionError::Invalid(format!(
             "{} cores: at most {MAX_CORES}",
             streams.len()
         )));
     }
-    let par = run_parallel(config, streams);
+    let par = run_parallel_buffered(config, write_buffer, streams);
     let seq: Vec<u64> = match sequential {
         Sequential::Alone => streams
             .iter()
-            .map(|s| run_parallel(config, std::slice::from_ref(s))[0].0)
+            .map(|s| run_parallel_buffered(config, write_buffer, std::slice::from_ref(s))[0].0)
             .collect(),
         Sequential::SharedCore { quantum } => shared_core_times(config, streams, quantum),
     };

@@ -3,8 +3,8 @@
 //! waiting for it by the arbitration rule. Random small streams, every policy.
 
 use metron_contention::sim::{
-    run_parallel, simulate_with, Access, Arbitration, Cache, Config, Mapping, Sequential, Stream,
-    Timing,
+    run_parallel, run_parallel_buffered, simulate_with, Access, Arbitration, Cache, Config,
+    Mapping, Sequential, Stream, Timing,
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
@@ -62,7 +62,16 @@ fn reference(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
     let mut next = vec![0usize; c];
     let mut out = vec![(0u64, 0u64, 0u64); c];
     let mut arrival: Vec<Option<u64>> = (0..c)
-        .map(|k| walk(config, &streams[k], &mut next[k], &mut caches[k], 0, &mut out[k].0))
+        .map(|k| {
+            walk(
+                config,
+                &streams[k],
+                &mut next[k],
+                &mut caches[k],
+                0,
+                &mut out[k].0,
+            )
+        })
         .collect();
     let mut busy = vec![0u64; banks as usize];
     let mut last = vec![usize::MAX; banks as usize];
@@ -256,6 +265,203 @@ fn two_cores_one_bank_hand_worked() {
                 };
                 assert_eq!(got, want, "L = {l}, E = {e}, n = {n}");
             }
+        }
+    }
+}
+
+/// Posted writes, written from the definition (`run_sources_buffered`): cycle by cycle,
+/// each core a plain state machine with its FIFO of requests (bank, issue time).
+#[derive(Clone, Copy, PartialEq)]
+enum Wait {
+    Nothing,
+    Read,
+    Write(usize, u64),
+}
+
+struct RefCore {
+    pos: usize,
+    fifo: std::collections::VecDeque<(usize, u64)>,
+    head: Option<u64>,
+    wait: Wait,
+    end: Option<u64>,
+    finish: u64,
+}
+
+/// Core `k` computes from `t` until it blocks or runs out.
+fn run_core(config: &Config, depth: usize, s: &Stream, c: &mut RefCore, mut t: u64) {
+    let banks = config.banks as u64;
+    while let Some(a) = s.accesses.get(c.pos) {
+        c.pos += 1;
+        t += a.gap as u64;
+        let b = ((a.addr / 8) % banks) as usize;
+        if a.write && c.fifo.len() == depth {
+            c.wait = Wait::Write(b, t);
+            return;
+        }
+        c.fifo.push_back((b, t));
+        if c.fifo.len() == 1 {
+            c.head = Some(t);
+        }
+        if !a.write {
+            c.wait = Wait::Read;
+            return;
+        }
+    }
+    if c.fifo.is_empty() {
+        c.finish = t + s.tail;
+    } else {
+        c.end = Some(t + s.tail);
+    }
+}
+
+fn reference_posted(config: &Config, depth: usize, streams: &[Stream]) -> Vec<u64> {
+    let n = streams.len();
+    let lat = config.latency as u64;
+    let mut cores: Vec<RefCore> = (0..n)
+        .map(|_| RefCore {
+            pos: 0,
+            fifo: Default::default(),
+            head: None,
+            wait: Wait::Nothing,
+            end: None,
+            finish: 0,
+        })
+        .collect();
+    for (k, c) in cores.iter_mut().enumerate() {
+        run_core(config, depth, &streams[k], c, 0);
+    }
+    let mut busy = vec![0u64; config.banks as usize];
+    let mut last = vec![usize::MAX; config.banks as usize];
+    let mut t = 0u64;
+    while cores.iter().any(|c| c.head.is_some()) {
+        for b in 0..busy.len() {
+            if busy[b] > t {
+                continue;
+            }
+            let waiting: Vec<usize> = (0..n)
+                .filter(|&k| cores[k].head.is_some_and(|h| h <= t) && cores[k].fifo[0].0 == b)
+                .collect();
+            if waiting.is_empty() {
+                continue;
+            }
+            let start = last[b].wrapping_add(1) % n;
+            let w = *waiting
+                .iter()
+                .min_by_key(|&&k| (k + n - start) % n)
+                .unwrap();
+            last[b] = w;
+            busy[b] = t + lat;
+            let done = t + lat + config.timing.extra_latency as u64;
+            let c = &mut cores[w];
+            c.fifo.pop_front();
+            c.head = c.fifo.front().map(|&(_, issue)| issue.max(done));
+            match std::mem::replace(&mut c.wait, Wait::Nothing) {
+                Wait::Read if c.fifo.is_empty() => run_core(config, depth, &streams[w], c, done),
+                Wait::Read => c.wait = Wait::Read,
+                Wait::Write(wb, wt) => {
+                    let wt = wt.max(done);
+                    c.fifo.push_back((wb, wt));
+                    if c.fifo.len() == 1 {
+                        c.head = Some(wt);
+                    }
+                    run_core(config, depth, &streams[w], c, wt);
+                }
+                Wait::Nothing => {
+                    if let (None, Some(end)) = (c.head, c.end) {
+                        c.finish = end.max(done);
+                    }
+                }
+            }
+        }
+        t += 1;
+    }
+    cores.iter().map(|c| c.finish).collect()
+}
+
+#[test]
+fn posted_writes_equal_the_cycle_loop() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+    for case in 0..400 {
+        let cores = 1 + (rng.next_u32() % if case % 4 == 0 { 16 } else { 5 }) as usize;
+        let depth = 1 + rng.next_u32() % 4;
+        let config = Config {
+            banks: 1 + rng.next_u32() % 3,
+            mapping: Mapping::Interleaved { unit: 8 },
+            latency: 1 + rng.next_u32() % 4,
+            arbitration: Arbitration::RoundRobin,
+            timing: Timing {
+                extra_latency: rng.next_u32() % 3,
+                cache: None,
+            },
+        };
+        let streams: Vec<Stream> = (0..cores)
+            .map(|_| Stream {
+                accesses: (0..rng.next_u32() % 14)
+                    .map(|_| Access {
+                        gap: rng.next_u32() % 5,
+                        addr: 8 * (rng.next_u64() % 6),
+                        write: rng.next_u32() % 3 != 0,
+                    })
+                    .collect(),
+                tail: (rng.next_u32() % 3) as u64,
+            })
+            .collect();
+        let fast: Vec<u64> = run_parallel_buffered(&config, depth, &streams)
+            .iter()
+            .map(|r| r.0)
+            .collect();
+        assert_eq!(
+            fast,
+            reference_posted(&config, depth as usize, &streams),
+            "case {case}: depth {depth} {config:?} {streams:?}"
+        );
+    }
+}
+
+/// Hand-worked, the mechanism of a T = 2 regime (003 Fig. 5.1): T cores each post a write
+/// every g = 10 cycles (n writes, identical streams, one bank busy L = 4, buffer deeper than
+/// n). Alone a core finishes at 10n + 4. While T·L <= g the bank keeps up: the writes of one
+/// round are served at 10k, 10k + 4, ... and core i finishes at 10n + 4i + 4 — an increase
+/// that does not grow with n. Once T·L > g the bank is saturated and serves without a break
+/// from cycle 10 in round-robin order, core i's k-th write in slot T(k-1) + i: core i
+/// finishes at 10 + T·L(n-1) + 4i + 4, an increase growing like n(T·L − g).
+#[test]
+fn posted_writes_hide_collisions_until_the_bank_saturates() {
+    let config = Config {
+        banks: 1,
+        mapping: Mapping::Interleaved { unit: 8 },
+        latency: 4,
+        arbitration: Arbitration::RoundRobin,
+        timing: Timing::default(),
+    };
+    for n in 1..=12u64 {
+        let s = Stream {
+            accesses: vec![
+                Access {
+                    gap: 10,
+                    addr: 0,
+                    write: true
+                };
+                n as usize
+            ],
+            tail: 0,
+        };
+        for t in 1..=4u64 {
+            let streams = vec![s.clone(); t as usize];
+            let got: Vec<u64> = run_parallel_buffered(&config, 16, &streams)
+                .iter()
+                .map(|r| r.0)
+                .collect();
+            let want: Vec<u64> = (0..t)
+                .map(|i| {
+                    if t * 4 <= 10 {
+                        10 * n + 4 * i + 4
+                    } else {
+                        10 + t * 4 * (n - 1) + 4 * i + 4
+                    }
+                })
+                .collect();
+            assert_eq!(got, want, "n = {n}, T = {t}");
         }
     }
 }
