@@ -389,3 +389,55 @@ mod tests {
         assert!((mean - 10.0).abs() < 0.5, "{mean}");
     }
 }
+
+#[cfg(test)]
+mod regime_tests {
+    use super::*;
+
+    /// A `gen`-like thread in the style of examples/memory/matrix.c: one store every 13 or 14
+    /// IR instructions (an LCG step and a conversion between stores), to consecutive
+    /// doubles.
+    fn gen_like(n: u64) -> Recorded {
+        Recorded {
+            size: format!("{n}"),
+            function: "gen".into(),
+            n_k: n as f64,
+            records: (0..n)
+                .map(|i| Record {
+                    address: 4096 + 8 * i,
+                    write: true,
+                    instruction: 13 * i + i / 2,
+                })
+                .collect(),
+        }
+    }
+
+    fn increase(setup: &Setup, threads: usize) -> f64 {
+        let rows = simulate_recorded(&gen_like(400), setup, threads).unwrap();
+        let mut v: Vec<f64> = rows.iter().map(|r| r.sample.relative_increase()).collect();
+        median(&mut v).unwrap()
+    }
+
+    /// 003 Fig. 5.1's T = 2 regime: with posted writes, a bank busy 3 cycles and stores
+    /// every ~6.75 cycles (2 IR instructions per cycle), two threads ask 6 of every 6.75
+    /// cycles of the bank: the buffers absorb the collisions. Three ask 9: the bank is
+    /// saturated and every thread slows to its share, t_par ≈ T·3·N against t_seq ≈ 6.75 N,
+    /// i.e. +33% at T = 3 and +78% at T = 4 (less where the jitter spreads the stores).
+    #[test]
+    fn posted_writes_give_a_t2_regime() {
+        let s = posted(3);
+        let (t2, t3, t4) = (increase(&s, 2), increase(&s, 3), increase(&s, 4));
+        assert!(t2 < 0.005, "T = 2: {t2}");
+        assert!((0.15..0.40).contains(&t3), "T = 3: {t3}");
+        assert!((0.45..0.85).contains(&t4), "T = 4: {t4}");
+        // Without the write buffer every collision stalls: no regime, the increase per
+        // other thread is about the same at T = 2 as at T = 3.
+        let blocking = Setup {
+            write_buffer: 0,
+            ..posted(3)
+        };
+        let (b2, b3) = (increase(&blocking, 2), increase(&blocking, 3));
+        assert!(b2 > 0.01, "blocking T = 2: {b2}");
+        assert!(b3 / 2.0 < 3.0 * b2, "blocking: {b2} {b3}");
+    }
+}

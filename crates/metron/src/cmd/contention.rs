@@ -469,7 +469,11 @@ fn run_experiment(a: ExperimentArgs, global: &GlobalOpts) -> CliResult {
     }
     let mut setups = experiment::setups();
     if a.regime {
-        setups.extend(experiment::regime_setups());
+        for s in experiment::regime_setups() {
+            if setups.iter().all(|o| o.name != s.name) {
+                setups.push(s);
+            }
+        }
     }
     let quiet = global.quiet || global.json;
     let bar = crate::progress::bar(sizes.len() as u64, quiet);
