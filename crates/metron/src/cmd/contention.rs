@@ -8,8 +8,8 @@ use metron_contention::data::parse_samples;
 use metron_contention::experiment::{self, FunctionResult, Record, Recorded};
 use metron_contention::model::{evaluate, fit, ModelKind, Training};
 use metron_contention::sim::{
-    bernoulli_stream, phased_stream, recorded_stream, simulate_with, AddressPattern, Arbitration,
-    Cache, Config, Mapping, Sequential, Stream, Timing,
+    bernoulli_stream, phased_stream, recorded_stream, simulate_buffered, AddressPattern,
+    Arbitration, Cache, Config, Mapping, Sequential, Stream, Timing,
 };
 
 use crate::error::{CliError, CliResult};
@@ -130,6 +130,9 @@ pub struct SimulateArgs {
     /// (003 §5.1's sequential runs): `alone` or `shared-core:N`.
     #[arg(long, default_value = "alone")]
     pub sequential: String,
+    /// Writes posted to a buffer of this many entries per core (0: a write blocks the core).
+    #[arg(long, default_value_t = 0)]
+    pub write_buffer: u32,
 }
 
 #[derive(Args, Debug)]
@@ -245,7 +248,8 @@ fn run_simulate(a: SimulateArgs, global: &GlobalOpts) -> CliResult {
             }
         },
     };
-    let r = simulate_with(&config, &streams, sequential).map_err(CliError::input)?;
+    let r = simulate_buffered(&config, a.write_buffer, &streams, sequential)
+        .map_err(CliError::input)?;
     // Model 3's prediction with c3 = the measured stall per conflict of this run.
     if global.json {
         let v = serde_json::json!({"config": config, "cores": r});
