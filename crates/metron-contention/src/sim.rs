@@ -513,19 +513,22 @@ impl<S: AccessSource> Engine<'_, S> {
         first
     }
 
-    /// Pending cores of bank `b` whose request has arrived by `g`.
+    /// Pending cores of bank `b` whose request has arrived by `g`, and the earliest arrival
+    /// of the others (`u64::MAX`: none), in one pass.
     #[inline]
-    fn ready(&self, b: usize, g: u64) -> u64 {
+    fn ready(&self, b: usize, g: u64) -> (u64, u64) {
         let mut m = self.pending[b];
-        let mut r = 0;
+        let (mut r, mut later) = (0, u64::MAX);
         while m != 0 {
             let k = m.trailing_zeros() as usize;
-            if self.arrival[k] <= g {
-                r |= 1 << k;
-            }
+            let a = self.arrival[k];
+            // Branch-free: whether a request has arrived is unpredictable.
+            let here = a <= g;
+            r |= (here as u64) << k;
+            later = later.min(if here { u64::MAX } else { a });
             m &= m - 1;
         }
-        r
+        (r, later)
     }
 
     fn winner(&self, b: usize, mask: u64) -> usize {
@@ -565,7 +568,7 @@ impl<S: AccessSource> Engine<'_, S> {
             return; // superseded by an earlier grant event
         }
         self.next_grant[b] = u64::MAX;
-        let ready = self.ready(b, g);
+        let (ready, later) = self.ready(b, g);
         if ready == 0 {
             // Only requests still on their way (not reached: events are posted at the
             // first arrival): grant when the first arrives.
@@ -585,7 +588,9 @@ impl<S: AccessSource> Engine<'_, S> {
         if self.pending[b] != 0 {
             // The next grant: when the bank is free and the first of the others is there
             // (not simply when the bank is free: an event with no request there is wasted).
-            self.schedule(b, self.first_arrival(b).max(g + lat));
+            // Another ready request is there already; else the earliest of the later ones.
+            let first = if ready & !(1 << w) != 0 { g } else { later };
+            self.schedule(b, first.max(g + lat));
         }
         let done = g + lat + self.config.timing.extra_latency as u64;
         if self.posted.is_some() {
