@@ -346,6 +346,11 @@ struct Engine<'a, S: AccessSource> {
     /// time of its next grant event (`u64::MAX`: none).
     busy: Vec<u64>,
     pending: Vec<u64>,
+    /// Per bank: pending cores seen arrived, and the earliest arrival of the other pending
+    /// cores (`u64::MAX`: none).
+    arrived: Vec<u64>,
+    next_arrival: Vec<u64>,
+    keep_arrived: bool,
     last: Vec<usize>,
     next_grant: Vec<u64>,
     queue: EventQueue,
@@ -381,6 +386,9 @@ impl<S: AccessSource> Engine<'_, S> {
     fn post(&mut self, k: usize, b: usize, t: u64) {
         self.arrival[k] = t;
         self.pending[b] |= 1 << k;
+        if self.keep_arrived {
+            self.next_arrival[b] = self.next_arrival[b].min(t);
+        }
         self.schedule(b, t.max(self.busy[b]));
     }
 
@@ -486,9 +494,7 @@ impl<S: AccessSource> Engine<'_, S> {
                 }
             }
             let b = self.map.bank(a.addr);
-            self.arrival[k] = t;
-            self.pending[b] |= 1 << k;
-            self.schedule(b, t.max(self.busy[b]));
+            self.post(k, b, t);
             return;
         }
     }
@@ -501,34 +507,35 @@ impl<S: AccessSource> Engine<'_, S> {
         }
     }
 
-    /// The earliest arrival of the requests pending at bank `b` (`u64::MAX`: none).
+    /// The pending cores of bank `b` whose request has arrived by `g`. Cores seen arrived
+    /// at an earlier grant stay in `arrived`; only the others are looked at, and only when
+    /// the earliest of them (`next_arrival`) is due: in a saturated bank most pending
+    /// requests are long there.
     #[inline]
-    fn first_arrival(&self, b: usize) -> u64 {
-        let mut m = self.pending[b];
-        let mut first = u64::MAX;
-        while m != 0 {
-            first = first.min(self.arrival[m.trailing_zeros() as usize]);
-            m &= m - 1;
+    fn ready(&mut self, b: usize, g: u64) -> u64 {
+        // Keeping `arrived` across grants pays only where queues are long (many cores per
+        // bank); elsewhere one pass over the (one or two) pending cores is cheaper.
+        if !self.keep_arrived || self.next_arrival[b] <= g {
+            let known = if self.keep_arrived {
+                self.arrived[b]
+            } else {
+                0
+            };
+            let mut m = self.pending[b] & !known;
+            let (mut r, mut later) = (0, u64::MAX);
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                let a = self.arrival[k];
+                // Branch-free: whether a request has arrived is unpredictable.
+                let here = a <= g;
+                r |= (here as u64) << k;
+                later = later.min(if here { u64::MAX } else { a });
+                m &= m - 1;
+            }
+            self.arrived[b] = known | r;
+            self.next_arrival[b] = later;
         }
-        first
-    }
-
-    /// Pending cores of bank `b` whose request has arrived by `g`, and the earliest arrival
-    /// of the others (`u64::MAX`: none), in one pass.
-    #[inline]
-    fn ready(&self, b: usize, g: u64) -> (u64, u64) {
-        let mut m = self.pending[b];
-        let (mut r, mut later) = (0, u64::MAX);
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            let a = self.arrival[k];
-            // Branch-free: whether a request has arrived is unpredictable.
-            let here = a <= g;
-            r |= (here as u64) << k;
-            later = later.min(if here { u64::MAX } else { a });
-            m &= m - 1;
-        }
-        (r, later)
+        self.arrived[b]
     }
 
     fn winner(&self, b: usize, mask: u64) -> usize {
@@ -568,15 +575,16 @@ impl<S: AccessSource> Engine<'_, S> {
             return; // superseded by an earlier grant event
         }
         self.next_grant[b] = u64::MAX;
-        let (ready, later) = self.ready(b, g);
+        let ready = self.ready(b, g);
         if ready == 0 {
             // Only requests still on their way (not reached: events are posted at the
             // first arrival): grant when the first arrives.
-            self.schedule(b, self.first_arrival(b).max(self.busy[b]));
+            self.schedule(b, self.next_arrival[b].max(self.busy[b]));
             return;
         }
         let w = self.winner(b, ready);
         self.pending[b] &= !(1 << w);
+        self.arrived[b] &= !(1 << w);
         self.last[b] = w;
         let waited = g - self.arrival[w];
         self.out[w].2 += waited;
@@ -589,7 +597,11 @@ impl<S: AccessSource> Engine<'_, S> {
             // The next grant: when the bank is free and the first of the others is there
             // (not simply when the bank is free: an event with no request there is wasted).
             // Another ready request is there already; else the earliest of the later ones.
-            let first = if ready & !(1 << w) != 0 { g } else { later };
+            let first = if ready & !(1 << w) != 0 {
+                g
+            } else {
+                self.next_arrival[b]
+            };
             self.schedule(b, first.max(g + lat));
         }
         let done = g + lat + self.config.timing.extra_latency as u64;
@@ -637,6 +649,9 @@ pub fn run_sources_buffered<S: AccessSource>(
         out: vec![(0, 0, 0); c],
         busy: vec![0; nb],
         pending: vec![0; nb],
+        arrived: vec![0; nb],
+        next_arrival: vec![u64::MAX; nb],
+        keep_arrived: c > 4 * nb,
         last: vec![usize::MAX; nb],
         next_grant: vec![u64::MAX; nb],
         queue: EventQueue::new(nb),
