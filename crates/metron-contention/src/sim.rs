@@ -411,13 +411,9 @@ impl<S: AccessSource> Engine<'_, S> {
                 return;
             };
             t += a.gap as u64;
-            if !a.write {
-                if let (Some(c), Some(cfg)) = (self.caches[k].as_mut(), &self.config.timing.cache) {
-                    if c.read(a.addr) {
-                        t += cfg.hit_cycles as u64;
-                        continue;
-                    }
-                }
+            if let Some(hit) = self.cache_hit(k, &a) {
+                t += hit;
+                continue;
             }
             let b = self.map.bank(a.addr);
             let p = self.posted.as_mut().expect("posted");
@@ -477,6 +473,17 @@ impl<S: AccessSource> Engine<'_, S> {
 
     /// Runs core `k` from time `t` through its cache hits to its next bank request (or its
     /// end), and posts that request to its bank.
+    /// The cycles of access `a` of core `k` if it is a read that hits its private cache
+    /// (which it fills on a miss); writes go through.
+    #[inline]
+    fn cache_hit(&mut self, k: usize, a: &Access) -> Option<u64> {
+        if a.write {
+            return None;
+        }
+        let (c, cfg) = (self.caches[k].as_mut()?, self.config.timing.cache.as_ref()?);
+        c.read(a.addr).then_some(cfg.hit_cycles as u64)
+    }
+
     #[inline]
     fn advance(&mut self, k: usize, mut t: u64) {
         loop {
@@ -485,13 +492,9 @@ impl<S: AccessSource> Engine<'_, S> {
                 return;
             };
             t += a.gap as u64;
-            if !a.write {
-                if let (Some(c), Some(cfg)) = (self.caches[k].as_mut(), &self.config.timing.cache) {
-                    if c.read(a.addr) {
-                        t += cfg.hit_cycles as u64;
-                        continue;
-                    }
-                }
+            if let Some(hit) = self.cache_hit(k, &a) {
+                t += hit;
+                continue;
             }
             let b = self.map.bank(a.addr);
             self.post(k, b, t);
