@@ -44,6 +44,15 @@ fn walk(
     None
 }
 
+/// Random cases per differential test: `n` in `cargo test`, more with
+/// `CONTENTION_DIFF_CASES=N` (e.g. 100000 on a quiet machine, release build).
+fn cases(n: usize) -> usize {
+    std::env::var("CONTENTION_DIFF_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
+
 fn reference(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
     let c = streams.len();
     let lat = config.latency as u64;
@@ -128,7 +137,7 @@ fn reference(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
 #[test]
 fn event_engine_equals_the_cycle_loop() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
-    for case in 0..600 {
+    for case in 0..cases(600) {
         // Mostly few cores (collisions are likely), some up to 16.
         let cores = 1 + (rng.next_u32() % if case % 4 == 0 { 16 } else { 6 }) as usize;
         let banks = 1 + rng.next_u32() % 4;
@@ -381,7 +390,7 @@ fn reference_posted(config: &Config, depth: usize, streams: &[Stream]) -> Vec<u6
 #[test]
 fn posted_writes_equal_the_cycle_loop() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
-    for case in 0..400 {
+    for case in 0..cases(400) {
         let cores = 1 + (rng.next_u32() % if case % 4 == 0 { 16 } else { 5 }) as usize;
         let depth = 1 + rng.next_u32() % 4;
         let config = Config {
