@@ -706,31 +706,94 @@ pub enum Sequential {
 }
 
 /// t_seq of each stream when all share one core (see [`Sequential::SharedCore`]).
-fn shared_core_times(config: &Config, streams: &[Stream], quantum: u32) -> Vec<u64> {
+/// One core alone with the memory (no other core): the timeline of
+/// [`run_sources_buffered`] for a single core, step by step, so that threads can share it.
+struct OneCore {
+    /// The core's clock.
+    t: u64,
+    /// When its last request is done (the next may not reach the memory before).
+    last_done: u64,
+    /// Done times of its posted writes still outstanding, oldest first.
+    writes: std::collections::VecDeque<u64>,
+    depth: usize,
+    cost: u64,
+}
+
+impl OneCore {
+    /// Runs access `a`; `hit` says whether it is a read that hits the cache.
+    fn access(&mut self, a: &Access, hit: Option<u64>) {
+        self.t += a.gap as u64;
+        if let Some(h) = hit {
+            self.t += h;
+            return;
+        }
+        while self.writes.front().is_some_and(|&d| d <= self.t) {
+            self.writes.pop_front();
+        }
+        if a.write && self.depth > 0 {
+            if self.writes.len() >= self.depth {
+                // Full: wait for the oldest write to be done.
+                self.t = self.t.max(self.writes.pop_front().unwrap_or(0));
+            }
+            self.last_done = self.t.max(self.last_done) + self.cost;
+            self.writes.push_back(self.last_done);
+        } else {
+            // A read miss (or a blocking write): served after everything before it.
+            self.last_done = self.t.max(self.last_done) + self.cost;
+            self.t = self.last_done;
+            self.writes.clear();
+        }
+    }
+}
+
+/// t_seq of each stream when all share one core (see [`Sequential::SharedCore`]), with
+/// writes posted to a buffer of `write_buffer` entries (0: none). A thread's time is the
+/// cycles of its slices and its tail, or until its last write is done if that is later.
+fn shared_core_times(
+    config: &Config,
+    write_buffer: u32,
+    streams: &[Stream],
+    quantum: u32,
+) -> Vec<u64> {
     let mut cache = config.timing.cache.as_ref().map(CacheState::new);
     let hit = config
         .timing
         .cache
         .map(|c| c.hit_cycles as u64)
         .unwrap_or(0);
-    let miss = config.latency as u64 + config.timing.extra_latency as u64;
+    let mut core = OneCore {
+        t: 0,
+        last_done: 0,
+        writes: Default::default(),
+        depth: write_buffer as usize,
+        cost: config.latency as u64 + config.timing.extra_latency as u64,
+    };
     let mut pos = vec![0usize; streams.len()];
     let mut time = vec![0u64; streams.len()];
     let mut live = streams.iter().filter(|s| !s.accesses.is_empty()).count();
     while live > 0 {
         for (k, s) in streams.iter().enumerate() {
             let end = (pos[k] + quantum.max(1) as usize).min(s.accesses.len());
+            let start = core.t;
             for a in &s.accesses[pos[k]..end] {
                 let hits = !a.write && cache.as_mut().is_some_and(|c| c.read(a.addr));
-                time[k] += a.gap as u64 + if hits { hit } else { miss };
+                core.access(a, hits.then_some(hit));
             }
+            time[k] += core.t - start;
             if pos[k] < s.accesses.len() && end == s.accesses.len() {
                 live -= 1;
+                // Its tail computes while its writes drain.
+                let end_t = core.t + s.tail;
+                time[k] += s.tail + core.writes.back().map_or(0, |&d| d.saturating_sub(end_t));
             }
             pos[k] = end;
         }
     }
-    streams.iter().zip(time).map(|(s, t)| t + s.tail).collect()
+    streams
+        .iter()
+        .zip(time)
+        .map(|(s, t)| if s.accesses.is_empty() { s.tail } else { t })
+        .collect()
 }
 
 /// t_seq (each stream alone) and t_par (all together), with conflicts and stalls per core.
@@ -748,8 +811,8 @@ pub fn simulate_with(
 }
 
 /// [`simulate_with`] with writes posted to a buffer of `write_buffer` entries per core
-/// ([`run_sources_buffered`]; 0: none). The time-sliced sequential runs are not modelled
-/// with a write buffer (the buffer's state at a switch is not defined): that is an error.
+/// ([`run_sources_buffered`]; 0: none). Time-sliced sequential runs share the one core's
+/// buffer: a thread's writes still outstanding at a switch delay the next thread's requests.
 pub fn simulate_buffered(
     config: &Config,
     write_buffer: u32,
@@ -757,11 +820,6 @@ pub fn simulate_buffered(
     sequential: Sequential,
 ) -> Result<Vec<CoreResult>, ContentionError> {
     config.validate()?;
-    if write_buffer > 0 && sequential != Sequential::Alone {
-        return Err(ContentionError::Invalid(
-            "a write buffer needs sequential times taken alone (not time-sliced)".into(),
-        ));
-    }
     if streams.len() > MAX_CORES {
         return Err(ContentionError::Invalid(format!(
             "{} cores: at most {MAX_CORES}",
@@ -774,7 +832,9 @@ pub fn simulate_buffered(
             .iter()
             .map(|s| run_parallel_buffered(config, write_buffer, std::slice::from_ref(s))[0].0)
             .collect(),
-        Sequential::SharedCore { quantum } => shared_core_times(config, streams, quantum),
+        Sequential::SharedCore { quantum } => {
+            shared_core_times(config, write_buffer, streams, quantum)
+        }
     };
     Ok(streams
         .iter()

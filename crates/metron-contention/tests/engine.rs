@@ -3,8 +3,8 @@
 //! waiting for it by the arbitration rule. Random small streams, every policy.
 
 use metron_contention::sim::{
-    run_parallel, run_parallel_buffered, simulate_with, Access, Arbitration, Cache, Config,
-    Mapping, Sequential, Stream, Timing,
+    run_parallel, run_parallel_buffered, simulate_buffered, simulate_with, Access, Arbitration,
+    Cache, Config, Mapping, Sequential, Stream, Timing,
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
@@ -472,5 +472,53 @@ fn posted_writes_hide_collisions_until_the_bank_saturates() {
                 .collect();
             assert_eq!(got, want, "n = {n}, T = {t}");
         }
+    }
+}
+
+/// The time-sliced sequential runs (003 §5.1) step one core through the same timeline as the
+/// engine: with a single thread they must give exactly the engine's time alone, for every
+/// write buffer depth (0: blocking), cache and latency.
+#[test]
+fn time_sliced_single_thread_equals_the_engine_alone() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
+    for case in 0..cases(400) {
+        let depth = rng.next_u32() % 4;
+        let config = Config {
+            banks: 1 + rng.next_u32() % 3,
+            mapping: Mapping::Interleaved { unit: 8 },
+            latency: 1 + rng.next_u32() % 4,
+            arbitration: Arbitration::RoundRobin,
+            timing: Timing {
+                extra_latency: rng.next_u32() % 3,
+                cache: (case % 2 == 1).then(|| Cache {
+                    lines: 2,
+                    line_bytes: 16,
+                    hit_cycles: rng.next_u32() % 3,
+                }),
+            },
+        };
+        let stream = Stream {
+            accesses: (0..rng.next_u32() % 20)
+                .map(|_| Access {
+                    gap: rng.next_u32() % 5,
+                    addr: 8 * (rng.next_u64() % 6),
+                    write: rng.next_u32() % 3 != 0,
+                })
+                .collect(),
+            tail: (rng.next_u32() % 3) as u64,
+        };
+        let quantum = 1 + rng.next_u32() % 5;
+        let sliced = simulate_buffered(
+            &config,
+            depth,
+            std::slice::from_ref(&stream),
+            Sequential::SharedCore { quantum },
+        )
+        .unwrap();
+        let alone = run_parallel_buffered(&config, depth, std::slice::from_ref(&stream));
+        assert_eq!(
+            sliced[0].t_seq, alone[0].0,
+            "case {case}: depth {depth} {config:?} {stream:?}"
+        );
     }
 }
