@@ -73,8 +73,9 @@ fn mppa_cached(banks: u32) -> Config {
     }
 }
 
-/// One bank busy `latency` cycles per access, no round trip, an 8-entry write buffer,
-/// two IR instructions per cycle: the setup of the T = 2 regime (see [`regime_setups`]).
+/// One bank busy `latency` cycles per access, no round trip, an 8-entry write buffer, the
+/// 8 KiB cache, two IR instructions per cycle, t_seq time-sliced on one core as in 003 §5.1:
+/// the setup of the T = 2 regime (see [`regime_setups`]).
 pub fn posted(latency: u32) -> Setup {
     Setup {
         name: format!("posted writes, one bank, busy {latency}"),
@@ -92,7 +93,7 @@ pub fn posted(latency: u32) -> Setup {
                 }),
             },
         },
-        sequential: Sequential::Alone,
+        sequential: Sequential::SharedCore { quantum: 256 },
         write_buffer: 8,
         instructions_per_cycle: 2,
     }
