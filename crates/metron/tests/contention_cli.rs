@@ -1,5 +1,5 @@
-//! `metron contention simulate` with posted writes (issue 13): runs, and refuses the
-//! combination it does not model (a write buffer with time-sliced sequential runs) with exit 2.
+//! `metron contention simulate` with posted writes (issue 13): runs alone and time-sliced;
+//! a bad time slice exits 2 with the reason.
 
 use std::process::Command;
 
@@ -16,7 +16,7 @@ fn metron(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
-fn posted_writes_run_and_bad_combinations_exit_2() {
+fn posted_writes_run_and_a_bad_slice_exits_2() {
     let common = [
         "contention",
         "simulate",
@@ -46,6 +46,14 @@ fn posted_writes_run_and_bad_combinations_exit_2() {
         ]
         .concat(),
     );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = metron(
+        &[
+            &common[..],
+            &["--write-buffer", "2", "--sequential", "shared-core:0"],
+        ]
+        .concat(),
+    );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("write buffer"), "{err}");
+    assert!(err.contains("--sequential"), "{err}");
 }
