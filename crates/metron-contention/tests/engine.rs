@@ -53,6 +53,27 @@ fn cases(n: usize) -> usize {
         .unwrap_or(n)
 }
 
+/// A random stream of up to `len` accesses over `addrs` words, gaps below `gap`, `writes` in
+/// 12 of them writes, and a tail of 0-2 cycles.
+fn random_stream(
+    rng: &mut rand_chacha::ChaCha8Rng,
+    len: u32,
+    gap: u32,
+    addrs: u64,
+    writes: u32,
+) -> Stream {
+    Stream {
+        accesses: (0..rng.next_u32() % len)
+            .map(|_| Access {
+                gap: rng.next_u32() % gap,
+                addr: 8 * (rng.next_u64() % addrs),
+                write: rng.next_u32() % 12 < writes,
+            })
+            .collect(),
+        tail: (rng.next_u32() % 3) as u64,
+    }
+}
+
 fn reference(config: &Config, streams: &[Stream]) -> Vec<(u64, u64, u64)> {
     let c = streams.len();
     let lat = config.latency as u64;
@@ -163,16 +184,7 @@ fn event_engine_equals_the_cycle_loop() {
             },
         };
         let streams: Vec<Stream> = (0..cores)
-            .map(|_| Stream {
-                accesses: (0..rng.next_u32() % 12)
-                    .map(|_| Access {
-                        gap: rng.next_u32() % 4,
-                        addr: 8 * (rng.next_u64() % 8),
-                        write: rng.next_u32() % 4 == 0,
-                    })
-                    .collect(),
-                tail: (rng.next_u32() % 3) as u64,
-            })
+            .map(|_| random_stream(&mut rng, 12, 4, 8, 3))
             .collect();
         assert_eq!(
             run_parallel(&config, &streams),
@@ -404,16 +416,7 @@ fn posted_writes_equal_the_cycle_loop() {
             },
         };
         let streams: Vec<Stream> = (0..cores)
-            .map(|_| Stream {
-                accesses: (0..rng.next_u32() % 14)
-                    .map(|_| Access {
-                        gap: rng.next_u32() % 5,
-                        addr: 8 * (rng.next_u64() % 6),
-                        write: rng.next_u32() % 3 != 0,
-                    })
-                    .collect(),
-                tail: (rng.next_u32() % 3) as u64,
-            })
+            .map(|_| random_stream(&mut rng, 14, 5, 6, 8))
             .collect();
         let fast: Vec<u64> = run_parallel_buffered(&config, depth, &streams)
             .iter()
@@ -497,16 +500,7 @@ fn time_sliced_single_thread_equals_the_engine_alone() {
                 }),
             },
         };
-        let stream = Stream {
-            accesses: (0..rng.next_u32() % 20)
-                .map(|_| Access {
-                    gap: rng.next_u32() % 5,
-                    addr: 8 * (rng.next_u64() % 6),
-                    write: rng.next_u32() % 3 != 0,
-                })
-                .collect(),
-            tail: (rng.next_u32() % 3) as u64,
-        };
+        let stream = random_stream(&mut rng, 20, 5, 6, 8);
         let quantum = 1 + rng.next_u32() % 5;
         let sliced = simulate_buffered(
             &config,
