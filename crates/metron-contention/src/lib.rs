@@ -4,6 +4,7 @@
 //! simulator that stands in for the Kalray MPPA of 003 Ch. 5.
 
 pub mod data;
+pub mod experiment;
 pub mod model;
 pub mod sim;
 

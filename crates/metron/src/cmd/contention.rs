@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use metron_contention::data::parse_samples;
+use metron_contention::experiment::{self, FunctionResult, Record, Recorded};
 use metron_contention::model::{evaluate, fit, ModelKind, Training};
 use metron_contention::sim::{
-    bernoulli_stream, phased_stream, recorded_stream, simulate_with, AddressPattern, Arbitration,
-    Cache, Config, Mapping, Sequential, Stream, Timing,
+    bernoulli_stream, phased_stream, recorded_stream, simulate_buffered, AddressPattern,
+    Arbitration, Cache, Config, Mapping, Sequential, Stream, Timing,
 };
 
 use crate::error::{CliError, CliResult};
@@ -129,6 +130,9 @@ pub struct SimulateArgs {
     /// (003 §5.1's sequential runs): `alone` or `shared-core:N`.
     #[arg(long, default_value = "alone")]
     pub sequential: String,
+    /// Writes posted to a buffer of this many entries per core (0: a write blocks the core).
+    #[arg(long, default_value_t = 0)]
+    pub write_buffer: u32,
 }
 
 #[derive(Args, Debug)]
@@ -162,6 +166,9 @@ pub struct ExperimentArgs {
     /// The program to trace [default: the bundled examples/memory/matrix.c].
     #[arg(long)]
     pub source: Option<PathBuf>,
+    /// Also sweep the bank busy time with posted writes (where the T = 2 regime appears).
+    #[arg(long)]
+    pub regime: bool,
 }
 
 pub fn run(args: ContentionArgs, global: &GlobalOpts) -> CliResult {
@@ -241,7 +248,8 @@ fn run_simulate(a: SimulateArgs, global: &GlobalOpts) -> CliResult {
             }
         },
     };
-    let r = simulate_with(&config, &streams, sequential).map_err(CliError::input)?;
+    let r = simulate_buffered(&config, a.write_buffer, &streams, sequential)
+        .map_err(CliError::input)?;
     // Model 3's prediction with c3 = the measured stall per conflict of this run.
     if global.json {
         let v = serde_json::json!({"config": config, "cores": r});
@@ -375,8 +383,74 @@ fn run_fit(a: FitArgs, global: &GlobalOpts) -> CliResult {
 /// The bundled copy of the experiment's program, used when no --source is given.
 const MATRIX_C: &str = include_str!("../../../../examples/memory/matrix.c");
 
+/// Traces `work` of the experiment's program once per size and returns, per size, the
+/// recorded accesses of `gen` and `mul` with their static N_k (which must equal the traced
+/// count: the experiment stops if it ever does not).
+fn trace_sizes(
+    source: &std::path::Path,
+    sizes: &[(i64, i64, i64)],
+    workdir: &std::path::Path,
+    mut progress: impl FnMut(usize),
+) -> Result<Vec<Recorded>, metron_memory::MemoryError> {
+    use metron_memory::trace::{build_traced, read_stream, run_built, SiteTable};
+    use metron_memory::{Analysis, BranchPolicy, MemoryError};
+    let analysis = Analysis::load(source, metron_memory::frontend::DEFAULT_PIPELINE)?;
+    let exe = build_traced(&analysis.prepared.ir, &analysis.module, "work", workdir)?;
+    let table = SiteTable::new(&analysis.module);
+    let site_fn: Vec<&str> = table.sites.iter().map(|(f, _, _)| f.as_str()).collect();
+    let mut out = Vec::new();
+    for (i, &(n, m, p)) in sizes.iter().enumerate() {
+        let b = metron_symbolic::binding([("n", n), ("m", m), ("p", p)]);
+        let args = [n.to_string(), m.to_string(), p.to_string()];
+        let d = run_built(&exe, &args, workdir, true)?;
+        let path = d
+            .stream
+            .as_ref()
+            .ok_or_else(|| MemoryError::Run("no access stream".into()))?;
+        let recs = read_stream(path)?;
+        for function in ["gen", "mul"] {
+            let n_k = analysis
+                .count(function, &BranchPolicy::Max, &b)?
+                .n_k
+                .evaluate_integer(&b)?
+                .to_string()
+                .parse::<f64>()
+                .unwrap_or(f64::NAN);
+            let records: Vec<Record> = recs
+                .iter()
+                .filter(|r| site_fn.get(r.site as usize) == Some(&function))
+                .map(|r| Record {
+                    address: r.address,
+                    write: r.write,
+                    instruction: r.instruction,
+                })
+                .collect();
+            if records.len() as f64 != n_k {
+                return Err(MemoryError::Run(format!(
+                    "{function} {n}x{m}x{p}: the static count {n_k} differs from the {} traced accesses",
+                    records.len()
+                )));
+            }
+            out.push(Recorded {
+                size: format!("{n}x{m}x{p}"),
+                function: function.into(),
+                n_k,
+                records,
+            });
+        }
+        progress(i + 1);
+    }
+    Ok(out)
+}
+
+/// The experiment's result: per setup and function, the models' evaluation.
+#[derive(serde::Serialize)]
+struct ExperimentOutput {
+    configurations: usize,
+    results: Vec<FunctionResult>,
+}
+
 fn run_experiment(a: ExperimentArgs, global: &GlobalOpts) -> CliResult {
-    use metron_memory::experiment;
     let dir = tempfile::tempdir().map_err(CliError::failure)?;
     let source = match &a.source {
         Some(p) => p.clone(),
@@ -391,15 +465,47 @@ fn run_experiment(a: ExperimentArgs, global: &GlobalOpts) -> CliResult {
     } else {
         (1..=9).map(|i| 2 * i).collect()
     };
-    let sizes = experiment::sizes(&dims);
-    let bar = crate::progress::bar(sizes.len() as u64, global.quiet || global.json);
-    let r = experiment::run(&source, &sizes, |i| bar.set_position(i as u64))
+    let mut sizes = Vec::new();
+    for &n in &dims {
+        for &m in &dims {
+            sizes.extend(dims.iter().map(|&p| (n, m, p)));
+        }
+    }
+    let mut setups = experiment::setups();
+    if a.regime {
+        for s in experiment::regime_setups() {
+            if setups.iter().all(|o| o.name != s.name) {
+                setups.push(s);
+            }
+        }
+    }
+    let quiet = global.quiet || global.json;
+    let bar = crate::progress::bar(sizes.len() as u64, quiet);
+    let recorded = trace_sizes(&source, &sizes, dir.path(), |i| bar.set_position(i as u64))
         .map_err(CliError::input)?;
     bar.finish_and_clear();
+    let bar = crate::progress::bar((recorded.len() * setups.len()) as u64, quiet);
+    let mut rows = Vec::new();
+    for rec in &recorded {
+        for setup in &setups {
+            for threads in [2, 3, 4] {
+                rows.extend(
+                    experiment::simulate_recorded(rec, setup, threads).map_err(CliError::input)?,
+                );
+            }
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let results = experiment::summarize(&rows, &setups);
     if let Some(csv) = &a.csv {
-        std::fs::write(csv, experiment::samples_csv(&r))
+        std::fs::write(csv, experiment::samples_csv(&rows, &results))
             .map_err(|e| CliError::failure(format!("{}: {e}", csv.display())))?;
     }
+    let r = ExperimentOutput {
+        configurations: sizes.len(),
+        results,
+    };
     if global.json {
         println!(
             "{}",
