@@ -101,8 +101,15 @@ fn figures_script(sections: &[Section]) -> String {
              Plotly.newPlot(div, f.data, f.layout, {{responsive: true, displaylogo: false}});\n\
              if (f.details) {{\n\
                div.on('plotly_click', function (ev) {{\n\
-                 var d = ev.points[0].customdata;\n\
-                 document.getElementById('fig-' + i + '-details').textContent = d;\n\
+                 var p = ev.points[0], d = p.customdata;\n\
+                 // A summary line (min/mean/max) drawn over a unit takes the click: show the unit there.\n\
+                 div.data.forEach(function (t) {{\n\
+                   if (d !== undefined || !t.customdata) return;\n\
+                   for (var j = 0; j < t.x.length; j++) {{\n\
+                     if (t.x[j] === p.x && t.y[j] === p.y) {{ d = t.customdata[j]; break; }}\n\
+                   }}\n\
+                 }});\n\
+                 if (d !== undefined) document.getElementById('fig-' + i + '-details').textContent = d;\n\
                }});\n\
              }}\n\
            }} catch (e) {{\n\
