@@ -18,7 +18,7 @@ mod loop_guard;
 pub mod model;
 pub mod program;
 pub mod source;
-pub mod unroll;
+pub mod loop_copy;
 pub mod validate;
 
 pub use error::{Result, StaticError};

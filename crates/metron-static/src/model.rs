@@ -244,7 +244,7 @@ pub fn model_function(
     }
     // Unrolled and vectorised copies of source loops, and their straight-line passes.
     let copies =
-        crate::unroll::SourceCopies::find(function, &cfg, source, &file, &mapping, mira_compat);
+        crate::loop_copy::SourceCopies::find(function, &cfg, source, &file, &mapping, mira_compat);
     let factor = &copies.factor;
     let one = Piecewise::constant(1);
     let mut block_counts = vec![one.clone(); cfg.blocks.len()];
@@ -276,7 +276,7 @@ pub fn model_function(
             Some(s) if widest > 1 => match copies.copy_counts(source, s, &options) {
                 Ok((passes, entries)) => (
                     passes
-                        .get(&crate::unroll::Copy::Loop(l))
+                        .get(&crate::loop_copy::Copy::Loop(l))
                         .cloned()
                         .unwrap_or_else(Piecewise::zero),
                     entries,
@@ -403,7 +403,7 @@ pub fn model_function(
             m.note.get_or_insert(note);
         }
     }
-    for b in cold.into_iter().chain(crate::unroll::padding_blocks(&cfg)) {
+    for b in cold.into_iter().chain(crate::loop_copy::padding_blocks(&cfg)) {
         block_counts[b] = Piecewise::zero();
     }
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();

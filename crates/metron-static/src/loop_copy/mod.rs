@@ -22,6 +22,10 @@ use crate::binary::{Function, Instruction};
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
 
+mod trip_class;
+pub use trip_class::entries_with_at_least;
+use trip_class::entries_where;
+
 /// The copies of every source loop of one function: each binary loop's factor, and per
 /// source loop the straight-line passes beside its loop copies.
 pub struct SourceCopies {
@@ -129,6 +133,12 @@ impl SourceCopies {
                 }
                 remainders.insert(s, blocks);
             }
+        }
+        if std::env::var_os("METRON_DEBUG_COPIES").is_some() {
+            for (l, k) in factor.iter().enumerate() {
+                eprintln!("{}: loop 0x{:x} -> source {:?} factor {k} role {:?}", function.name, cfg.blocks[cfg.loops[l].header].start, mapping.get(&l), roles.get(&l));
+            }
+            eprintln!("  remainders {remainders:?}");
         }
         SourceCopies {
             factor,
@@ -259,6 +269,13 @@ impl SourceCopies {
             // The guards around the copies run on the entries whose trip count routes them there.
             let parts = self.parts(s);
             let g = guard_counts(function, cfg, source, file, s, &parts, &entries, options);
+            if std::env::var_os("METRON_DEBUG_COPIES").is_some() {
+                eprintln!("source loop {s} (line {}): parts {parts:?} entries {entries}", source.loops[s].line);
+                match &g {
+                    Ok(v) => v.iter().for_each(|(b, c)| eprintln!("  guard 0x{:x}: {c}", cfg.blocks[*b].start)),
+                    Err(e) => eprintln!("  guards failed: {e}"),
+                }
+            }
             match g {
                 Ok(guards) => {
                     for (b, c) in guards {
@@ -1066,81 +1083,6 @@ pub fn bypass_blocks(
         .collect()
 }
 
-/// Entries of source loop `i` (summed over the enclosing nest) whose trip count is at least
-/// `k`: the nest with the innermost loop cut to the single iteration `start + (k-1)*stride`.
-pub fn entries_with_at_least(
-    source: &SourceModel,
-    i: usize,
-    k: i64,
-    options: &CountOptions,
-) -> Result<Piecewise, String> {
-    entries_where(source, i, k, None, options)
-}
-
-/// Entries of source loop `i` whose trip count `N` is at least `k` and, with `modulo =
-/// (m, r)`, satisfies `N mod m == r` (`N` affine in the enclosing counters: unit stride, one
-/// start and one end expression).
-fn entries_where(
-    source: &SourceModel,
-    i: usize,
-    k: i64,
-    modulo: Option<(i64, i64)>,
-    options: &CountOptions,
-) -> Result<Piecewise, String> {
-    let mut loops = source.nest_of(i)?;
-    let Some(inner) = loops.last_mut() else {
-        return Err("empty loop nest".into());
-    };
-    let (Bound::Max(starts) | Bound::Min(starts)) = &inner.start;
-    if starts.len() != 1 {
-        return Err("guard of a loop without a single start".into());
-    }
-    // A down-counting loop is the mirror image: its end is a lower bound (`max`).
-    let up = inner.stride > 0;
-    let start = starts[0].clone();
-    let at = start
-        .plus_constant((k - 1) * inner.stride)
-        .map_err(|e| e.to_string())?;
-    let last = if inner.end_inclusive {
-        at.clone()
-    } else {
-        at.plus_constant(inner.stride.signum())
-            .map_err(|e| e.to_string())?
-    };
-    let mut ends = match (&inner.end, up) {
-        (Bound::Min(v), true) | (Bound::Max(v), false) => v.clone(),
-        (b, _) if b.exprs().len() == 1 => b.exprs().to_vec(),
-        _ => return Err("guard of a loop with a max end bound (min when counting down)".into()),
-    };
-    let mut conditions = Vec::new();
-    if let Some((m, r)) = modulo {
-        let ([end], 1) = (ends.as_slice(), inner.stride.abs()) else {
-            return Err("trip count modulo k of a strided or min-bounded loop".into());
-        };
-        let (high, low) = if up { (end, &start) } else { (&start, end) };
-        let trips = high
-            .plus_scaled(low, -1)
-            .and_then(|e| e.plus_constant(i64::from(inner.end_inclusive)))
-            .map_err(|e| e.to_string())?;
-        conditions.push(metron_symbolic::Condition::Modulo {
-            expr: trips,
-            modulus: m,
-            residue: r,
-            negated: false,
-        });
-    }
-    ends.push(last);
-    inner.start = Bound::single(at);
-    inner.end = if up {
-        Bound::Min(ends)
-    } else {
-        Bound::Max(ends)
-    };
-    let mut nest = LoopNest::new(loops);
-    nest.conditions = conditions;
-    trip_count(&nest, options).map_err(|e| e.to_string())
-}
-
 /// One copy of a source loop: a binary loop, or a straight-line pass (a block).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Copy {
@@ -1469,6 +1411,11 @@ pub fn guard_counts(
         *slot = &*slot + &count;
     }
     let routes: Vec<(Vec<usize>, Piecewise)> = routes.into_iter().collect();
+    let every_entry = if path_sets.iter().any(|set| set.is_empty()) {
+        loop_entries.clone()
+    } else {
+        at_least(1)?
+    };
     let mut sums: BTreeMap<Vec<usize>, Piecewise> = BTreeMap::new();
     let mut out = Vec::new();
     for &b in &region {
@@ -1476,9 +1423,10 @@ pub fn guard_counts(
         if !(0..paths.len()).any(|k| on_path(&k)) {
             continue;
         }
-        // On every path, those through no copy too (the entry's `N >= 1` test): every entry.
+        // On every path: every entry when some path visits no copy (the region holds the
+        // entry's `N >= 1` test), else the entries with `N >= 1` (the enclosing code tests it).
         if (0..paths.len()).all(|k| on_path(&k)) {
-            out.push((b, loop_entries.clone()));
+            out.push((b, every_entry.clone()));
             continue;
         }
         // The routes through the block; on a path, but on none a run takes: 0.
