@@ -35,6 +35,7 @@ pub(crate) fn count_guarded_blocks(
     options: &CountOptions,
     block_counts: &mut [Piecewise],
 ) {
+    count_inner_guards(cfg, source, mapping, contexts, options, block_counts);
     let loops = guarded_loops(cfg, source, mapping, contexts, options);
     if loops.is_empty() {
         return;
@@ -65,6 +66,92 @@ pub(crate) fn count_guarded_blocks(
         }
         *slot = count;
     }
+}
+
+/// Blocks of a loop body that run once per entry of a rotated inner loop: its preheader (it
+/// dominates the inner header, and every path from it reaches that header within the
+/// iteration) and the code on its exit path (dominated by the inner header, reached by every
+/// path out of it). The inner loop is entered only past its `N >= 1` guard, so these blocks
+/// run on the entries with at least one iteration, not on every iteration of the body
+/// (a `k` loop whose `min` end makes it empty for every `j`: its preheader runs 0 times).
+fn count_inner_guards(
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &BTreeMap<usize, Option<usize>>,
+    contexts: &[LoopContext],
+    options: &CountOptions,
+    block_counts: &mut [Piecewise],
+) {
+    for (c, inner) in cfg.loops.iter().enumerate() {
+        let Some(s) = mapping.get(&c).copied().flatten() else {
+            continue;
+        };
+        let copies = mapping.values().filter(|m| **m == Some(s)).count();
+        let Some(p) = inner.parent else { continue };
+        // Rotated: the header does not exit, or it is the latch too (a one-block loop).
+        let top_tested = inner.exiting(cfg).contains(&inner.header)
+            && !cfg.blocks[inner.header].successors.contains(&inner.header);
+        if copies != 1 || source.loops[s].parent.is_none() || top_tested {
+            continue;
+        }
+        let outer = &cfg.loops[p];
+        let within = |from: usize, to: usize| must_reach(cfg, from, to, &outer.blocks, outer.header);
+        let exits: Vec<usize> = inner
+            .blocks
+            .iter()
+            .flat_map(|&b| cfg.blocks[b].successors.iter().copied())
+            .filter(|x| !inner.blocks.contains(x))
+            .collect();
+        let guarded: Vec<usize> = outer
+            .blocks
+            .iter()
+            .copied()
+            .filter(|&x| cfg.innermost_loop(x) == Some(p) && x != outer.header)
+            .filter(|&x| {
+                (cfg.dominates(x, inner.header) && within(x, inner.header))
+                    || (cfg.dominates(inner.header, x)
+                        && !exits.is_empty()
+                        && exits.iter().all(|&e| within(e, x)))
+            })
+            .collect();
+        if guarded.is_empty() {
+            continue;
+        }
+        let Ok(ran) = crate::loop_copy::entries_with_at_least(source, s, 1, options) else {
+            continue;
+        };
+        let ran = contexts[c].apply(&ran);
+        for x in guarded {
+            block_counts[x] = ran.clone();
+        }
+    }
+}
+
+/// Whether every path from `from` reaches `to` without leaving `body` or passing `header`
+/// (the next iteration) or a return.
+fn must_reach(
+    cfg: &Cfg,
+    from: usize,
+    to: usize,
+    body: &BTreeSet<usize>,
+    header: usize,
+) -> bool {
+    let mut seen = BTreeSet::from([from]);
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        if b == to {
+            continue;
+        }
+        if (b == header && b != from) || !body.contains(&b) || cfg.blocks[b].successors.is_empty() {
+            return false;
+        }
+        for &x in &cfg.blocks[b].successors {
+            if seen.insert(x) {
+                work.push(x);
+            }
+        }
+    }
+    true
 }
 
 /// The function's outermost loops that stand alone: one binary loop for their source loop
