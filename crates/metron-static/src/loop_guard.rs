@@ -95,25 +95,24 @@ fn count_inner_guards(
             continue;
         }
         let outer = &cfg.loops[p];
-        let within = |from: usize, to: usize| must_reach(cfg, from, to, &outer.blocks, outer.header);
+        let within = |from: usize, to: usize| {
+            crate::loop_copy::must_reach(cfg, from, &BTreeSet::from([to]), &outer.blocks, outer.header)
+        };
         let exits: Vec<usize> = inner
             .blocks
             .iter()
             .flat_map(|&b| cfg.blocks[b].successors.iter().copied())
             .filter(|x| !inner.blocks.contains(x))
             .collect();
-        let guarded: Vec<usize> = outer
-            .blocks
-            .iter()
-            .copied()
-            .filter(|&x| cfg.innermost_loop(x) == Some(p) && x != outer.header)
-            .filter(|&x| {
-                (cfg.dominates(x, inner.header) && within(x, inner.header))
-                    || (cfg.dominates(inner.header, x)
-                        && !exits.is_empty()
-                        && exits.iter().all(|&e| within(e, x)))
-            })
-            .collect();
+        // The exit path: dominated by the inner header, reached by every path out of it.
+        let mut guarded = crate::loop_copy::entry_blocks(cfg, p, &[inner.header]);
+        guarded.extend(outer.blocks.iter().copied().filter(|&x| {
+            cfg.innermost_loop(x) == Some(p)
+                && x != outer.header
+                && cfg.dominates(inner.header, x)
+                && !exits.is_empty()
+                && exits.iter().all(|&e| within(e, x))
+        }));
         if guarded.is_empty() {
             continue;
         }
@@ -125,33 +124,6 @@ fn count_inner_guards(
             block_counts[x] = ran.clone();
         }
     }
-}
-
-/// Whether every path from `from` reaches `to` without leaving `body` or passing `header`
-/// (the next iteration) or a return.
-fn must_reach(
-    cfg: &Cfg,
-    from: usize,
-    to: usize,
-    body: &BTreeSet<usize>,
-    header: usize,
-) -> bool {
-    let mut seen = BTreeSet::from([from]);
-    let mut work = vec![from];
-    while let Some(b) = work.pop() {
-        if b == to {
-            continue;
-        }
-        if (b == header && b != from) || !body.contains(&b) || cfg.blocks[b].successors.is_empty() {
-            return false;
-        }
-        for &x in &cfg.blocks[b].successors {
-            if seen.insert(x) {
-                work.push(x);
-            }
-        }
-    }
-    true
 }
 
 /// The function's outermost loops that stand alone: one binary loop for their source loop

@@ -22,7 +22,9 @@ use crate::binary::{Function, Instruction};
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
 
+mod entry;
 mod trip_class;
+pub use entry::{entry_blocks, must_reach};
 pub use trip_class::entries_with_at_least;
 use trip_class::entries_where;
 
@@ -266,8 +268,11 @@ impl SourceCopies {
                     block_counts[*b] = in_context(p);
                 }
             }
-            // The guards around the copies run on the entries whose trip count routes them there.
+            // Blocks before every copy that lead only to copies run on the entries with N >= 1.
             let parts = self.parts(s);
+            self.count_entry_blocks(cfg, source, s, &parts, options, &in_context, block_counts);
+            // The guards around the copies run on the entries whose trip count routes them there.
+
             let g = guard_counts(function, cfg, source, file, s, &parts, &entries, options);
             if std::env::var_os("METRON_DEBUG_COPIES").is_some() {
                 eprintln!("source loop {s} (line {}): parts {parts:?} entries {entries}", source.loops[s].line);
@@ -297,6 +302,45 @@ impl SourceCopies {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+impl SourceCopies {
+    /// `entry::entry_blocks` of source loop `s`'s copies, counted as its entries with at
+    /// least one iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn count_entry_blocks(
+        &self,
+        cfg: &Cfg,
+        source: &SourceModel,
+        s: usize,
+        parts: &[(Copy, i64, Role)],
+        options: &CountOptions,
+        in_context: &dyn Fn(&Piecewise) -> Piecewise,
+        block_counts: &mut [Piecewise],
+    ) {
+        let heads: Vec<usize> = parts
+            .iter()
+            .map(|(c, _, _)| match c {
+                Copy::Loop(l) => cfg.loops[*l].header,
+                Copy::Block(b) => *b,
+            })
+            .collect();
+        let Some(level) = parts.iter().find_map(|(c, _, _)| match c {
+            Copy::Loop(l) => cfg.loops[*l].parent,
+            Copy::Block(_) => None,
+        }) else {
+            return;
+        };
+        let blocks = entry_blocks(cfg, level, &heads);
+        if blocks.is_empty() {
+            return;
+        }
+        if let Ok(ran) = entries_with_at_least(source, s, 1, options) {
+            for b in blocks {
+                block_counts[b] = in_context(&ran);
             }
         }
     }
