@@ -14,11 +14,11 @@ pub mod clang_ast;
 pub mod derived;
 pub mod emit;
 pub mod error;
+pub mod loop_copy;
 mod loop_guard;
 pub mod model;
 pub mod program;
 pub mod source;
-pub mod loop_copy;
 pub mod validate;
 
 pub use error::{Result, StaticError};

@@ -88,15 +88,25 @@ fn count_inner_guards(
         };
         let copies = mapping.values().filter(|m| **m == Some(s)).count();
         let Some(p) = inner.parent else { continue };
-        // Rotated: the header does not exit, or it is the latch too (a one-block loop).
-        let top_tested = inner.exiting(cfg).contains(&inner.header)
-            && !cfg.blocks[inner.header].successors.contains(&inner.header);
+        // Rotated: every exit is taken at a latch (the test at the bottom). A top-tested loop
+        // (-O0's `for`, its test in one or more blocks before the body) runs its test on
+        // every entry, also with no iteration.
+        let top_tested = inner
+            .exiting(cfg)
+            .iter()
+            .any(|&b| !cfg.blocks[b].successors.contains(&inner.header));
         if copies != 1 || source.loops[s].parent.is_none() || top_tested {
             continue;
         }
         let outer = &cfg.loops[p];
         let within = |from: usize, to: usize| {
-            crate::loop_copy::must_reach(cfg, from, &BTreeSet::from([to]), &outer.blocks, outer.header)
+            crate::loop_copy::must_reach(
+                cfg,
+                from,
+                &BTreeSet::from([to]),
+                &outer.blocks,
+                outer.header,
+            )
         };
         let exits: Vec<usize> = inner
             .blocks

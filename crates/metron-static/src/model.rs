@@ -403,7 +403,10 @@ pub fn model_function(
             m.note.get_or_insert(note);
         }
     }
-    for b in cold.into_iter().chain(crate::loop_copy::padding_blocks(&cfg)) {
+    for b in cold
+        .into_iter()
+        .chain(crate::loop_copy::padding_blocks(&cfg))
+    {
         block_counts[b] = Piecewise::zero();
     }
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
