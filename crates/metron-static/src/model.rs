@@ -242,6 +242,9 @@ pub fn model_function(
         }
         mapping.insert(l, candidate);
     }
+    if !mira_compat {
+        crate::loop_copy::follow_nesting(&cfg, source, &mut mapping);
+    }
     // Unrolled and vectorised copies of source loops, and their straight-line passes.
     let copies =
         crate::loop_copy::SourceCopies::find(function, &cfg, source, &file, &mapping, mira_compat);

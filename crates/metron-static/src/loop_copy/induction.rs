@@ -287,16 +287,28 @@ pub(super) fn invariant_arrays(function: &Function, cfg: &Cfg, l: usize) -> BTre
 /// Unlike the element rule this needs no element size and no subscript: a loop over
 /// `v[3*i..3*i+2]` advances 24 bytes per iteration in its scalar copy and 192 in a copy that
 /// takes 8. `None` when a copy has no advancing access or the advances do not divide.
+///
+/// Loads are compared with loads when every copy has an advancing load: arrays of one loop
+/// may advance at different rates (`out[x/2] = in[x] + in[x+1]` advances its loads 8 bytes per
+/// iteration and its store 4), and a vector copy whose store address is computed rather than
+/// stepped would otherwise be compared with the scalar copy's slower store.
 pub fn relative_factors(function: &Function, cfg: &Cfg, copies: &[usize]) -> Option<Vec<i64>> {
-    let advances: Vec<i64> = copies
+    let by_loads: Option<Vec<i64>> = copies
         .iter()
-        .map(|&l| {
-            advancing_arrays(function, cfg, l)
-                .keys()
-                .map(|(_, advance, _)| advance.abs())
-                .min()
-        })
-        .collect::<Option<_>>()?;
+        .map(|&l| least_load_advance(function, cfg, l))
+        .collect();
+    let advances: Vec<i64> = match by_loads {
+        Some(a) => a,
+        None => copies
+            .iter()
+            .map(|&l| {
+                advancing_arrays(function, cfg, l)
+                    .keys()
+                    .map(|(_, advance, _)| advance.abs())
+                    .min()
+            })
+            .collect::<Option<_>>()?,
+    };
     let narrowest = *advances.iter().min()?;
     // Equal advances: distributed or versioned loops (gcc -O3 splits `a[j] = 1; b[j] = 2`
     // into one loop per array), not a wide copy and its remainder.
@@ -337,4 +349,23 @@ pub fn lone_copy_plausible(source: &SourceModel, s: usize, k: i64) -> bool {
     let span = span.constant + i64::from(scop.end_inclusive);
     let trip = (span + stride - 1).div_euclid(stride);
     trip > 0 && trip % k == 0
+}
+
+/// The least advance per pass, in bytes, of the loads (instructions that read memory and
+/// write none) of binary loop `l`; `None` when no load advances by a known constant.
+fn least_load_advance(function: &Function, cfg: &Cfg, l: usize) -> Option<i64> {
+    let increments = register_increments(function, cfg, l);
+    let advance_of = |r: Option<Register>| match r {
+        None => Some(0),
+        Some(r) => increments.get(&r).copied().unwrap_or(Some(0)),
+    };
+    own_instructions(function, cfg, l)
+        .iter()
+        .filter(|i| i.loads > 0 && i.stores == 0)
+        .flat_map(|i| i.memory.iter())
+        .filter(|m| m.base != Some(Register::RSP) && m.size > 0)
+        .filter_map(|m| Some(advance_of(m.base)? + advance_of(m.index)? * i64::from(m.scale)))
+        .map(i64::abs)
+        .filter(|a| *a > 0)
+        .min()
 }

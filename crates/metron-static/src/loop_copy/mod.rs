@@ -25,6 +25,7 @@ mod cascade;
 mod entry;
 mod guard;
 mod induction;
+mod nesting;
 mod remainder;
 mod trip_class;
 use cascade::*;
@@ -32,6 +33,7 @@ pub use cascade::{Copy, Role};
 pub use entry::{entry_blocks, must_reach};
 use guard::*;
 use induction::*;
+pub use nesting::follow_nesting;
 pub use remainder::padding_blocks;
 use remainder::*;
 pub use trip_class::entries_with_at_least;
@@ -355,6 +357,7 @@ impl SourceCopies {
 
 #[cfg(test)]
 mod tests {
+    use super::trip_class::entries_where;
     use super::*;
     use crate::source::SourceLoop;
     use metron_symbolic::Loop;
@@ -426,6 +429,43 @@ mod tests {
                 let e = entries_where(&s, 1, 4, Some((4, r)), &options).unwrap();
                 let brute = sum(&|t| i64::from(t >= 4 && t % 4 == r));
                 assert_eq!(at(&e, n), brute, "n={n} r={r}");
+            }
+        }
+    }
+
+    // Trip classes of loops the guards test but whose trip count is not one affine
+    // expression: a `min` end (nest_4's `k < MIN(n - 2, j)`, and a bound that crosses over)
+    // and a step of 3 counting down, against brute force over the enclosing loop.
+    #[test]
+    fn trip_classes_of_min_bounded_and_strided_loops_match_brute_force() {
+        let options = CountOptions::default();
+        let min_end = source(vec![
+            (Loop::exclusive("j", "0", "n", 1).unwrap(), None),
+            (
+                Loop::exclusive("k", "j + 1", "min(n + 3, 2 * j)", 1).unwrap(),
+                Some(0),
+            ),
+        ]);
+        let strided = source(vec![
+            (Loop::exclusive("j", "0", "n", 1).unwrap(), None),
+            (Loop::exclusive("k", "2 * j + 5", "j", -3).unwrap(), Some(0)),
+        ]);
+        let trip_min = |n: i64, j: i64| (n + 3).min(2 * j) - (j + 1);
+        let trip_strided = |_: i64, j: i64| ((2 * j + 5 - j) + 2) / 3;
+        let cases: [(&SourceModel, &dyn Fn(i64, i64) -> i64); 2] =
+            [(&min_end, &trip_min), (&strided, &trip_strided)];
+        for (s, trip) in cases {
+            for n in [0, 1, 4, 9, 17] {
+                for (k, m) in [(1, 2), (2, 4), (4, 4), (3, 3)] {
+                    for r in 0..m {
+                        let e = entries_where(s, 1, k, Some((m, r)), &options).unwrap();
+                        let brute = (0..n)
+                            .map(|j| trip(n, j))
+                            .filter(|&t| t >= k && t % m == r)
+                            .count() as i64;
+                        assert_eq!(at(&e, n), brute, "n={n} k={k} m={m} r={r}");
+                    }
+                }
             }
         }
     }

@@ -1,0 +1,87 @@
+//! Binary loops follow the source nest: a loop nested `d` deep in the binary is a copy of a
+//! source loop nested `d` deep (within one function, nothing inlined). The line-based mapping
+//! can pick the wrong level when the compiler moves an outer loop's code into an inner loop's
+//! blocks (clang's vectorised `x` loop carrying the `y` loop's address arithmetic); the loop
+//! forest decides: the source loop is moved up to its ancestor, or down to its only
+//! descendant, at the binary loop's depth.
+
+use std::collections::BTreeMap;
+
+use crate::cfg::Cfg;
+use crate::source::SourceModel;
+
+/// Corrects `mapping` (binary loop -> source loop) so that depths agree, when every mapped
+/// source loop belongs to one function and the corrected loop is unambiguous.
+pub fn follow_nesting(
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &mut BTreeMap<usize, Option<usize>>,
+) {
+    let mapped: Vec<usize> = mapping.values().flatten().copied().collect();
+    let Some(&first) = mapped.first() else { return };
+    let function = &source.loops[first].function;
+    if mapped
+        .iter()
+        .any(|&s| &source.loops[s].function != function)
+    {
+        return;
+    }
+    // Only where the mapping contradicts the forest: a binary loop whose source loop is its
+    // binary parent's, or encloses it (an outer loop unrolled away leaves inner loops
+    // shallower in the binary than in the source, with no contradiction: left alone).
+    let contradicted = cfg.loops.iter().enumerate().any(|(l, natural)| {
+        let (Some(Some(s)), Some(p)) = (mapping.get(&l), natural.parent) else {
+            return false;
+        };
+        let Some(Some(sp)) = mapping.get(&p) else {
+            return false;
+        };
+        s == sp || is_within(source, *sp, *s)
+    });
+    if !contradicted {
+        return;
+    }
+    let depth = |s: usize| {
+        let mut d = 0;
+        let mut at = source.loops[s].parent;
+        while let Some(p) = at {
+            d += 1;
+            at = source.loops[p].parent;
+        }
+        d
+    };
+    for (l, slot) in mapping.iter_mut() {
+        let Some(s) = *slot else { continue };
+        let want = cfg.loops[*l].depth;
+        let have = depth(s);
+        *slot = Some(if have > want {
+            let mut at = s;
+            for _ in want..have {
+                at = source.loops[at].parent.unwrap_or(at);
+            }
+            at
+        } else if have < want {
+            let below: Vec<usize> = (0..source.loops.len())
+                .filter(|&x| depth(x) == want && is_within(source, x, s))
+                .collect();
+            match below.as_slice() {
+                [only] => *only,
+                _ => s,
+            }
+        } else {
+            s
+        });
+    }
+}
+
+/// Whether source loop `x` is nested (at any depth) in source loop `s`.
+fn is_within(source: &SourceModel, x: usize, s: usize) -> bool {
+    let mut at = source.loops[x].parent;
+    while let Some(p) = at {
+        if p == s {
+            return true;
+        }
+        at = source.loops[p].parent;
+    }
+    false
+}
