@@ -310,7 +310,16 @@ pub fn model_function(
                         Some(p) => total(p).unwrap_or_else(|_| one.clone()),
                         None => one.clone(),
                     };
-                    (t.clone(), entries, None)
+                    let wide = crate::loop_copy::within_wide_parent(
+                        &cfg,
+                        source,
+                        factor,
+                        &mapping,
+                        (l, s),
+                        &options,
+                    );
+                    let (t, entries) = wide.unwrap_or((t.clone(), entries));
+                    (t, entries, None)
                 }
                 Err(why) => (
                     Piecewise::parameter(&format!("trip_{}", source.loops[s].line)),

@@ -85,10 +85,10 @@ pub(super) fn whole_passes(
     k: i64,
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
-    if k == 1 {
-        return crate::model::source_total(source, i, options);
-    }
     let mut loops = source.nest_of(i)?;
+    if k == 1 {
+        return trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string());
+    }
     let Some(inner) = loops.last_mut() else {
         return Err("empty loop nest".into());
     };

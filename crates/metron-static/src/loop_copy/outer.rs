@@ -1,0 +1,83 @@
+//! Inner loops of a copy that takes several iterations of an outer source loop per pass
+//! (gcc's outer-loop vectorisation of `x2[i] += A[j][i] * y2[j]`: the `i` loop advances two
+//! `i`s per pass and the `j` loop inside it runs once per pass, for both lanes). The inner
+//! binary loop is entered once per pass of its binary parent, so its source nest is counted
+//! with the outer loop stepping `k` times as far (whole passes), read from the binary parent's
+//! factor, not from the source.
+
+use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise};
+
+use crate::cfg::Cfg;
+use crate::source::SourceModel;
+
+/// Iterations per call of binary loop `l` (a copy of source loop `s`) and of its entries
+/// when a binary ancestor with `factor > 1` is a copy of an enclosing source loop; `None`
+/// when no such ancestor exists.
+pub fn within_wide_parent(
+    cfg: &Cfg,
+    source: &SourceModel,
+    factor: &[i64],
+    mapping: &std::collections::BTreeMap<usize, Option<usize>>,
+    (l, s): (usize, usize),
+    options: &CountOptions,
+) -> Option<(Piecewise, Piecewise)> {
+    let mut at = cfg.loops[l].parent;
+    while let Some(p) = at {
+        let k = factor[p];
+        if let (true, Some(Some(a))) = (k > 1, mapping.get(&p)) {
+            let depth = source_depth(source, s)?.checked_sub(source_depth(source, *a)?)?;
+            if depth == 0 || !encloses(source, *a, s) {
+                return None;
+            }
+            let inner = count_with_wide(source, s, depth, k, options)?;
+            let parent = source.loops[s].parent?;
+            let entries = count_with_wide(source, parent, depth - 1, k, options)?;
+            return Some((inner, entries));
+        }
+        at = cfg.loops[p].parent;
+    }
+    None
+}
+
+/// The nest down to source loop `s`, with the loop `up` levels above `s` stepping `k` times
+/// as far and ending `k - 1` steps earlier (its whole passes).
+fn count_with_wide(
+    source: &SourceModel,
+    s: usize,
+    up: usize,
+    k: i64,
+    options: &CountOptions,
+) -> Option<Piecewise> {
+    let mut loops = source.nest_of(s).ok()?;
+    let at = loops.len().checked_sub(up + 1)?;
+    let wide = &mut loops[at];
+    let back = (k - 1) * wide.stride;
+    let shrink = |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).ok();
+    wide.end = match &wide.end {
+        Bound::Min(v) => Bound::Min(v.iter().map(shrink).collect::<Option<_>>()?),
+        Bound::Max(v) => Bound::Max(v.iter().map(shrink).collect::<Option<_>>()?),
+    };
+    wide.stride *= k;
+    trip_count(&LoopNest::new(loops), options).ok()
+}
+
+fn source_depth(source: &SourceModel, s: usize) -> Option<usize> {
+    let mut d = 0;
+    let mut at = source.loops.get(s)?.parent;
+    while let Some(p) = at {
+        d += 1;
+        at = source.loops[p].parent;
+    }
+    Some(d)
+}
+
+fn encloses(source: &SourceModel, a: usize, s: usize) -> bool {
+    let mut at = source.loops[s].parent;
+    while let Some(p) = at {
+        if p == a {
+            return true;
+        }
+        at = source.loops[p].parent;
+    }
+    false
+}
