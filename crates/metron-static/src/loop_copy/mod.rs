@@ -128,18 +128,6 @@ impl SourceCopies {
                 remainders.insert(s, blocks);
             }
         }
-        if std::env::var_os("METRON_DEBUG_COPIES").is_some() {
-            for (l, k) in factor.iter().enumerate() {
-                eprintln!(
-                    "{}: loop 0x{:x} -> source {:?} factor {k} role {:?}",
-                    function.name,
-                    cfg.blocks[cfg.loops[l].header].start,
-                    mapping.get(&l),
-                    roles.get(&l)
-                );
-            }
-            eprintln!("  remainders {remainders:?}");
-        }
         SourceCopies {
             factor,
             remainders,
@@ -280,18 +268,6 @@ impl SourceCopies {
                 options,
             };
             let g = guard_counts(&context, &parts, &entries);
-            if std::env::var_os("METRON_DEBUG_COPIES").is_some() {
-                eprintln!(
-                    "source loop {s} (line {}): parts {parts:?} entries {entries}",
-                    source.loops[s].line
-                );
-                match &g {
-                    Ok(v) => v
-                        .iter()
-                        .for_each(|(b, c)| eprintln!("  guard 0x{:x}: {c}", cfg.blocks[*b].start)),
-                    Err(e) => eprintln!("  guards failed: {e}"),
-                }
-            }
             match g {
                 Ok(guards) => {
                     for (b, c) in guards {
