@@ -430,8 +430,8 @@ mod tests {
         ]);
         let trip_min = |n: i64, j: i64| (n + 3).min(2 * j) - (j + 1);
         let trip_strided = |_: i64, j: i64| ((2 * j + 5 - j) + 2) / 3;
-        let cases: [(&SourceModel, &dyn Fn(i64, i64) -> i64); 2] =
-            [(&min_end, &trip_min), (&strided, &trip_strided)];
+        type Trip<'a> = &'a dyn Fn(i64, i64) -> i64;
+        let cases: [(&SourceModel, Trip); 2] = [(&min_end, &trip_min), (&strided, &trip_strided)];
         for (s, trip) in cases {
             for n in [0, 1, 4, 9, 17] {
                 for (k, m) in [(1, 2), (2, 4), (4, 4), (3, 3)] {
