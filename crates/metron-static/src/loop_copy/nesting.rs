@@ -41,15 +41,7 @@ pub fn follow_nesting(
     if !contradicted {
         return;
     }
-    let depth = |s: usize| {
-        let mut d = 0;
-        let mut at = source.loops[s].parent;
-        while let Some(p) = at {
-            d += 1;
-            at = source.loops[p].parent;
-        }
-        d
-    };
+    let depth = |s: usize| source_depth(source, s).unwrap_or(0);
     for (l, slot) in mapping.iter_mut() {
         let Some(s) = *slot else { continue };
         let want = cfg.loops[*l].depth;
@@ -75,7 +67,7 @@ pub fn follow_nesting(
 }
 
 /// Whether source loop `x` is nested (at any depth) in source loop `s`.
-fn is_within(source: &SourceModel, x: usize, s: usize) -> bool {
+pub(super) fn is_within(source: &SourceModel, x: usize, s: usize) -> bool {
     let mut at = source.loops[x].parent;
     while let Some(p) = at {
         if p == s {
@@ -84,4 +76,15 @@ fn is_within(source: &SourceModel, x: usize, s: usize) -> bool {
         at = source.loops[p].parent;
     }
     false
+}
+
+/// How many source loops enclose source loop `s` (0 for an outermost loop).
+pub(super) fn source_depth(source: &SourceModel, s: usize) -> Option<usize> {
+    let mut d = 0;
+    let mut at = source.loops.get(s)?.parent;
+    while let Some(p) = at {
+        d += 1;
+        at = source.loops[p].parent;
+    }
+    Some(d)
 }

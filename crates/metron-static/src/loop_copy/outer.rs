@@ -10,6 +10,8 @@ use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise};
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
 
+use super::nesting::{is_within, source_depth};
+
 /// Iterations per call of binary loop `l` (a copy of source loop `s`) and of its entries
 /// when a binary ancestor with `factor > 1` is a copy of an enclosing source loop; `None`
 /// when no such ancestor exists.
@@ -26,7 +28,7 @@ pub fn within_wide_parent(
         let k = factor[p];
         if let (true, Some(Some(a))) = (k > 1, mapping.get(&p)) {
             let depth = source_depth(source, s)?.checked_sub(source_depth(source, *a)?)?;
-            if depth == 0 || !encloses(source, *a, s) {
+            if depth == 0 || !is_within(source, s, *a) {
                 return None;
             }
             let inner = count_with_wide(source, s, depth, k, options)?;
@@ -59,25 +61,4 @@ fn count_with_wide(
     };
     wide.stride *= k;
     trip_count(&LoopNest::new(loops), options).ok()
-}
-
-fn source_depth(source: &SourceModel, s: usize) -> Option<usize> {
-    let mut d = 0;
-    let mut at = source.loops.get(s)?.parent;
-    while let Some(p) = at {
-        d += 1;
-        at = source.loops[p].parent;
-    }
-    Some(d)
-}
-
-fn encloses(source: &SourceModel, a: usize, s: usize) -> bool {
-    let mut at = source.loops[s].parent;
-    while let Some(p) = at {
-        if p == a {
-            return true;
-        }
-        at = source.loops[p].parent;
-    }
-    false
 }
