@@ -311,6 +311,7 @@ pub fn model_function(
                         None => one.clone(),
                     };
                     let wide = crate::loop_copy::within_wide_parent(
+                        function,
                         &cfg,
                         source,
                         factor,

@@ -26,9 +26,10 @@ pub fn follow_nesting(
     {
         return;
     }
-    // Only where the mapping contradicts the forest: a binary loop whose source loop is its
-    // binary parent's, or encloses it (an outer loop unrolled away leaves inner loops
-    // shallower in the binary than in the source, with no contradiction: left alone).
+    // Only where the mapping inverts the forest: a binary loop whose source loop encloses its
+    // binary parent's (an outer loop unrolled away leaves inner loops shallower in the binary
+    // than in the source, and a loop whose lines are missing may share its parent's source
+    // loop: neither is a contradiction the depths can resolve, and both are left alone).
     let contradicted = cfg.loops.iter().enumerate().any(|(l, natural)| {
         let (Some(Some(s)), Some(p)) = (mapping.get(&l), natural.parent) else {
             return false;
@@ -36,7 +37,7 @@ pub fn follow_nesting(
         let Some(Some(sp)) = mapping.get(&p) else {
             return false;
         };
-        s == sp || is_within(source, *sp, *s)
+        is_within(source, *sp, *s)
     });
     if !contradicted {
         return;

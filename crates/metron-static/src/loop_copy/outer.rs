@@ -7,15 +7,18 @@
 
 use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise};
 
+use crate::binary::Function;
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
 
+use super::induction::{is_vector, own_instructions};
 use super::nesting::{is_within, source_depth};
 
 /// Iterations per call of binary loop `l` (a copy of source loop `s`) and of its entries
-/// when a binary ancestor with `factor > 1` is a copy of an enclosing source loop; `None`
+/// when a vectorised binary ancestor with `factor > 1` is a copy of an enclosing source loop; `None`
 /// when no such ancestor exists.
 pub fn within_wide_parent(
+    function: &Function,
     cfg: &Cfg,
     source: &SourceModel,
     factor: &[i64],
@@ -26,7 +29,10 @@ pub fn within_wide_parent(
     let mut at = cfg.loops[l].parent;
     while let Some(p) = at {
         let k = factor[p];
-        if let (true, Some(Some(a))) = (k > 1, mapping.get(&p)) {
+        // Only a vector copy: its lanes are the outer iterations (a scalar outer loop's factor
+        // read from its row-sized strides says nothing about passes of the loops inside).
+        let vector = || is_vector(&own_instructions(function, cfg, p));
+        if let (true, Some(Some(a))) = (k > 1 && vector(), mapping.get(&p)) {
             let depth = source_depth(source, s)?.checked_sub(source_depth(source, *a)?)?;
             if depth == 0 || !is_within(source, s, *a) {
                 return None;
