@@ -243,7 +243,7 @@ pub fn model_function(
         mapping.insert(l, candidate);
     }
     if !mira_compat {
-        crate::loop_copy::follow_nesting(&cfg, source, &mut mapping);
+        crate::loop_copy::follow_nesting(function, &cfg, source, &mut mapping);
     }
     // Unrolled and vectorised copies of source loops, and their straight-line passes.
     let copies =
@@ -302,7 +302,13 @@ pub fn model_function(
                     };
                     let split = crate::branch::split_iterations(
                         function, &cfg, source, &file, s, l, &siblings,
-                    );
+                    )
+                    .or_else(|| {
+                        let ls = (l, s);
+                        crate::loop_copy::unswitched_iterations(
+                            function, &cfg, source, &mapping, ls, &siblings, &options,
+                        )
+                    });
                     (split.unwrap_or_else(|| t.clone()), entries, None)
                 }
                 Ok(t) => {

@@ -29,6 +29,7 @@ mod nesting;
 mod outer;
 mod remainder;
 mod trip_class;
+mod unswitch;
 use cascade::*;
 pub use cascade::{Copy, Role};
 pub use entry::{entry_blocks, must_reach};
@@ -39,6 +40,7 @@ pub use outer::within_wide_parent;
 pub use remainder::padding_blocks;
 use remainder::*;
 pub use trip_class::entries_with_at_least;
+pub use unswitch::unswitched_iterations;
 
 /// The copies of every source loop of one function: each binary loop's factor, and per
 /// source loop the straight-line passes beside its loop copies.

@@ -7,12 +7,14 @@
 
 use std::collections::BTreeMap;
 
+use crate::binary::Function;
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
 
 /// Corrects `mapping` (binary loop -> source loop) so that depths agree, when every mapped
 /// source loop belongs to one function and the corrected loop is unambiguous.
 pub fn follow_nesting(
+    code: &Function,
     cfg: &Cfg,
     source: &SourceModel,
     mapping: &mut BTreeMap<usize, Option<usize>>,
@@ -40,6 +42,7 @@ pub fn follow_nesting(
         is_within(source, *sp, *s)
     });
     if !contradicted {
+        shells_to_their_loop(code, cfg, source, mapping);
         return;
     }
     let depth = |s: usize| source_depth(source, s).unwrap_or(0);
@@ -88,4 +91,29 @@ pub(super) fn source_depth(source: &SourceModel, s: usize) -> Option<usize> {
         at = source.loops[p].parent;
     }
     Some(d)
+}
+
+/// An unswitched outer loop's empty version (`unswitch::is_shell`) carries only the inner
+/// loop's test, so the lines map it to the inner source loop; it is a copy of the outer one
+/// when its binary parent is a copy of the outer one's parent.
+fn shells_to_their_loop(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &mut BTreeMap<usize, Option<usize>>,
+) {
+    let parents: BTreeMap<usize, Option<usize>> = mapping.clone();
+    for (l, slot) in mapping.iter_mut() {
+        let Some(s) = *slot else { continue };
+        let Some(outer) = source.loops[s].parent else {
+            continue;
+        };
+        let shell = super::unswitch::is_shell(function, cfg, *l);
+        let binary_parent = cfg.loops[*l]
+            .parent
+            .and_then(|p| parents.get(&p).copied().flatten());
+        if shell && binary_parent.is_some() && binary_parent == source.loops[outer].parent {
+            *slot = Some(outer);
+        }
+    }
 }
