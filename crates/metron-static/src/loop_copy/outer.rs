@@ -29,10 +29,15 @@ pub fn within_wide_parent(
     let mut at = cfg.loops[l].parent;
     while let Some(p) = at {
         let k = factor[p];
-        // Only a vector copy: its lanes are the outer iterations (a scalar outer loop's factor
-        // read from its row-sized strides says nothing about passes of the loops inside).
+        // A vector copy (its lanes are the outer iterations), an unrolled one with a remainder
+        // copy beside it, or a scalar copy jammed by a small factor (gcc -O3's `syr2k`: the
+        // outer loop by 2, the inner loop doing both). A lone scalar copy's factor read from
+        // row-sized strides (floyd_warshall's `k` loop: 50, 60) is no unroll factor: compilers
+        // jam by 2 to 8.
+        let remainder = |a: usize| mapping.values().filter(|m| **m == Some(a)).count() > 1;
         let vector = || is_vector(&own_instructions(function, cfg, p));
-        if let (true, Some(Some(a))) = (k > 1 && vector(), mapping.get(&p)) {
+        let wide = |a: usize| k > 1 && (k <= 8 || remainder(a) || vector());
+        if let Some(Some(a)) = mapping.get(&p).filter(|a| a.is_some_and(wide)) {
             let depth = source_depth(source, s)?.checked_sub(source_depth(source, *a)?)?;
             if depth == 0 || !is_within(source, s, *a) {
                 return None;
