@@ -388,78 +388,89 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
     // An arm without a column of its own (gcc: a constant arm carries the `?:`'s position):
     // the other successor of the jump that decides the `?:`, when its sibling is an arm.
     for &k in &candidates {
-        let q = &c.source.conditionals[k];
-        // A `?:` from a macro (`MIN(a, b)`): DWARF and clang give every part of it the
-        // macro's position, so its arms are told apart by layout alone, as constant arms are.
-        let from_macro = q.then_range == q.else_range;
-        let outside_arms =
-            |x: Position| from_macro || (!within(x, q.then_range) && !within(x, q.else_range));
-        for (d, block) in c.cfg.blocks.iter().enumerate() {
-            let last = &c.function.instructions[block.end - 1];
-            if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2
+        layout_arms(c, k, &block_positions, &mut out);
+    }
+    out
+}
+
+/// The arms of `?:` number `k` that columns cannot tell (constant arms at the `?:`'s
+/// position, arms of a macro's `?:`, LLVM's `select` lowering), told apart by the jump that
+/// decides the `?:` and the layout of its successors.
+fn layout_arms(
+    c: &BranchContext,
+    k: usize,
+    block_positions: &[Vec<Position>],
+    out: &mut BTreeMap<usize, (usize, Arm)>,
+) {
+    let q = &c.source.conditionals[k];
+    // A `?:` from a macro (`MIN(a, b)`): DWARF and clang give every part of it the
+    // macro's position, so its arms are told apart by layout alone, as constant arms are.
+    let from_macro = q.then_range == q.else_range;
+    let outside_arms =
+        |x: Position| from_macro || (!within(x, q.then_range) && !within(x, q.else_range));
+    for (d, block) in c.cfg.blocks.iter().enumerate() {
+        let last = &c.function.instructions[block.end - 1];
+        if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2 {
+            continue;
+        }
+        let decides = block_positions[d]
+            .last()
+            .is_some_and(|&x| within(x, q.whole) && outside_arms(x));
+        if !decides {
+            continue;
+        }
+        let (s1, s2) = (block.successors[0], block.successors[1]);
+        let bare = |out: &BTreeMap<usize, (usize, Arm)>, b: usize| {
+            let p = &block_positions[b];
+            !out.contains_key(&b)
+                && !p.is_empty()
+                && c.cfg.blocks[b].predecessors == [d]
+                && p.iter().all(|&x| within(x, q.whole) && outside_arms(x))
+        };
+        // LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value
+        // is set before the jump, which goes straight to the join when the condition
+        // holds; the fall-through block without any line (line 0) sets the else value.
+        let next = last.address + u64::from(last.length);
+        for (x, join) in [(s1, s2), (s2, s1)] {
+            let side = &c.cfg.blocks[x];
+            if block_positions[x].is_empty()
+                && !out.contains_key(&x)
+                && side.start == next
+                && side.predecessors == [d]
+                && side.successors == [join]
             {
-                continue;
+                out.insert(x, (k, Arm::Else));
             }
-            let decides = block_positions[d]
-                .last()
-                .is_some_and(|&x| within(x, q.whole) && outside_arms(x));
-            if !decides {
-                continue;
-            }
-            let (s1, s2) = (block.successors[0], block.successors[1]);
-            let bare = |out: &BTreeMap<usize, (usize, Arm)>, b: usize| {
-                let p = &block_positions[b];
-                !out.contains_key(&b)
-                    && !p.is_empty()
-                    && c.cfg.blocks[b].predecessors == [d]
-                    && p.iter().all(|&x| within(x, q.whole) && outside_arms(x))
+        }
+        if bare(out, s1) && bare(out, s2) {
+            // Both arms constants at the `?:`'s position (gcc: `i > 0 ? -1.0 : 0.0`, told
+            // apart only by DWARF discriminators): -O0 layout, the jump skips the then
+            // arm, which falls through.
+            let (then, otherwise) = if c.cfg.blocks[s1].start == next {
+                (s1, s2)
+            } else {
+                (s2, s1)
             };
-            // LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value
-            // is set before the jump, which goes straight to the join when the condition
-            // holds; the fall-through block without any line (line 0) sets the else value.
-            let next = last.address + u64::from(last.length);
-            for (x, join) in [(s1, s2), (s2, s1)] {
-                let side = &c.cfg.blocks[x];
-                if block_positions[x].is_empty()
-                    && !out.contains_key(&x)
-                    && side.start == next
-                    && side.predecessors == [d]
-                    && side.successors == [join]
-                {
-                    out.insert(x, (k, Arm::Else));
-                }
+            if c.cfg.blocks[then].start == next && c.cfg.blocks[otherwise].start > next {
+                out.insert(then, (k, Arm::Then));
+                out.insert(otherwise, (k, Arm::Else));
             }
-            if bare(&out, s1) && bare(&out, s2) {
-                // Both arms constants at the `?:`'s position (gcc: `i > 0 ? -1.0 : 0.0`, told
-                // apart only by DWARF discriminators): -O0 layout, the jump skips the then
-                // arm, which falls through.
-                let (then, otherwise) = if c.cfg.blocks[s1].start == next {
-                    (s1, s2)
-                } else {
-                    (s2, s1)
-                };
-                if c.cfg.blocks[then].start == next && c.cfg.blocks[otherwise].start > next {
-                    out.insert(then, (k, Arm::Then));
-                    out.insert(otherwise, (k, Arm::Else));
-                }
+            continue;
+        }
+        for (known, other) in [(s1, s2), (s2, s1)] {
+            let Some(&(kk, side)) = out.get(&known) else {
                 continue;
-            }
-            for (known, other) in [(s1, s2), (s2, s1)] {
-                let Some(&(kk, side)) = out.get(&known) else {
-                    continue;
+            };
+            if kk == k && bare(out, other) {
+                let opposite = if side == Arm::Then {
+                    Arm::Else
+                } else {
+                    Arm::Then
                 };
-                if kk == k && bare(&out, other) {
-                    let opposite = if side == Arm::Then {
-                        Arm::Else
-                    } else {
-                        Arm::Then
-                    };
-                    out.insert(other, (k, opposite));
-                }
+                out.insert(other, (k, opposite));
             }
         }
     }
-    out
 }
 
 /// Loop splitting (gcc -O3 `-fsplit-loops`): a source loop with an affine `if` becomes one

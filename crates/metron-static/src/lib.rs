@@ -16,12 +16,12 @@ pub mod emit;
 pub mod error;
 pub mod inline_frame;
 pub mod loop_context;
+pub mod loop_copy;
 mod loop_guard;
 pub mod model;
 pub mod program;
 pub mod report;
 pub mod source;
-pub mod unroll;
 pub mod validate;
 
 pub use error::{Result, StaticError};

@@ -35,6 +35,7 @@ pub(crate) fn count_guarded_blocks(
     options: &CountOptions,
     block_counts: &mut [Piecewise],
 ) {
+    count_inner_guards(cfg, source, mapping, contexts, options, block_counts);
     let loops = guarded_loops(cfg, source, mapping, contexts, options);
     if loops.is_empty() {
         return;
@@ -64,6 +65,74 @@ pub(crate) fn count_guarded_blocks(
             }
         }
         *slot = count;
+    }
+}
+
+/// Blocks of a loop body that run once per entry of a rotated inner loop: its preheader (it
+/// dominates the inner header, and every path from it reaches that header within the
+/// iteration) and the code on its exit path (dominated by the inner header, reached by every
+/// path out of it). The inner loop is entered only past its `N >= 1` guard, so these blocks
+/// run on the entries with at least one iteration, not on every iteration of the body
+/// (a `k` loop whose `min` end makes it empty for every `j`: its preheader runs 0 times).
+fn count_inner_guards(
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &BTreeMap<usize, Option<usize>>,
+    contexts: &[LoopContext],
+    options: &CountOptions,
+    block_counts: &mut [Piecewise],
+) {
+    for (c, inner) in cfg.loops.iter().enumerate() {
+        let Some(s) = mapping.get(&c).copied().flatten() else {
+            continue;
+        };
+        let copies = mapping.values().filter(|m| **m == Some(s)).count();
+        let Some(p) = inner.parent else { continue };
+        // Rotated: every exit is taken at a latch (the test at the bottom). A top-tested loop
+        // (-O0's `for`, its test in one or more blocks before the body) runs its test on
+        // every entry, also with no iteration.
+        let top_tested = inner
+            .exiting(cfg)
+            .iter()
+            .any(|&b| !cfg.blocks[b].successors.contains(&inner.header));
+        if copies != 1 || source.loops[s].parent.is_none() || top_tested {
+            continue;
+        }
+        let outer = &cfg.loops[p];
+        let within = |from: usize, to: usize| {
+            crate::loop_copy::must_reach(
+                cfg,
+                from,
+                &BTreeSet::from([to]),
+                &outer.blocks,
+                outer.header,
+            )
+        };
+        let exits: Vec<usize> = inner
+            .blocks
+            .iter()
+            .flat_map(|&b| cfg.blocks[b].successors.iter().copied())
+            .filter(|x| !inner.blocks.contains(x))
+            .collect();
+        // The exit path: dominated by the inner header, reached by every path out of it.
+        let mut guarded = crate::loop_copy::entry_blocks(cfg, p, &[inner.header]);
+        guarded.extend(outer.blocks.iter().copied().filter(|&x| {
+            cfg.innermost_loop(x) == Some(p)
+                && x != outer.header
+                && cfg.dominates(inner.header, x)
+                && !exits.is_empty()
+                && exits.iter().all(|&e| within(e, x))
+        }));
+        if guarded.is_empty() {
+            continue;
+        }
+        let Ok(ran) = crate::loop_copy::entries_with_at_least(source, s, 1, options) else {
+            continue;
+        };
+        let ran = contexts[c].apply(&ran);
+        for x in guarded {
+            block_counts[x] = ran.clone();
+        }
     }
 }
 

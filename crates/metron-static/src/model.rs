@@ -182,7 +182,7 @@ impl FunctionContext<'_> {
     }
 
     /// Iterations and entries of binary loop `l`, before its inline context is applied.
-    fn loop_count(&self, l: usize, copies: &crate::unroll::SourceCopies) -> LoopCount {
+    fn loop_count(&self, l: usize, copies: &crate::loop_copy::SourceCopies) -> LoopCount {
         let (source, cfg) = (self.source, self.cfg);
         let Some(s) = self.source_loop(l) else {
             let header = cfg.blocks[cfg.loops[l].header].start;
@@ -211,7 +211,7 @@ impl FunctionContext<'_> {
             return match copies.copy_counts(source, s, &self.options) {
                 Ok((passes, entries)) => LoopCount {
                     iterations: passes
-                        .get(&crate::unroll::Copy::Loop(l))
+                        .get(&crate::loop_copy::Copy::Loop(l))
                         .cloned()
                         .unwrap_or_else(Piecewise::zero),
                     entries,
@@ -224,15 +224,44 @@ impl FunctionContext<'_> {
             Ok(t) => t,
             Err(why) => return unknown(why),
         };
-        let iterations = if siblings.len() > 1 {
-            crate::branch::split_iterations(self.function, cfg, source, &self.file, s, l, &siblings)
-                .unwrap_or(total)
+        let entries = self.entries(s);
+        let (iterations, entries) = if siblings.len() > 1 {
+            let split = crate::branch::split_iterations(
+                self.function,
+                cfg,
+                source,
+                &self.file,
+                s,
+                l,
+                &siblings,
+            )
+            .or_else(|| {
+                crate::loop_copy::unswitched_iterations(
+                    self.function,
+                    cfg,
+                    source,
+                    &self.mapping,
+                    (l, s),
+                    &siblings,
+                    &self.options,
+                )
+            });
+            (split.unwrap_or(total), entries)
         } else {
-            total
+            crate::loop_copy::within_wide_parent(
+                self.function,
+                cfg,
+                source,
+                &copies.factor,
+                &self.mapping,
+                (l, s),
+                &self.options,
+            )
+            .unwrap_or((total, entries))
         };
         LoopCount {
             iterations,
-            entries: self.entries(s),
+            entries,
             note: None,
         }
     }
@@ -269,7 +298,10 @@ pub fn model_function(
 ) -> FunctionModel {
     let cfg = Cfg::build(function);
     let file = source.file.display().to_string();
-    let mapping = map_loops(function, &cfg, source, &file);
+    let mut mapping = map_loops(function, &cfg, source, &file);
+    if !mira_compat {
+        crate::loop_copy::follow_nesting(function, &cfg, source, &mut mapping);
+    }
     let cx = FunctionContext {
         function,
         cfg: &cfg,
@@ -280,7 +312,7 @@ pub fn model_function(
         totals: Default::default(),
     };
     // Unrolled and vectorised copies of source loops, and their straight-line passes.
-    let copies = crate::unroll::SourceCopies::find(
+    let copies = crate::loop_copy::SourceCopies::find(
         function,
         &cfg,
         source,
@@ -392,7 +424,7 @@ fn source_loop_span(
 /// loop inlined from another function is multiplied by its binary context.
 fn count_loops(
     cx: &FunctionContext,
-    copies: &crate::unroll::SourceCopies,
+    copies: &crate::loop_copy::SourceCopies,
     mira_compat: bool,
     contexts: &mut [LoopContext],
     block_counts: &mut [Piecewise],
@@ -440,7 +472,7 @@ fn count_loops(
 /// arms, guarded and duplicated blocks, then cold and padding blocks (never run).
 fn count_outside_loops(
     cx: &FunctionContext,
-    copies: &crate::unroll::SourceCopies,
+    copies: &crate::loop_copy::SourceCopies,
     contexts: &[LoopContext],
     loops: &mut [LoopModel],
     block_counts: &mut [Piecewise],
@@ -477,7 +509,7 @@ fn count_outside_loops(
         }
     }
     let cold = cold_blocks(function, cfg);
-    for b in cold.into_iter().chain(crate::unroll::padding_blocks(cfg)) {
+    for b in cold.into_iter().chain(crate::loop_copy::padding_blocks(cfg)) {
         block_counts[b] = Piecewise::zero();
     }
 }
