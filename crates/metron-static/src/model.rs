@@ -509,7 +509,10 @@ fn count_outside_loops(
         }
     }
     let cold = cold_blocks(function, cfg);
-    for b in cold.into_iter().chain(crate::loop_copy::padding_blocks(cfg)) {
+    for b in cold
+        .into_iter()
+        .chain(crate::loop_copy::padding_blocks(cfg))
+    {
         block_counts[b] = Piecewise::zero();
     }
 }
