@@ -178,7 +178,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         let text = scev.backedge_taken.get(&header).cloned();
         let (btc, stride, source) = match text
             .as_deref()
-            .map(|t| crate::scev::backedge_count(t, &symbol_of))
+            .map(|t| crate::scev::backedge_count_in(t, &symbol_of, &scev.values))
         {
             Some(Ok((a, c))) => (a, c, "scev"),
             Some(Err(e)) => {
@@ -218,14 +218,21 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         .collect();
     let mut block_ctx: BTreeMap<usize, Vec<Context>> = BTreeMap::new();
     let labels: Vec<String> = f.blocks.iter().map(|b| b.label.clone()).collect();
+    let mut guarded = BTreeSet::new();
     let mut ctx_builder = ContextBuilder {
         labels: &labels,
         branch_conds: &branch_conds,
         cfg: &cfg,
         out: &mut block_ctx,
         notes: &mut notes,
+        guarded: &mut guarded,
     };
     ctx_builder.assign(&tree, &Context::default());
+    for li in guarded {
+        if loops[li].source == "scev" {
+            loops[li].backedge_taken = without_entry_floor(&loops[li].backedge_taken);
+        }
+    }
     let index = f.block_index();
     let ctx_of = |label: &str| {
         index
@@ -373,6 +380,25 @@ struct ContextBuilder<'a> {
     branch_conds: &'a BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>>,
     out: &'a mut BTreeMap<usize, Vec<Context>>,
     notes: &'a mut Vec<String>,
+    /// Loops entered through a guard (`if (start < end)` before a rotated loop).
+    guarded: &'a mut BTreeSet<usize>,
+}
+
+/// The count of a rotated loop assumes it is entered: scalar evolution writes
+/// `max(end, start + 1) - start - 1`, i.e. max(end - start - 1, 0), whose constant term only
+/// says "at least once". Behind its guard (`start < end`) the other term is >= 0 whenever the
+/// loop runs and negative when the guard fails, so without the constant the counted nest is
+/// empty exactly when the guard is false, whether or not the guard's condition is analysable
+/// (`j = MAX(i + 1, 1)`, a `?:` phi scalar evolution does not see through).
+fn without_entry_floor(b: &TripBound) -> TripBound {
+    let mut m = b.0.clone();
+    let floor = |t: &Vec<metron_symbolic::AffineExpr>| {
+        t.len() == 1 && t[0].terms.is_empty() && t[0].constant <= 0
+    };
+    if m.0.iter().any(|t| !floor(t)) {
+        m.0.retain(|t| !floor(t));
+    }
+    TripBound(m)
 }
 
 impl ContextBuilder<'_> {
@@ -414,6 +440,13 @@ impl ContextBuilder<'_> {
             return;
         }
         let guard = is_loop_guard(arms);
+        if guard {
+            for n in arms.iter().flatten() {
+                if let TreeNode::Loop { loop_index, .. } = n {
+                    self.guarded.insert(*loop_index);
+                }
+            }
+        }
         if !guard {
             self.notes.push(format!(
                 "branch in %{}: its condition depends on data; its arms are weighted by the branch policy",
@@ -743,22 +776,29 @@ pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
     if s.nest.is_empty() && s.conds.is_empty() {
         return Ok(Piecewise::from(summand));
     }
+    // The ends are given to `sum_over_nested`; a placeholder stands in the flat nest.
     let loops = s
         .nest
         .iter()
-        .map(|(v, btc, stride)| Loop {
+        .map(|(v, _, stride)| Loop {
             var: v.clone(),
             start: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
-            end: btc.to_symbolic(),
+            end: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
             end_inclusive: true,
             stride: *stride,
         })
+        .collect();
+    let ends: Vec<_> = s
+        .nest
+        .iter()
+        .map(|(_, btc, _)| Some(btc.to_symbolic().clone()))
         .collect();
     let mut nest = LoopNest::new(loops);
     for c in &s.conds {
         nest = nest.with_condition(c.to_symbolic());
     }
-    let mut p = metron_symbolic::sum_over(&nest, &summand, &CountOptions::default())?;
+    let mut p =
+        metron_symbolic::sum_over_nested(&nest, &ends, &summand, &CountOptions::default())?;
     p.simplify();
     Ok(p)
 }

@@ -130,6 +130,7 @@ impl MaxOfMins {
         }
         self.0.sort();
         self.0.dedup();
+        self.cancel_symmetric_pairs()?;
         let terms = self.0.clone();
         self.0 = terms
             .iter()
@@ -146,6 +147,36 @@ impl MaxOfMins {
             return Err(too_complex(&self.to_string()));
         }
         Ok(self)
+    }
+
+    /// `max(min(e, e + d), min(e, e - d)) = e` (one of d, -d is >= 0): what `X - X` leaves
+    /// for `X = max(a, b)`, which the normal form cannot cancel otherwise.
+    fn cancel_symmetric_pairs(&mut self) -> Result<(), Error> {
+        let other = |t: &[AffineExpr], e: &AffineExpr| t.iter().find(|f| *f != e).cloned();
+        loop {
+            let mut found = None;
+            'search: for (i, t) in self.0.iter().enumerate() {
+                for (j, u) in self.0.iter().enumerate().skip(i + 1) {
+                    if t.len() != 2 || u.len() != 2 {
+                        continue;
+                    }
+                    for e in t.iter().filter(|e| u.contains(e)) {
+                        let (Some(x), Some(y)) = (other(t, e), other(u, e)) else {
+                            continue;
+                        };
+                        if x.plus_scaled(&y, 1)? == e.plus_scaled(e, 1)? {
+                            found = Some((i, j, e.clone()));
+                            break 'search;
+                        }
+                    }
+                }
+            }
+            let Some((i, j, e)) = found else {
+                return Ok(());
+            };
+            self.0.remove(j);
+            self.0[i] = vec![e];
+        }
     }
 
     pub fn map(&self, f: impl Fn(&AffineExpr) -> AffineExpr) -> MaxOfMins {
@@ -280,6 +311,9 @@ mod tests {
             .add(&e("c").min(&e("d")).unwrap().scale(-1).unwrap())
             .unwrap();
         assert_eq!(d.0.len(), 4);
+        // X - X for X = max(a, b) is 0.
+        let x = e("a").max(&e("b")).unwrap();
+        assert_eq!(x.add(&x.scale(-1).unwrap()).unwrap().to_string(), "0");
         // max(a, min(a, b)) = a: the min term is dominated.
         assert_eq!(e("a").max(&e("a").min(&e("b")).unwrap()).unwrap(), e("a"));
     }
