@@ -157,6 +157,7 @@ impl ModuleModel {
 }
 
 fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, MemoryError> {
+    let scev = &with_conditional_extremes(f, scev);
     let cfg = Cfg::new(f);
     let (tree, structured) = build_tree(&cfg);
     let arg_names: BTreeMap<String, String> = f
@@ -209,7 +210,11 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     }
     let sites = access_sites(f);
     let affine = |v: &str| value_affine(v, &arg_names, scev).ok();
-    let values = Values::new(f, &affine);
+    let bound = |v: &str| {
+        let t = scev.values.get(v.trim_start_matches('%').trim_matches('"'))?;
+        crate::scev::to_bound_in(t, &symbol_of, &scev.values).ok()
+    };
+    let values = Values::new(f, &affine).with_bounds(&bound);
     let branch_conds: BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>> = f
         .blocks
         .iter()
@@ -303,6 +308,32 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         structured,
         notes,
     })
+}
+
+/// Scalar evolution plus the `?:` extremes it leaves unknown (`MAX(i, j)` as a phi).
+fn with_conditional_extremes(f: &Function, scev: &FunctionScev) -> FunctionScev {
+    let args: BTreeMap<String, String> = f
+        .args
+        .iter()
+        .map(|(_, n)| (n.clone(), arg_symbol(n)))
+        .collect();
+    let symbol_of = |n: &str| args.get(n).cloned();
+    let form = |v: &str| -> Option<metron_symbolic::MaxOfMins> {
+        if let Ok(a) = value_affine(v, &args, scev) {
+            return Some(metron_symbolic::MaxOfMins::affine(a.to_symbolic()));
+        }
+        let t = scev.values.get(v.trim_start_matches('%').trim_matches('"'))?;
+        crate::scev::to_bound_in(t, &symbol_of, &scev.values).ok()
+    };
+    let same = |a: &str, b: &str| a == b || form(a).is_some_and(|x| Some(x) == form(b));
+    let mut out = scev.clone();
+    for (v, text) in crate::condition::conditional_extremes(f, &same) {
+        let known = out.values.get(&v).is_some_and(|t| t.trim() != format!("%{v}"));
+        if !known {
+            out.values.insert(v, text);
+        }
+    }
+    out
 }
 
 /// Which arguments of the call to `callee` in `text` have an integer type (`i32 noundef %x`).

@@ -277,6 +277,15 @@ pub fn to_bound(
     Ok(TripBound(parse_minmax(text, symbol_of, &BTreeMap::new(), 0)?))
 }
 
+/// As [`to_bound`], reading values that are no argument through their own SCEV.
+pub fn to_bound_in(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Result<metron_symbolic::MaxOfMins, MemoryError> {
+    parse_minmax(text, symbol_of, values, 0)
+}
+
 /// Deepest chain of values read through their own SCEV.
 const MAX_VALUE_DEPTH: usize = 8;
 
