@@ -177,11 +177,15 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             p = cfg.loops[q].parent;
         }
         let text = scev.backedge_taken.get(&header).cloned();
-        let (btc, stride, source) = match text
+        let parsed = text
             .as_deref()
-            .map(|t| crate::scev::backedge_count_in(t, &symbol_of, &scev.values))
-        {
+            .map(|t| crate::scev::backedge_count_in(t, &symbol_of, &scev.values));
+        let exit_test = || {
+            crate::exit_count::from_exit_test(f, &cfg, li, &symbol_of, &scev.values)
+        };
+        let (btc, stride, source) = match parsed {
             Some(Ok((a, c))) => (a, c, "scev"),
+            _ if exit_test().is_some() => (exit_test().unwrap_or(unknown_trip(&header)), 1, "exit-test"),
             Some(Err(e)) => {
                 notes.push(format!(
                     "loop %{header}: {e}; its trip count is the parameter trip_{}",
@@ -197,7 +201,6 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
                 (unknown_trip(&header), 1, "unknown")
             }
         };
-        let _ = li;
         loops.push(LoopReport {
             header: header.clone(),
             depth,
@@ -234,7 +237,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     };
     ctx_builder.assign(&tree, &Context::default());
     for li in guarded {
-        if loops[li].source == "scev" {
+        if loops[li].source != "unknown" {
             loops[li].backedge_taken = without_entry_floor(&loops[li].backedge_taken);
         }
     }

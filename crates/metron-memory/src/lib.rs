@@ -11,6 +11,7 @@ pub mod access;
 pub mod branch;
 pub mod condition;
 pub mod count;
+pub mod exit_count;
 pub mod experiment;
 pub mod frontend;
 pub mod independent;

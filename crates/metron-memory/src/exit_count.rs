@@ -1,0 +1,107 @@
+//! Trip counts scalar evolution leaves uncomputed (003 §4.1.2) but the exit test states
+//! plainly: a loop whose only exit is `iv PRED bound`, with `iv` an add recurrence
+//! `{start,+,1}` of this loop and `bound` invariant in it. The usual cause is a bound that is a
+//! `?:` or an inlined `imin(w - 1, x + r)` recomputed in the header: LLVM leaves the join's
+//! phi unknown, metron reads it as a max/min (`condition::conditional_extremes`).
+
+use std::collections::BTreeMap;
+
+use metron_symbolic::{AffineExpr, MaxOfMins};
+
+use crate::ir::{split_top, Function, Inst};
+use crate::scev::{loop_symbol, to_bound_in, TripBound};
+use crate::tree::Cfg;
+
+/// Backedge-taken count of loop `li` from its exit test, when it has that form.
+pub fn from_exit_test(
+    f: &Function,
+    cfg: &Cfg,
+    li: usize,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Option<TripBound> {
+    let l = &cfg.loops[li];
+    let exiting: Vec<usize> = l
+        .blocks
+        .iter()
+        .copied()
+        .filter(|&b| cfg.succ[b].iter().any(|s| !l.blocks.contains(s)))
+        .collect();
+    // A latch exit (rotated loop) runs the body once more; scalar evolution counts those.
+    let [b] = exiting.as_slice() else { return None };
+    if l.latches.contains(b) {
+        return None;
+    }
+    let term = f.blocks[*b].insts.last()?;
+    let Inst::Br { targets } = &term.kind else { return None };
+    let cond = term.text.trim().strip_prefix("br i1 ")?.split(',').next()?.trim();
+    let index = f.block_index();
+    let stays_if_true = l.blocks.contains(index.get(targets.first()?.as_str())?);
+    let icmp = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find(|i| i.result.as_deref() == Some(cond.trim_start_matches('%')))?;
+    let rhs = icmp.text.split_once(" = ")?.1.trim().strip_prefix("icmp ")?;
+    let args = split_top(rhs);
+    let mut words = args.first()?.split_whitespace();
+    let pred = words.next()?;
+    let _ty = words.next()?;
+    let a = words.next()?.to_string();
+    let b = args.get(1)?.split_whitespace().last()?.to_string();
+    let k = loop_symbol(&f.blocks[l.header].label);
+    let form = |v: &str| -> Option<MaxOfMins> {
+        let Some(v) = v.strip_prefix('%') else {
+            return Some(MaxOfMins::affine(AffineExpr::constant(v.parse().ok()?)));
+        };
+        let v = v.trim_matches('"');
+        if let Some(s) = symbol_of(v) {
+            return Some(MaxOfMins::affine(AffineExpr::var(&s)));
+        }
+        to_bound_in(values.get(v)?, symbol_of, values).ok()
+    };
+    let (x, y) = (form(&a)?, form(&b)?);
+    let step = |m: &MaxOfMins| -> Option<i64> {
+        let mut c = m.0.iter().flatten().map(|e| e.terms.get(&k).copied().unwrap_or(0));
+        let first = c.next()?;
+        c.all(|d| d == first).then_some(first)
+    };
+    // `iv PRED bound` or `bound PRED iv`, turned into "stays while iv < or <= bound".
+    let (iv, bound, pred) = match (step(&x)?, step(&y)?) {
+        (1, 0) => (x, y, pred.to_string()),
+        (0, 1) => (y, x, swap(pred)?.to_string()),
+        _ => return None,
+    };
+    let inclusive = match (pred.as_str(), stays_if_true) {
+        ("slt" | "ult", true) | ("sge" | "uge", false) => false,
+        ("sle" | "ule", true) | ("sgt" | "ugt", false) => true,
+        _ => return None,
+    };
+    let start = iv.map(|e| {
+        let mut e = e.clone();
+        e.terms.remove(&k);
+        e
+    });
+    // Body runs max(0, bound - start (+ 1)) times: the backedge count of a header-tested loop.
+    let runs = bound
+        .add(&start.scale(-1).ok()?)
+        .ok()?
+        .add(&MaxOfMins::affine(AffineExpr::constant(i64::from(inclusive))))
+        .ok()?;
+    let count = runs.max(&MaxOfMins::affine(AffineExpr::constant(0))).ok()?;
+    Some(TripBound(count))
+}
+
+fn swap(pred: &str) -> Option<&'static str> {
+    Some(match pred {
+        "slt" => "sgt",
+        "sgt" => "slt",
+        "sle" => "sge",
+        "sge" => "sle",
+        "ult" => "ugt",
+        "ugt" => "ult",
+        "ule" => "uge",
+        "uge" => "ule",
+        _ => return None,
+    })
+}
