@@ -201,16 +201,19 @@ impl<'a> Values<'a> {
             _ => return None,
         };
         let constant = |e: &metron_symbolic::AffineExpr| e.terms.is_empty().then_some(e.constant);
-        if d.0.iter().any(|t| {
-            t.len() == 1 && constant(&t[0]).is_some_and(|c| op.holds(c, 0))
-        }) {
+        if d.0
+            .iter()
+            .any(|t| t.len() == 1 && constant(&t[0]).is_some_and(|c| op.holds(c, 0)))
+        {
             return Some(true);
         }
         d.0.iter()
-            .all(|t| t.iter().any(|e| constant(e).is_some_and(|c| !op.holds(c, 0))))
+            .all(|t| {
+                t.iter()
+                    .any(|e| constant(e).is_some_and(|c| !op.holds(c, 0)))
+            })
             .then_some(false)
     }
-
 
     fn def(&self, v: &str) -> Option<&'a Instruction> {
         self.defs
@@ -460,24 +463,40 @@ pub fn conditional_extremes(
                 .filter_map(|part| {
                     let inner = part.split_once('[')?.1.trim_end().trim_end_matches(']');
                     let v = split_top(inner);
-                    Some((v.first()?.trim().to_string(), v.get(1)?.trim().trim_start_matches('%').to_string()))
+                    Some((
+                        v.first()?.trim().to_string(),
+                        v.get(1)?.trim().trim_start_matches('%').to_string(),
+                    ))
                 })
                 .collect();
-            let [(x, bx), (y, by)] = incoming.as_slice() else { continue };
-            match (branches.get(&(bx.clone(), by.clone())), branches.get(&(by.clone(), bx.clone()))) {
+            let [(x, bx), (y, by)] = incoming.as_slice() else {
+                continue;
+            };
+            match (
+                branches.get(&(bx.clone(), by.clone())),
+                branches.get(&(by.clone(), bx.clone())),
+            ) {
                 (Some(c), _) => (c.clone(), x.clone(), y.clone()),
                 (_, Some(c)) => (c.clone(), y.clone(), x.clone()),
                 _ => continue,
             }
         } else if let Some(p) = rhs.strip_prefix("select ") {
             let parts = split_top(p);
-            let [c, x, y] = parts.as_slice() else { continue };
+            let [c, x, y] = parts.as_slice() else {
+                continue;
+            };
             (word(c), word(x), word(y))
         } else {
             continue;
         };
-        let Some((op, args)) = values.op_of(&cond) else { continue };
-        let mut words = args.first().map(|a| a.split_whitespace()).into_iter().flatten();
+        let Some((op, args)) = values.op_of(&cond) else {
+            continue;
+        };
+        let mut words = args
+            .first()
+            .map(|a| a.split_whitespace())
+            .into_iter()
+            .flatten();
         let (Some(pred), _, Some(a)) = (words.next(), words.next(), words.next()) else {
             continue;
         };

@@ -180,12 +180,23 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         let parsed = text
             .as_deref()
             .map(|t| crate::scev::backedge_count_in(t, &symbol_of, &scev.values));
-        let exit_test = || {
-            crate::exit_count::from_exit_test(f, &cfg, li, &symbol_of, &scev.values)
-        };
+        let exit_test = || crate::exit_count::from_exit_test(f, &cfg, li, &symbol_of, &scev.values);
         let (btc, stride, source) = match parsed {
             Some(Ok((a, c))) => (a, c, "scev"),
-            _ if exit_test().is_some() => (exit_test().unwrap_or(unknown_trip(&header)), 1, "exit-test"),
+            _ if exit_test().is_some() => {
+                (exit_test().unwrap_or(unknown_trip(&header)), 1, "exit-test")
+            }
+            Some(Err(_)) if crate::exit_count::exit_reads_memory(f, &cfg, li).is_some() => {
+                let id = metron_symbolic::identifier(&header);
+                notes.push(format!(
+                    "loop %{header}: its exit test compares a value loaded from memory (data-dependent \
+                     control, like a data-dependent branch): no static trip count exists. Its trip \
+                     count is the parameter trip_{id}: give the mean number of body executions per entry with \
+                     --param trip_{id}=N (`metron memory trace --write-branch-profile` measures it: \
+                     the exit branch's executions divided by its exits)"
+                ));
+                (unknown_trip(&header), 1, "data")
+            }
             Some(Err(e)) => {
                 notes.push(format!(
                     "loop %{header}: {e}; its trip count is the parameter trip_{}",
@@ -214,7 +225,9 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     let sites = access_sites(f);
     let affine = |v: &str| value_affine(v, &arg_names, scev).ok();
     let bound = |v: &str| {
-        let t = scev.values.get(v.trim_start_matches('%').trim_matches('"'))?;
+        let t = scev
+            .values
+            .get(v.trim_start_matches('%').trim_matches('"'))?;
         crate::scev::to_bound_in(t, &symbol_of, &scev.values).ok()
     };
     let values = Values::new(f, &affine).with_bounds(&bound);
@@ -237,7 +250,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     };
     ctx_builder.assign(&tree, &Context::default());
     for li in guarded {
-        if loops[li].source != "unknown" {
+        if !matches!(loops[li].source.as_str(), "unknown" | "data") {
             loops[li].backedge_taken = without_entry_floor(&loops[li].backedge_taken);
         }
     }
@@ -325,13 +338,18 @@ fn with_conditional_extremes(f: &Function, scev: &FunctionScev) -> FunctionScev 
         if let Ok(a) = value_affine(v, &args, scev) {
             return Some(metron_symbolic::MaxOfMins::affine(a.to_symbolic()));
         }
-        let t = scev.values.get(v.trim_start_matches('%').trim_matches('"'))?;
+        let t = scev
+            .values
+            .get(v.trim_start_matches('%').trim_matches('"'))?;
         crate::scev::to_bound_in(t, &symbol_of, &scev.values).ok()
     };
     let same = |a: &str, b: &str| a == b || form(a).is_some_and(|x| Some(x) == form(b));
     let mut out = scev.clone();
     for (v, text) in crate::condition::conditional_extremes(f, &same) {
-        let known = out.values.get(&v).is_some_and(|t| t.trim() != format!("%{v}"));
+        let known = out
+            .values
+            .get(&v)
+            .is_some_and(|t| t.trim() != format!("%{v}"));
         if !known {
             out.values.insert(v, text);
         }
@@ -831,8 +849,7 @@ pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
     for c in &s.conds {
         nest = nest.with_condition(c.to_symbolic());
     }
-    let mut p =
-        metron_symbolic::sum_over_nested(&nest, &ends, &summand, &CountOptions::default())?;
+    let mut p = metron_symbolic::sum_over_nested(&nest, &ends, &summand, &CountOptions::default())?;
     p.simplify();
     Ok(p)
 }

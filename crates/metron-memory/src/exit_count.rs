@@ -33,8 +33,16 @@ pub fn from_exit_test(
         return None;
     }
     let term = f.blocks[*b].insts.last()?;
-    let Inst::Br { targets } = &term.kind else { return None };
-    let cond = term.text.trim().strip_prefix("br i1 ")?.split(',').next()?.trim();
+    let Inst::Br { targets } = &term.kind else {
+        return None;
+    };
+    let cond = term
+        .text
+        .trim()
+        .strip_prefix("br i1 ")?
+        .split(',')
+        .next()?
+        .trim();
     let index = f.block_index();
     let stays_if_true = l.blocks.contains(index.get(targets.first()?.as_str())?);
     let icmp = f
@@ -42,7 +50,12 @@ pub fn from_exit_test(
         .iter()
         .flat_map(|b| &b.insts)
         .find(|i| i.result.as_deref() == Some(cond.trim_start_matches('%')))?;
-    let rhs = icmp.text.split_once(" = ")?.1.trim().strip_prefix("icmp ")?;
+    let rhs = icmp
+        .text
+        .split_once(" = ")?
+        .1
+        .trim()
+        .strip_prefix("icmp ")?;
     let args = split_top(rhs);
     let mut words = args.first()?.split_whitespace();
     let pred = words.next()?;
@@ -62,7 +75,10 @@ pub fn from_exit_test(
     };
     let (x, y) = (form(&a)?, form(&b)?);
     let step = |m: &MaxOfMins| -> Option<i64> {
-        let mut c = m.0.iter().flatten().map(|e| e.terms.get(&k).copied().unwrap_or(0));
+        let mut c =
+            m.0.iter()
+                .flatten()
+                .map(|e| e.terms.get(&k).copied().unwrap_or(0));
         let first = c.next()?;
         c.all(|d| d == first).then_some(first)
     };
@@ -86,7 +102,9 @@ pub fn from_exit_test(
     let runs = bound
         .add(&start.scale(-1).ok()?)
         .ok()?
-        .add(&MaxOfMins::affine(AffineExpr::constant(i64::from(inclusive))))
+        .add(&MaxOfMins::affine(AffineExpr::constant(i64::from(
+            inclusive,
+        ))))
         .ok()?;
     let count = runs.max(&MaxOfMins::affine(AffineExpr::constant(0))).ok()?;
     Some(TripBound(count))
@@ -104,4 +122,54 @@ fn swap(pred: &str) -> Option<&'static str> {
         "uge" => "ule",
         _ => return None,
     })
+}
+
+/// The load an exit test of loop `li` compares (`w >= weight[i]`), through casts and
+/// arithmetic: such a loop's trip count is data, not a function of the arguments.
+pub fn exit_reads_memory(f: &Function, cfg: &Cfg, li: usize) -> Option<usize> {
+    let l = &cfg.loops[li];
+    let defs: BTreeMap<&str, &crate::ir::Instruction> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| Some((i.result.as_deref()?, i)))
+        .collect();
+    let reads = |v: &str| {
+        let mut work = vec![v.trim_start_matches('%').to_string()];
+        let mut seen = 0;
+        while let Some(v) = work.pop() {
+            seen += 1;
+            let Some(i) = defs.get(v.as_str()) else {
+                continue;
+            };
+            if seen > 32 || matches!(i.kind, Inst::Phi { .. }) {
+                continue;
+            }
+            if let Inst::Load { .. } = i.kind {
+                return Some(i.line);
+            }
+            let rhs = i.text.split_once(" = ").map_or("", |x| x.1);
+            work.extend(
+                rhs.split(|c: char| c.is_whitespace() || c == ',')
+                    .filter_map(|w| w.strip_prefix('%'))
+                    .map(str::to_string),
+            );
+        }
+        None
+    };
+    l.blocks
+        .iter()
+        .filter(|&&b| cfg.succ[b].iter().any(|s| !l.blocks.contains(s)))
+        .filter_map(|&b| {
+            let t = f.blocks[b].insts.last()?;
+            let c = t
+                .text
+                .trim()
+                .strip_prefix("br i1 ")?
+                .split(',')
+                .next()?
+                .trim();
+            reads(c)
+        })
+        .next()
 }

@@ -181,7 +181,13 @@ fn mark_pure_helpers(
     opt: &Path,
 ) -> Result<Option<PathBuf>, MemoryError> {
     let ssa = workdir.join("ssa.ll");
-    let args = ["-S".to_string(), "-passes=mem2reg".into(), raw.display().to_string(), "-o".into(), ssa.display().to_string()];
+    let args = [
+        "-S".to_string(),
+        "-passes=mem2reg".into(),
+        raw.display().to_string(),
+        "-o".into(),
+        ssa.display().to_string(),
+    ];
     if run_path("opt", opt, args, None).is_err() {
         return Ok(None); // canonicalise reports the failure with its message
     }
@@ -196,16 +202,19 @@ fn mark_pure_helpers(
         .functions
         .iter()
         .filter(|f| {
-            f.blocks.iter().flat_map(|b| &b.insts).all(|i| match &i.kind {
-                crate::ir::Inst::Load { .. }
-                | crate::ir::Inst::Store { .. }
-                | crate::ir::Inst::Atomic { .. }
-                | crate::ir::Inst::Alloca => false,
-                crate::ir::Inst::Call { callee, .. } => callee
-                    .as_deref()
-                    .is_some_and(|c| c.starts_with("llvm.") && !c.starts_with("llvm.mem")),
-                _ => true,
-            })
+            f.blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .all(|i| match &i.kind {
+                    crate::ir::Inst::Load { .. }
+                    | crate::ir::Inst::Store { .. }
+                    | crate::ir::Inst::Atomic { .. }
+                    | crate::ir::Inst::Alloca => false,
+                    crate::ir::Inst::Call { callee, .. } => callee
+                        .as_deref()
+                        .is_some_and(|c| c.starts_with("llvm.") && !c.starts_with("llvm.mem")),
+                    _ => true,
+                })
         })
         .map(|f| f.name.as_str())
         .collect();

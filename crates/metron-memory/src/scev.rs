@@ -225,9 +225,10 @@ pub fn backedge_count_in(
     symbol_of: &dyn Fn(&str) -> Option<String>,
     values: &BTreeMap<String, String>,
 ) -> Result<(TripBound, i64), MemoryError> {
-    let to_bound = |t: &str, s: &dyn Fn(&str) -> Option<String>| -> Result<TripBound, MemoryError> {
-        Ok(TripBound(parse_minmax(t, s, values, 0)?))
-    };
+    let to_bound =
+        |t: &str, s: &dyn Fn(&str) -> Option<String>| -> Result<TripBound, MemoryError> {
+            Ok(TripBound(parse_minmax(t, s, values, 0)?))
+        };
     let t = text.trim();
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
         let mut depth = 0i32;
@@ -274,7 +275,12 @@ pub fn to_bound(
     text: &str,
     symbol_of: &dyn Fn(&str) -> Option<String>,
 ) -> Result<TripBound, MemoryError> {
-    Ok(TripBound(parse_minmax(text, symbol_of, &BTreeMap::new(), 0)?))
+    Ok(TripBound(parse_minmax(
+        text,
+        symbol_of,
+        &BTreeMap::new(),
+        0,
+    )?))
 }
 
 /// As [`to_bound`], reading values that are no argument through their own SCEV.
@@ -496,7 +502,11 @@ impl Parser<'_> {
                 Some("*") => {
                     self.pos += 1;
                     let b = self.expr()?;
-                    let constant = |m: &MaxOfMins| m.as_affine().filter(|a| a.terms.is_empty()).map(|a| a.constant);
+                    let constant = |m: &MaxOfMins| {
+                        m.as_affine()
+                            .filter(|a| a.terms.is_empty())
+                            .map(|a| a.constant)
+                    };
                     acc = match (constant(&acc), constant(&b)) {
                         (Some(k), _) => self.lift(b.scale(k))?,
                         (_, Some(k)) => self.lift(acc.scale(k))?,

@@ -180,12 +180,7 @@ impl MaxOfMins {
     }
 
     pub fn map(&self, f: impl Fn(&AffineExpr) -> AffineExpr) -> MaxOfMins {
-        MaxOfMins(
-            self.0
-                .iter()
-                .map(|t| t.iter().map(&f).collect())
-                .collect(),
-        )
+        MaxOfMins(self.0.iter().map(|t| t.iter().map(&f).collect()).collect())
     }
 
     pub fn evaluate(&self, values: &crate::Binding) -> Result<i64, Error> {
