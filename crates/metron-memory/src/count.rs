@@ -251,7 +251,8 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     ctx_builder.assign(&tree, &Context::default());
     for li in guarded {
         if !matches!(loops[li].source.as_str(), "unknown" | "data") {
-            loops[li].backedge_taken = without_entry_floor(&loops[li].backedge_taken);
+            loops[li].backedge_taken =
+                without_entry_floor(&loops[li].backedge_taken, loops[li].stride);
         }
     }
     let index = f.block_index();
@@ -442,10 +443,14 @@ struct ContextBuilder<'a> {
 /// loop runs and negative when the guard fails, so without the constant the counted nest is
 /// empty exactly when the guard is false, whether or not the guard's condition is analysable
 /// (`j = MAX(i + 1, 1)`, a `?:` phi scalar evolution does not see through).
-fn without_entry_floor(b: &TripBound) -> TripBound {
+/// A loop stepping by c has the floor c - 1 (`((max(end, start + c) - start - 1) /u c)`).
+fn without_entry_floor(b: &TripBound, stride: i64) -> TripBound {
     let mut m = b.0.clone();
+    // A term holding a constant below the stride is at most "one iteration": the floor, or
+    // what is left of it when the start is itself a max (`X - X` not cancelled).
     let floor = |t: &Vec<metron_symbolic::AffineExpr>| {
-        t.len() == 1 && t[0].terms.is_empty() && t[0].constant <= 0
+        t.iter()
+            .any(|e| e.terms.is_empty() && e.constant < stride.max(1))
     };
     if m.0.iter().any(|t| !floor(t)) {
         m.0.retain(|t| !floor(t));
