@@ -50,6 +50,9 @@ pub enum MemoryError {
     NoFunction { name: String, available: String },
     #[error("counting: {0}")]
     Symbolic(#[from] metron_symbolic::Error),
+    /// A loop count left as a parameter and not given: says why it could not be counted.
+    #[error("counting: the trip count `{name}` has no value (give it with --param {name}=N): {why}")]
+    TripCount { name: String, why: String },
     #[error("{0}")]
     Run(String),
 }
@@ -122,7 +125,22 @@ impl Analysis {
         policy: &BranchPolicy,
         binding: &Binding,
     ) -> Result<FunctionCounts, MemoryError> {
-        count::count_function(&self.model, function, policy, binding)
+        count::count_function(&self.model, function, policy, binding).map_err(|e| match e {
+            MemoryError::Symbolic(metron_symbolic::Error::MissingParameter { name })
+                if name.starts_with("trip_") =>
+            {
+                let why = self
+                    .model
+                    .functions
+                    .values()
+                    .flat_map(|f| &f.notes)
+                    .find(|n| n.contains(&name))
+                    .cloned()
+                    .unwrap_or_else(|| "scalar evolution could not count the loop".into());
+                MemoryError::TripCount { name, why }
+            }
+            other => other,
+        })
     }
 
     /// The report of one function: counts, loops and the tree, ready for JSON.

@@ -9,8 +9,9 @@ use metron_nestgen::{Nest, Options};
 /// Seeds kept in `cargo test`: 12, 21 and 26 have `min(max(...))` bounds (a max of mins after
 /// normalisation); 3 (`j = MAX(i + 1, 1)` behind a guard scalar evolution cannot read) and 0
 /// (`k = MAX(i, j)` down to `i`, a guard that always holds) were counted wrong while the
-/// nested bounds were added, and stay as regression cases.
-const SEEDS: [u64; 8] = [0, 2, 3, 5, 8, 12, 21, 26];
+/// nested bounds were added, and so were 130, 146 and 157 (strided and max-start loops behind
+/// guards); all stay as regression cases.
+const SEEDS: [u64; 11] = [0, 2, 3, 5, 8, 12, 21, 26, 130, 146, 157];
 
 #[test]
 fn generated_nests_are_counted_exactly() {
