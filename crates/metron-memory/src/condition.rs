@@ -152,8 +152,11 @@ pub struct Values<'a> {
     /// An integer value (`%x`, `7`) as an affine form, when scalar evolution gives one.
     affine: &'a dyn Fn(&str) -> Option<Affine>,
     /// An integer value as a max of mins of affine forms (`MAX(i, j)`), when it is one.
-    bound: Option<&'a dyn Fn(&str) -> Option<metron_symbolic::MaxOfMins>>,
+    bound: Option<&'a BoundOf<'a>>,
 }
+
+/// An integer value as a max of mins, when it is one.
+pub type BoundOf<'a> = dyn Fn(&str) -> Option<metron_symbolic::MaxOfMins> + 'a;
 
 impl<'a> Values<'a> {
     pub fn new(f: &'a Function, affine: &'a dyn Fn(&str) -> Option<Affine>) -> Values<'a> {
@@ -172,10 +175,7 @@ impl<'a> Values<'a> {
 
     /// Also reads comparisons of max/min values (`MAX(i, j) > i - 1`), which are decided when
     /// one side's extreme settles them for every point (`max(1, j - i + 1) > 0`).
-    pub fn with_bounds(
-        mut self,
-        bound: &'a dyn Fn(&str) -> Option<metron_symbolic::MaxOfMins>,
-    ) -> Self {
+    pub fn with_bounds(mut self, bound: &'a BoundOf<'a>) -> Self {
         self.bound = Some(bound);
         self
     }
@@ -397,42 +397,6 @@ pub fn successor_conditions(
     Some(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ir::parse_module;
-
-    #[test]
-    fn switch_on_a_remainder() {
-        let ir = "define void @sw(i32 %n) {\nfor.body:\n  %indvars.iv = phi i64 [ 0, %x ], [ 1, %y ]\n  %0 = trunc i64 %indvars.iv to i32\n  %rem.urem = urem i32 %0, 4\n  switch i32 %rem.urem, label %sw.default [\n    i32 0, label %sw.bb\n    i32 1, label %sw.bb1\n  ], !dbg !90\nsw.bb:\n  ret void\nsw.bb1:\n  ret void\nsw.default:\n  ret void\n}\n";
-        let m = parse_module(ir, "t.ll").unwrap();
-        let f = &m.functions[0];
-        let aff = |v: &str| (v == "%0").then(|| Affine::symbol("k"));
-        let values = Values::new(f, &aff);
-        let c = successor_conditions(&values, f.blocks[0].insts.last().unwrap()).unwrap();
-        let text: Vec<String> = c
-            .iter()
-            .map(|(t, v)| {
-                format!(
-                    "{t}: {}",
-                    v.iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                )
-            })
-            .collect();
-        assert_eq!(
-            text,
-            vec![
-                "sw.bb: (k) % 4 == 0",
-                "sw.bb1: (k) % 4 == 1",
-                "sw.default: (k) % 4 != 0 and (k) % 4 != 1"
-            ]
-        );
-    }
-}
-
 /// `c ? x : y` where `c` compares `x` with `y` (the `MAX`/`MIN` macros, `a > b ? a : b`): the
 /// join's phi (or the select) is `(x smax y)` or `(x smin y)`, written as SCEV text for the
 /// value so that bounds and guards using it are read like LLVM's own `smax` (scalar evolution
@@ -523,4 +487,40 @@ pub fn conditional_extremes(
         out.insert(r.clone(), format!("({x} {name} {y})"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::parse_module;
+
+    #[test]
+    fn switch_on_a_remainder() {
+        let ir = "define void @sw(i32 %n) {\nfor.body:\n  %indvars.iv = phi i64 [ 0, %x ], [ 1, %y ]\n  %0 = trunc i64 %indvars.iv to i32\n  %rem.urem = urem i32 %0, 4\n  switch i32 %rem.urem, label %sw.default [\n    i32 0, label %sw.bb\n    i32 1, label %sw.bb1\n  ], !dbg !90\nsw.bb:\n  ret void\nsw.bb1:\n  ret void\nsw.default:\n  ret void\n}\n";
+        let m = parse_module(ir, "t.ll").unwrap();
+        let f = &m.functions[0];
+        let aff = |v: &str| (v == "%0").then(|| Affine::symbol("k"));
+        let values = Values::new(f, &aff);
+        let c = successor_conditions(&values, f.blocks[0].insts.last().unwrap()).unwrap();
+        let text: Vec<String> = c
+            .iter()
+            .map(|(t, v)| {
+                format!(
+                    "{t}: {}",
+                    v.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            })
+            .collect();
+        assert_eq!(
+            text,
+            vec![
+                "sw.bb: (k) % 4 == 0",
+                "sw.bb1: (k) % 4 == 1",
+                "sw.default: (k) % 4 != 0 and (k) % 4 != 1"
+            ]
+        );
+    }
 }

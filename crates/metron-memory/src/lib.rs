@@ -51,7 +51,9 @@ pub enum MemoryError {
     #[error("counting: {0}")]
     Symbolic(#[from] metron_symbolic::Error),
     /// A loop count left as a parameter and not given: says why it could not be counted.
-    #[error("counting: the trip count `{name}` has no value (give it with --param {name}=N): {why}")]
+    #[error(
+        "counting: the trip count `{name}` has no value (give it with --param {name}=N): {why}"
+    )]
     TripCount { name: String, why: String },
     #[error("{0}")]
     Run(String),

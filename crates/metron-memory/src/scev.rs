@@ -230,6 +230,9 @@ pub fn backedge_count_in(
             Ok(TripBound(parse_minmax(t, s, values, 0)?))
         };
     let t = text.trim();
+    if let Some((a, c)) = ceiling_count(t, symbol_of, values) {
+        return Ok((TripBound(a), c));
+    }
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
         let mut depth = 0i32;
         for (i, ch) in inner.char_indices() {
@@ -252,6 +255,67 @@ pub fn backedge_count_in(
         }
     }
     Ok((to_bound(t, symbol_of)?, 1))
+}
+
+/// The parts of `(a + b + ...)` at the top level, flags after the closing parenthesis ignored.
+fn top_level_terms(t: &str) -> Option<Vec<&str>> {
+    let t = t.trim();
+    let inner = t.strip_prefix('(')?;
+    let close = inner.rfind(')')?;
+    if !inner[close + 1..]
+        .chars()
+        .all(|c| c == '<' || c == '>' || c.is_alphabetic())
+    {
+        return None;
+    }
+    let inner = &inner[..close];
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, ch) in inner.char_indices() {
+        match ch {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            '+' if depth == 0 && inner[..i].ends_with(' ') => {
+                out.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(inner[start..].trim());
+    Some(out)
+}
+
+/// A strided loop's count as scalar evolution writes a ceiling:
+/// `(((A - (1 umin A)) /u c) + (1 umin A))`, i.e. ceil(A / c) backedges for A >= 0 (0 when
+/// A = 0, floor((A - 1) / c) + 1 otherwise). As a nest loop over 0..=Y stepping by c it is
+/// Y = A + c - 1: floor((A + c - 1) / c) + 1 body runs, the same for every A >= 0.
+fn ceiling_count(
+    t: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Option<(MaxOfMins, i64)> {
+    let parts = top_level_terms(t)?;
+    let [div, once] = parts.as_slice() else {
+        return None;
+    };
+    let a_text = once.trim().strip_prefix("(1 umin ")?;
+    let a_text = &a_text[..a_text.rfind(')')?];
+    let inner = div.trim().strip_prefix('(')?;
+    let (num, c) = inner[..inner.rfind(')')?].rsplit_once(" /u ")?;
+    let c: i64 = c.trim().parse().ok().filter(|c| *c > 0)?;
+    let a = parse_minmax(a_text, symbol_of, values, 0).ok()?;
+    let n = parse_minmax(num, symbol_of, values, 0).ok()?;
+    let one = MaxOfMins::affine(metron_symbolic::AffineExpr::constant(1));
+    let expected = a.add(&a.min(&one).ok()?.scale(-1).ok()?).ok()?;
+    if n != expected {
+        return None;
+    }
+    let y = a
+        .add(&MaxOfMins::affine(metron_symbolic::AffineExpr::constant(
+            c - 1,
+        )))
+        .ok()?;
+    Some((y, c))
 }
 
 /// Parses one SCEV expression into an affine form. `symbol_of` maps an SSA name (`%n`) to
@@ -613,6 +677,24 @@ mod tests {
             assert_eq!(at(m, k), (-1 - x + 6.max(1 + x)), "m={m} k={k}");
         }
         assert!(to_affine("(%m smax %n)", &args).is_err());
+    }
+
+    /// From opt-14 on a generated nest: a loop stepping by 3 whose count is a ceiling.
+    #[test]
+    fn ceiling_counts_of_strided_loops() {
+        let ms = |n: &str| (n == "m").then(|| n.to_string());
+        let (b, c) = backedge_count(
+            "(((-4 + (-1 * (1 umin (-4 + (4 smax (-1 + (sext i32 %m to i64))<nsw>))<nsw>))<nuw><nsw> + (4 smax (-1 + (sext i32 %m to i64))<nsw>)) /u 3) + (1 umin (-4 + (4 smax (-1 + (sext i32 %m to i64))<nsw>))<nsw>))",
+            &ms,
+        )
+        .unwrap();
+        assert_eq!(c, 3);
+        // A = max(4, m - 1) - 4; backedges ceil(A / 3), so body runs floor((A + 2) / 3) + 1.
+        for m in [0i64, 5, 6, 7, 8, 20] {
+            let a = (m - 1).max(4) - 4;
+            let y = b.0.evaluate(&metron_symbolic::binding([("m", m)])).unwrap();
+            assert_eq!(y.div_euclid(3), (a + 2) / 3, "m={m}");
+        }
     }
 
     #[test]

@@ -252,7 +252,7 @@ pub fn sum_over_nested(
             }
             continue;
         }
-        if nest.loops.get(d).map_or(true, |l| l.stride <= 0) {
+        if nest.loops.get(d).is_none_or(|l| l.stride <= 0) {
             return Err(Error::InvalidNest {
                 message: format!("a nested max/min end needs an upward loop at depth {d}"),
             });
