@@ -21,28 +21,17 @@ pub fn from_exit_test(
     values: &BTreeMap<String, String>,
 ) -> Option<TripBound> {
     let l = &cfg.loops[li];
-    let exiting: Vec<usize> = l
-        .blocks
-        .iter()
-        .copied()
-        .filter(|&b| cfg.succ[b].iter().any(|s| !l.blocks.contains(s)))
-        .collect();
+    let exits = exit_branches(f, cfg, li);
     // A latch exit (rotated loop) runs the body once more; scalar evolution counts those.
-    let [b] = exiting.as_slice() else { return None };
+    let [(b, Some(cond))] = exits.as_slice() else {
+        return None;
+    };
     if l.latches.contains(b) {
         return None;
     }
-    let term = f.blocks[*b].insts.last()?;
-    let Inst::Br { targets } = &term.kind else {
+    let Inst::Br { targets } = &f.blocks[*b].insts.last()?.kind else {
         return None;
     };
-    let cond = term
-        .text
-        .trim()
-        .strip_prefix("br i1 ")?
-        .split(',')
-        .next()?
-        .trim();
     let index = f.block_index();
     let stays_if_true = l.blocks.contains(index.get(targets.first()?.as_str())?);
     let icmp = f
@@ -127,7 +116,6 @@ fn swap(pred: &str) -> Option<&'static str> {
 /// The load an exit test of loop `li` compares (`w >= weight[i]`), through casts and
 /// arithmetic: such a loop's trip count is data, not a function of the arguments.
 pub fn exit_reads_memory(f: &Function, cfg: &Cfg, li: usize) -> Option<usize> {
-    let l = &cfg.loops[li];
     let defs: BTreeMap<&str, &crate::ir::Instruction> = f
         .blocks
         .iter()
@@ -157,19 +145,25 @@ pub fn exit_reads_memory(f: &Function, cfg: &Cfg, li: usize) -> Option<usize> {
         }
         None
     };
+    exit_branches(f, cfg, li)
+        .iter()
+        .find_map(|(_, c)| reads(c.as_deref()?))
+}
+
+/// The blocks of loop `li` with a successor outside it, with the `i1` value their conditional
+/// `br` tests (`None` for another terminator).
+fn exit_branches(f: &Function, cfg: &Cfg, li: usize) -> Vec<(usize, Option<String>)> {
+    let l = &cfg.loops[li];
     l.blocks
         .iter()
-        .filter(|&&b| cfg.succ[b].iter().any(|s| !l.blocks.contains(s)))
-        .filter_map(|&b| {
-            let t = f.blocks[b].insts.last()?;
-            let c = t
-                .text
-                .trim()
-                .strip_prefix("br i1 ")?
-                .split(',')
-                .next()?
-                .trim();
-            reads(c)
+        .copied()
+        .filter(|&b| cfg.succ[b].iter().any(|s| !l.blocks.contains(s)))
+        .map(|b| {
+            let c = f.blocks[b].insts.last().and_then(|t| {
+                let rest = t.text.trim().strip_prefix("br i1 ")?;
+                Some(rest.split(',').next()?.trim().to_string())
+            });
+            (b, c)
         })
-        .next()
+        .collect()
 }
