@@ -233,6 +233,26 @@ pub fn backedge_count_in(
     if let Some((a, c)) = ceiling_count(t, symbol_of, values) {
         return Ok((TripBound(a), c));
     }
+    // An `i1` induction variable's count (a loop run once or twice).
+    match t {
+        "false" => return Ok((TripBound::single(Affine::constant(0)), 1)),
+        "true" => return Ok((TripBound::single(Affine::constant(1)), 1)),
+        _ => {}
+    }
+    // `(k + (X /u c))`: floor(X / c) + k backedges, the loop over 0..=X + k c by c.
+    if let Some([k, div]) = top_level_terms(t).as_deref() {
+        if let (Ok(k), Ok((x, c))) = (k.parse::<i64>(), backedge_count_in(div, symbol_of, values)) {
+            if c > 1 {
+                let y =
+                    x.0.add(&MaxOfMins::affine(metron_symbolic::AffineExpr::constant(
+                        k * c,
+                    )));
+                if let Ok(y) = y {
+                    return Ok((TripBound(y), c));
+                }
+            }
+        }
+    }
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
         let mut depth = 0i32;
         for (i, ch) in inner.char_indices() {
@@ -689,6 +709,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c, 3);
+        let (b1, c1) = backedge_count(
+            "(1 + ((-1 + (zext i32 (7 smax (-2 + %m)) to i64))<nsw> /u 3))<nuw><nsw>",
+            &ms,
+        )
+        .unwrap();
+        // 1 + floor((max(7, m - 2) - 1) / 3) backedges: at m = 20, 1 + 5 = 6 = floor(Y / 3).
+        assert_eq!(c1, 3);
+        let y =
+            b1.0.evaluate(&metron_symbolic::binding([("m", 20)]))
+                .unwrap();
+        assert_eq!(y.div_euclid(3), 6);
         // A = max(4, m - 1) - 4; backedges ceil(A / 3), so body runs floor((A + 2) / 3) + 1.
         for m in [0i64, 5, 6, 7, 8, 20] {
             let a = (m - 1).max(4) - 4;
