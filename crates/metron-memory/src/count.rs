@@ -184,7 +184,8 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         let (btc, stride, source) = match parsed {
             Some(Ok((a, c))) => (a, c, "scev"),
             _ if exit_test().is_some() => {
-                (exit_test().unwrap_or(unknown_trip(&header)), 1, "exit-test")
+                let (b, c) = exit_test().unwrap_or((unknown_trip(&header), 1));
+                (b, c, "exit-test")
             }
             Some(Err(_)) if crate::exit_count::exit_reads_memory(f, &cfg, li).is_some() => {
                 let id = metron_symbolic::identifier(&header);

@@ -1,6 +1,6 @@
 //! Trip counts scalar evolution leaves uncomputed (003 §4.1.2) but the exit test states
 //! plainly: a loop whose only exit is `iv PRED bound`, with `iv` an add recurrence
-//! `{start,+,1}` of this loop and `bound` invariant in it. The usual cause is a bound that is a
+//! `{start,+,c}` of this loop (c a constant, either sign) and `bound` invariant in it. The usual cause is a bound that is a
 //! `?:` or an inlined `imin(w - 1, x + r)` recomputed in the header: LLVM leaves the join's
 //! phi unknown, metron reads it as a max/min (`condition::conditional_extremes`).
 
@@ -12,14 +12,15 @@ use crate::ir::{split_top, Function, Inst};
 use crate::scev::{loop_symbol, to_bound_in, TripBound};
 use crate::tree::Cfg;
 
-/// Backedge-taken count of loop `li` from its exit test, when it has that form.
+/// Backedge-taken count of loop `li` from its exit test, when it has that form, with the
+/// stride of its nest loop (as `scev::backedge_count`).
 pub fn from_exit_test(
     f: &Function,
     cfg: &Cfg,
     li: usize,
     symbol_of: &dyn Fn(&str) -> Option<String>,
     values: &BTreeMap<String, String>,
-) -> Option<TripBound> {
+) -> Option<(TripBound, i64)> {
     let l = &cfg.loops[li];
     let exits = exit_branches(f, cfg, li);
     // A latch exit (rotated loop) runs the body once more; scalar evolution counts those.
@@ -71,12 +72,23 @@ pub fn from_exit_test(
         let first = c.next()?;
         c.all(|d| d == first).then_some(first)
     };
-    // `iv PRED bound` or `bound PRED iv`, turned into "stays while iv < or <= bound".
-    let (iv, bound, pred) = match (step(&x)?, step(&y)?) {
-        (1, 0) => (x, y, pred.to_string()),
-        (0, 1) => (y, x, swap(pred)?.to_string()),
+    // `iv PRED bound` or `bound PRED iv`, turned into "stays while iv < or <= bound"; a
+    // down-counting iv (`j >= MAX(i, 2); j--`) is mirrored: -iv <= -bound.
+    let (iv, bound, pred, c) = match (step(&x)?, step(&y)?) {
+        (s, 0) if s != 0 => (x, y, pred.to_string(), s),
+        (0, s) if s != 0 => (y, x, swap(pred)?.to_string(), s),
         _ => return None,
     };
+    let (iv, bound, pred) = if c < 0 {
+        (
+            iv.scale(-1).ok()?,
+            bound.scale(-1).ok()?,
+            swap(&pred)?.to_string(),
+        )
+    } else {
+        (iv, bound, pred)
+    };
+    let c = c.abs();
     let inclusive = match (pred.as_str(), stays_if_true) {
         ("slt" | "ult", true) | ("sge" | "uge", false) => false,
         ("sle" | "ule", true) | ("sgt" | "ugt", false) => true,
@@ -87,16 +99,18 @@ pub fn from_exit_test(
         e.terms.remove(&k);
         e
     });
-    // Body runs max(0, bound - start (+ 1)) times: the backedge count of a header-tested loop.
-    let runs = bound
+    // The body runs ceil((bound - start) / c) times (`<`; floor(...) + 1 for `<=`) when that
+    // is positive: as a nest loop over 0..=Y by c whose body is the header's all-but-last
+    // execution, Y = max(0, bound - start + c - 1 (+ 1)).
+    let y = bound
         .add(&start.scale(-1).ok()?)
         .ok()?
-        .add(&MaxOfMins::affine(AffineExpr::constant(i64::from(
-            inclusive,
-        ))))
+        .add(&MaxOfMins::affine(AffineExpr::constant(
+            c - 1 + i64::from(inclusive),
+        )))
         .ok()?;
-    let count = runs.max(&MaxOfMins::affine(AffineExpr::constant(0))).ok()?;
-    Some(TripBound(count))
+    let count = y.max(&MaxOfMins::affine(AffineExpr::constant(0))).ok()?;
+    Some((TripBound(count), c))
 }
 
 fn swap(pred: &str) -> Option<&'static str> {
