@@ -59,6 +59,24 @@ pub enum MemoryError {
     Run(String),
 }
 
+/// A `trip_` parameter without a value is a loop metron could not count: the error carries the
+/// note that says why (data-dependent exit, parametric step, ...).
+pub fn explain_missing(e: MemoryError, notes: &[String]) -> MemoryError {
+    match e {
+        MemoryError::Symbolic(metron_symbolic::Error::MissingParameter { name })
+            if name.starts_with("trip_") =>
+        {
+            let why = notes
+                .iter()
+                .find(|n| n.contains(&name))
+                .cloned()
+                .unwrap_or_else(|| "scalar evolution could not count the loop".into());
+            MemoryError::TripCount { name, why }
+        }
+        other => other,
+    }
+}
+
 /// A module prepared for analysis: canonical IR, parsed, with its loop and access model.
 pub struct Analysis {
     pub prepared: frontend::Prepared,
@@ -127,21 +145,14 @@ impl Analysis {
         policy: &BranchPolicy,
         binding: &Binding,
     ) -> Result<FunctionCounts, MemoryError> {
-        count::count_function(&self.model, function, policy, binding).map_err(|e| match e {
-            MemoryError::Symbolic(metron_symbolic::Error::MissingParameter { name })
-                if name.starts_with("trip_") =>
-            {
-                let why = self
-                    .model
-                    .functions
-                    .values()
-                    .flat_map(|f| &f.notes)
-                    .find(|n| n.contains(&name))
-                    .cloned()
-                    .unwrap_or_else(|| "scalar evolution could not count the loop".into());
-                MemoryError::TripCount { name, why }
-            }
-            other => other,
+        count::count_function(&self.model, function, policy, binding).map_err(|e| {
+            let notes: Vec<String> = self
+                .model
+                .functions
+                .values()
+                .flat_map(|f| f.notes.iter().cloned())
+                .collect();
+            explain_missing(e, &notes)
         })
     }
 
