@@ -215,3 +215,27 @@ pub fn tree_json(f: &count::FunctionModel, nodes: &[tree::TreeNode]) -> serde_js
         .collect();
     json!({"node": "sequence", "children": children})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A missing `trip_` parameter says why the loop has none; other errors pass through.
+    #[test]
+    fn missing_trip_parameter_names_its_reason() {
+        let missing = |name: &str| {
+            MemoryError::Symbolic(metron_symbolic::Error::MissingParameter { name: name.into() })
+        };
+        let notes = vec![
+            "loop %w.body: its exit test compares a value loaded from memory; trip_w_body"
+                .to_string(),
+        ];
+        let e = explain_missing(missing("trip_w_body"), &notes).to_string();
+        assert!(
+            e.contains("--param trip_w_body=N") && e.contains("loaded from memory"),
+            "{e}"
+        );
+        let e = explain_missing(missing("n"), &notes).to_string();
+        assert!(!e.contains("loaded from memory"), "{e}");
+    }
+}
