@@ -151,7 +151,12 @@ pub struct Values<'a> {
     defs: BTreeMap<&'a str, &'a Instruction>,
     /// An integer value (`%x`, `7`) as an affine form, when scalar evolution gives one.
     affine: &'a dyn Fn(&str) -> Option<Affine>,
+    /// An integer value as a max of mins of affine forms (`MAX(i, j)`), when it is one.
+    bound: Option<&'a BoundOf<'a>>,
 }
+
+/// An integer value as a max of mins, when it is one.
+pub type BoundOf<'a> = dyn Fn(&str) -> Option<metron_symbolic::MaxOfMins> + 'a;
 
 impl<'a> Values<'a> {
     pub fn new(f: &'a Function, affine: &'a dyn Fn(&str) -> Option<Affine>) -> Values<'a> {
@@ -161,7 +166,53 @@ impl<'a> Values<'a> {
             .flat_map(|b| b.insts.iter())
             .filter_map(|i| i.result.as_deref().map(|r| (r, i)))
             .collect();
-        Values { defs, affine }
+        Values {
+            defs,
+            affine,
+            bound: None,
+        }
+    }
+
+    /// Also reads comparisons of max/min values (`MAX(i, j) > i - 1`), which are decided when
+    /// one side's extreme settles them for every point (`max(1, j - i + 1) > 0`).
+    pub fn with_bounds(mut self, bound: &'a BoundOf<'a>) -> Self {
+        self.bound = Some(bound);
+        self
+    }
+
+    fn max_of_mins(&self, typed: &str) -> Option<metron_symbolic::MaxOfMins> {
+        let v = typed.split_whitespace().last()?;
+        if let Some(a) = self.value(v, 0) {
+            return Some(metron_symbolic::MaxOfMins::affine(a.to_symbolic()));
+        }
+        (self.bound?)(v)
+    }
+
+    /// `a OP b` for max/min operands when it holds everywhere or nowhere: with
+    /// `d = a - b = max_i min_j d_ij` (normal form), a term that is one constant satisfying
+    /// `d OP 0` makes it always true; every term holding a constant that fails makes it
+    /// always false.
+    fn decided(&self, a: &str, op: CmpOp, b: &str) -> Option<bool> {
+        let (x, y) = (self.max_of_mins(a)?, self.max_of_mins(b)?);
+        let (d, op) = match op {
+            CmpOp::Gt | CmpOp::Ge => (x.add(&y.scale(-1).ok()?).ok()?, op),
+            CmpOp::Lt => (y.add(&x.scale(-1).ok()?).ok()?, CmpOp::Gt),
+            CmpOp::Le => (y.add(&x.scale(-1).ok()?).ok()?, CmpOp::Ge),
+            _ => return None,
+        };
+        let constant = |e: &metron_symbolic::AffineExpr| e.terms.is_empty().then_some(e.constant);
+        if d.0
+            .iter()
+            .any(|t| t.len() == 1 && constant(&t[0]).is_some_and(|c| op.holds(c, 0)))
+        {
+            return Some(true);
+        }
+        d.0.iter()
+            .all(|t| {
+                t.iter()
+                    .any(|e| constant(e).is_some_and(|c| !op.holds(c, 0)))
+            })
+            .then_some(false)
     }
 
     fn def(&self, v: &str) -> Option<&'a Instruction> {
@@ -233,7 +284,18 @@ impl<'a> Values<'a> {
         let pred = predicate(words.next()?)?;
         let ty = words.next()?;
         let a = format!("{ty} {}", words.next()?);
-        comparison(self.operand(&a)?, pred, self.operand(args.get(1)?)?)
+        let b = args.get(1)?;
+        if let (Some(x), Some(y)) = (self.operand(&a), self.operand(b)) {
+            if let Some(c) = comparison(x, pred, y) {
+                return Some(c);
+            }
+        }
+        let holds = self.decided(&a, pred, b)?;
+        Some(IndexCondition::Affine {
+            lhs: Affine::constant(0),
+            op: if holds { CmpOp::Eq } else { CmpOp::Ne },
+            rhs: Affine::constant(0),
+        })
     }
 }
 
@@ -333,6 +395,98 @@ pub fn successor_conditions(
     }
     out.insert(default, others);
     Some(out)
+}
+
+/// `c ? x : y` where `c` compares `x` with `y` (the `MAX`/`MIN` macros, `a > b ? a : b`): the
+/// join's phi (or the select) is `(x smax y)` or `(x smin y)`, written as SCEV text for the
+/// value so that bounds and guards using it are read like LLVM's own `smax` (scalar evolution
+/// leaves such phis unknown). `same(a, x)` says whether two operands are the same integer.
+pub fn conditional_extremes(
+    f: &Function,
+    same: &dyn Fn(&str, &str) -> bool,
+) -> BTreeMap<String, String> {
+    let values = Values::new(f, &|_| None);
+    let mut branches: BTreeMap<(String, String), String> = BTreeMap::new();
+    for b in &f.blocks {
+        let Some(t) = b.insts.last() else { continue };
+        if let (Inst::Br { targets }, Some(rest)) = (&t.kind, t.text.trim().strip_prefix("br i1 "))
+        {
+            if let ([x, y], Some(c)) = (targets.as_slice(), rest.split(',').next()) {
+                branches.insert((x.clone(), y.clone()), c.trim().to_string());
+            }
+        }
+    }
+    let word = |s: &str| s.split_whitespace().last().unwrap_or("").to_string();
+    let mut out = BTreeMap::new();
+    for i in f.blocks.iter().flat_map(|b| b.insts.iter()) {
+        let Some(r) = &i.result else { continue };
+        let rhs = i.text.split_once(" = ").map(|x| x.1.trim()).unwrap_or("");
+        let (cond, x, y) = if let Some(p) = rhs.strip_prefix("phi ") {
+            let incoming: Vec<(String, String)> = split_top(p.split_once(' ').map_or("", |x| x.1))
+                .iter()
+                .filter_map(|part| {
+                    let inner = part.split_once('[')?.1.trim_end().trim_end_matches(']');
+                    let v = split_top(inner);
+                    Some((
+                        v.first()?.trim().to_string(),
+                        v.get(1)?.trim().trim_start_matches('%').to_string(),
+                    ))
+                })
+                .collect();
+            let [(x, bx), (y, by)] = incoming.as_slice() else {
+                continue;
+            };
+            match (
+                branches.get(&(bx.clone(), by.clone())),
+                branches.get(&(by.clone(), bx.clone())),
+            ) {
+                (Some(c), _) => (c.clone(), x.clone(), y.clone()),
+                (_, Some(c)) => (c.clone(), y.clone(), x.clone()),
+                _ => continue,
+            }
+        } else if let Some(p) = rhs.strip_prefix("select ") {
+            let parts = split_top(p);
+            let [c, x, y] = parts.as_slice() else {
+                continue;
+            };
+            (word(c), word(x), word(y))
+        } else {
+            continue;
+        };
+        let Some((op, args)) = values.op_of(&cond) else {
+            continue;
+        };
+        let mut words = args
+            .first()
+            .map(|a| a.split_whitespace())
+            .into_iter()
+            .flatten();
+        let (Some(pred), _, Some(a)) = (words.next(), words.next(), words.next()) else {
+            continue;
+        };
+        let (Some(p), Some(b)) = (predicate(pred), args.get(1).map(|b| word(b))) else {
+            continue;
+        };
+        if op != "icmp" {
+            continue;
+        }
+        let larger_first = matches!(p, CmpOp::Gt | CmpOp::Ge);
+        let smaller_first = matches!(p, CmpOp::Lt | CmpOp::Le);
+        let ext = if same(a, &x) && same(&b, &y) {
+            (larger_first, smaller_first)
+        } else if same(a, &y) && same(&b, &x) {
+            (smaller_first, larger_first)
+        } else {
+            continue;
+        };
+        let name = match ext {
+            (true, _) => "smax",
+            (_, true) => "smin",
+            _ => continue,
+        };
+        out.insert(r.clone(), format!("({x} {name} {y})"));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -157,6 +157,7 @@ impl ModuleModel {
 }
 
 fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, MemoryError> {
+    let scev = &with_conditional_extremes(f, scev);
     let cfg = Cfg::new(f);
     let (tree, structured) = build_tree(&cfg);
     let arg_names: BTreeMap<String, String> = f
@@ -176,11 +177,27 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             p = cfg.loops[q].parent;
         }
         let text = scev.backedge_taken.get(&header).cloned();
-        let (btc, stride, source) = match text
+        let parsed = text
             .as_deref()
-            .map(|t| crate::scev::backedge_count(t, &symbol_of))
-        {
+            .map(|t| crate::scev::backedge_count_in(t, &symbol_of, &scev.values));
+        let exit_test = || crate::exit_count::from_exit_test(f, &cfg, li, &symbol_of, &scev.values);
+        let (btc, stride, source) = match parsed {
             Some(Ok((a, c))) => (a, c, "scev"),
+            _ if exit_test().is_some() => {
+                let (b, c) = exit_test().unwrap_or((unknown_trip(&header), 1));
+                (b, c, "exit-test")
+            }
+            Some(Err(_)) if crate::exit_count::exit_reads_memory(f, &cfg, li).is_some() => {
+                let id = metron_symbolic::identifier(&header);
+                notes.push(format!(
+                    "loop %{header}: its exit test compares a value loaded from memory (data-dependent \
+                     control, like a data-dependent branch): no static trip count exists. Its trip \
+                     count is the parameter trip_{id}: give the mean number of body executions per entry with \
+                     --param trip_{id}=N (`metron memory trace --write-branch-profile` measures it: \
+                     the exit branch's executions divided by its exits)"
+                ));
+                (unknown_trip(&header), 1, "data")
+            }
             Some(Err(e)) => {
                 notes.push(format!(
                     "loop %{header}: {e}; its trip count is the parameter trip_{}",
@@ -196,7 +213,6 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
                 (unknown_trip(&header), 1, "unknown")
             }
         };
-        let _ = li;
         loops.push(LoopReport {
             header: header.clone(),
             depth,
@@ -209,7 +225,13 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     }
     let sites = access_sites(f);
     let affine = |v: &str| value_affine(v, &arg_names, scev).ok();
-    let values = Values::new(f, &affine);
+    let bound = |v: &str| {
+        let t = scev
+            .values
+            .get(v.trim_start_matches('%').trim_matches('"'))?;
+        crate::scev::to_bound_in(t, &symbol_of, &scev.values).ok()
+    };
+    let values = Values::new(f, &affine).with_bounds(&bound);
     let branch_conds: BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>> = f
         .blocks
         .iter()
@@ -218,14 +240,22 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         .collect();
     let mut block_ctx: BTreeMap<usize, Vec<Context>> = BTreeMap::new();
     let labels: Vec<String> = f.blocks.iter().map(|b| b.label.clone()).collect();
+    let mut guarded = BTreeSet::new();
     let mut ctx_builder = ContextBuilder {
         labels: &labels,
         branch_conds: &branch_conds,
         cfg: &cfg,
         out: &mut block_ctx,
         notes: &mut notes,
+        guarded: &mut guarded,
     };
     ctx_builder.assign(&tree, &Context::default());
+    for li in guarded {
+        if !matches!(loops[li].source.as_str(), "unknown" | "data") {
+            loops[li].backedge_taken =
+                without_entry_floor(&loops[li].backedge_taken, loops[li].stride);
+        }
+    }
     let index = f.block_index();
     let ctx_of = |label: &str| {
         index
@@ -296,6 +326,37 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         structured,
         notes,
     })
+}
+
+/// Scalar evolution plus the `?:` extremes it leaves unknown (`MAX(i, j)` as a phi).
+fn with_conditional_extremes(f: &Function, scev: &FunctionScev) -> FunctionScev {
+    let args: BTreeMap<String, String> = f
+        .args
+        .iter()
+        .map(|(_, n)| (n.clone(), arg_symbol(n)))
+        .collect();
+    let symbol_of = |n: &str| args.get(n).cloned();
+    let form = |v: &str| -> Option<metron_symbolic::MaxOfMins> {
+        if let Ok(a) = value_affine(v, &args, scev) {
+            return Some(metron_symbolic::MaxOfMins::affine(a.to_symbolic()));
+        }
+        let t = scev
+            .values
+            .get(v.trim_start_matches('%').trim_matches('"'))?;
+        crate::scev::to_bound_in(t, &symbol_of, &scev.values).ok()
+    };
+    let same = |a: &str, b: &str| a == b || form(a).is_some_and(|x| Some(x) == form(b));
+    let mut out = scev.clone();
+    for (v, text) in crate::condition::conditional_extremes(f, &same) {
+        let known = out
+            .values
+            .get(&v)
+            .is_some_and(|t| t.trim() != format!("%{v}"));
+        if !known {
+            out.values.insert(v, text);
+        }
+    }
+    out
 }
 
 /// Which arguments of the call to `callee` in `text` have an integer type (`i32 noundef %x`).
@@ -373,6 +434,29 @@ struct ContextBuilder<'a> {
     branch_conds: &'a BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>>,
     out: &'a mut BTreeMap<usize, Vec<Context>>,
     notes: &'a mut Vec<String>,
+    /// Loops entered through a guard (`if (start < end)` before a rotated loop).
+    guarded: &'a mut BTreeSet<usize>,
+}
+
+/// The count of a rotated loop assumes it is entered: scalar evolution writes
+/// `max(end, start + 1) - start - 1`, i.e. max(end - start - 1, 0), whose constant term only
+/// says "at least once". Behind its guard (`start < end`) the other term is >= 0 whenever the
+/// loop runs and negative when the guard fails, so without the constant the counted nest is
+/// empty exactly when the guard is false, whether or not the guard's condition is analysable
+/// (`j = MAX(i + 1, 1)`, a `?:` phi scalar evolution does not see through).
+/// A loop stepping by c has the floor c - 1 (`((max(end, start + c) - start - 1) /u c)`).
+fn without_entry_floor(b: &TripBound, stride: i64) -> TripBound {
+    let mut m = b.0.clone();
+    // A term holding a constant below the stride is at most "one iteration": the floor, or
+    // what is left of it when the start is itself a max (`X - X` not cancelled).
+    let floor = |t: &Vec<metron_symbolic::AffineExpr>| {
+        t.iter()
+            .any(|e| e.terms.is_empty() && e.constant < stride.max(1))
+    };
+    if m.0.iter().any(|t| !floor(t)) {
+        m.0.retain(|t| !floor(t));
+    }
+    TripBound(m)
 }
 
 impl ContextBuilder<'_> {
@@ -414,6 +498,13 @@ impl ContextBuilder<'_> {
             return;
         }
         let guard = is_loop_guard(arms);
+        if guard {
+            for n in arms.iter().flatten() {
+                if let TreeNode::Loop { loop_index, .. } = n {
+                    self.guarded.insert(*loop_index);
+                }
+            }
+        }
         if !guard {
             self.notes.push(format!(
                 "branch in %{}: its condition depends on data; its arms are weighted by the branch policy",
@@ -743,22 +834,28 @@ pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
     if s.nest.is_empty() && s.conds.is_empty() {
         return Ok(Piecewise::from(summand));
     }
+    // The ends are given to `sum_over_nested`; a placeholder stands in the flat nest.
     let loops = s
         .nest
         .iter()
-        .map(|(v, btc, stride)| Loop {
+        .map(|(v, _, stride)| Loop {
             var: v.clone(),
             start: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
-            end: btc.to_symbolic(),
+            end: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
             end_inclusive: true,
             stride: *stride,
         })
+        .collect();
+    let ends: Vec<_> = s
+        .nest
+        .iter()
+        .map(|(_, btc, _)| Some(btc.to_symbolic().clone()))
         .collect();
     let mut nest = LoopNest::new(loops);
     for c in &s.conds {
         nest = nest.with_condition(c.to_symbolic());
     }
-    let mut p = metron_symbolic::sum_over(&nest, &summand, &CountOptions::default())?;
+    let mut p = metron_symbolic::sum_over_nested(&nest, &ends, &summand, &CountOptions::default())?;
     p.simplify();
     Ok(p)
 }

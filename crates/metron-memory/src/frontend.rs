@@ -169,6 +169,92 @@ pub fn prepare_build(
     Ok(prepared)
 }
 
+/// Integer helpers without memory accesses or calls (`imax(0, x - r)` as a loop bound) are
+/// inlined, so that scalar evolution sees their result (`(0 smax (x - r))`) instead of an
+/// opaque call; inlining them moves no access of a variable. Returns the marked module, or
+/// `None` when there is no such helper. Their locals only become SSA values after `mem2reg`,
+/// so the module is first put through it.
+fn mark_pure_helpers(
+    source: &Path,
+    raw: &Path,
+    workdir: &Path,
+    opt: &Path,
+) -> Result<Option<PathBuf>, MemoryError> {
+    let ssa = workdir.join("ssa.ll");
+    let args = [
+        "-S".to_string(),
+        "-passes=mem2reg".into(),
+        raw.display().to_string(),
+        "-o".into(),
+        ssa.display().to_string(),
+    ];
+    if run_path("opt", opt, args, None).is_err() {
+        return Ok(None); // canonicalise reports the failure with its message
+    }
+    let text = std::fs::read_to_string(&ssa).map_err(|e| MemoryError::Io {
+        file: ssa.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let Ok(module) = crate::ir::parse_module(&text, &source.display().to_string()) else {
+        return Ok(None);
+    };
+    let pure: Vec<&str> = module
+        .functions
+        .iter()
+        .filter(|f| {
+            f.blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .all(|i| match &i.kind {
+                    crate::ir::Inst::Load { .. }
+                    | crate::ir::Inst::Store { .. }
+                    | crate::ir::Inst::Atomic { .. }
+                    | crate::ir::Inst::Alloca => false,
+                    crate::ir::Inst::Call { callee, .. } => callee
+                        .as_deref()
+                        .is_some_and(|c| c.starts_with("llvm.") && !c.starts_with("llvm.mem")),
+                    _ => true,
+                })
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    let mut marked = 0;
+    let out: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let pure_define = l.starts_with("define ")
+                && l.trim_end().ends_with('{')
+                && pure.iter().any(|n| l.contains(&format!("@{n}(")))
+                && !l.contains(" @main(")
+                && !l.contains("noinline");
+            let returns_int = l.split_whitespace().any(|w| {
+                w.len() > 1 && w.starts_with('i') && w[1..].chars().all(|c| c.is_ascii_digit())
+            });
+            if pure_define && returns_int && !l.contains("void @") {
+                marked += 1;
+                // Function attributes go after the parameters, before `#N` and `!dbg`.
+                let at = [" #", " !dbg", " {"]
+                    .iter()
+                    .filter_map(|m| l.rfind(')').and_then(|p| l[p..].find(m).map(|q| p + q)))
+                    .min()
+                    .unwrap_or(l.len());
+                format!("{} alwaysinline{}", &l[..at], &l[at..])
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    if marked == 0 {
+        return Ok(None);
+    }
+    let path = workdir.join("ssa-inline.ll");
+    std::fs::write(&path, out.join("\n") + "\n").map_err(|e| MemoryError::Io {
+        file: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(Some(path))
+}
+
 fn canonicalise(
     source: &Path,
     raw: &Path,
@@ -177,11 +263,19 @@ fn canonicalise(
     opt: &Path,
 ) -> Result<Prepared, MemoryError> {
     let canonical = workdir.join("canonical.ll");
-    let passes = if pipeline.trim().is_empty() || pipeline == "none" {
+    let mut passes = if pipeline.trim().is_empty() || pipeline == "none" {
         "verify".to_string()
     } else {
         pipeline.to_string()
     };
+    let mut raw = raw.to_path_buf();
+    if passes.starts_with("mem2reg") {
+        if let Some(marked) = mark_pure_helpers(source, &raw, workdir, opt)? {
+            raw = marked;
+            passes = format!("always-inline,{passes}");
+        }
+    }
+    let raw = raw.as_path();
     run_path(
         "opt",
         opt,

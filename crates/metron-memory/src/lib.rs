@@ -11,6 +11,7 @@ pub mod access;
 pub mod branch;
 pub mod condition;
 pub mod count;
+pub mod exit_count;
 pub mod experiment;
 pub mod frontend;
 pub mod independent;
@@ -49,8 +50,31 @@ pub enum MemoryError {
     NoFunction { name: String, available: String },
     #[error("counting: {0}")]
     Symbolic(#[from] metron_symbolic::Error),
+    /// A loop count left as a parameter and not given: says why it could not be counted.
+    #[error(
+        "counting: the trip count `{name}` has no value (give it with --param {name}=N): {why}"
+    )]
+    TripCount { name: String, why: String },
     #[error("{0}")]
     Run(String),
+}
+
+/// A `trip_` parameter without a value is a loop metron could not count: the error carries the
+/// note that says why (data-dependent exit, parametric step, ...).
+pub fn explain_missing(e: MemoryError, notes: &[String]) -> MemoryError {
+    match e {
+        MemoryError::Symbolic(metron_symbolic::Error::MissingParameter { name })
+            if name.starts_with("trip_") =>
+        {
+            let why = notes
+                .iter()
+                .find(|n| n.contains(&name))
+                .cloned()
+                .unwrap_or_else(|| "scalar evolution could not count the loop".into());
+            MemoryError::TripCount { name, why }
+        }
+        other => other,
+    }
 }
 
 /// A module prepared for analysis: canonical IR, parsed, with its loop and access model.
@@ -121,7 +145,15 @@ impl Analysis {
         policy: &BranchPolicy,
         binding: &Binding,
     ) -> Result<FunctionCounts, MemoryError> {
-        count::count_function(&self.model, function, policy, binding)
+        count::count_function(&self.model, function, policy, binding).map_err(|e| {
+            let notes: Vec<String> = self
+                .model
+                .functions
+                .values()
+                .flat_map(|f| f.notes.iter().cloned())
+                .collect();
+            explain_missing(e, &notes)
+        })
     }
 
     /// The report of one function: counts, loops and the tree, ready for JSON.
@@ -182,4 +214,28 @@ pub fn tree_json(f: &count::FunctionModel, nodes: &[tree::TreeNode]) -> serde_js
         })
         .collect();
     json!({"node": "sequence", "children": children})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A missing `trip_` parameter says why the loop has none; other errors pass through.
+    #[test]
+    fn missing_trip_parameter_names_its_reason() {
+        let missing = |name: &str| {
+            MemoryError::Symbolic(metron_symbolic::Error::MissingParameter { name: name.into() })
+        };
+        let notes = vec![
+            "loop %w.body: its exit test compares a value loaded from memory; trip_w_body"
+                .to_string(),
+        ];
+        let e = explain_missing(missing("trip_w_body"), &notes).to_string();
+        assert!(
+            e.contains("--param trip_w_body=N") && e.contains("loaded from memory"),
+            "{e}"
+        );
+        let e = explain_missing(missing("n"), &notes).to_string();
+        assert!(!e.contains("loaded from memory"), "{e}");
+    }
 }

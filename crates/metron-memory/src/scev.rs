@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use metron_symbolic::MaxOfMins;
+
 use crate::MemoryError;
 
 /// `constant + sum(coefficient * name)`.
@@ -96,42 +98,40 @@ impl std::fmt::Display for Affine {
     }
 }
 
-/// A backedge-taken count that may take the max or min of several affine forms:
-/// `(-2 + (2 smax (1 + %T)))` of `for (t = 1; t <= T; t++)` is max(0, T - 1), and the `smin`
-/// of a `?:` bound is a min. metron-symbolic counts `Max`/`Min` loop ends exactly by cases.
+/// A backedge-taken count: an affine form, or any nesting of max and min of affine forms,
+/// kept as a max of mins (`metron_symbolic::MaxOfMins`). `for (t = 1; t <= T; t++)` gives
+/// `(-2 + (2 smax (1 + %T)))` = max(0, T - 1); a `min(max(a, b), c)` bound of clamped code is
+/// max(min(a, c), min(b, c)). metron-symbolic counts such ends exactly (inclusion–exclusion
+/// over the terms of the max, each a flat min).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TripBound {
-    Max(Vec<Affine>),
-    Min(Vec<Affine>),
+pub struct TripBound(pub MaxOfMins);
+
+impl Affine {
+    pub fn from_symbolic(e: &metron_symbolic::AffineExpr) -> Affine {
+        let mut a = Affine::constant(e.constant);
+        a.terms = e.terms.clone();
+        a.terms.retain(|_, c| *c != 0);
+        a
+    }
 }
 
 impl TripBound {
     pub fn single(a: Affine) -> Self {
-        TripBound::Max(vec![a])
-    }
-    pub fn exprs(&self) -> &[Affine] {
-        match self {
-            TripBound::Max(v) | TripBound::Min(v) => v,
-        }
+        TripBound(MaxOfMins::affine(a.to_symbolic()))
     }
     pub fn map(&self, mut f: impl FnMut(&Affine) -> Affine) -> TripBound {
-        match self {
-            TripBound::Max(v) => TripBound::Max(v.iter().map(&mut f).collect()),
-            TripBound::Min(v) => TripBound::Min(v.iter().map(&mut f).collect()),
-        }
+        let terms = self.0 .0.iter().map(|t| {
+            t.iter()
+                .map(|e| f(&Affine::from_symbolic(e)).to_symbolic())
+                .collect()
+        });
+        TripBound(MaxOfMins(terms.collect()))
     }
     pub fn substitute(&self, map: &BTreeMap<String, Affine>) -> TripBound {
         self.map(|a| a.substitute(map))
     }
-    pub fn to_symbolic(&self) -> metron_symbolic::Bound {
-        match self {
-            TripBound::Max(v) => {
-                metron_symbolic::Bound::Max(v.iter().map(Affine::to_symbolic).collect())
-            }
-            TripBound::Min(v) => {
-                metron_symbolic::Bound::Min(v.iter().map(Affine::to_symbolic).collect())
-            }
-        }
+    pub fn to_symbolic(&self) -> &MaxOfMins {
+        &self.0
     }
 }
 
@@ -143,80 +143,7 @@ impl serde::Serialize for TripBound {
 
 impl std::fmt::Display for TripBound {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (name, v) = match self {
-            TripBound::Max(v) => ("max", v),
-            TripBound::Min(v) => ("min", v),
-        };
-        if v.len() == 1 {
-            return write!(f, "{}", v[0]);
-        }
-        let parts: Vec<String> = v.iter().map(|a| a.to_string()).collect();
-        write!(f, "{name}({})", parts.join(", "))
-    }
-}
-
-/// A parsed SCEV expression: affine, or a max/min of affine forms (nested ones are
-/// flattened; a max of mins is not a loop bound metron-symbolic takes, and is rejected).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum MinMax {
-    Aff(Affine),
-    Max(Vec<Affine>),
-    Min(Vec<Affine>),
-}
-
-impl MinMax {
-    fn add(self, o: MinMax) -> Result<MinMax, &'static str> {
-        use MinMax::*;
-        let pairs = |a: &[Affine], b: &[Affine]| -> Vec<Affine> {
-            a.iter()
-                .flat_map(|x| b.iter().map(move |y| x.add(y)))
-                .collect()
-        };
-        Ok(match (self, o) {
-            (Aff(a), Aff(b)) => Aff(a.add(&b)),
-            (Aff(a), Max(v)) | (Max(v), Aff(a)) => Max(pairs(&[a], &v)),
-            (Aff(a), Min(v)) | (Min(v), Aff(a)) => Min(pairs(&[a], &v)),
-            (Max(a), Max(b)) => Max(pairs(&a, &b)),
-            (Min(a), Min(b)) => Min(pairs(&a, &b)),
-            _ => return Err("a sum of a max and a min"),
-        })
-    }
-    fn scale(self, k: i64) -> MinMax {
-        use MinMax::*;
-        let s = |v: Vec<Affine>| v.iter().map(|a| a.scale(k)).collect::<Vec<_>>();
-        match self {
-            Aff(a) => Aff(a.scale(k)),
-            Max(v) if k >= 0 => Max(s(v)),
-            Max(v) => Min(s(v)),
-            Min(v) if k >= 0 => Min(s(v)),
-            Min(v) => Max(s(v)),
-        }
-    }
-    fn combine(self, o: MinMax, is_max: bool) -> Result<MinMax, &'static str> {
-        use MinMax::*;
-        let mut out = Vec::new();
-        for x in [self, o] {
-            match (x, is_max) {
-                (Aff(a), _) => out.push(a),
-                (Max(v), true) | (Min(v), false) => out.extend(v),
-                _ => return Err("a max of a min (or a min of a max)"),
-            }
-        }
-        out.dedup();
-        Ok(if is_max { Max(out) } else { Min(out) })
-    }
-    fn as_constant(&self) -> Option<i64> {
-        match self {
-            MinMax::Aff(a) => a.as_constant(),
-            _ => None,
-        }
-    }
-    fn into_bound(self) -> TripBound {
-        match self {
-            MinMax::Aff(a) => TripBound::single(a),
-            MinMax::Max(v) => TripBound::Max(v),
-            MinMax::Min(v) => TripBound::Min(v),
-        }
+        write!(f, "{}", self.0)
     }
 }
 
@@ -288,7 +215,44 @@ pub fn backedge_count(
     text: &str,
     symbol_of: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(TripBound, i64), MemoryError> {
+    backedge_count_in(text, symbol_of, &BTreeMap::new())
+}
+
+/// As [`backedge_count`], with the function's SCEV of every value: a value that is no
+/// argument (`%cond` of a `?:` bound) is read through its own SCEV.
+pub fn backedge_count_in(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Result<(TripBound, i64), MemoryError> {
+    let to_bound =
+        |t: &str, s: &dyn Fn(&str) -> Option<String>| -> Result<TripBound, MemoryError> {
+            Ok(TripBound(parse_minmax(t, s, values, 0)?))
+        };
     let t = text.trim();
+    if let Some((a, c)) = ceiling_count(t, symbol_of, values) {
+        return Ok((TripBound(a), c));
+    }
+    // An `i1` induction variable's count (a loop run once or twice).
+    match t {
+        "false" => return Ok((TripBound::single(Affine::constant(0)), 1)),
+        "true" => return Ok((TripBound::single(Affine::constant(1)), 1)),
+        _ => {}
+    }
+    // `(k + (X /u c))`: floor(X / c) + k backedges, the loop over 0..=X + k c by c.
+    if let Some([k, div]) = top_level_terms(t).as_deref() {
+        if let (Ok(k), Ok((x, c))) = (k.parse::<i64>(), backedge_count_in(div, symbol_of, values)) {
+            if c > 1 {
+                let y =
+                    x.0.add(&MaxOfMins::affine(metron_symbolic::AffineExpr::constant(
+                        k * c,
+                    )));
+                if let Ok(y) = y {
+                    return Ok((TripBound(y), c));
+                }
+            }
+        }
+    }
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
         let mut depth = 0i32;
         for (i, ch) in inner.char_indices() {
@@ -313,15 +277,76 @@ pub fn backedge_count(
     Ok((to_bound(t, symbol_of)?, 1))
 }
 
+/// The parts of `(a + b + ...)` at the top level, flags after the closing parenthesis ignored.
+fn top_level_terms(t: &str) -> Option<Vec<&str>> {
+    let t = t.trim();
+    let inner = t.strip_prefix('(')?;
+    let close = inner.rfind(')')?;
+    if !inner[close + 1..]
+        .chars()
+        .all(|c| c == '<' || c == '>' || c.is_alphabetic())
+    {
+        return None;
+    }
+    let inner = &inner[..close];
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, ch) in inner.char_indices() {
+        match ch {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth -= 1,
+            '+' if depth == 0 && inner[..i].ends_with(' ') => {
+                out.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(inner[start..].trim());
+    Some(out)
+}
+
+/// A strided loop's count as scalar evolution writes a ceiling:
+/// `(((A - (1 umin A)) /u c) + (1 umin A))`, i.e. ceil(A / c) backedges for A >= 0 (0 when
+/// A = 0, floor((A - 1) / c) + 1 otherwise). As a nest loop over 0..=Y stepping by c it is
+/// Y = A + c - 1: floor((A + c - 1) / c) + 1 body runs, the same for every A >= 0.
+fn ceiling_count(
+    t: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Option<(MaxOfMins, i64)> {
+    let parts = top_level_terms(t)?;
+    let [div, once] = parts.as_slice() else {
+        return None;
+    };
+    let a_text = once.trim().strip_prefix("(1 umin ")?;
+    let a_text = &a_text[..a_text.rfind(')')?];
+    let inner = div.trim().strip_prefix('(')?;
+    let (num, c) = inner[..inner.rfind(')')?].rsplit_once(" /u ")?;
+    let c: i64 = c.trim().parse().ok().filter(|c| *c > 0)?;
+    let a = parse_minmax(a_text, symbol_of, values, 0).ok()?;
+    let n = parse_minmax(num, symbol_of, values, 0).ok()?;
+    let one = MaxOfMins::affine(metron_symbolic::AffineExpr::constant(1));
+    let expected = a.add(&a.min(&one).ok()?.scale(-1).ok()?).ok()?;
+    if n != expected {
+        return None;
+    }
+    let y = a
+        .add(&MaxOfMins::affine(metron_symbolic::AffineExpr::constant(
+            c - 1,
+        )))
+        .ok()?;
+    Some((y, c))
+}
+
 /// Parses one SCEV expression into an affine form. `symbol_of` maps an SSA name (`%n`) to
 /// the symbol it stands for (arguments), or `None` when the value is not a parameter.
 pub fn to_affine(
     text: &str,
     symbol_of: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Affine, MemoryError> {
-    match parse_minmax(text, symbol_of)? {
-        MinMax::Aff(a) => Ok(a),
-        _ => Err(MemoryError::NotAffine {
+    match parse_minmax(text, symbol_of, &BTreeMap::new(), 0)?.as_affine() {
+        Some(a) => Ok(Affine::from_symbolic(a)),
+        None => Err(MemoryError::NotAffine {
             expr: text.to_string(),
             reason: "a max or min is not affine".into(),
         }),
@@ -334,13 +359,32 @@ pub fn to_bound(
     text: &str,
     symbol_of: &dyn Fn(&str) -> Option<String>,
 ) -> Result<TripBound, MemoryError> {
-    Ok(parse_minmax(text, symbol_of)?.into_bound())
+    Ok(TripBound(parse_minmax(
+        text,
+        symbol_of,
+        &BTreeMap::new(),
+        0,
+    )?))
 }
+
+/// As [`to_bound`], reading values that are no argument through their own SCEV.
+pub fn to_bound_in(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Result<metron_symbolic::MaxOfMins, MemoryError> {
+    parse_minmax(text, symbol_of, values, 0)
+}
+
+/// Deepest chain of values read through their own SCEV.
+const MAX_VALUE_DEPTH: usize = 8;
 
 fn parse_minmax(
     text: &str,
     symbol_of: &dyn Fn(&str) -> Option<String>,
-) -> Result<MinMax, MemoryError> {
+    values: &BTreeMap<String, String>,
+    depth: usize,
+) -> Result<MaxOfMins, MemoryError> {
     if text.contains("***COULDNOTCOMPUTE***") {
         return Err(MemoryError::NotAffine {
             expr: text.to_string(),
@@ -353,6 +397,8 @@ fn parse_minmax(
         pos: 0,
         text,
         symbol_of,
+        values,
+        depth,
     };
     let e = p.expr()?;
     if p.pos != p.toks.len() {
@@ -397,6 +443,8 @@ struct Parser<'a> {
     pos: usize,
     text: &'a str,
     symbol_of: &'a dyn Fn(&str) -> Option<String>,
+    values: &'a BTreeMap<String, String>,
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -434,18 +482,21 @@ impl Parser<'_> {
             self.pos += 1;
         }
     }
-    fn expr(&mut self) -> Result<MinMax, MemoryError> {
+    fn expr(&mut self) -> Result<MaxOfMins, MemoryError> {
         let a = self.atom()?;
         self.skip_flags();
         Ok(a)
     }
     fn affine(&mut self) -> Result<Affine, MemoryError> {
-        match self.expr()? {
-            MinMax::Aff(a) => Ok(a),
-            _ => Err(self.not_affine("a max or min inside an add recurrence")),
+        match self.expr()?.as_affine() {
+            Some(a) => Ok(Affine::from_symbolic(a)),
+            None => Err(self.not_affine("a max or min inside an add recurrence")),
         }
     }
-    fn atom(&mut self) -> Result<MinMax, MemoryError> {
+    fn lift(&self, r: Result<MaxOfMins, metron_symbolic::Error>) -> Result<MaxOfMins, MemoryError> {
+        r.map_err(|e| self.not_affine(&e.to_string()))
+    }
+    fn atom(&mut self) -> Result<MaxOfMins, MemoryError> {
         let Some(t) = self.peek().map(str::to_string) else {
             return Err(self.err("an expression"));
         };
@@ -480,26 +531,32 @@ impl Parser<'_> {
             let Some(stride) = step.as_constant() else {
                 return Err(self.not_affine("the recurrence step is not constant"));
             };
-            let step = MinMax::Aff(Affine::symbol(&loop_symbol(header)).scale(stride));
-            return start.add(step).map_err(|r| self.not_affine(r));
+            let step = aff(&Affine::symbol(&loop_symbol(header)).scale(stride));
+            return self.lift(start.add(&step));
         }
         if t == "***COULDNOTCOMPUTE***" {
             return Err(self.not_affine("scalar evolution could not compute it"));
         }
         if let Ok(v) = t.parse::<i64>() {
-            return Ok(MinMax::Aff(Affine::constant(v)));
+            return Ok(aff(&Affine::constant(v)));
         }
         if let Some(name) = t.strip_prefix('%') {
             let name = name.trim_matches('"');
-            return match (self.symbol_of)(name) {
-                Some(s) => Ok(MinMax::Aff(Affine::symbol(&s))),
-                None => Err(self.not_affine(&format!("`%{name}` is not a function argument"))),
+            if let Some(s) = (self.symbol_of)(name) {
+                return Ok(aff(&Affine::symbol(&s)));
+            }
+            // A value with a SCEV of its own (a `?:` bound `%cond` that is an smax).
+            return match self.values.get(name) {
+                Some(t) if self.depth < MAX_VALUE_DEPTH && t.trim() != format!("%{name}") => {
+                    parse_minmax(t, self.symbol_of, self.values, self.depth + 1)
+                }
+                _ => Err(self.not_affine(&format!("`%{name}` is not a function argument"))),
             };
         }
         Err(self.err("a number, `%value`, `(` or `{`"))
     }
     /// `(a + b + ...)`, `(a * b)`, `(zext T x to U)`, `(x /u c)`, `(a smax b)`.
-    fn paren(&mut self) -> Result<MinMax, MemoryError> {
+    fn paren(&mut self) -> Result<MaxOfMins, MemoryError> {
         if matches!(self.peek(), Some("zext" | "sext" | "trunc")) {
             self.pos += 1;
             // type, value, `to`, type
@@ -524,14 +581,19 @@ impl Parser<'_> {
                 Some("+") => {
                     self.pos += 1;
                     let b = self.expr()?;
-                    acc = acc.add(b).map_err(|r| self.not_affine(r))?;
+                    acc = self.lift(acc.add(&b))?;
                 }
                 Some("*") => {
                     self.pos += 1;
                     let b = self.expr()?;
-                    acc = match (acc.as_constant(), b.as_constant()) {
-                        (Some(k), _) => b.scale(k),
-                        (_, Some(k)) => acc.scale(k),
+                    let constant = |m: &MaxOfMins| {
+                        m.as_affine()
+                            .filter(|a| a.terms.is_empty())
+                            .map(|a| a.constant)
+                    };
+                    acc = match (constant(&acc), constant(&b)) {
+                        (Some(k), _) => self.lift(b.scale(k))?,
+                        (_, Some(k)) => self.lift(acc.scale(k))?,
                         _ => return Err(self.not_affine("a product of two non-constants")),
                     };
                 }
@@ -540,13 +602,17 @@ impl Parser<'_> {
                     let is_max = op.ends_with("max");
                     self.pos += 1;
                     let b = self.expr()?;
-                    acc = acc.combine(b, is_max).map_err(|r| self.not_affine(r))?;
+                    acc = self.lift(if is_max { acc.max(&b) } else { acc.min(&b) })?;
                 }
                 Some("/u") => return Err(self.not_affine("`/u` is not affine")),
                 _ => return Err(self.err("`+`, `*` or `)`")),
             }
         }
     }
+}
+
+fn aff(a: &Affine) -> MaxOfMins {
+    MaxOfMins::affine(a.to_symbolic())
 }
 
 #[cfg(test)]
@@ -607,9 +673,59 @@ mod tests {
         );
         assert_eq!(bound("(%m umax %n)"), "max(m, n)");
         assert_eq!(bound("((-1 * (%m smax %n)) + 7)"), "min(-m + 7, -n + 7)");
-        // A max of mins is no bound metron-symbolic takes.
-        assert!(backedge_count("((%m smin %n) smax 1)", &args).is_err());
+        // Nested extremes are a max of mins (issue 13: generated nests' clamped bounds).
+        assert_eq!(bound("((%m smin %n) smax 1)"), "max(1, min(m, n))");
+        // From opt-14 on a generated nest (seed 3): `for (i = 0; i < min(n + 2, n - 1) ... )`
+        // under a max with 0, and a difference of a max and a min (seed 0's inner loop).
+        assert_eq!(
+            bound("(0 smax (1 + (sext i32 ((2 + %n) smin (-1 + %n)) to i64))<nsw>)"),
+            "max(0, min(n, n + 3))"
+        );
+        let d = backedge_count(
+            "(-1 + (-1 * (sext i32 (-1 smax {%m,+,-1}<nsw><%for.body>) to i64))<nsw> + (6 umax (1 + (sext i32 (-1 smax {%m,+,-1}<nsw><%for.body>) to i64))<nsw>))",
+            &args,
+        )
+        .unwrap()
+        .0;
+        // 6 - 1 - max(-1, m - k) when that is larger than 0, else 0: min over the max's forms.
+        let at = |m: i64, k: i64| {
+            d.0.evaluate(&metron_symbolic::binding([("m", m), ("k_for_body", k)]))
+                .unwrap()
+        };
+        for (m, k) in [(3, 0), (10, 2), (0, 0), (5, 5)] {
+            let x = (m - k).max(-1);
+            assert_eq!(at(m, k), (-1 - x + 6.max(1 + x)), "m={m} k={k}");
+        }
         assert!(to_affine("(%m smax %n)", &args).is_err());
+    }
+
+    /// From opt-14 on a generated nest: a loop stepping by 3 whose count is a ceiling.
+    #[test]
+    fn ceiling_counts_of_strided_loops() {
+        let ms = |n: &str| (n == "m").then(|| n.to_string());
+        let (b, c) = backedge_count(
+            "(((-4 + (-1 * (1 umin (-4 + (4 smax (-1 + (sext i32 %m to i64))<nsw>))<nsw>))<nuw><nsw> + (4 smax (-1 + (sext i32 %m to i64))<nsw>)) /u 3) + (1 umin (-4 + (4 smax (-1 + (sext i32 %m to i64))<nsw>))<nsw>))",
+            &ms,
+        )
+        .unwrap();
+        assert_eq!(c, 3);
+        let (b1, c1) = backedge_count(
+            "(1 + ((-1 + (zext i32 (7 smax (-2 + %m)) to i64))<nsw> /u 3))<nuw><nsw>",
+            &ms,
+        )
+        .unwrap();
+        // 1 + floor((max(7, m - 2) - 1) / 3) backedges: at m = 20, 1 + 5 = 6 = floor(Y / 3).
+        assert_eq!(c1, 3);
+        let y =
+            b1.0.evaluate(&metron_symbolic::binding([("m", 20)]))
+                .unwrap();
+        assert_eq!(y.div_euclid(3), 6);
+        // A = max(4, m - 1) - 4; backedges ceil(A / 3), so body runs floor((A + 2) / 3) + 1.
+        for m in [0i64, 5, 6, 7, 8, 20] {
+            let a = (m - 1).max(4) - 4;
+            let y = b.0.evaluate(&metron_symbolic::binding([("m", m)])).unwrap();
+            assert_eq!(y.div_euclid(3), (a + 2) / 3, "m={m}");
+        }
     }
 
     #[test]

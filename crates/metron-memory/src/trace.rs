@@ -529,7 +529,9 @@ pub fn compare(
         BTreeMap::new();
     for (gid, (f, idx, site)) in table.sites.iter().enumerate() {
         let stat = match counts.per_site.get(&(f.clone(), *idx)) {
-            Some(p) => p.evaluate(binding)?,
+            Some(p) => p
+                .evaluate(binding)
+                .map_err(|e| crate::explain_missing(e.into(), &counts.notes))?,
             None => num_rational::BigRational::from_integer(0.into()),
         };
         let dynv = dynamic.per_site.get(&gid).copied().unwrap_or(0);

@@ -29,6 +29,16 @@ void copies(int n) { for (int i = 0; i < n; i++) memcpy(&A[i], &B[i], 4 * sizeof
 void fill(int i, int n) { if (i >= n) return; A[i] = B[i]; fill(i + 1, n); }
 static void bump(int v) { A[v] += 1.0; }
 void nonlin(int n) { for (int i = 0; i < n; i++) bump(i * i % 7); }
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+void clamp(int n, int m) { for (int i = 0; i < n; i++) for (int j = 0; j <= MIN(MAX(i - 2, 0), m); j++) A[j] += 1; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline int imin(int a, int b) { return a < b ? a : b; }
+void window(int w, int r) {
+  for (int x = 0; x < w; x++)
+    for (int k = imax(0, x - r); k <= imin(w - 1, x + r); k++) A[x] += B[k];
+}
+void dataexit(int n) { for (int i = 0; i < n; i++) for (int w = n; w >= (int)B[i]; w--) A[w] += 1; }
 
 int main(int argc, char **argv) {
   int n = atoi(argv[2]), m = argc > 3 ? atoi(argv[3]) : 0;
@@ -44,6 +54,9 @@ int main(int argc, char **argv) {
   else if (!strcmp(k, "copies")) copies(n);
   else if (!strcmp(k, "fill")) fill(m, n);
   else if (!strcmp(k, "nonlin")) nonlin(n);
+  else if (!strcmp(k, "clamp")) clamp(n, m);
+  else if (!strcmp(k, "window")) window(n, m);
+  else if (!strcmp(k, "dataexit")) dataexit(n);
   return (int)A[0];
 }
 "#;
@@ -139,6 +152,56 @@ fn max_and_min_trip_counts_need_no_parameter() {
             r.loops
         );
     }
+}
+
+/// Nested extremes and clamping helpers: the bounds of real stencils and generated nests.
+#[test]
+fn nested_extremes_and_helper_bounds_need_no_parameter() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = load(dir.path());
+    // j <= min(max(i - 2, 0), m), n = 10, m = 3: per i the bound is 0,0,0,1,2,3,3,3,3,3, so
+    // 1+1+1+2+3+4+4+4+4+4 = 28 iterations, 2 accesses each.
+    assert_eq!(
+        check(&a, dir.path(), "clamp", &[("n", 10), ("m", 3)], &[10, 3]),
+        56
+    );
+    // k from imax(0, x - r) to imin(w - 1, x + r), w = 10, r = 2: 3 + 4 + 6*5 + 4 + 3 = 44
+    // iterations, 3 accesses (A[x] load and store, B[k] load).
+    assert_eq!(
+        check(&a, dir.path(), "window", &[("w", 10), ("r", 2)], &[10, 2]),
+        132
+    );
+    // r = 0 (only the centre) and r larger than the window (every k each time).
+    assert_eq!(
+        check(&a, dir.path(), "window", &[("w", 10), ("r", 0)], &[10, 0]),
+        30
+    );
+    assert_eq!(
+        check(&a, dir.path(), "window", &[("w", 4), ("r", 9)], &[4, 9]),
+        48
+    );
+    for f in ["clamp", "window"] {
+        let r = &a.model.functions[f];
+        assert!(
+            r.loops.iter().all(|l| l.source != "unknown"),
+            "{f}: {:?}",
+            r.loops
+        );
+    }
+    // An exit that compares loaded data has no static count: it says so, and names the
+    // parameter and how to measure it.
+    let d = &a.model.functions["dataexit"];
+    assert!(d.loops.iter().any(|l| l.source == "data"), "{:?}", d.loops);
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.contains("loaded from memory") && n.contains("--write-branch-profile")),
+        "{:?}",
+        d.notes
+    );
 }
 
 #[test]

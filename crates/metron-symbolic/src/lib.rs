@@ -27,6 +27,7 @@
 pub mod error;
 pub mod expr;
 pub mod guard;
+pub mod minmax;
 pub mod nest;
 pub mod oracle;
 mod parse;
@@ -45,6 +46,7 @@ pub type Binding = BTreeMap<String, i64>;
 pub use error::Error;
 pub use expr::{Atom, LinExpr, Rational};
 pub use guard::{Constraint, Guard, Relation};
+pub use minmax::{sum_over_nested, MaxOfMins};
 pub use nest::{unknown_bound_parameter, AffineExpr, Bound, CmpOp, Condition, Loop, LoopNest};
 pub use piecewise::{Piece, Piecewise};
 pub use poly::{Monomial, QuasiPolynomial};

@@ -1,0 +1,183 @@
+//! Trip counts scalar evolution leaves uncomputed (003 §4.1.2) but the exit test states
+//! plainly: a loop whose only exit is `iv PRED bound`, with `iv` an add recurrence
+//! `{start,+,c}` of this loop (c a constant, either sign) and `bound` invariant in it. The usual cause is a bound that is a
+//! `?:` or an inlined `imin(w - 1, x + r)` recomputed in the header: LLVM leaves the join's
+//! phi unknown, metron reads it as a max/min (`condition::conditional_extremes`).
+
+use std::collections::BTreeMap;
+
+use metron_symbolic::{AffineExpr, MaxOfMins};
+
+use crate::ir::{split_top, Function, Inst};
+use crate::scev::{loop_symbol, to_bound_in, TripBound};
+use crate::tree::Cfg;
+
+/// Backedge-taken count of loop `li` from its exit test, when it has that form, with the
+/// stride of its nest loop (as `scev::backedge_count`).
+pub fn from_exit_test(
+    f: &Function,
+    cfg: &Cfg,
+    li: usize,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Option<(TripBound, i64)> {
+    let l = &cfg.loops[li];
+    let exits = exit_branches(f, cfg, li);
+    // A latch exit (rotated loop) runs the body once more; scalar evolution counts those.
+    let [(b, Some(cond))] = exits.as_slice() else {
+        return None;
+    };
+    if l.latches.contains(b) {
+        return None;
+    }
+    let Inst::Br { targets } = &f.blocks[*b].insts.last()?.kind else {
+        return None;
+    };
+    let index = f.block_index();
+    let stays_if_true = l.blocks.contains(index.get(targets.first()?.as_str())?);
+    let icmp = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find(|i| i.result.as_deref() == Some(cond.trim_start_matches('%')))?;
+    let rhs = icmp
+        .text
+        .split_once(" = ")?
+        .1
+        .trim()
+        .strip_prefix("icmp ")?;
+    let args = split_top(rhs);
+    let mut words = args.first()?.split_whitespace();
+    let pred = words.next()?;
+    let _ty = words.next()?;
+    let a = words.next()?.to_string();
+    let b = args.get(1)?.split_whitespace().last()?.to_string();
+    let k = loop_symbol(&f.blocks[l.header].label);
+    let form = |v: &str| -> Option<MaxOfMins> {
+        let Some(v) = v.strip_prefix('%') else {
+            return Some(MaxOfMins::affine(AffineExpr::constant(v.parse().ok()?)));
+        };
+        let v = v.trim_matches('"');
+        if let Some(s) = symbol_of(v) {
+            return Some(MaxOfMins::affine(AffineExpr::var(&s)));
+        }
+        to_bound_in(values.get(v)?, symbol_of, values).ok()
+    };
+    let (x, y) = (form(&a)?, form(&b)?);
+    let step = |m: &MaxOfMins| -> Option<i64> {
+        let mut c =
+            m.0.iter()
+                .flatten()
+                .map(|e| e.terms.get(&k).copied().unwrap_or(0));
+        let first = c.next()?;
+        c.all(|d| d == first).then_some(first)
+    };
+    // `iv PRED bound` or `bound PRED iv`, turned into "stays while iv < or <= bound"; a
+    // down-counting iv (`j >= MAX(i, 2); j--`) is mirrored: -iv <= -bound.
+    let (iv, bound, pred, c) = match (step(&x)?, step(&y)?) {
+        (s, 0) if s != 0 => (x, y, pred.to_string(), s),
+        (0, s) if s != 0 => (y, x, swap(pred)?.to_string(), s),
+        _ => return None,
+    };
+    let (iv, bound, pred) = if c < 0 {
+        (
+            iv.scale(-1).ok()?,
+            bound.scale(-1).ok()?,
+            swap(&pred)?.to_string(),
+        )
+    } else {
+        (iv, bound, pred)
+    };
+    let c = c.abs();
+    let inclusive = match (pred.as_str(), stays_if_true) {
+        ("slt" | "ult", true) | ("sge" | "uge", false) => false,
+        ("sle" | "ule", true) | ("sgt" | "ugt", false) => true,
+        _ => return None,
+    };
+    let start = iv.map(|e| {
+        let mut e = e.clone();
+        e.terms.remove(&k);
+        e
+    });
+    // The body runs ceil((bound - start) / c) times (`<`; floor(...) + 1 for `<=`) when that
+    // is positive: as a nest loop over 0..=Y by c whose body is the header's all-but-last
+    // execution, Y = max(0, bound - start + c - 1 (+ 1)).
+    let y = bound
+        .add(&start.scale(-1).ok()?)
+        .ok()?
+        .add(&MaxOfMins::affine(AffineExpr::constant(
+            c - 1 + i64::from(inclusive),
+        )))
+        .ok()?;
+    let count = y.max(&MaxOfMins::affine(AffineExpr::constant(0))).ok()?;
+    Some((TripBound(count), c))
+}
+
+fn swap(pred: &str) -> Option<&'static str> {
+    Some(match pred {
+        "slt" => "sgt",
+        "sgt" => "slt",
+        "sle" => "sge",
+        "sge" => "sle",
+        "ult" => "ugt",
+        "ugt" => "ult",
+        "ule" => "uge",
+        "uge" => "ule",
+        _ => return None,
+    })
+}
+
+/// The load an exit test of loop `li` compares (`w >= weight[i]`), through casts and
+/// arithmetic: such a loop's trip count is data, not a function of the arguments.
+pub fn exit_reads_memory(f: &Function, cfg: &Cfg, li: usize) -> Option<usize> {
+    let defs: BTreeMap<&str, &crate::ir::Instruction> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| Some((i.result.as_deref()?, i)))
+        .collect();
+    let reads = |v: &str| {
+        let mut work = vec![v.trim_start_matches('%').to_string()];
+        let mut seen = 0;
+        while let Some(v) = work.pop() {
+            seen += 1;
+            let Some(i) = defs.get(v.as_str()) else {
+                continue;
+            };
+            if seen > 32 || matches!(i.kind, Inst::Phi { .. }) {
+                continue;
+            }
+            if let Inst::Load { .. } = i.kind {
+                return Some(i.line);
+            }
+            let rhs = i.text.split_once(" = ").map_or("", |x| x.1);
+            work.extend(
+                rhs.split(|c: char| c.is_whitespace() || c == ',')
+                    .filter_map(|w| w.strip_prefix('%'))
+                    .map(str::to_string),
+            );
+        }
+        None
+    };
+    exit_branches(f, cfg, li)
+        .iter()
+        .find_map(|(_, c)| reads(c.as_deref()?))
+}
+
+/// The blocks of loop `li` with a successor outside it, with the `i1` value their conditional
+/// `br` tests (`None` for another terminator).
+fn exit_branches(f: &Function, cfg: &Cfg, li: usize) -> Vec<(usize, Option<String>)> {
+    let l = &cfg.loops[li];
+    l.blocks
+        .iter()
+        .copied()
+        .filter(|&b| cfg.succ[b].iter().any(|s| !l.blocks.contains(s)))
+        .map(|b| {
+            let c = f.blocks[b].insts.last().and_then(|t| {
+                let rest = t.text.trim().strip_prefix("br i1 ")?;
+                Some(rest.split(',').next()?.trim().to_string())
+            });
+            (b, c)
+        })
+        .collect()
+}
