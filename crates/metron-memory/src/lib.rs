@@ -12,7 +12,6 @@ pub mod branch;
 pub mod condition;
 pub mod count;
 pub mod exit_count;
-pub mod experiment;
 pub mod frontend;
 pub mod independent;
 pub mod ir;
