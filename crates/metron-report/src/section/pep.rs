@@ -86,18 +86,28 @@ fn panels(file: &str, t: &Trace) -> Figure {
         .collect();
     let n = g.events.len();
     let mut layout = json!({
-        "grid": {"rows": n, "columns": 1, "pattern": "coupled"},
+        "grid": {"rows": n, "columns": 1, "pattern": "coupled", "ygap": 0.35},
         "shapes": shapes, "showlegend": false, "height": 140 + 160 * n.min(8),
         "xaxis": {"title": {"text": escape::plotly(&g.time_event)}},
     });
-    for (j, event) in g.events.iter().enumerate() {
-        let key = if j == 0 {
-            "yaxis".to_string()
-        } else {
-            format!("yaxis{}", j + 1)
-        };
-        layout[key] = json!({"title": {"text": escape::plotly(event)}});
-    }
+    // Event names (often 30+ characters) label each panel above it: as y-axis titles they ran
+    // into each other along the stacked panels.
+    let labels: Vec<Value> = g
+        .events
+        .iter()
+        .enumerate()
+        .map(|(j, event)| {
+            let axis = if j == 0 {
+                "y".to_string()
+            } else {
+                format!("y{}", j + 1)
+            };
+            json!({"text": escape::plotly(event), "showarrow": false, "xref": "paper", "x": 0,
+                   "xanchor": "left", "yref": format!("{axis} domain"), "y": 1,
+                   "yanchor": "bottom"})
+        })
+        .collect();
+    layout["annotations"] = Value::Array(labels);
     let n = &t.name;
     let title = format!(
         "{file}: {} {} (process {}, threads {}, N {}), {} segments{}",
