@@ -230,6 +230,8 @@ pub fn simulate_recorded(
 #[derive(Clone, Debug, Serialize)]
 pub struct ModelResult {
     pub fitted: Fitted,
+    /// The model on its own training samples (T = 3): the thesis plots train and test errors.
+    pub train: Evaluation,
     pub tests: Vec<Evaluation>,
 }
 
@@ -304,7 +306,12 @@ fn fit_models(train: &[Sample], of: &dyn Fn(usize) -> Vec<Sample>) -> Vec<ModelR
                 .iter()
                 .map(|&t| evaluate(kind, &f, &of(t), t))
                 .collect();
-            models.push(ModelResult { fitted: f, tests });
+            let train = evaluate(kind, &f, train, 3);
+            models.push(ModelResult {
+                fitted: f,
+                train,
+                tests,
+            });
         }
     }
     models

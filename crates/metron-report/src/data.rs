@@ -212,6 +212,9 @@ pub struct Evaluation {
 #[derive(Debug, Clone, Deserialize)]
 pub struct ContentionFit {
     pub fit: Fitted,
+    /// Errors on the training thread count (absent in outputs before issue 13's last round).
+    #[serde(default)]
+    pub train: Option<Evaluation>,
     pub tests: Vec<Evaluation>,
 }
 
@@ -234,6 +237,8 @@ pub struct ExperimentFunction {
 #[derive(Debug, Clone, Deserialize)]
 pub struct ExperimentModel {
     pub fitted: Fitted,
+    #[serde(default)]
+    pub train: Option<Evaluation>,
     pub tests: Vec<Evaluation>,
 }
 

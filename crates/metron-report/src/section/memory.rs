@@ -46,16 +46,18 @@ pub fn section(inputs: &MemoryInputs) -> Option<Section> {
         figures.push(simulation(&name(p), s));
     }
     for (p, fits) in &inputs.fits {
-        let models: Vec<(&Fitted, &[Evaluation])> =
-            fits.iter().map(|f| (&f.fit, f.tests.as_slice())).collect();
+        let models: Vec<ModelErrors> = fits
+            .iter()
+            .map(|f| (&f.fit, f.train.as_ref(), f.tests.as_slice()))
+            .collect();
         figures.extend(errors(&name(p), &models));
     }
     for (p, e) in &inputs.experiments {
         for r in &e.results {
-            let models: Vec<(&Fitted, &[Evaluation])> = r
+            let models: Vec<ModelErrors> = r
                 .models
                 .iter()
-                .map(|m| (&m.fitted, m.tests.as_slice()))
+                .map(|m| (&m.fitted, m.train.as_ref(), m.tests.as_slice()))
                 .collect();
             let title = format!("{}: {}, {}", name(p), r.setup, r.function);
             figures.extend(errors(&title, &models));
@@ -227,18 +229,27 @@ fn simulation(file: &str, s: &Simulation) -> Figure {
     )
 }
 
+/// A fitted model, its errors on the training thread count (when the output has them) and on
+/// each test thread count.
+type ModelErrors<'a> = (&'a Fitted, Option<&'a Evaluation>, &'a [Evaluation]);
+
 /// The distribution of Δt − Δt^j per model (one colour each) and thread count (x): 003
-/// Figs. 5.3-5.6. Errors are given for the test thread counts; the training count is named.
-fn errors(title: &str, models: &[(&Fitted, &[Evaluation])]) -> Option<Figure> {
+/// Figs. 5.3-5.6, for the training thread count and the test thread counts.
+fn errors(title: &str, models: &[ModelErrors]) -> Option<Figure> {
     let mut data = Vec::new();
-    for (fit, tests) in models {
+    for (fit, train, tests) in models {
         let name = match &fit.training {
             Some(t) => format!("model {} ({t})", fit.model),
             None => format!("model {}", fit.model),
         };
-        let groups: Vec<(String, &[f64])> = tests
-            .iter()
-            .map(|e| (format!("T = {} (test)", e.threads), e.errors.as_slice()))
+        let trained = train.map(|e| (format!("T = {} (train)", e.threads), e.errors.as_slice()));
+        let groups: Vec<(String, &[f64])> = trained
+            .into_iter()
+            .chain(
+                tests
+                    .iter()
+                    .map(|e| (format!("T = {} (test)", e.threads), e.errors.as_slice())),
+            )
             .collect();
         data.extend(quartile_boxes(&escape::plotly(&name), &groups));
     }
@@ -247,7 +258,7 @@ fn errors(title: &str, models: &[(&Fitted, &[Evaluation])]) -> Option<Figure> {
     }
     let trained = models
         .iter()
-        .filter_map(|(f, _)| f.samples)
+        .filter_map(|(f, _, _)| f.samples)
         .max()
         .map_or(String::new(), |n| format!(", trained on {n} samples"));
     let layout = json!({
@@ -327,6 +338,24 @@ mod tests {
         assert_eq!(boxes.len(), 1);
         assert_eq!(boxes[0]["median"], json!([2.0]));
         assert_eq!(boxes[0]["x"], json!(["T = 2 (test)"]));
+    }
+
+    #[test]
+    fn training_errors_are_drawn_before_the_test_counts() {
+        let fits: Vec<ContentionFit> = serde_json::from_str(
+            r#"[{"fit": {"model": 2, "training": "median", "samples": 3},
+                 "train": {"threads": 3, "samples": 3, "errors": [-1.0, 0.0, 1.0]},
+                 "tests": [{"threads": 2, "samples": 3, "errors": [4.0, 5.0, 6.0]}]}]"#,
+        )
+        .unwrap();
+        let s = section(&MemoryInputs {
+            fits: vec![("f.json".into(), fits)],
+            ..Default::default()
+        })
+        .unwrap();
+        let boxes = &s.figures[0].data;
+        assert_eq!(boxes[0]["x"], json!(["T = 3 (train)", "T = 2 (test)"]));
+        assert_eq!(boxes[0]["median"], json!([0.0, 5.0]));
     }
 
     #[test]

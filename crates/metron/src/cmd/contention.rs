@@ -342,10 +342,15 @@ fn run_fit(a: FitArgs, global: &GlobalOpts) -> CliResult {
                 evaluate(k, &f, &set, t)
             })
             .collect();
-        out.push((f, evals));
+        let trained = evaluate(k, &f, &train, a.train);
+        out.push((f, evals, trained));
     }
     if global.json {
-        let v: Vec<_> = out.iter().map(|(f, e)| serde_json::json!({"fit": f, "tests": e.iter().map(|x| serde_json::json!({"threads": x.threads, "samples": x.samples, "median_abs_error": x.median_abs_error, "median_error": x.median_error, "median_relative_increase": x.median_relative_increase, "median_abs_error_relative": x.median_abs_error_relative, "errors": x.errors})).collect::<Vec<_>>()})).collect();
+        // The model, its errors on the training thread count and on each test thread count.
+        let v: Vec<_> = out
+            .iter()
+            .map(|(f, tests, train)| serde_json::json!({"fit": f, "train": train, "tests": tests}))
+            .collect();
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -362,7 +367,7 @@ fn run_fit(a: FitArgs, global: &GlobalOpts) -> CliResult {
         "{:>5} {:>12} {:>10} {:>3} {:>7} {:>14} {:>14} {:>12}",
         "model", "coefficient", "intercept", "T", "n", "med |err|", "med err", "med |err|/t"
     );
-    for (f, evals) in &out {
+    for (f, evals, _) in &out {
         for e in evals {
             println!(
                 "{:>5} {:>12.5e} {:>10.3} {:>3} {:>7} {:>14.2} {:>14.2} {:>11.3}%",
