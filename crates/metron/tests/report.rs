@@ -193,8 +193,9 @@ fn a_pep_trace_gives_the_pep_section_with_shaded_segments() {
     assert_eq!(common::json(&o)["sections"], serde_json::json!(["pep"]));
     let page = read_report(&out);
     assert!(page.contains("<section id=\"pep\">"));
-    // Four member events after the sampling event INST_RETIRED:ANY_P: four y axes.
-    assert!(page.contains("\"yaxis4\"") && !page.contains("\"yaxis5\""));
+    // Four member events after the sampling event INST_RETIRED:ANY_P: four panels, each
+    // labelled above its own y axis.
+    assert!(page.contains("\"y4 domain\"") && !page.contains("\"y5 domain\""));
     assert!(page.contains("\"type\":\"rect\""), "no region shaded");
 }
 
