@@ -455,6 +455,9 @@ pub struct CostAccumulator<'m> {
     /// Per source location id: its line's index in `by_source`.
     line_of: Vec<u32>,
     line_index: FxMap<(crate::trace::Shared, crate::trace::Shared, Option<u32>), u32>,
+    /// As `line_index` for positions with a file and a function, keyed by the shared strings'
+    /// addresses (the source table shares equal strings).
+    line_index_shared: FxMap<(ByAddress, ByAddress, Option<u32>), u32>,
     fragments: Vec<FragmentCost>,
     trace_costs: Vec<TraceCost>,
     class_names: Vec<SharedStr>,
@@ -467,6 +470,24 @@ pub struct CostAccumulator<'m> {
 
     /// Per source location: file, function and opcode, shared by every fragment's breakdown.
     positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
+}
+
+/// A shared string compared and hashed by its address: the source table hands out one
+/// [`crate::trace::Shared`] per distinct text, and holding it keeps the address from reuse.
+struct ByAddress(crate::trace::Shared);
+
+impl PartialEq for ByAddress {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ByAddress {}
+
+impl std::hash::Hash for ByAddress {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (Arc::as_ptr(&self.0) as *const u8 as usize).hash(h);
+    }
 }
 
 /// One fragment's operation counts per (bytecode position, class), kept between fragments:
@@ -534,6 +555,7 @@ impl<'m> CostAccumulator<'m> {
             by_source: vec![(0.0, vec![0; classes.classes().len()], None)],
             line_of: Vec::new(),
             line_index: FxMap::default(),
+            line_index_shared: FxMap::default(),
             fragments: Vec::new(),
             trace_costs: Vec::new(),
             class_names: classes
@@ -567,13 +589,24 @@ impl<'m> CostAccumulator<'m> {
         let n_classes = self.executed.len();
         for loc in &sources.locations()[self.source_hash.len()..] {
             self.source_hash.push(name_hash(&loc.raw).rotate_left(17));
-            let key = (
-                loc.file.clone().unwrap_or_else(|| loc.raw.as_ref().into()),
-                loc.function.clone().unwrap_or_else(|| "".into()),
-                loc.line.or(loc.first_line),
-            );
             let next = self.by_source.len() as u32;
-            let line = *self.line_index.entry(key).or_insert(next);
+            let line_no = loc.line.or(loc.first_line);
+            let line = match (&loc.file, &loc.function) {
+                // the table shares equal strings, so their addresses name them: no string
+                // is hashed (a long run has hundreds of thousands of positions)
+                (Some(file), Some(function)) if !function.is_empty() => *self
+                    .line_index_shared
+                    .entry((ByAddress(file.clone()), ByAddress(function.clone()), line_no))
+                    .or_insert(next),
+                _ => {
+                    let key = (
+                        loc.file.clone().unwrap_or_else(|| loc.raw.as_ref().into()),
+                        loc.function.clone().unwrap_or_else(|| "".into()),
+                        line_no,
+                    );
+                    *self.line_index.entry(key).or_insert(next)
+                }
+            };
             if line == next {
                 self.by_source.push((0.0, vec![0; n_classes], None));
             }
