@@ -596,7 +596,11 @@ impl<'m> CostAccumulator<'m> {
                 // is hashed (a long run has hundreds of thousands of positions)
                 (Some(file), Some(function)) if !function.is_empty() => *self
                     .line_index_shared
-                    .entry((ByAddress(file.clone()), ByAddress(function.clone()), line_no))
+                    .entry((
+                        ByAddress(file.clone()),
+                        ByAddress(function.clone()),
+                        line_no,
+                    ))
                     .or_insert(next),
                 _ => {
                     let key = (
