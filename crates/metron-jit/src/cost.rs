@@ -446,7 +446,8 @@ pub struct CostAccumulator<'m> {
     source_hash: Vec<u64>,
     unknown_ops: BTreeMap<String, u64>,
     executed: Vec<u64>,
-    /// Σ over fragments, per source location id: cost and executed ops per class. Keyed by
+    /// Σ over fragments, per source line: CM0's cost (other models' costs follow from the ops at
+    /// the end), executed ops per class, and the first source id seen. Keyed by
     /// id while summing; ids that name the same line merge into SourceKeys at the end.
     /// Indexed by source line (see `line_of`); line 0 is `<unknown>`. Keyed by line rather
     /// than by bytecode position: a long run has several positions per line.
@@ -454,6 +455,9 @@ pub struct CostAccumulator<'m> {
     /// Per source location id: its line's index in `by_source`.
     line_of: Vec<u32>,
     line_index: FxMap<(crate::trace::Shared, crate::trace::Shared, Option<u32>), u32>,
+    /// As `line_index` for positions with a file and a function, keyed by the shared strings'
+    /// addresses (the source table shares equal strings).
+    line_index_shared: FxMap<(ByAddress, ByAddress, Option<u32>), u32>,
     fragments: Vec<FragmentCost>,
     trace_costs: Vec<TraceCost>,
     class_names: Vec<SharedStr>,
@@ -461,12 +465,77 @@ pub struct CostAccumulator<'m> {
     class_cost: Vec<f64>,
     /// Class indices in the order of their names (a fragment's [`ClassCounts`] order).
     classes_by_name: Vec<usize>,
-    /// Per-fragment cost per position, reused between fragments: it is ranked by a total
-    /// order, so its own iteration order does not matter.
-    scratch_pos: FxMap<Option<SourceId>, (f64, u32)>,
+    /// Per-fragment counts, reused between fragments (no allocation per fragment).
+    scratch: FragmentScratch,
 
     /// Per source location: file, function and opcode, shared by every fragment's breakdown.
     positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
+}
+
+/// A shared string compared and hashed by its address: the source table hands out one
+/// [`crate::trace::Shared`] per distinct text, and holding it keeps the address from reuse.
+struct ByAddress(crate::trace::Shared);
+
+impl PartialEq for ByAddress {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ByAddress {}
+
+impl std::hash::Hash for ByAddress {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (Arc::as_ptr(&self.0) as *const u8 as usize).hash(h);
+    }
+}
+
+/// One fragment's operation counts per (bytecode position, class), kept between fragments:
+/// positions are found through a table indexed by source id and stamped with the fragment's
+/// number, so nothing is cleared or allocated per fragment.
+#[derive(Default)]
+struct FragmentScratch {
+    /// Per class: operations in the fragment.
+    counts: Vec<u32>,
+    /// The fragment's positions in the order of their first operation.
+    slots: Vec<Option<SourceId>>,
+    /// `slots.len() × classes` counts, row by row.
+    slot_counts: Vec<u32>,
+    /// Per source id (0 for none, else index + 1): the fragment that last saw it, and its slot.
+    stamp: Vec<(u32, u32)>,
+    epoch: u32,
+    ranked: Vec<(Option<SourceId>, (f64, u32))>,
+}
+
+impl FragmentScratch {
+    fn start(&mut self, n_classes: usize) {
+        self.counts.clear();
+        self.counts.resize(n_classes, 0);
+        self.slots.clear();
+        self.slot_counts.clear();
+        self.ranked.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = (0, 0));
+            self.epoch = 1;
+        }
+    }
+
+    /// The slot of `src` in this fragment, opened if new.
+    fn slot(&mut self, src: Option<SourceId>, n_classes: usize) -> usize {
+        let at = src.map_or(0, |s| s.index() + 1);
+        if at >= self.stamp.len() {
+            self.stamp.resize(at + 1, (0, 0));
+        }
+        let entry = &mut self.stamp[at];
+        if entry.0 != self.epoch {
+            *entry = (self.epoch, self.slots.len() as u32);
+            self.slots.push(src);
+            self.slot_counts
+                .resize(self.slot_counts.len() + n_classes, 0);
+        }
+        entry.1 as usize
+    }
 }
 
 impl<'m> CostAccumulator<'m> {
@@ -486,6 +555,7 @@ impl<'m> CostAccumulator<'m> {
             by_source: vec![(0.0, vec![0; classes.classes().len()], None)],
             line_of: Vec::new(),
             line_index: FxMap::default(),
+            line_index_shared: FxMap::default(),
             fragments: Vec::new(),
             trace_costs: Vec::new(),
             class_names: classes
@@ -495,7 +565,7 @@ impl<'m> CostAccumulator<'m> {
                 .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
                 .collect(),
             positions: FxMap::default(),
-            scratch_pos: FxMap::default(),
+            scratch: FragmentScratch::default(),
             classes_by_name: {
                 let mut order: Vec<usize> = (0..classes.classes().len()).collect();
                 order.sort_by(|&a, &b| classes.name(ClassId(a)).cmp(classes.name(ClassId(b))));
@@ -519,13 +589,28 @@ impl<'m> CostAccumulator<'m> {
         let n_classes = self.executed.len();
         for loc in &sources.locations()[self.source_hash.len()..] {
             self.source_hash.push(name_hash(&loc.raw).rotate_left(17));
-            let key = (
-                loc.file.clone().unwrap_or_else(|| loc.raw.as_ref().into()),
-                loc.function.clone().unwrap_or_else(|| "".into()),
-                loc.line.or(loc.first_line),
-            );
             let next = self.by_source.len() as u32;
-            let line = *self.line_index.entry(key).or_insert(next);
+            let line_no = loc.line.or(loc.first_line);
+            let line = match (&loc.file, &loc.function) {
+                // the table shares equal strings, so their addresses name them: no string
+                // is hashed (a long run has hundreds of thousands of positions)
+                (Some(file), Some(function)) if !function.is_empty() => *self
+                    .line_index_shared
+                    .entry((
+                        ByAddress(file.clone()),
+                        ByAddress(function.clone()),
+                        line_no,
+                    ))
+                    .or_insert(next),
+                _ => {
+                    let key = (
+                        loc.file.clone().unwrap_or_else(|| loc.raw.as_ref().into()),
+                        loc.function.clone().unwrap_or_else(|| "".into()),
+                        line_no,
+                    );
+                    *self.line_index.entry(key).or_insert(next)
+                }
+            };
             if line == next {
                 self.by_source.push((0.0, vec![0; n_classes], None));
             }
@@ -597,49 +682,41 @@ impl<'m> CostAccumulator<'m> {
         let n_classes = self.executed.len();
         let ops = &trace.ops[f.first_op..f.end_op];
         let op_source = |k: usize| ops[k].source.or(entry_source);
-        let mut counts = vec![0u32; n_classes];
-        // one hash per operation: (position, class) → count; everything else per position
-        // Fresh maps per fragment, not reused ones: their iteration order is the order in
-        // which CMW's weighted costs are summed, and the results stay bit for bit the same.
-        let mut per_pos_class: FxMap<(Option<SourceId>, ClassId), u32> = FxMap::default();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.start(n_classes);
         let mut gamma = 0.0;
-        // A run of operations with the same (position, class) finds its map slot once. The
-        // map's iteration order (the order CMW's costs are summed in below) depends only on
-        // the order new keys arrive in, which this does not change.
-        let mut run: Option<((Option<SourceId>, ClassId), &mut u32)> = None;
         for (k, op) in ops.iter().enumerate() {
             let class = self.op_class[op.name.0 as usize];
-            counts[class.0] += 1;
+            scratch.counts[class.0] += 1;
             if let Some(freq) = f.frequency {
                 let e = &mut self.op_executed[op.name.0 as usize];
                 *e = e.saturating_add(freq);
             }
             gamma += self.class_cost[class.0];
-            let key = (op_source(k), class);
-            match &mut run {
-                Some((open, n)) if *open == key => **n += 1,
-                _ => {
-                    let n = per_pos_class.entry(key).or_insert(0);
-                    *n += 1;
-                    run = Some((key, n));
+            let slot = scratch.slot(op_source(k), n_classes);
+            scratch.slot_counts[slot * n_classes + class.0] += 1;
+        }
+        // 001 Eq. 3 summed in a fixed order: positions in the order of their first operation
+        // in the fragment, classes in class-table order (docs/jit.md, "Throughput").
+        let mut ranked = std::mem::take(&mut scratch.ranked);
+        for (i, &src) in scratch.slots.iter().enumerate() {
+            let mut g = 0.0;
+            let mut n_ops = 0u32;
+            let row = &scratch.slot_counts[i * n_classes..(i + 1) * n_classes];
+            for (c, &n) in row.iter().enumerate().filter(|(_, n)| **n > 0) {
+                let class = ClassId(c);
+                let cost = self.cost_of(class) * f64::from(n);
+                g += cost;
+                if class != classes.debug() {
+                    n_ops += n;
+                }
+                if let Some(freq) = f.frequency {
+                    let line = &mut self.by_source[line_slot(&self.line_of, src)];
+                    line.2 = line.2.or(src);
+                    line.1[c] = line.1[c].saturating_add(freq.saturating_mul(u64::from(n)));
                 }
             }
-        }
-        let mut per_pos = std::mem::take(&mut self.scratch_pos);
-        per_pos.clear();
-        for (&(src, class), &n) in &per_pos_class {
-            let c = self.cost_of(class) * f64::from(n);
-            let slot = per_pos.entry(src).or_insert((0.0, 0));
-            slot.0 += c;
-            if class != classes.debug() {
-                slot.1 += n;
-            }
-            if let Some(freq) = f.frequency {
-                let line = &mut self.by_source[line_slot(&self.line_of, src)];
-                line.2 = line.2.or(src);
-                line.0 += freq as f64 * c;
-                line.1[class.0] = line.1[class.0].saturating_add(freq.saturating_mul(u64::from(n)));
-            }
+            ranked.push((src, (g, n_ops)));
         }
         if matches!(self.model, CostModel::Cm0) {
             gamma = 1.0; // 001 Eq. 1; attributed to where the fragment starts
@@ -648,7 +725,11 @@ impl<'m> CostAccumulator<'m> {
             } else {
                 op_source(0)
             };
-            per_pos.entry(src).or_insert((0.0, 0)).0 += 1.0;
+            let slot = scratch.slot(src, n_classes);
+            if slot == ranked.len() {
+                ranked.push((src, (0.0, 0)));
+            }
+            ranked[slot].1 .0 += 1.0;
             if let Some(n) = f.frequency {
                 let line = &mut self.by_source[line_slot(&self.line_of, src)];
                 line.2 = line.2.or(src);
@@ -657,18 +738,17 @@ impl<'m> CostAccumulator<'m> {
         }
         let cost = f.frequency.map(|n| n as f64 * gamma);
         if let Some(n) = f.frequency {
-            for (class, c) in counts.iter().enumerate() {
+            for (class, c) in scratch.counts.iter().enumerate() {
                 self.executed[class] =
                     self.executed[class].saturating_add(n.saturating_mul(u64::from(*c)));
             }
         }
-        // Ranked on ids first: turning every position into strings would dominate the run.
-        let mut ranked: Vec<(Option<SourceId>, (f64, u32))> = per_pos.drain().collect();
-        self.scratch_pos = per_pos;
+        let counts = std::mem::take(&mut scratch.counts);
+        self.scratch = scratch;
         ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
         ranked.truncate(SOURCES_PER_FRAGMENT);
         let top_sources: Vec<BytecodeCost> = ranked
-            .into_iter()
+            .drain(..)
             .map(|(src, (g, n))| {
                 let position = self
                     .positions
@@ -695,6 +775,7 @@ impl<'m> CostAccumulator<'m> {
                 }
             })
             .collect();
+        self.scratch.ranked = ranked;
         // Sources are part of a fragment's shape: two loops with the same operations in
         // different functions are different fragments. Ids (tokens, guards) are not.
         let source_hash = |id: Option<SourceId>| {
@@ -716,7 +797,7 @@ impl<'m> CostAccumulator<'m> {
                 _ => l.short(),
             })
             .unwrap_or_default();
-        FragmentCost {
+        let result = FragmentCost {
             starts_at,
             name: f.name(),
             trace: String::new(), // the trace's label, set by the caller
@@ -737,7 +818,9 @@ impl<'m> CostAccumulator<'m> {
                 ops.iter()
                     .map(|o| self.op_hash[o.name.0 as usize] ^ source_hash(o.source)),
             ),
-        }
+        };
+        self.scratch.counts = counts;
+        result
     }
 
     /// Γ, shares and source lines once every trace is in; `warnings` are the fragment
@@ -761,7 +844,16 @@ impl<'m> CostAccumulator<'m> {
             .by_source
             .into_iter()
             .filter(|(cost, ops, _)| *cost != 0.0 || ops.iter().any(|n| *n > 0))
-            .map(|(cost, ops, src)| (source_key(sources, src), cost, ops))
+            // a line's cost from its executed operations per class, in class order: lines
+            // with the same operations tie exactly, whatever order their fragments came in
+            .map(|(cm0, ops, src)| {
+                let weighted = ops
+                    .iter()
+                    .zip(&self.class_cost)
+                    .map(|(&n, &w)| n as f64 * w)
+                    .fold(0.0, |a, b| a + b);
+                (source_key(sources, src), cm0 + weighted, ops)
+            })
             .map(|(key, cost, ops)| SourceCost {
                 key,
                 cost,
