@@ -46,10 +46,7 @@ impl Weights {
 
     /// Reads `class weight` lines (`#` comments).
     pub fn from_file(path: &Path) -> Result<Self, JitError> {
-        let text = std::fs::read_to_string(path).map_err(|source| JitError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::error::read_text(path)?;
         Self::parse(&text, path)
     }
 

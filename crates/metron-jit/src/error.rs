@@ -42,3 +42,12 @@ pub enum JitError {
     #[error("{what} failed: {status}")]
     Failed { what: String, status: String },
 }
+
+/// The whole text of a file the user named (a weights table, a class table, a task script, a
+/// model file), with the path in the error.
+pub(crate) fn read_text(path: &std::path::Path) -> Result<String, JitError> {
+    std::fs::read_to_string(path).map_err(|source| JitError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}

@@ -37,10 +37,7 @@ impl OpClassTable {
 
     /// Reads a user table from `path`.
     pub fn from_file(path: &Path) -> Result<Self, JitError> {
-        let text = std::fs::read_to_string(path).map_err(|source| JitError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::error::read_text(path)?;
         Self::parse(&text, path)
     }
 
