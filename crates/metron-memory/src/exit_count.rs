@@ -1,5 +1,6 @@
 //! Trip counts scalar evolution leaves uncomputed (003 §4.1.2) but the exit test states
-//! plainly: a loop whose only exit is `iv PRED bound`, with `iv` an add recurrence
+//! plainly: a loop whose only exit, tested every iteration (it dominates the latch), is `iv PRED bound` (PRED one
+//! of `<`, `<=`, `>`, `>=`, `!=`, or a constant), with `iv` an add recurrence
 //! `{start,+,c}` of this loop (c a constant, either sign) and `bound` invariant in it. The usual cause is a bound that is a
 //! `?:` or an inlined `imin(w - 1, x + r)` recomputed in the header: LLVM leaves the join's
 //! phi unknown, metron reads it as a max/min (`condition::conditional_extremes`).
@@ -23,11 +24,16 @@ pub fn from_exit_test(
 ) -> Option<(TripBound, i64)> {
     let l = &cfg.loops[li];
     let exits = exit_branches(f, cfg, li);
-    // A latch exit (rotated loop) runs the body once more; scalar evolution counts those.
+    // The test is evaluated once per iteration k whether it sits in the header (top-tested)
+    // or in the latch (bottom-tested, a rotated loop): either way the header runs K + 1 times,
+    // K the first k at which the compared value leaves its range, and the backedge is taken K
+    // times. Written in the header's k, the compared value of a latch test (`iv.next`) has
+    // its start one step on, so one formula serves both. An exit elsewhere need not be
+    // evaluated every iteration, so the test must dominate every latch.
     let [(b, Some(cond))] = exits.as_slice() else {
         return None;
     };
-    if l.latches.contains(b) {
+    if !l.latches.iter().all(|&t| cfg.dominates(*b, t)) {
         return None;
     }
     let Inst::Br { targets } = &f.blocks[*b].insts.last()?.kind else {
@@ -35,6 +41,12 @@ pub fn from_exit_test(
     };
     let index = f.block_index();
     let stays_if_true = l.blocks.contains(index.get(targets.first()?.as_str())?);
+    // A constant test (indvars folds the exit of a loop it proves unreachable to `br i1 true`):
+    // leaving at once is K = 0; never leaving means a run that terminates never enters the
+    // loop, so its body is counted 0 times whatever K is taken, and K = 0 is exact there too.
+    if matches!(cond.as_str(), "true" | "false") {
+        return Some((TripBound(MaxOfMins::affine(AffineExpr::constant(0))), 1));
+    }
     let icmp = f
         .blocks
         .iter()
@@ -89,8 +101,12 @@ pub fn from_exit_test(
         (iv, bound, pred)
     };
     let c = c.abs();
+    // `iv != bound` (unit step, or any step that lands on the bound) leaves at the first k
+    // where iv reaches the bound, as `<` does; a loop that would step past it does not
+    // terminate without wrapping (undefined for signed C integers), so a terminating run
+    // always meets the count of `<`.
     let inclusive = match (pred.as_str(), stays_if_true) {
-        ("slt" | "ult", true) | ("sge" | "uge", false) => false,
+        ("slt" | "ult" | "ne", true) | ("sge" | "uge" | "eq", false) => false,
         ("sle" | "ule", true) | ("sgt" | "ugt", false) => true,
         _ => return None,
     };
@@ -123,6 +139,8 @@ fn swap(pred: &str) -> Option<&'static str> {
         "ugt" => "ult",
         "ule" => "uge",
         "uge" => "ule",
+        "ne" => "ne",
+        "eq" => "eq",
         _ => return None,
     })
 }
