@@ -1082,11 +1082,11 @@ fn with_derived(
                 out.insert(d.name.clone(), v);
             }
             // An argument without a value: the count stays symbolic in it.
-            Err(missing) if binding.get(&missing).is_none() && !missing.contains(' ') => {}
-            Err(why) => {
+            Err(crate::exit_count::DerivedError::Unbound(_)) => {}
+            Err(e) => {
                 return Err(MemoryError::TripCount {
                     name: d.name.clone(),
-                    why,
+                    why: e.to_string(),
                 })
             }
         }

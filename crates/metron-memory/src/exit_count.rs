@@ -254,23 +254,49 @@ pub struct DerivedParameter {
     pub inclusive: bool,
 }
 
+/// Why a derived parameter has no value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DerivedError {
+    /// An argument of its definition is not bound (the count stays symbolic).
+    Unbound(String),
+    /// The step is not positive: the loop does not terminate.
+    NoEnd { step: String, value: i64 },
+}
+
+impl std::fmt::Display for DerivedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DerivedError::Unbound(v) => write!(f, "`{v}` has no value"),
+            DerivedError::NoEnd { step, value } => write!(
+                f,
+                "{step} = {value}: the loop stepping by it does not terminate"
+            ),
+        }
+    }
+}
+
 impl DerivedParameter {
     /// K: the first k >= 0 at which start + k * step leaves `< bound` (`<= bound`). A step
     /// that is not positive never leaves when the loop is entered (or wraps, undefined in C).
-    pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, String> {
-        let eval = |e: &AffineExpr| -> Result<i64, String> {
-            e.terms.iter().try_fold(e.constant, |acc, (v, c)| {
-                let x = binding.get(v).ok_or_else(|| v.clone())?;
-                Ok(acc + c * x)
-            })
+    pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
+        let get = |v: &String| {
+            binding
+                .get(v)
+                .copied()
+                .ok_or_else(|| DerivedError::Unbound(v.clone()))
         };
-        let s = *binding.get(&self.step).ok_or_else(|| self.step.clone())?;
+        let eval = |e: &AffineExpr| -> Result<i64, DerivedError> {
+            e.terms
+                .iter()
+                .try_fold(e.constant, |acc, (v, c)| Ok(acc + c * get(v)?))
+        };
+        let s = get(&self.step)?;
         let (start, bound) = (eval(&self.start)?, eval(&self.bound)?);
         if s <= 0 {
-            return Err(format!(
-                "{} = {s}: the loop stepping by it does not terminate",
-                self.step
-            ));
+            return Err(DerivedError::NoEnd {
+                step: self.step.clone(),
+                value: s,
+            });
         }
         let span = bound - start + i64::from(self.inclusive);
         // ceil(span / s) for span > 0, else 0.
@@ -449,7 +475,13 @@ mod tests {
             step: "st".into(),
             inclusive: false,
         };
-        assert!(d.value(&b).unwrap_err().contains("does not terminate"));
+        assert_eq!(
+            d.value(&b),
+            Err(DerivedError::NoEnd {
+                step: "st".into(),
+                value: 0
+            })
+        );
     }
 
     #[test]
