@@ -9,8 +9,13 @@ for f in ${FILES:-*.c}; do
   hdr=$(grep -m1 "corpus:" $f)
   k=$(echo "$hdr" | sed -E 's/.*kernel=([^ ]+).*/\1/')
   args=$(echo "$hdr" | sed -nE 's/.*args="([^"]*)".*/\1/p')
-  params=$(echo "$hdr" | sed -nE 's/.*params="([^"]*)".*/\1/p')
-  cflags=$(echo "$hdr" | sed -nE 's/.*cflags="([^"]*)".*/\1/p')
+  params=$(echo "$hdr" | sed -nE 's/.* params="([^"]*)".*/\1/p')
+  cflags=$(echo "$hdr" | sed -nE 's/.* cflags="([^"]*)".*/\1/p')
+  # memparams / memcflags: what metron memory needs beyond the shared line (an
+  # argument main passes as a constant, `static` off so that lackey's marks can link).
+  params="$params $(echo "$hdr" | sed -nE 's/.*memparams="([^"]*)".*/\1/p')"
+  cflags="$cflags $(echo "$hdr" | sed -nE 's/.*memcflags="([^"]*)".*/\1/p')"
+  cflags=$(echo $cflags)
   P=""; for p in $(echo $params | tr ',' ' '); do P="$P -p $p"; done
   out=$(timeout 300 $M memory validate $f -f $k $P ${cflags:+--cflags "$cflags"} -q --json -- $args 2>&1)
   rc=$?

@@ -1,6 +1,6 @@
 /* norms: 1-, 2- and max-norms of vector slices, a reduction per norm; the kernel is called
  * with a constant stride, which gcc specialises into a .constprop clone.
- * corpus: kernel=norms args="3000" params="n=3000" */
+ * corpus: kernel=norms args="3000" params="n=3000" memparams="stride=1" memcflags="-Dstatic=" */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -78,6 +78,9 @@ pub struct LoopReport {
     /// Where the count came from: `scev`, or `unknown` (a fresh parameter `trip_<header>`).
     pub source: String,
     pub scev: Option<String>,
+    /// For source `derived`: the parameter the count is, and its definition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub derived: Option<crate::exit_count::DerivedParameter>,
 }
 
 /// Position of a site in the access tree: enclosing loops (outer first) and if-else arms.
@@ -181,6 +184,8 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             .as_deref()
             .map(|t| crate::scev::backedge_count_in(t, &symbol_of, &scev.values));
         let exit_test = || crate::exit_count::from_exit_test(f, &cfg, li, &symbol_of, &scev.values);
+        let derived = || crate::exit_count::derived_trip(f, &cfg, li, &symbol_of, &scev.values);
+        let mut derived_loop = None;
         let (btc, stride, source) = match parsed {
             Some(Ok((a, c))) => (a, c, "scev"),
             _ if exit_test().is_some() => {
@@ -197,6 +202,20 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
                      the exit branch's executions divided by its exits)"
                 ));
                 (unknown_trip(&header), 1, "data")
+            }
+            _ if derived().is_some() => {
+                let d = derived();
+                let q = d.as_ref().map_or_else(String::new, |d| d.name.clone());
+                if let Some(d) = &d {
+                    notes.push(format!(
+                        "loop %{header}: its step is the argument `{}`, so its backedge-taken count is \
+                         no polynomial; it is the derived parameter {q} = {}, computed from the \
+                         arguments' values",
+                        d.step, d.definition
+                    ));
+                }
+                derived_loop = d;
+                (TripBound::single(Affine::symbol(&q)), 1, "derived")
             }
             Some(Err(e)) => {
                 notes.push(format!(
@@ -221,6 +240,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             stride,
             source: source.into(),
             scev: text,
+            derived: derived_loop,
         });
     }
     let sites = access_sites(f);
@@ -1020,9 +1040,58 @@ pub struct FunctionCounts {
     pub writes: Piecewise,
     pub variables: Vec<VariableCount>,
     pub notes: Vec<String>,
+    /// Values of the derived trip parameters (`q_<header>`) computed from the binding.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub derived: BTreeMap<String, i64>,
     /// Count of each site of each function reached, for validation.
     #[serde(skip)]
     pub per_site: BTreeMap<(String, usize), Piecewise>,
+}
+
+impl FunctionCounts {
+    /// `binding` with the derived parameters these counts were evaluated with.
+    pub fn binding(&self, binding: &Binding) -> Binding {
+        let mut b = binding.clone();
+        for (k, v) in &self.derived {
+            b.entry(k.clone()).or_insert(*v);
+        }
+        b
+    }
+}
+
+/// `binding` plus the derived trip parameters of `root`'s loops whose arguments it binds
+/// (a derived parameter given by hand is kept).
+fn with_derived(
+    model: &ModuleModel,
+    root: &str,
+    binding: &Binding,
+) -> Result<Binding, MemoryError> {
+    let mut out = binding.clone();
+    let derived = model
+        .functions
+        .get(root)
+        .into_iter()
+        .flat_map(|f| &f.loops)
+        .filter_map(|l| l.derived.as_ref());
+    for d in derived {
+        if out.contains_key(&d.name) {
+            continue;
+        }
+        match d.value(binding) {
+            Ok(v) => {
+                out.insert(d.name.clone(), v);
+            }
+            // An argument without a value: the count stays symbolic in it.
+            Err(crate::exit_count::DerivedError::Unbound(_)) => {}
+            Err(e) => {
+                return Err(MemoryError::TripCount {
+                    name: d.name.clone(),
+                    why: e.to_string(),
+                })
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// N_k of `root` under `policy` (003 Eq. 3.1's N_k), evaluated where `binding` covers it.
@@ -1037,6 +1106,15 @@ pub fn count_function(
         .get(root)
         .map(|f| f.notes.clone())
         .unwrap_or_default();
+    let derived: BTreeMap<String, i64> = with_derived(model, root, binding)?
+        .into_iter()
+        .filter(|(k, _)| !binding.contains_key(k))
+        .collect();
+    let binding = &derived
+        .iter()
+        .map(|(k, v)| (k.clone(), *v))
+        .chain(binding.clone())
+        .collect::<Binding>();
     let sites = expand(model, root, &mut notes)?;
     let counts: Vec<Piecewise> = sites.iter().map(site_count).collect::<Result<_, _>>()?;
     let mut decide = binding.clone();
@@ -1121,6 +1199,7 @@ pub fn count_function(
         writes,
         variables,
         notes,
+        derived,
         per_site,
     })
 }

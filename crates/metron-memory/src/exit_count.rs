@@ -1,5 +1,6 @@
 //! Trip counts scalar evolution leaves uncomputed (003 §4.1.2) but the exit test states
-//! plainly: a loop whose only exit is `iv PRED bound`, with `iv` an add recurrence
+//! plainly: a loop whose only exit, tested every iteration (it dominates the latch), is `iv PRED bound` (PRED one
+//! of `<`, `<=`, `>`, `>=`, `!=`, or a constant), with `iv` an add recurrence
 //! `{start,+,c}` of this loop (c a constant, either sign) and `bound` invariant in it. The usual cause is a bound that is a
 //! `?:` or an inlined `imin(w - 1, x + r)` recomputed in the header: LLVM leaves the join's
 //! phi unknown, metron reads it as a max/min (`condition::conditional_extremes`).
@@ -7,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use metron_symbolic::{AffineExpr, MaxOfMins};
+use serde::Serialize;
 
 use crate::ir::{split_top, Function, Inst};
 use crate::scev::{loop_symbol, to_bound_in, TripBound};
@@ -22,36 +24,19 @@ pub fn from_exit_test(
     values: &BTreeMap<String, String>,
 ) -> Option<(TripBound, i64)> {
     let l = &cfg.loops[li];
-    let exits = exit_branches(f, cfg, li);
-    // A latch exit (rotated loop) runs the body once more; scalar evolution counts those.
-    let [(b, Some(cond))] = exits.as_slice() else {
-        return None;
-    };
-    if l.latches.contains(b) {
-        return None;
+    let ExitCompare {
+        pred,
+        a,
+        b,
+        stays_if_true,
+    } = exit_compare(f, cfg, li)?;
+    if pred == "const" {
+        // A constant test (indvars folds the exit of a loop it proves unreachable to
+        // `br i1 true`): leaving at once is K = 0; never leaving means a run that terminates
+        // never enters the loop, so its body is counted 0 times whatever K is taken, and
+        // K = 0 is exact there too.
+        return Some((TripBound(MaxOfMins::affine(AffineExpr::constant(0))), 1));
     }
-    let Inst::Br { targets } = &f.blocks[*b].insts.last()?.kind else {
-        return None;
-    };
-    let index = f.block_index();
-    let stays_if_true = l.blocks.contains(index.get(targets.first()?.as_str())?);
-    let icmp = f
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .find(|i| i.result.as_deref() == Some(cond.trim_start_matches('%')))?;
-    let rhs = icmp
-        .text
-        .split_once(" = ")?
-        .1
-        .trim()
-        .strip_prefix("icmp ")?;
-    let args = split_top(rhs);
-    let mut words = args.first()?.split_whitespace();
-    let pred = words.next()?;
-    let _ty = words.next()?;
-    let a = words.next()?.to_string();
-    let b = args.get(1)?.split_whitespace().last()?.to_string();
     let k = loop_symbol(&f.blocks[l.header].label);
     let form = |v: &str| -> Option<MaxOfMins> {
         let Some(v) = v.strip_prefix('%') else {
@@ -76,7 +61,7 @@ pub fn from_exit_test(
     // down-counting iv (`j >= MAX(i, 2); j--`) is mirrored: -iv <= -bound.
     let (iv, bound, pred, c) = match (step(&x)?, step(&y)?) {
         (s, 0) if s != 0 => (x, y, pred.to_string(), s),
-        (0, s) if s != 0 => (y, x, swap(pred)?.to_string(), s),
+        (0, s) if s != 0 => (y, x, swap(&pred)?.to_string(), s),
         _ => return None,
     };
     let (iv, bound, pred) = if c < 0 {
@@ -89,8 +74,12 @@ pub fn from_exit_test(
         (iv, bound, pred)
     };
     let c = c.abs();
+    // `iv != bound` (unit step, or any step that lands on the bound) leaves at the first k
+    // where iv reaches the bound, as `<` does; a loop that would step past it does not
+    // terminate without wrapping (undefined for signed C integers), so a terminating run
+    // always meets the count of `<`.
     let inclusive = match (pred.as_str(), stays_if_true) {
-        ("slt" | "ult", true) | ("sge" | "uge", false) => false,
+        ("slt" | "ult" | "ne", true) | ("sge" | "uge" | "eq", false) => false,
         ("sle" | "ule", true) | ("sgt" | "ugt", false) => true,
         _ => return None,
     };
@@ -113,6 +102,68 @@ pub fn from_exit_test(
     Some((TripBound(count), c))
 }
 
+/// The single exit test of loop `li`: `a PRED b`, and whether the loop stays when it holds
+/// (`pred` is `const` for a constant `br i1 true/false`).
+struct ExitCompare {
+    pred: String,
+    a: String,
+    b: String,
+    stays_if_true: bool,
+}
+
+fn exit_compare(f: &Function, cfg: &Cfg, li: usize) -> Option<ExitCompare> {
+    let l = &cfg.loops[li];
+    let exits = exit_branches(f, cfg, li);
+    // The test is evaluated once per iteration k whether it sits in the header (top-tested)
+    // or in the latch (bottom-tested, a rotated loop): either way the header runs K + 1 times,
+    // K the first k at which the compared value leaves its range, and the backedge is taken K
+    // times. Written in the header's k, the compared value of a latch test (`iv.next`) has
+    // its start one step on, so one formula serves both. An exit elsewhere need not be
+    // evaluated every iteration, so the test must dominate every latch.
+    let [(b, Some(cond))] = exits.as_slice() else {
+        return None;
+    };
+    if !l.latches.iter().all(|&t| cfg.dominates(*b, t)) {
+        return None;
+    }
+    let Inst::Br { targets } = &f.blocks[*b].insts.last()?.kind else {
+        return None;
+    };
+    let index = f.block_index();
+    let stays_if_true = l.blocks.contains(index.get(targets.first()?.as_str())?);
+    if matches!(cond.as_str(), "true" | "false") {
+        return Some(ExitCompare {
+            pred: "const".into(),
+            a: String::new(),
+            b: String::new(),
+            stays_if_true: false,
+        });
+    }
+    let icmp = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find(|i| i.result.as_deref() == Some(cond.trim_start_matches('%')))?;
+    let rhs = icmp
+        .text
+        .split_once(" = ")?
+        .1
+        .trim()
+        .strip_prefix("icmp ")?;
+    let args = split_top(rhs);
+    let mut words = args.first()?.split_whitespace();
+    let pred = words.next()?;
+    let _ty = words.next()?;
+    let a = words.next()?.to_string();
+    let b = args.get(1)?.split_whitespace().last()?.to_string();
+    Some(ExitCompare {
+        pred: pred.to_string(),
+        a,
+        b,
+        stays_if_true,
+    })
+}
+
 fn swap(pred: &str) -> Option<&'static str> {
     Some(match pred {
         "slt" => "sgt",
@@ -123,6 +174,8 @@ fn swap(pred: &str) -> Option<&'static str> {
         "ugt" => "ult",
         "ule" => "uge",
         "uge" => "ule",
+        "ne" => "ne",
+        "eq" => "eq",
         _ => return None,
     })
 }
@@ -180,4 +233,271 @@ fn exit_branches(f: &Function, cfg: &Cfg, li: usize) -> Vec<(usize, Option<Strin
             (b, c)
         })
         .collect()
+}
+
+/// A trip count that is no polynomial in the arguments: a step that is itself an argument
+/// (`for (i = 0; i < n; i += stride)`), whose backedge-taken count is
+/// K = max(0, ceil((bound − start) / step)). The count gets a parameter of its own, defined by
+/// the loop's start, bound and step, that metron computes from the arguments' values when the
+/// count is evaluated: the user gives `n` and `stride`, never K.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DerivedParameter {
+    pub name: String,
+    /// K's definition in the arguments, as shown to the user.
+    pub definition: String,
+    /// The compared value at k = 0 (one step on for a latch test of `iv.next`).
+    pub start: AffineExpr,
+    pub bound: AffineExpr,
+    /// The argument the induction variable steps by.
+    pub step: String,
+    /// `<=` rather than `<`.
+    pub inclusive: bool,
+}
+
+/// Why a derived parameter has no value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DerivedError {
+    /// An argument of its definition is not bound (the count stays symbolic).
+    Unbound(String),
+    /// The step is not positive: the loop does not terminate.
+    NoEnd { step: String, value: i64 },
+}
+
+impl std::fmt::Display for DerivedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DerivedError::Unbound(v) => write!(f, "`{v}` has no value"),
+            DerivedError::NoEnd { step, value } => write!(
+                f,
+                "{step} = {value}: the loop stepping by it does not terminate"
+            ),
+        }
+    }
+}
+
+impl DerivedParameter {
+    /// K: the first k >= 0 at which start + k * step leaves `< bound` (`<= bound`). A step
+    /// that is not positive never leaves when the loop is entered (or wraps, undefined in C).
+    pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
+        let get = |v: &String| {
+            binding
+                .get(v)
+                .copied()
+                .ok_or_else(|| DerivedError::Unbound(v.clone()))
+        };
+        let eval = |e: &AffineExpr| -> Result<i64, DerivedError> {
+            e.terms
+                .iter()
+                .try_fold(e.constant, |acc, (v, c)| Ok(acc + c * get(v)?))
+        };
+        let s = get(&self.step)?;
+        let (start, bound) = (eval(&self.start)?, eval(&self.bound)?);
+        if s <= 0 {
+            return Err(DerivedError::NoEnd {
+                step: self.step.clone(),
+                value: s,
+            });
+        }
+        let span = bound - start + i64::from(self.inclusive);
+        // ceil(span / s) for span > 0, else 0.
+        Ok(if span > 0 { (span + s - 1) / s } else { 0 })
+    }
+}
+
+/// The derived trip parameter of loop `li` when its exit test compares `{start,+,%step}`
+/// (scalar evolution's add recurrence with an argument as step) with a bound, start and
+/// bound affine in the arguments.
+pub fn derived_trip(
+    f: &Function,
+    cfg: &Cfg,
+    li: usize,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Option<DerivedParameter> {
+    let l = &cfg.loops[li];
+    let header = &f.blocks[l.header].label;
+    let e = exit_compare(f, cfg, li)?;
+    // Only arguments: an outer loop's k in start or bound would make K vary per iteration.
+    let free = |m: MaxOfMins| -> Option<AffineExpr> {
+        let [t] = m.0.as_slice() else { return None };
+        let [a] = t.as_slice() else { return None };
+        a.terms
+            .keys()
+            .all(|v| !v.starts_with("k_"))
+            .then(|| a.clone())
+    };
+    let operand = |v: &str| -> Option<String> {
+        let v = v.strip_prefix('%')?.trim_matches('"');
+        values.get(v).cloned()
+    };
+    let bound_form = |v: &str| -> Option<AffineExpr> {
+        let Some(name) = v.strip_prefix('%') else {
+            return Some(AffineExpr::constant(v.parse().ok()?));
+        };
+        if let Some(s) = symbol_of(name.trim_matches('"')) {
+            return Some(AffineExpr::var(&s));
+        }
+        free(to_bound_in(&operand(v)?, symbol_of, values).ok()?)
+    };
+    let (rec, bound, pred) = match (add_recurrence(&operand(&e.a)?, header), bound_form(&e.b)) {
+        (Some(r), Some(b)) => (r, b, e.pred.clone()),
+        _ => (
+            add_recurrence(&operand(&e.b)?, header)?,
+            bound_form(&e.a)?,
+            swap(&e.pred)?.to_string(),
+        ),
+    };
+    let inclusive = match (pred.as_str(), e.stays_if_true) {
+        ("slt" | "ult" | "ne", true) | ("sge" | "uge" | "eq", false) => false,
+        ("sle" | "ule", true) | ("sgt" | "ugt", false) => true,
+        _ => return None,
+    };
+    let start = free(to_bound_in(&rec.0, symbol_of, values).ok()?)?;
+    let step = free(to_bound_in(&rec.1, symbol_of, values).ok()?)?;
+    let step = match step.terms.iter().next() {
+        Some((v, 1)) if step.terms.len() == 1 && step.constant == 0 => v.clone(),
+        _ => return None,
+    };
+    let name = format!("q_{}", metron_symbolic::identifier(header));
+    let show = |e: &AffineExpr| MaxOfMins::affine(e.clone()).to_string();
+    let definition = format!(
+        "max(0, ceil(({} - ({}){}) / {step}))",
+        show(&bound),
+        show(&start),
+        if inclusive { " + 1" } else { "" }
+    );
+    Some(DerivedParameter {
+        name,
+        definition,
+        start,
+        bound,
+        step,
+        inclusive,
+    })
+}
+
+/// `{start,+,step}<%header>` split into start and step (texts), for this loop only.
+fn add_recurrence(text: &str, header: &str) -> Option<(String, String)> {
+    let t = text.trim();
+    let inner = t.strip_prefix('{')?;
+    let mut depth = 0;
+    let close = inner.char_indices().find_map(|(i, c)| {
+        match c {
+            '{' | '(' => depth += 1,
+            ')' => depth -= 1,
+            '}' if depth == 0 => return Some(i),
+            '}' => depth -= 1,
+            _ => {}
+        }
+        None
+    })?;
+    let rest = &inner[close + 1..];
+    if !rest.ends_with(&format!("<%{header}>")) {
+        return None;
+    }
+    let parts = split_top(&inner[..close]);
+    let [start, plus, step] = parts.as_slice() else {
+        return None;
+    };
+    (plus.trim() == "+").then(|| (start.trim().to_string(), step.trim().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// K by running the loop: a top-tested `for (i = s0; i < n; i += st)` takes its backedge
+    /// once per body execution; a bottom-tested one compares `i + st` after each body.
+    fn brute(s0: i64, n: i64, st: i64, inclusive: bool, bottom: bool) -> i64 {
+        let stays = |i: i64| if inclusive { i <= n } else { i < n };
+        let (mut i, mut k) = (s0, 0);
+        if bottom {
+            while stays(i + st) {
+                i += st;
+                k += 1;
+            }
+        } else {
+            while stays(i) {
+                i += st;
+                k += 1;
+            }
+        }
+        k
+    }
+
+    #[test]
+    fn derived_trip_parameter_equals_the_run() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: i64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m as u64) as i64
+        };
+        for _ in 0..2000 {
+            // starts above the bound and steps larger than the range included.
+            let (s0, n, st) = (next(40) - 10, next(40) - 10, next(50) + 1);
+            let (inclusive, bottom) = (next(2) == 1, next(2) == 1);
+            let d = DerivedParameter {
+                name: "q".into(),
+                definition: String::new(),
+                // a latch test compares `i + st`: its value at k = 0 is s0 + st.
+                start: if bottom {
+                    AffineExpr::var("s0")
+                        .plus_scaled(&AffineExpr::var("st"), 1)
+                        .unwrap()
+                } else {
+                    AffineExpr::var("s0")
+                },
+                bound: AffineExpr::var("n"),
+                step: "st".into(),
+                inclusive,
+            };
+            let b = [("s0", s0), ("n", n), ("st", st)]
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect();
+            assert_eq!(
+                d.value(&b),
+                Ok(brute(s0, n, st, inclusive, bottom)),
+                "s0 {s0} n {n} st {st} inclusive {inclusive} bottom {bottom}"
+            );
+        }
+        let b = [("s0", 0), ("n", 5), ("st", 0)]
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect();
+        let d = DerivedParameter {
+            name: "q".into(),
+            definition: String::new(),
+            start: AffineExpr::var("s0"),
+            bound: AffineExpr::var("n"),
+            step: "st".into(),
+            inclusive: false,
+        };
+        assert_eq!(
+            d.value(&b),
+            Err(DerivedError::NoEnd {
+                step: "st".into(),
+                value: 0
+            })
+        );
+    }
+
+    #[test]
+    fn add_recurrence_of_this_loop_only() {
+        let t = "{(sext i32 %stride to i64),+,(sext i32 %stride to i64)}<%for.body>";
+        assert_eq!(
+            add_recurrence(t, "for.body"),
+            Some((
+                "(sext i32 %stride to i64)".into(),
+                "(sext i32 %stride to i64)".into()
+            ))
+        );
+        assert_eq!(add_recurrence(t, "for.inner"), None);
+        assert_eq!(
+            add_recurrence("{0,+,{1,+,1}<%a>}<%b>", "b").map(|r| r.1),
+            Some("{1,+,1}<%a>".into())
+        );
+    }
 }

@@ -320,6 +320,7 @@ pub fn side_by_side(
     independent: IndependentCounts,
 ) -> SideBySide {
     use crate::access::AccessKind;
+    let binding = &counts.binding(binding);
     let value = |p: &metron_symbolic::Piecewise| crate::count::evaluate_text(p, binding);
     let traced = |k: AccessKind| {
         rows.iter()

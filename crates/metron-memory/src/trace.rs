@@ -525,6 +525,7 @@ pub fn compare(
     binding: &metron_symbolic::Binding,
     dynamic: &DynamicCounts,
 ) -> Result<Vec<ValidationRow>, MemoryError> {
+    let binding = &counts.binding(binding);
     let mut rows: BTreeMap<(String, String, AccessKind), (num_rational::BigRational, u64)> =
         BTreeMap::new();
     for (gid, (f, idx, site)) in table.sites.iter().enumerate() {

@@ -251,6 +251,13 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
                     .map(|a| a.add(&metron_memory::scev::Affine::constant(1))),
                 l.source
             );
+            if let Some(d) = &l.derived {
+                let v = c
+                    .derived
+                    .get(&d.name)
+                    .map_or(String::new(), |v| format!(" = {v}"));
+                println!("    {} = {}{v}", d.name, d.definition);
+            }
         }
         println!(
             "  {:<12} {:<20} {:<10} {:>14} {:>14}",
