@@ -1084,7 +1084,7 @@ fn with_derived(
             // An argument without a value: the count stays symbolic in it.
             Err(crate::exit_count::DerivedError::Unbound(_)) => {}
             Err(e) => {
-                return Err(MemoryError::TripCount {
+                return Err(MemoryError::DerivedCount {
                     name: d.name.clone(),
                     why: e.to_string(),
                 })

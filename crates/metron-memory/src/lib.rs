@@ -54,6 +54,10 @@ pub enum MemoryError {
         "counting: the trip count `{name}` has no value (give it with --param {name}=N): {why}"
     )]
     TripCount { name: String, why: String },
+    /// A derived trip count (a loop stepping by an argument) whose arguments' values make no
+    /// finite count, e.g. a step of 0.
+    #[error("counting: the derived trip count `{name}` has no value here: {why}")]
+    DerivedCount { name: String, why: String },
     #[error("{0}")]
     Run(String),
 }
