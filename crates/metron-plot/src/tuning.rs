@@ -29,11 +29,11 @@ pub struct Campaign {
 
 impl Campaign {
     pub fn load(store: &Store, library: Option<&str>) -> Result<Campaign, PlotError> {
-        let (rows, _) = store.experiments_lenient(None)?;
-        let found = rows.into_iter().filter(|r| r.kind == "tune").find_map(|r| {
-            let lib = r.config["library"].as_str()?.to_string();
-            library.is_none_or(|l| l == lib).then_some((lib, r.id.0))
-        });
+        let (campaigns, _) = store.tune_campaigns()?;
+        let found = campaigns
+            .into_iter()
+            .find(|c| library.is_none_or(|l| l == c.library))
+            .map(|c| (c.library, c.experiment.0));
         let Some((library, experiment)) = found else {
             let which = library.map_or(String::new(), |l| format!(" of library {l}"));
             return Err(PlotError::NoData(format!(

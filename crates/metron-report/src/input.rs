@@ -83,25 +83,20 @@ fn stored_experiments(
 /// The newest `metron tune` experiment of each library, with the library's units and that
 /// run's GA generations. The library is named in the config as `metron tune` wrote it.
 fn campaigns(store: &Store, notes: &mut Vec<String>) -> Result<Vec<TuningInput>, ReportError> {
-    let (rows, _) = store.experiments_lenient(None)?;
-    let mut out: Vec<TuningInput> = Vec::new();
-    for row in rows.into_iter().filter(|r| r.kind == "tune") {
-        let Some(library) = row.config["library"].as_str() else {
-            notes.push(format!("tuning experiment {} names no library", row.id.0));
-            continue;
-        };
-        if out.iter().any(|t| t.library == library) {
-            continue; // an older run of a resumed campaign
-        }
+    let (campaigns, unnamed) = store.tune_campaigns()?;
+    for id in unnamed {
+        notes.push(format!("tuning experiment {} names no library", id.0));
+    }
+    let mut out = Vec::with_capacity(campaigns.len());
+    for c in campaigns.into_iter().rev() {
         out.push(TuningInput {
-            experiment: row.id.0,
-            name: row.name.clone(),
-            library: library.to_string(),
-            units: store.tune_units(library)?,
-            generations: store.tune_generations(row.id)?,
+            experiment: c.experiment.0,
+            units: store.tune_units(&c.library)?,
+            generations: store.tune_generations(c.experiment)?,
+            name: c.name,
+            library: c.library,
         });
     }
-    out.reverse();
     Ok(out)
 }
 

@@ -311,3 +311,35 @@ fn one_corrupt_experiment_does_not_hide_the_others() {
         "{msg}"
     );
 }
+
+#[test]
+fn each_library_s_campaign_is_its_newest_tune_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("m.db")).unwrap();
+    let tune = |name: &str, config: serde_json::Value| {
+        store
+            .begin_experiment(&NewExperiment {
+                kind: "tune",
+                name: Some(name),
+                metron_version: "0",
+                argv: &json!([]),
+                environment: &json!({}),
+                config: &config,
+                host: None,
+            })
+            .unwrap()
+    };
+    tune("a first run", json!({"library": "a"}));
+    let b = tune("b", json!({"library": "b"}));
+    new_experiment(&store);
+    let a = tune("a resumed", json!({"library": "a"}));
+    let unnamed = tune("old", json!({}));
+    let (campaigns, without) = store.tune_campaigns().unwrap();
+    let got: Vec<(ExperimentId, &str)> = campaigns
+        .iter()
+        .map(|c| (c.experiment, c.library.as_str()))
+        .collect();
+    assert_eq!(got, [(a, "a"), (b, "b")]);
+    assert_eq!(campaigns[0].name.as_deref(), Some("a resumed"));
+    assert_eq!(without, [unnamed]);
+}

@@ -31,7 +31,37 @@ pub struct TuneGenerationRow {
     pub best_key: Option<String>,
 }
 
+/// The campaign of one unit library as the report and `metron plot` show it: its newest
+/// `metron tune` experiment (older ones are earlier runs of a resumed campaign).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TuneCampaign {
+    pub experiment: ExperimentId,
+    pub name: Option<String>,
+    pub library: String,
+}
+
 impl Store {
+    /// The newest `metron tune` experiment of each library, newest first, and the ids of tune
+    /// experiments whose config names no library (written by no released `metron tune`).
+    pub fn tune_campaigns(&self) -> Result<(Vec<TuneCampaign>, Vec<ExperimentId>)> {
+        let (rows, _) = self.experiments_lenient(None)?;
+        let (mut campaigns, mut unnamed) = (Vec::<TuneCampaign>::new(), Vec::new());
+        for row in rows.into_iter().filter(|r| r.kind == "tune") {
+            let Some(library) = row.config["library"].as_str() else {
+                unnamed.push(row.id);
+                continue;
+            };
+            if campaigns.iter().all(|c| c.library != library) {
+                campaigns.push(TuneCampaign {
+                    experiment: row.id,
+                    name: row.name.clone(),
+                    library: library.to_string(),
+                });
+            }
+        }
+        Ok((campaigns, unnamed))
+    }
+
     /// Inserts or replaces a unit's result, in its own transaction.
     pub fn put_tune_unit(&self, u: &TuneUnitRow) -> Result<()> {
         self.conn
