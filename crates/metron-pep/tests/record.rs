@@ -160,8 +160,23 @@ fn the_three_phases_come_out_as_regions() {
             seg.segments
         );
     }
+    // The compute phase is steady (no faults, one loop): no change point inside it. The two
+    // faulting phases are not: in a VM the first chunks of phase 1 fault more slowly while the
+    // host maps guest memory in, and phase 3 starts by filling its source array before it
+    // copies. Those are real changes in the rates, so they may be split, within reason.
+    let inside: Vec<usize> = seg
+        .change_points
+        .iter()
+        .copied()
+        .filter(|&c| c > end1 + tol && c + tol < end2)
+        .collect();
     assert!(
-        seg.segments.len() <= 5,
+        inside.is_empty(),
+        "change points {inside:?} inside the compute phase {end1}..{end2}: {:?}",
+        seg.segments
+    );
+    assert!(
+        seg.segments.len() <= 8,
         "over-segmented: {:?}",
         seg.segments
     );
