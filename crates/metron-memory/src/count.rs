@@ -197,11 +197,7 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
         let mut derived_loop = None;
         let mut residues = Vec::new();
         let (btc, stride, source) = match parsed {
-            Some(Ok((a, c))) => (a, c, "scev"),
-            _ if exit_test().is_some() => {
-                let (b, c) = exit_test().unwrap_or((unknown_trip(&header), 1));
-                (b, c, "exit-test")
-            }
+            // Before the plain reading, which takes a truncation `(zext i2 X)` for X.
             _ if residue().is_some() => {
                 let (b, c, r) = residue().unwrap_or((unknown_trip(&header), 1, Vec::new()));
                 let shown: Vec<String> =
@@ -213,6 +209,11 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
                 ));
                 residues = r;
                 (b, c, "scev")
+            }
+            Some(Ok((a, c))) => (a, c, "scev"),
+            _ if exit_test().is_some() => {
+                let (b, c) = exit_test().unwrap_or((unknown_trip(&header), 1));
+                (b, c, "exit-test")
             }
             Some(Err(_)) if crate::exit_count::exit_reads_memory(f, &cfg, li).is_some() => {
                 let id = metron_symbolic::identifier(&header);

@@ -33,9 +33,11 @@ pub struct Residue {
     pub modulus: i64,
 }
 
-/// The backedge-taken count text of loop `header` with each `(zext iW {..} to T)` of a small
-/// width replaced by a value `%"__res_N"`, and those residues (named `r<N>_<header>`); `None`
-/// when it holds none.
+/// The backedge-taken count text of loop `header` with each small residue of an add
+/// recurrence replaced by a value `%"__res_N"`, and those residues (named `r<N>_<header>`);
+/// `None` when it holds none. Scalar evolution writes `X % 2^W` as a truncation,
+/// `(zext iW X to T)` (W <= 3, `true` = 1 in an `i1` recurrence), and `X % c` for another
+/// constant c <= 8 as `((-c * (X /u c)) + X)`.
 pub fn with_residues(
     text: &str,
     header: &str,
@@ -43,40 +45,57 @@ pub fn with_residues(
 ) -> Option<(String, Vec<Residue>)> {
     let mut out = String::new();
     let mut residues: Vec<(String, Residue)> = Vec::new();
-    let mut rest = text;
-    while let Some(p) = rest.find("(zext i") {
-        out.push_str(&rest[..p]);
-        let body = &rest[p + 1..];
-        let close = matching_paren(body)?;
-        let inner = &body[..close]; // `zext iW X to T`
-        let mut words = inner.splitn(3, ' ');
-        let (_, ty, value) = (words.next()?, words.next()?, words.next()?);
-        let width: u32 = ty.strip_prefix('i')?.parse().ok().filter(|w| (1..=3).contains(w))?;
-        let value = value.rsplit_once(" to ")?.0.trim();
-        if !value.starts_with('{') {
-            return None;
-        }
-        let text = value.replace("true", "1").replace("false", "0");
-        let expr = crate::scev::to_affine(&text, symbol_of).ok()?;
-        let i = match residues.iter().position(|(t, _)| *t == text) {
-            Some(i) => i,
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let Some((len, value, modulus)) = truncation(rest).or_else(|| remainder(rest)) else {
+            let c = rest.chars().next()?;
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        };
+        let value = value.replace("true", "1").replace("false", "0");
+        let expr = crate::scev::to_affine(&value, symbol_of).ok()?;
+        let n = match residues.iter().position(|(t, r)| *t == value && r.modulus == modulus) {
+            Some(n) => n,
             None => {
-                residues.push((
-                    text,
-                    Residue {
-                        symbol: format!("r{}_{}", residues.len(), metron_symbolic::identifier(header)),
-                        expr,
-                        modulus: 1 << width,
-                    },
-                ));
+                let symbol = format!("r{}_{}", residues.len(), metron_symbolic::identifier(header));
+                residues.push((value, Residue { symbol, expr, modulus }));
                 residues.len() - 1
             }
         };
-        out.push_str(&format!("%\"__res_{i}\""));
-        rest = &body[close + 1..];
+        out.push_str(&format!("%\"__res_{n}\""));
+        i += len;
     }
-    out.push_str(rest);
     (!residues.is_empty()).then(|| (out, residues.into_iter().map(|(_, r)| r).collect()))
+}
+
+/// `(zext iW {..} to T)` at the start of `s`, W <= 3: (length, recurrence, 2^W).
+fn truncation(s: &str) -> Option<(usize, String, i64)> {
+    let body = s.strip_prefix("(zext i")?;
+    let close = matching_paren(&s[1..])? + 1;
+    let (width, value) = body[..close - 7].split_once(' ')?;
+    let width: u32 = width.parse().ok().filter(|w| (1..=3).contains(w))?;
+    let value = value.rsplit_once(" to ")?.0.trim();
+    value.starts_with('{').then(|| (close + 1, value.to_string(), 1 << width))
+}
+
+/// `((-c * (X /u c))<flags> + X)` at the start of `s`, X an add recurrence, 2 <= c <= 8:
+/// (length, X, c).
+fn remainder(s: &str) -> Option<(usize, String, i64)> {
+    let close = matching_paren(&s[1..])? + 1;
+    let inner = s[1..close].strip_prefix("(-")?;
+    let (c, rest) = inner.split_once(" * (")?;
+    let c: i64 = c.parse().ok().filter(|c| (2..=8).contains(c))?;
+    let div_end = matching_paren(rest)?;
+    let (x, d) = rest[..div_end].rsplit_once(" /u ")?;
+    if d.trim().parse::<i64>().ok()? != c || !x.starts_with('{') {
+        return None;
+    }
+    let after = rest[div_end + 1..].trim_start_matches(')');
+    let after = after.trim_start_matches(|ch: char| ch != '+').strip_prefix('+')?.trim();
+    let strip = |t: &str| t.replace("<nuw>", "").replace("<nsw>", "").replace("<nw>", "");
+    (strip(after) == strip(x)).then(|| (close + 1, x.to_string(), c))
 }
 
 /// Index of the `)` closing the `(` just before `s`.
@@ -339,9 +358,9 @@ mod tests {
         };
         let (b, c) = crate::scev::backedge_count_in(&text, &sym, &BTreeMap::new()).unwrap();
         assert_eq!(c, 2);
-        // For n = 10 and parity 0, j = 1, 3, 5, 7: 4 runs, floor(X / 2) + 1 with X = 6; with
-        // parity 1, j = 2, 4, 6, 8: also 4 (X = 7 - 1 = 6 after the max).
-        for (r, x) in [(0, 6), (1, 6)] {
+        // X = -2 - r + max(3 + r, n - 1), the body runs floor(X / 2) + 1 times. n = 10,
+        // parity 0: j = 1, 3, 5, 7 (j < 9), X = 7; parity 1: j = 2, 4, 6, 8, X = 6.
+        for (r, x) in [(0, 7), (1, 6)] {
             let bind = metron_symbolic::binding([("n", 10), (rs[0].symbol.as_str(), r)]);
             assert_eq!(b.0.evaluate(&bind).unwrap(), x);
         }
@@ -350,6 +369,22 @@ mod tests {
             let bind = metron_symbolic::binding([("n", 9), (rs[0].symbol.as_str(), r)]);
             assert_eq!(b.0.evaluate(&bind).unwrap() / 2 + 1, runs);
         }
+    }
+
+    #[test]
+    fn other_moduli_become_residues() {
+        // `j = i % 4` (an i2 truncation) and `j = i % 3` (LLVM 14's remainder form).
+        let t = "((-1 + (sext i32 %n to i64) + (-1 * (zext i2 {0,+,1}<%for.body> to i64))<nsw>) /u 4)";
+        let (text, rs) = with_residues(t, "for.body4", &args).unwrap();
+        assert_eq!((rs[0].modulus, rs[0].expr.to_string()), (4, "k_for_body".into()));
+        assert!(text.contains("(-1 * %\"__res_0\")"), "{text}");
+        let t = "((-1 + (sext i32 %n to i64) + (-1 * (sext i32 ((-3 * ({0,+,1}<nuw><nsw><%for.body> /u 3))<nsw> + {0,+,1}<nuw><nsw><%for.body>) to i64))<nsw>) /u 3)";
+        let (text, rs) = with_residues(t, "for.body4", &args).unwrap();
+        assert_eq!((rs[0].modulus, rs[0].expr.to_string()), (3, "k_for_body".into()));
+        assert!(text.contains("(sext i32 %\"__res_0\" to i64)"), "{text}");
+        // Not a remainder: different values, or a divisor too large to split.
+        assert!(with_residues("((-3 * ({0,+,1}<%L> /u 3)) + {0,+,2}<%L>)", "h", &args).is_none());
+        assert!(with_residues("((-64 * ({0,+,1}<%L> /u 64)) + {0,+,1}<%L>)", "h", &args).is_none());
     }
 
     #[test]
