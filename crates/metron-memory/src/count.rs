@@ -200,8 +200,10 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             // Before the plain reading, which takes a truncation `(zext i2 X)` for X.
             _ if residue().is_some() => {
                 let (b, c, r) = residue().unwrap_or((unknown_trip(&header), 1, Vec::new()));
-                let shown: Vec<String> =
-                    r.iter().map(|r| format!("{} = ({}) mod {}", r.symbol, r.expr, r.modulus)).collect();
+                let shown: Vec<String> = r
+                    .iter()
+                    .map(|r| format!("{} = ({}) mod {}", r.symbol, r.expr, r.modulus))
+                    .collect();
                 notes.push(format!(
                     "loop %{header}: its count depends on {}: counted per residue (a modulo \
                      condition on the outer indices)",
@@ -476,7 +478,12 @@ fn find_tiles(
         };
         let tiles: BTreeMap<String, String> = outer
             .iter()
-            .filter_map(|&q| Some((loops[q].header.clone(), loops[q].derived.as_ref()?.step.clone())))
+            .filter_map(|&q| {
+                Some((
+                    loops[q].header.clone(),
+                    loops[q].derived.as_ref()?.step.clone(),
+                ))
+            })
             .collect();
         let Ok(count) = crate::scev::to_bound_tiled(&text, symbol_of, values, &tiles) else {
             continue;
@@ -873,9 +880,8 @@ impl Instance<'_> {
                 .collect();
             n.push((
                 format!("{}{}", self.outer.prefix, l.variable),
-                l.backedge_taken.map(|a| {
-                    self.form(&a.substitute(&fixed).add(&Affine::constant(last)), notes)
-                }),
+                l.backedge_taken
+                    .map(|a| self.form(&a.substitute(&fixed).add(&Affine::constant(last)), notes)),
                 l.stride,
             ));
         }

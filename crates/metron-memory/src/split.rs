@@ -56,11 +56,25 @@ pub fn with_residues(
         };
         let value = value.replace("true", "1").replace("false", "0");
         let expr = crate::scev::to_affine(&value, symbol_of).ok()?;
-        let n = match residues.iter().position(|(t, r)| *t == value && r.modulus == modulus) {
+        let n = match residues
+            .iter()
+            .position(|(t, r)| *t == value && r.modulus == modulus)
+        {
             Some(n) => n,
             None => {
-                let symbol = format!("r{}_{}", residues.len(), metron_symbolic::identifier(header));
-                residues.push((value, Residue { symbol, expr, modulus }));
+                let symbol = format!(
+                    "r{}_{}",
+                    residues.len(),
+                    metron_symbolic::identifier(header)
+                );
+                residues.push((
+                    value,
+                    Residue {
+                        symbol,
+                        expr,
+                        modulus,
+                    },
+                ));
                 residues.len() - 1
             }
         };
@@ -77,7 +91,9 @@ fn truncation(s: &str) -> Option<(usize, String, i64)> {
     let (width, value) = body[..close - 7].split_once(' ')?;
     let width: u32 = width.parse().ok().filter(|w| (1..=3).contains(w))?;
     let value = value.rsplit_once(" to ")?.0.trim();
-    value.starts_with('{').then(|| (close + 1, value.to_string(), 1 << width))
+    value
+        .starts_with('{')
+        .then(|| (close + 1, value.to_string(), 1 << width))
 }
 
 /// `((-c * (X /u c))<flags> + X)` at the start of `s`, X an add recurrence, 2 <= c <= 8:
@@ -93,8 +109,15 @@ fn remainder(s: &str) -> Option<(usize, String, i64)> {
         return None;
     }
     let after = rest[div_end + 1..].trim_start_matches(')');
-    let after = after.trim_start_matches(|ch: char| ch != '+').strip_prefix('+')?.trim();
-    let strip = |t: &str| t.replace("<nuw>", "").replace("<nsw>", "").replace("<nw>", "");
+    let after = after
+        .trim_start_matches(|ch: char| ch != '+')
+        .strip_prefix('+')?
+        .trim();
+    let strip = |t: &str| {
+        t.replace("<nuw>", "")
+            .replace("<nsw>", "")
+            .replace("<nw>", "")
+    };
     (strip(after) == strip(x)).then(|| (close + 1, x.to_string(), c))
 }
 
@@ -118,11 +141,7 @@ fn matching_paren(s: &str) -> Option<usize> {
 pub fn split_residues(ctxs: Vec<Context>, loops: &[LoopReport]) -> Vec<Context> {
     let mut out = Vec::new();
     for ctx in ctxs {
-        let residues: Vec<&Residue> = ctx
-            .loops
-            .iter()
-            .flat_map(|&l| &loops[l].residues)
-            .collect();
+        let residues: Vec<&Residue> = ctx.loops.iter().flat_map(|&l| &loops[l].residues).collect();
         let size = residues
             .iter()
             .try_fold(1usize, |n, r| n.checked_mul(r.modulus as usize));
@@ -191,11 +210,19 @@ impl TileSum {
         };
         let step = get(&self.step)?;
         if step <= 0 {
-            return Err(format!("{} = {step}: the tile loop does not terminate", self.step));
+            return Err(format!(
+                "{} = {step}: the tile loop does not terminate",
+                self.step
+            ));
         }
         let tiles = get(&self.outer_trips)? + self.extra;
         let reach = min(&self.reach)?.ok_or("no reach")?;
-        Ok(metron_symbolic::tile_sum(min(&self.width)?, reach, step, tiles))
+        Ok(metron_symbolic::tile_sum(
+            min(&self.width)?,
+            reach,
+            step,
+            tiles,
+        ))
     }
 }
 
@@ -229,7 +256,10 @@ pub fn tile_sum_of(header: &str, count: &MaxOfMins, derived: &[&LoopReport]) -> 
     };
     let (mut width, mut reach) = (Vec::new(), Vec::new());
     for e in mins {
-        if e.terms.keys().any(|v| v.starts_with("k_") || (v.starts_with("t_") && v != t)) {
+        if e.terms
+            .keys()
+            .any(|v| v.starts_with("k_") || (v.starts_with("t_") && v != t))
+        {
             return None;
         }
         let mut e = e.clone();
@@ -261,7 +291,10 @@ pub fn tile_sum_of(header: &str, count: &MaxOfMins, derived: &[&LoopReport]) -> 
     };
     Some(TileSum {
         name: format!("s_{}", metron_symbolic::identifier(header)),
-        definition: format!("sum over the tiles k of %{} of max(0, {per_tile})", outer.header),
+        definition: format!(
+            "sum over the tiles k of %{} of max(0, {per_tile})",
+            outer.header
+        ),
         outer: outer.header.clone(),
         outer_trips: d.name.clone(),
         extra: 1,
@@ -287,7 +320,12 @@ pub fn flatten_tile(
         tile_offset_symbol(&loops[outer].header),
     ];
     let uses = |a: &Affine| a.terms.keys().any(|v| banned.contains(v));
-    let bound_uses = |b: &TripBound| b.0 .0.iter().flatten().any(|e| uses(&Affine::from_symbolic(e)));
+    let bound_uses = |b: &TripBound| {
+        b.0 .0
+            .iter()
+            .flatten()
+            .any(|e| uses(&Affine::from_symbolic(e)))
+    };
     let mut out = Vec::new();
     for ctx in ctxs {
         if !ctx.loops.contains(&li) {
@@ -295,7 +333,9 @@ pub fn flatten_tile(
             continue;
         }
         let others = ctx.loops.iter().filter(|&&l| l != li && l != outer);
-        if others.clone().any(|&l| bound_uses(&loops[l].backedge_taken))
+        if others
+            .clone()
+            .any(|&l| bound_uses(&loops[l].backedge_taken))
             || ctx.conds.iter().any(|c| condition_uses(c, &uses))
         {
             return None;
@@ -374,13 +414,20 @@ mod tests {
     #[test]
     fn other_moduli_become_residues() {
         // `j = i % 4` (an i2 truncation) and `j = i % 3` (LLVM 14's remainder form).
-        let t = "((-1 + (sext i32 %n to i64) + (-1 * (zext i2 {0,+,1}<%for.body> to i64))<nsw>) /u 4)";
+        let t =
+            "((-1 + (sext i32 %n to i64) + (-1 * (zext i2 {0,+,1}<%for.body> to i64))<nsw>) /u 4)";
         let (text, rs) = with_residues(t, "for.body4", &args).unwrap();
-        assert_eq!((rs[0].modulus, rs[0].expr.to_string()), (4, "k_for_body".into()));
+        assert_eq!(
+            (rs[0].modulus, rs[0].expr.to_string()),
+            (4, "k_for_body".into())
+        );
         assert!(text.contains("(-1 * %\"__res_0\")"), "{text}");
         let t = "((-1 + (sext i32 %n to i64) + (-1 * (sext i32 ((-3 * ({0,+,1}<nuw><nsw><%for.body> /u 3))<nsw> + {0,+,1}<nuw><nsw><%for.body>) to i64))<nsw>) /u 3)";
         let (text, rs) = with_residues(t, "for.body4", &args).unwrap();
-        assert_eq!((rs[0].modulus, rs[0].expr.to_string()), (3, "k_for_body".into()));
+        assert_eq!(
+            (rs[0].modulus, rs[0].expr.to_string()),
+            (3, "k_for_body".into())
+        );
         assert!(text.contains("(sext i32 %\"__res_0\" to i64)"), "{text}");
         // Not a remainder: different values, or a divisor too large to split.
         assert!(with_residues("((-3 * ({0,+,1}<%L> /u 3)) + {0,+,2}<%L>)", "h", &args).is_none());
@@ -420,7 +467,10 @@ mod tests {
             residues: Vec::new(),
         };
         let s = tile_sum_of("for.cond5", &m, &[&outer]).unwrap();
-        assert_eq!(s.definition, "sum over the tiles k of %for.body of max(0, min(b, m - b*k))");
+        assert_eq!(
+            s.definition,
+            "sum over the tiles k of %for.body of max(0, min(b, m - b*k))"
+        );
         // m = 100, b = 16: q = ceil((100 - 16) / 16) = 6, K = 7 tiles: 6 * 16 + 4 = 100.
         let bind = metron_symbolic::binding([("m", 100), ("b", 16), ("q_for_body", 6)]);
         assert_eq!(s.value(&bind), Ok(100));

@@ -124,11 +124,17 @@ fn tiles_and_residues_are_counted_without_a_trip_parameter() {
     std::fs::write(&p, KERNELS).unwrap();
     let a = Analysis::load(&p, frontend::DEFAULT_PIPELINE).unwrap();
     for f in ["tiled_transpose", "strip_sums", "window_sums"] {
-        let tiles = a.model.functions[f].loops.iter().filter(|l| l.source == "tile");
+        let tiles = a.model.functions[f]
+            .loops
+            .iter()
+            .filter(|l| l.source == "tile");
         assert!(tiles.count() >= 1, "{f}: {:#?}", a.model.functions[f].loops);
     }
     for f in ["red_black", "phases4", "phases3"] {
-        let split = a.model.functions[f].loops.iter().filter(|l| !l.residues.is_empty());
+        let split = a.model.functions[f]
+            .loops
+            .iter()
+            .filter(|l| !l.residues.is_empty());
         assert_eq!(split.count(), 1, "{f}: {:#?}", a.model.functions[f].loops);
     }
     for (f, params, want) in CASES {
@@ -139,7 +145,12 @@ fn tiles_and_residues_are_counted_without_a_trip_parameter() {
             "{f}: {}",
             c.n_k
         );
-        assert_eq!(c.n_k_value.as_deref(), Some(want.to_string().as_str()), "{f} {params:?}\n{:?}", c.notes);
+        assert_eq!(
+            c.n_k_value.as_deref(),
+            Some(want.to_string().as_str()),
+            "{f} {params:?}\n{:?}",
+            c.notes
+        );
         let mut args = vec![f.to_string()];
         args.extend(params.iter().map(|(_, v)| v.to_string()));
         let d = run_traced(&a.prepared.ir, &a.module, f, &args, dir.path(), false).unwrap();
@@ -158,7 +169,11 @@ fn a_tile_step_of_zero_is_named() {
     std::fs::write(&p, KERNELS).unwrap();
     let a = Analysis::load(&p, frontend::DEFAULT_PIPELINE).unwrap();
     let e = a
-        .count("strip_sums", &BranchPolicy::Max, &binding([("n", 10), ("b", 0)]))
+        .count(
+            "strip_sums",
+            &BranchPolicy::Max,
+            &binding([("n", 10), ("b", 0)]),
+        )
         .unwrap_err()
         .to_string();
     assert!(e.contains("b = 0"), "{e}");

@@ -11,7 +11,11 @@
 /// Σ_{k=0}^{tiles−1} max(0, min(width, reach − step·k)); `width = None` is no width limit
 /// (the per-tile count is reach − step·k). `step` must be positive.
 pub fn tile_sum(width: Option<i64>, reach: i64, step: i64, tiles: i64) -> i64 {
-    let (c, r, k) = (i128::from(step.max(1)), i128::from(reach), i128::from(tiles.max(0)));
+    let (c, r, k) = (
+        i128::from(step.max(1)),
+        i128::from(reach),
+        i128::from(tiles.max(0)),
+    );
     let w = width.map_or(r, i128::from);
     if w <= 0 || r <= 0 || k == 0 {
         return 0;
@@ -69,11 +73,24 @@ mod tests {
 
     #[test]
     fn agrees_with_the_loop_on_a_grid() {
-        for w in [None, Some(-1), Some(0), Some(1), Some(3), Some(4), Some(7), Some(12)] {
+        for w in [
+            None,
+            Some(-1),
+            Some(0),
+            Some(1),
+            Some(3),
+            Some(4),
+            Some(7),
+            Some(12),
+        ] {
             for r in -3..30 {
                 for c in 1..8 {
                     for k in 0..12 {
-                        assert_eq!(tile_sum(w, r, c, k), brute(w, r, c, k), "w={w:?} r={r} c={c} K={k}");
+                        assert_eq!(
+                            tile_sum(w, r, c, k),
+                            brute(w, r, c, k),
+                            "w={w:?} r={r} c={c} K={k}"
+                        );
                     }
                 }
             }
