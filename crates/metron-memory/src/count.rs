@@ -1221,55 +1221,39 @@ fn with_derived(
     binding: &Binding,
 ) -> Result<Binding, MemoryError> {
     let mut out = binding.clone();
-    let derived = model
-        .functions
-        .get(root)
-        .into_iter()
-        .flat_map(|f| &f.loops)
-        .filter_map(|l| l.derived.as_ref());
-    for d in derived {
-        if out.contains_key(&d.name) {
-            continue;
-        }
-        match d.value(binding) {
-            Ok(v) => {
-                out.insert(d.name.clone(), v);
-            }
-            // An argument without a value: the count stays symbolic in it.
-            Err(crate::exit_count::DerivedError::Unbound(_)) => {}
-            Err(e) => {
-                return Err(MemoryError::DerivedCount {
-                    name: d.name.clone(),
-                    why: e.to_string(),
-                })
-            }
+    let loops = model.functions.get(root).into_iter().flat_map(|f| &f.loops);
+    for d in loops.clone().filter_map(|l| l.derived.as_ref()) {
+        if !out.contains_key(&d.name) {
+            bind_derived(&mut out, &d.name, d.value(binding))?;
         }
     }
     // A tile loop's inner count is summed over the tiles, which the tile loop's q counts.
-    let tiles = model
-        .functions
-        .get(root)
-        .into_iter()
-        .flat_map(|f| &f.loops)
-        .filter_map(|l| l.tile.as_ref());
-    for t in tiles {
-        if out.contains_key(&t.name) {
-            continue;
-        }
-        match t.value(&out) {
-            Ok(v) => {
-                out.insert(t.name.clone(), v);
-            }
-            Err(why) if why.ends_with("has no value") => {}
-            Err(why) => {
-                return Err(MemoryError::DerivedCount {
-                    name: t.name.clone(),
-                    why,
-                })
-            }
+    for t in loops.filter_map(|l| l.tile.as_ref()) {
+        if !out.contains_key(&t.name) {
+            let v = t.value(&out);
+            bind_derived(&mut out, &t.name, v)?;
         }
     }
     Ok(out)
+}
+
+/// Binds a derived parameter's value; one whose arguments have no value stays symbolic.
+fn bind_derived(
+    out: &mut Binding,
+    name: &str,
+    value: Result<i64, crate::exit_count::DerivedError>,
+) -> Result<(), MemoryError> {
+    match value {
+        Ok(v) => {
+            out.insert(name.to_string(), v);
+            Ok(())
+        }
+        Err(crate::exit_count::DerivedError::Unbound(_)) => Ok(()),
+        Err(e) => Err(MemoryError::DerivedCount {
+            name: name.to_string(),
+            why: e.to_string(),
+        }),
+    }
 }
 
 /// N_k of `root` under `policy` (003 Eq. 3.1's N_k), evaluated where `binding` covers it.

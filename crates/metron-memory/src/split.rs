@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::condition::IndexCondition;
 use crate::count::{Context, LoopReport};
+use crate::exit_count::DerivedError;
 use crate::scev::{tile_offset_symbol, Affine, TripBound};
 
 /// Most contexts one context is split into (residues of all its loops together).
@@ -194,29 +195,33 @@ pub struct TileSum {
 
 impl TileSum {
     /// The sum under `binding`, which holds the tile loop's derived parameter.
-    pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, String> {
-        let get = |v: &str| {
+    pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
+        let get = |v: &String| {
             binding
                 .get(v)
                 .copied()
-                .ok_or_else(|| format!("`{v}` has no value"))
+                .ok_or_else(|| DerivedError::Unbound(v.clone()))
         };
-        let min = |es: &[AffineExpr]| -> Result<Option<i64>, String> {
-            let vals = es
-                .iter()
-                .map(|e| e.evaluate(binding).map_err(|e| e.to_string()))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(vals.into_iter().min())
+        let min = |es: &[AffineExpr]| -> Result<Option<i64>, DerivedError> {
+            let mut m: Option<i64> = None;
+            for e in es {
+                let v = e
+                    .terms
+                    .iter()
+                    .try_fold(e.constant, |acc, (v, c)| Ok(acc + c * get(v)?))?;
+                m = Some(m.map_or(v, |m| m.min(v)));
+            }
+            Ok(m)
         };
         let step = get(&self.step)?;
         if step <= 0 {
-            return Err(format!(
-                "{} = {step}: the tile loop does not terminate",
-                self.step
-            ));
+            return Err(DerivedError::NoEnd {
+                step: self.step.clone(),
+                value: step,
+            });
         }
         let tiles = get(&self.outer_trips)? + self.extra;
-        let reach = min(&self.reach)?.ok_or("no reach")?;
+        let reach = min(&self.reach)?.unwrap_or(0);
         Ok(metron_symbolic::tile_sum(
             min(&self.width)?,
             reach,
@@ -474,6 +479,10 @@ mod tests {
         // m = 100, b = 16: q = ceil((100 - 16) / 16) = 6, K = 7 tiles: 6 * 16 + 4 = 100.
         let bind = metron_symbolic::binding([("m", 100), ("b", 16), ("q_for_body", 6)]);
         assert_eq!(s.value(&bind), Ok(100));
+        assert_eq!(
+            s.value(&metron_symbolic::binding([("m", 1)])),
+            Err(DerivedError::Unbound("b".into()))
+        );
         let bind = metron_symbolic::binding([("m", 70), ("b", 16), ("q_for_body", 4)]);
         assert_eq!(s.value(&bind), Ok(70));
     }

@@ -114,15 +114,22 @@ const CASES: &[Case] = &[
     ("phases3", &[("n", 10)], 68),
 ];
 
-#[test]
-fn tiles_and_residues_are_counted_without_a_trip_parameter() {
-    if metron_measure::tool::testing::require_all(&[&frontend::CLANG, &frontend::OPT]).is_none() {
-        return;
-    }
+/// The kernels compiled and analysed in a fresh directory (None, visibly skipped or failing
+/// under CI, without clang and opt).
+fn load() -> Option<(tempfile::TempDir, Analysis)> {
+    metron_measure::tool::testing::require_all(&[&frontend::CLANG, &frontend::OPT])?;
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("split.c");
     std::fs::write(&p, KERNELS).unwrap();
     let a = Analysis::load(&p, frontend::DEFAULT_PIPELINE).unwrap();
+    Some((dir, a))
+}
+
+#[test]
+fn tiles_and_residues_are_counted_without_a_trip_parameter() {
+    let Some((dir, a)) = load() else {
+        return;
+    };
     for f in ["tiled_transpose", "strip_sums", "window_sums"] {
         let tiles = a.model.functions[f]
             .loops
@@ -161,13 +168,9 @@ fn tiles_and_residues_are_counted_without_a_trip_parameter() {
 
 #[test]
 fn a_tile_step_of_zero_is_named() {
-    if metron_measure::tool::testing::require_all(&[&frontend::CLANG, &frontend::OPT]).is_none() {
+    let Some((_dir, a)) = load() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("split.c");
-    std::fs::write(&p, KERNELS).unwrap();
-    let a = Analysis::load(&p, frontend::DEFAULT_PIPELINE).unwrap();
+    };
     let e = a
         .count(
             "strip_sums",
