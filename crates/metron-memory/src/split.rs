@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::condition::IndexCondition;
 use crate::count::{Context, LoopReport};
-use crate::exit_count::DerivedError;
+use crate::exit_count::{argument, evaluate, DerivedError};
 use crate::scev::{tile_offset_symbol, Affine, TripBound};
 
 /// Most contexts one context is split into (residues of all its loops together).
@@ -196,31 +196,19 @@ pub struct TileSum {
 impl TileSum {
     /// The sum under `binding`, which holds the tile loop's derived parameter.
     pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
-        let get = |v: &String| {
-            binding
-                .get(v)
-                .copied()
-                .ok_or_else(|| DerivedError::Unbound(v.clone()))
-        };
         let min = |es: &[AffineExpr]| -> Result<Option<i64>, DerivedError> {
-            let mut m: Option<i64> = None;
-            for e in es {
-                let v = e
-                    .terms
-                    .iter()
-                    .try_fold(e.constant, |acc, (v, c)| Ok(acc + c * get(v)?))?;
-                m = Some(m.map_or(v, |m| m.min(v)));
-            }
-            Ok(m)
+            let vals = es.iter().map(|e| evaluate(e, binding));
+            vals.collect::<Result<Vec<_>, _>>()
+                .map(|v| v.into_iter().min())
         };
-        let step = get(&self.step)?;
+        let step = argument(&self.step, binding)?;
         if step <= 0 {
             return Err(DerivedError::NoEnd {
                 step: self.step.clone(),
                 value: step,
             });
         }
-        let tiles = get(&self.outer_trips)? + self.extra;
+        let tiles = argument(&self.outer_trips, binding)? + self.extra;
         let reach = min(&self.reach)?.unwrap_or(0);
         Ok(metron_symbolic::tile_sum(
             min(&self.width)?,
