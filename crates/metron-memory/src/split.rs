@@ -427,6 +427,58 @@ mod tests {
         assert!(with_residues("((-64 * ({0,+,1}<%L> /u 64)) + {0,+,1}<%L>)", "h", &args).is_none());
     }
 
+    fn report(header: &str, count: &str) -> LoopReport {
+        LoopReport {
+            header: header.into(),
+            depth: 0,
+            variable: loop_symbol(header),
+            backedge_taken: TripBound::single(Affine {
+                terms: BTreeMap::from([(count.to_string(), 1)]),
+                constant: 0,
+            }),
+            stride: 1,
+            source: "scev".into(),
+            scev: None,
+            derived: None,
+            tile: None,
+            residues: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn flattening_drops_the_tile_loop_and_counts_header_entries() {
+        // 0: tile loop, 1: loop inside the tile (count s), 2: a loop inside 1 over n.
+        let loops = [report("ii", "q"), report("i", "s"), report("j", "n")];
+        let ctx = |l: &[usize], short: &[usize]| Context {
+            loops: l.to_vec(),
+            shortened: short.to_vec(),
+            ..Context::default()
+        };
+        // Body of 1 (after its test): one loop of s iterations. Header of 1: s (body part)
+        // plus one per entry (the tile loop kept, 1 dropped). Outside 1: unchanged.
+        let out = flatten_tile(
+            &[ctx(&[0, 1, 2], &[1]), ctx(&[0, 1], &[]), ctx(&[0], &[])],
+            1,
+            0,
+            &loops,
+        )
+        .unwrap();
+        let shapes: Vec<(Vec<usize>, Vec<usize>)> =
+            out.iter().map(|c| (c.loops.clone(), c.shortened.clone())).collect();
+        assert_eq!(
+            shapes,
+            [
+                (vec![1, 2], vec![1]),
+                (vec![0], vec![]),
+                (vec![1], vec![1]),
+                (vec![0], vec![]),
+            ]
+        );
+        // A triangle inside the tile (`j <= i`, j's count in 1's iteration) is refused.
+        let tri = [report("ii", "q"), report("i", "s"), report("j", "k_i")];
+        assert!(flatten_tile(&[ctx(&[0, 1, 2], &[1])], 1, 0, &tri).is_none());
+    }
+
     #[test]
     fn wide_or_non_recurrence_zext_is_not_a_residue() {
         assert!(with_residues("(zext i32 %n to i64)", "h", &args).is_none());
