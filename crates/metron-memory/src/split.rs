@@ -463,8 +463,10 @@ mod tests {
             &loops,
         )
         .unwrap();
-        let shapes: Vec<(Vec<usize>, Vec<usize>)> =
-            out.iter().map(|c| (c.loops.clone(), c.shortened.clone())).collect();
+        let shapes: Vec<(Vec<usize>, Vec<usize>)> = out
+            .iter()
+            .map(|c| (c.loops.clone(), c.shortened.clone()))
+            .collect();
         assert_eq!(
             shapes,
             [
