@@ -81,6 +81,12 @@ pub struct LoopReport {
     /// For source `derived`: the parameter the count is, and its definition.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub derived: Option<crate::exit_count::DerivedParameter>,
+    /// For source `tile`: the count summed over the tiles of the enclosing tile loop.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tile: Option<crate::split::TileSum>,
+    /// Residues (`(i + colour) % 2`) the count is written in; counted per residue.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub residues: Vec<crate::split::Residue>,
 }
 
 /// Position of a site in the access tree: enclosing loops (outer first) and if-else arms.
@@ -98,6 +104,8 @@ pub struct Context {
     /// Branch nesting inside the innermost loop (an exit test nested in an `if` does not run
     /// on every iteration).
     pub depth_in_loop: usize,
+    /// Residue symbols of the loops' counts fixed in this part of a split context.
+    pub fixed: BTreeMap<String, i64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -185,8 +193,25 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             .map(|t| crate::scev::backedge_count_in(t, &symbol_of, &scev.values));
         let exit_test = || crate::exit_count::from_exit_test(f, &cfg, li, &symbol_of, &scev.values);
         let derived = || crate::exit_count::derived_trip(f, &cfg, li, &symbol_of, &scev.values);
+        let residue = || residue_count(text.as_deref()?, &header, &symbol_of, &scev.values);
         let mut derived_loop = None;
+        let mut residues = Vec::new();
         let (btc, stride, source) = match parsed {
+            // Before the plain reading, which takes a truncation `(zext i2 X)` for X.
+            _ if residue().is_some() => {
+                let (b, c, r) = residue().unwrap_or((unknown_trip(&header), 1, Vec::new()));
+                let shown: Vec<String> = r
+                    .iter()
+                    .map(|r| format!("{} = ({}) mod {}", r.symbol, r.expr, r.modulus))
+                    .collect();
+                notes.push(format!(
+                    "loop %{header}: its count depends on {}: counted per residue (a modulo \
+                     condition on the outer indices)",
+                    shown.join(", ")
+                ));
+                residues = r;
+                (b, c, "scev")
+            }
             Some(Ok((a, c))) => (a, c, "scev"),
             _ if exit_test().is_some() => {
                 let (b, c) = exit_test().unwrap_or((unknown_trip(&header), 1));
@@ -241,8 +266,11 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
             source: source.into(),
             scev: text,
             derived: derived_loop,
+            tile: None,
+            residues,
         });
     }
+    find_tiles(&cfg, &mut loops, &mut notes, &symbol_of, &scev.values);
     let sites = access_sites(f);
     let affine = |v: &str| value_affine(v, &arg_names, scev).ok();
     let bound = |v: &str| {
@@ -271,10 +299,14 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     };
     ctx_builder.assign(&tree, &Context::default());
     for li in guarded {
-        if !matches!(loops[li].source.as_str(), "unknown" | "data") {
+        if !matches!(loops[li].source.as_str(), "unknown" | "data" | "tile") {
             loops[li].backedge_taken =
                 without_entry_floor(&loops[li].backedge_taken, loops[li].stride);
         }
+    }
+    flatten_tiles(&cfg, &mut loops, &mut block_ctx, &mut notes);
+    for ctxs in block_ctx.values_mut() {
+        *ctxs = crate::split::split_residues(std::mem::take(ctxs), &loops);
     }
     let index = f.block_index();
     let ctx_of = |label: &str| {
@@ -398,6 +430,123 @@ fn integer_arguments(text: &str, callee: &str) -> Vec<bool> {
                 && ty != "i1"
         })
         .collect()
+}
+
+/// The count of a loop whose start or bound holds a small residue (`(i + colour) % 2`), in
+/// the residue symbols (`split::with_residues`).
+fn residue_count(
+    text: &str,
+    header: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) -> Option<(TripBound, i64, Vec<crate::split::Residue>)> {
+    let (rewritten, residues) = crate::split::with_residues(text, header, symbol_of)?;
+    let symbol = |n: &str| {
+        n.strip_prefix("__res_")
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| residues.get(i))
+            .map(|r| r.symbol.clone())
+            .or_else(|| symbol_of(n))
+    };
+    let (b, c) = crate::scev::backedge_count_in(&rewritten, &symbol, values).ok()?;
+    Some((b, c, residues))
+}
+
+/// Loops left without a count whose count, read in the tile offsets of their enclosing
+/// derived loops, is a tile's (`split::tile_sum_of`): their count becomes the sum over tiles.
+fn find_tiles(
+    cfg: &Cfg,
+    loops: &mut [LoopReport],
+    notes: &mut Vec<String>,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+) {
+    for li in 0..loops.len() {
+        if loops[li].source != "unknown" {
+            continue;
+        }
+        let mut outer = Vec::new();
+        let mut p = cfg.loops[li].parent;
+        while let Some(q) = p {
+            if loops[q].derived.is_some() {
+                outer.push(q);
+            }
+            p = cfg.loops[q].parent;
+        }
+        let Some(text) = loops[li].scev.clone() else {
+            continue;
+        };
+        let tiles: BTreeMap<String, String> = outer
+            .iter()
+            .filter_map(|&q| {
+                Some((
+                    loops[q].header.clone(),
+                    loops[q].derived.as_ref()?.step.clone(),
+                ))
+            })
+            .collect();
+        let Ok(count) = crate::scev::to_bound_tiled(&text, symbol_of, values, &tiles) else {
+            continue;
+        };
+        let reports: Vec<&LoopReport> = outer.iter().map(|&q| &loops[q]).collect();
+        let Some(t) = crate::split::tile_sum_of(&loops[li].header, &count, &reports) else {
+            continue;
+        };
+        let prefix = format!("loop %{}: ", loops[li].header);
+        notes.retain(|n| !n.starts_with(&prefix));
+        notes.push(format!(
+            "{prefix}runs inside the tiles of %{}: its count over all tiles is the derived \
+             parameter {} = {}, computed from the arguments' values (the two loops are counted as one)",
+            t.outer, t.name, t.definition
+        ));
+        loops[li].backedge_taken = TripBound::single(Affine::symbol(&t.name));
+        loops[li].source = "tile".into();
+        loops[li].tile = Some(t);
+    }
+}
+
+/// Flattens each tile loop into its inner loop in every context (`split::flatten_tile`); a
+/// loop whose contexts cannot be flattened goes back to an unknown count.
+fn flatten_tiles(
+    cfg: &Cfg,
+    loops: &mut [LoopReport],
+    block_ctx: &mut BTreeMap<usize, Vec<Context>>,
+    notes: &mut Vec<String>,
+) {
+    for li in 0..loops.len() {
+        let Some(outer) = loops[li]
+            .tile
+            .as_ref()
+            .and_then(|t| loops.iter().position(|l| l.header == t.outer))
+        else {
+            continue;
+        };
+        let header = cfg.loops[li].header;
+        let extra = crate::split::tile_extra(block_ctx.get(&header).map_or(&[][..], |c| c), outer);
+        let flat: Option<BTreeMap<usize, Vec<Context>>> = block_ctx
+            .iter()
+            .map(|(b, ctxs)| Some((*b, crate::split::flatten_tile(ctxs, li, outer, loops)?)))
+            .collect();
+        match flat {
+            Some(flat) => {
+                *block_ctx = flat;
+                if let Some(t) = loops[li].tile.as_mut() {
+                    t.extra = extra;
+                }
+            }
+            None => {
+                let h = loops[li].header.clone();
+                notes.push(format!(
+                    "loop %{h}: a tile loop's inner loop whose iteration other loops or conditions \
+                     use; its trip count is the parameter trip_{}",
+                    metron_symbolic::identifier(&h)
+                ));
+                loops[li].backedge_taken = unknown_trip(&h);
+                loops[li].source = "unknown".into();
+                loops[li].tile = None;
+            }
+        }
+    }
 }
 
 fn unknown_trip(header: &str) -> TripBound {
@@ -724,10 +873,15 @@ impl Instance<'_> {
             } else {
                 0
             };
+            let fixed: BTreeMap<String, Affine> = ctx
+                .fixed
+                .iter()
+                .map(|(k, v)| (k.clone(), Affine::constant(*v)))
+                .collect();
             n.push((
                 format!("{}{}", self.outer.prefix, l.variable),
                 l.backedge_taken
-                    .map(|a| self.form(&a.add(&Affine::constant(last)), notes)),
+                    .map(|a| self.form(&a.substitute(&fixed).add(&Affine::constant(last)), notes)),
                 l.stride,
             ));
         }
@@ -1067,31 +1221,39 @@ fn with_derived(
     binding: &Binding,
 ) -> Result<Binding, MemoryError> {
     let mut out = binding.clone();
-    let derived = model
-        .functions
-        .get(root)
-        .into_iter()
-        .flat_map(|f| &f.loops)
-        .filter_map(|l| l.derived.as_ref());
-    for d in derived {
-        if out.contains_key(&d.name) {
-            continue;
+    let loops = model.functions.get(root).into_iter().flat_map(|f| &f.loops);
+    for d in loops.clone().filter_map(|l| l.derived.as_ref()) {
+        if !out.contains_key(&d.name) {
+            bind_derived(&mut out, &d.name, d.value(binding))?;
         }
-        match d.value(binding) {
-            Ok(v) => {
-                out.insert(d.name.clone(), v);
-            }
-            // An argument without a value: the count stays symbolic in it.
-            Err(crate::exit_count::DerivedError::Unbound(_)) => {}
-            Err(e) => {
-                return Err(MemoryError::DerivedCount {
-                    name: d.name.clone(),
-                    why: e.to_string(),
-                })
-            }
+    }
+    // A tile loop's inner count is summed over the tiles, which the tile loop's q counts.
+    for t in loops.filter_map(|l| l.tile.as_ref()) {
+        if !out.contains_key(&t.name) {
+            let v = t.value(&out);
+            bind_derived(&mut out, &t.name, v)?;
         }
     }
     Ok(out)
+}
+
+/// Binds a derived parameter's value; one whose arguments have no value stays symbolic.
+fn bind_derived(
+    out: &mut Binding,
+    name: &str,
+    value: Result<i64, crate::exit_count::DerivedError>,
+) -> Result<(), MemoryError> {
+    match value {
+        Ok(v) => {
+            out.insert(name.to_string(), v);
+            Ok(())
+        }
+        Err(crate::exit_count::DerivedError::Unbound(_)) => Ok(()),
+        Err(e) => Err(MemoryError::DerivedCount {
+            name: name.to_string(),
+            why: e.to_string(),
+        }),
+    }
 }
 
 /// N_k of `root` under `policy` (003 Eq. 3.1's N_k), evaluated where `binding` covers it.

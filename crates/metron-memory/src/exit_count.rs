@@ -275,22 +275,28 @@ impl std::fmt::Display for DerivedError {
     }
 }
 
+/// The value of argument `v`, or why there is none.
+pub fn argument(v: &str, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
+    binding
+        .get(v)
+        .copied()
+        .ok_or_else(|| DerivedError::Unbound(v.to_string()))
+}
+
+/// The value of an affine form of the arguments, or the argument without a value.
+pub fn evaluate(e: &AffineExpr, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
+    e.terms.iter().try_fold(
+        e.constant,
+        |acc, (v, c)| Ok(acc + c * argument(v, binding)?),
+    )
+}
+
 impl DerivedParameter {
     /// K: the first k >= 0 at which start + k * step leaves `< bound` (`<= bound`). A step
     /// that is not positive never leaves when the loop is entered (or wraps, undefined in C).
     pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
-        let get = |v: &String| {
-            binding
-                .get(v)
-                .copied()
-                .ok_or_else(|| DerivedError::Unbound(v.clone()))
-        };
-        let eval = |e: &AffineExpr| -> Result<i64, DerivedError> {
-            e.terms
-                .iter()
-                .try_fold(e.constant, |acc, (v, c)| Ok(acc + c * get(v)?))
-        };
-        let s = get(&self.step)?;
+        let eval = |e: &AffineExpr| evaluate(e, binding);
+        let s = argument(&self.step, binding)?;
         let (start, bound) = (eval(&self.start)?, eval(&self.bound)?);
         if s <= 0 {
             return Err(DerivedError::NoEnd {

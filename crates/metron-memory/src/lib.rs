@@ -17,6 +17,7 @@ pub mod independent;
 pub mod ir;
 pub mod scev;
 pub mod sources;
+pub mod split;
 pub mod trace;
 pub mod tree;
 

@@ -385,6 +385,34 @@ fn parse_minmax(
     values: &BTreeMap<String, String>,
     depth: usize,
 ) -> Result<MaxOfMins, MemoryError> {
+    parse_minmax_tiled(text, symbol_of, values, depth, &BTreeMap::new())
+}
+
+/// The symbol of the offset c·k_L of a loop `L` stepping by the argument c (a tile loop
+/// `ii += b`): `{a,+,%b}<%L>` is a + t_L.
+pub fn tile_offset_symbol(header: &str) -> String {
+    format!("t_{}", metron_symbolic::identifier(header))
+}
+
+/// As [`to_bound_in`], where an add recurrence of a loop in `tiles` (header -> the argument
+/// symbol it steps by) whose step is that argument reads as the loop's tile offset
+/// [`tile_offset_symbol`]: the count of a loop inside a tile, in the tile's offset.
+pub fn to_bound_tiled(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+    tiles: &BTreeMap<String, String>,
+) -> Result<MaxOfMins, MemoryError> {
+    parse_minmax_tiled(text, symbol_of, values, 0, tiles)
+}
+
+fn parse_minmax_tiled(
+    text: &str,
+    symbol_of: &dyn Fn(&str) -> Option<String>,
+    values: &BTreeMap<String, String>,
+    depth: usize,
+    tiles: &BTreeMap<String, String>,
+) -> Result<MaxOfMins, MemoryError> {
     if text.contains("***COULDNOTCOMPUTE***") {
         return Err(MemoryError::NotAffine {
             expr: text.to_string(),
@@ -399,6 +427,7 @@ fn parse_minmax(
         symbol_of,
         values,
         depth,
+        tiles,
     };
     let e = p.expr()?;
     if p.pos != p.toks.len() {
@@ -445,6 +474,7 @@ struct Parser<'a> {
     symbol_of: &'a dyn Fn(&str) -> Option<String>,
     values: &'a BTreeMap<String, String>,
     depth: usize,
+    tiles: &'a BTreeMap<String, String>,
 }
 
 impl Parser<'_> {
@@ -528,6 +558,14 @@ impl Parser<'_> {
                 .trim_start_matches("<%")
                 .trim_end_matches('>')
                 .trim_matches('"');
+            let tile = self.tiles.get(header).and_then(|c| {
+                let sign = *step.terms.get(c)?;
+                (step.terms.len() == 1 && step.constant == 0 && sign.abs() == 1).then_some(sign)
+            });
+            if let Some(sign) = tile {
+                let offset = aff(&Affine::symbol(&tile_offset_symbol(header)).scale(sign));
+                return self.lift(start.add(&offset));
+            }
             let Some(stride) = step.as_constant() else {
                 return Err(self.not_affine("the recurrence step is not constant"));
             };
@@ -548,7 +586,7 @@ impl Parser<'_> {
             // A value with a SCEV of its own (a `?:` bound `%cond` that is an smax).
             return match self.values.get(name) {
                 Some(t) if self.depth < MAX_VALUE_DEPTH && t.trim() != format!("%{name}") => {
-                    parse_minmax(t, self.symbol_of, self.values, self.depth + 1)
+                    parse_minmax_tiled(t, self.symbol_of, self.values, self.depth + 1, self.tiles)
                 }
                 _ => Err(self.not_affine(&format!("`%{name}` is not a function argument"))),
             };

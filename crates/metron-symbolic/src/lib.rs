@@ -35,6 +35,7 @@ pub mod piecewise;
 pub mod poly;
 mod print;
 mod small;
+pub mod tile;
 pub mod trip_count;
 mod wire;
 
@@ -51,6 +52,7 @@ pub use nest::{unknown_bound_parameter, AffineExpr, Bound, CmpOp, Condition, Loo
 pub use piecewise::{Piece, Piecewise};
 pub use poly::{Monomial, QuasiPolynomial};
 pub use print::{check_python_identifier, identifier};
+pub use tile::tile_sum;
 pub use trip_count::{indicator, sum_over, trip_count, CountOptions, NotEqualRule};
 
 /// Builds a [`Binding`] from `(name, value)` pairs.

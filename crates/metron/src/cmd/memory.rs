@@ -251,12 +251,15 @@ fn analyze(a: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
                     .map(|a| a.add(&metron_memory::scev::Affine::constant(1))),
                 l.source
             );
-            if let Some(d) = &l.derived {
+            // Derived parameters: a parametric step's q, a tile loop's sum s over the tiles.
+            let defs = (l.derived.iter().map(|d| (&d.name, &d.definition)))
+                .chain(l.tile.iter().map(|t| (&t.name, &t.definition)));
+            for (name, definition) in defs {
                 let v = c
                     .derived
-                    .get(&d.name)
+                    .get(name)
                     .map_or(String::new(), |v| format!(" = {v}"));
-                println!("    {} = {}{v}", d.name, d.definition);
+                println!("    {name} = {definition}{v}");
             }
         }
         println!(
