@@ -52,15 +52,31 @@ pub struct FunctionModel {
     /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
     /// user like those of calls that stayed calls.
     pub renamed: BTreeSet<String>,
+    /// Trip counts of the function's own loops that step by a parameter, computed from the
+    /// other parameters when the counts are evaluated (`source::derived_step`).
+    pub derived: Vec<metron_symbolic::DerivedTrip>,
 }
 
 impl FunctionModel {
-    /// Parameters the counts depend on.
+    /// Parameters the counts depend on (a derived trip count's inputs in its place).
     pub fn parameters(&self) -> BTreeSet<String> {
-        self.block_counts
+        let mut out: BTreeSet<String> = self
+            .block_counts
             .iter()
             .flat_map(|c| c.parameters())
-            .collect()
+            .collect();
+        for d in &self.derived {
+            if out.remove(&d.name) {
+                out.extend(d.inputs().cloned());
+            }
+        }
+        out
+    }
+
+    /// `binding` with the derived trip counts it determines (one given by hand is kept); a
+    /// step that makes a loop endless (0 or negative) is an error naming the loop.
+    pub fn with_derived(&self, binding: &Binding) -> Result<Binding> {
+        with_derived(&self.derived, binding)
     }
 
     /// Evaluates every block's count under `binding`.
@@ -78,6 +94,10 @@ impl FunctionModel {
         &self,
         binding: &Binding,
     ) -> (Vec<f64>, Option<crate::error::StaticError>) {
+        let binding = &match self.with_derived(binding) {
+            Ok(b) => b,
+            Err(e) => return (vec![f64::NAN; self.block_counts.len()], Some(e)),
+        };
         let mut first = None;
         let values = self
             .block_counts
@@ -348,7 +368,38 @@ pub fn model_function(
             })
             .filter(|n| used.contains(n))
             .collect(),
+        derived: source
+            .loops
+            .iter()
+            .filter(|l| l.function == base_name(&function.name))
+            .filter_map(|l| l.derived.clone())
+            .filter(|d| used.contains(&d.name))
+            .collect(),
     }
+}
+
+/// `binding` plus the values of `derived` trip counts whose inputs it gives.
+pub fn with_derived(
+    derived: &[metron_symbolic::DerivedTrip],
+    binding: &Binding,
+) -> Result<Binding> {
+    let mut out = binding.clone();
+    for d in derived.iter().filter(|d| !binding.contains_key(&d.name)) {
+        match d.value(binding) {
+            Ok(v) => {
+                out.insert(d.name.clone(), v);
+            }
+            // An input without a value: the count asks for it when evaluated.
+            Err(metron_symbolic::DerivedTripError::Unbound(_)) => {}
+            Err(e) => {
+                return Err(crate::error::StaticError::Run(format!(
+                    "loop with derived trip count {} = {}: {e}",
+                    d.name, d.definition
+                )))
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Each binary loop's source loop (004 §III.A.2): inner loops first, so that each claims its

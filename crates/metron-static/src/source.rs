@@ -4,14 +4,17 @@
 
 use std::path::{Path, PathBuf};
 
-use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, Loop};
+use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, DerivedTrip, Loop};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Result, StaticError};
 
 mod call;
+mod derived_step;
+mod minmax_call;
 pub use call::SourceCall;
+use minmax_call::Helpers;
 
 pub use metron_measure::tool::CLANG;
 
@@ -30,6 +33,10 @@ pub struct SourceLoop {
     pub annotations: Vec<(String, String)>,
     /// The parts that were affine even when the whole was not: (variable, start), stride.
     pub partial: (Option<(String, AffineExpr)>, Option<i64>),
+    /// A step that is a parameter: the trip count the scop's end names, derived from the
+    /// parameters when a count is evaluated.
+    #[serde(default)]
+    pub derived: Option<DerivedTrip>,
 }
 
 /// A function definition's extent.
@@ -412,6 +419,7 @@ impl Walk {
             token_length: 0,
             part: LoopPart::Body,
             conditional_stack: Vec::new(),
+            helpers: minmax_call::library(),
         }
     }
 }
@@ -433,6 +441,8 @@ struct Walk {
     part: LoopPart,
     /// Enclosing `?:` arms since the innermost loop: (index in model.conditionals, arm).
     conditional_stack: Vec<(usize, Arm)>,
+    /// Functions defined so far that return the min or max of their arguments.
+    helpers: Helpers,
 }
 
 impl Walk {
@@ -556,16 +566,13 @@ impl Walk {
             self.children_silently(inner);
             return;
         }
-        let parameters: Vec<String> = inner
-            .iter()
-            .filter(|c| self::kind(c) == "ParmVarDecl")
-            .map(|c| {
-                c.get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string()
-            })
-            .collect();
+        let parameters = parameters_of(inner);
+        if let Some(c) = inner
+            .last()
+            .and_then(|body| minmax_call::recognise(&parameters, body, &self.helpers))
+        {
+            self.helpers.insert(name.clone(), c);
+        }
         self.model.functions.push(SourceFunction {
             name: name.clone(),
             arity: parameters.len(),
@@ -582,11 +589,17 @@ impl Walk {
     fn for_stmt(&mut self, inner: &[Value], (begin, end): (u32, u32)) {
         let index = self.model.loops.len();
         let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
-        let scop = for_scop(inner, &outer);
+        let mut scop = for_scop(inner, &outer, &self.helpers);
+        let mut derived = None;
+        if scop.is_err() {
+            if let Some((s, d)) = derived_step::derived_scop(inner, begin, &self.helpers) {
+                (scop, derived) = (Ok(s), Some(d));
+            }
+        }
         // An annotation completes a loop whose start is one affine expression.
         let init = inner
             .first()
-            .and_then(init_of)
+            .and_then(|i| init_of(i, &self.helpers))
             .and_then(|(v, b)| match b.exprs() {
                 [e] => Some((v, e.clone())),
                 _ => None,
@@ -604,6 +617,7 @@ impl Walk {
             scop,
             annotations: Vec::new(),
             partial: (init, stride),
+            derived,
         });
         self.stack.push((index, var));
         let ifs = std::mem::take(&mut self.if_stack);
@@ -765,13 +779,17 @@ impl Walk {
 }
 
 /// init; cond; inc of a `for` (clang's children: init, condition variable, cond, inc, body).
-fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, String> {
+fn for_scop(
+    inner: &[Value],
+    _outer: &[String],
+    helpers: &Helpers,
+) -> std::result::Result<Loop, String> {
     let (init, cond, inc) = match inner {
         [init, _, cond, inc, ..] => (init, cond, inc),
         _ => return Err("for statement without init/condition/step".into()),
     };
     let (var, start) =
-        init_of(init).ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
+        init_of(init, helpers).ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
     // `n > i` tests the counter on the right: the mirrored comparison on the left.
     let (op, counter, rhs) = if affine(lhs).is_some_and(|e| e.terms.get(&var) == Some(&1)) {
@@ -788,7 +806,7 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
     } else {
         return Err(format!("loop condition does not test `{var}`"));
     };
-    let end = bound(rhs).ok_or("loop bound is not affine (or min/max of affine)")?;
+    let end = bound(rhs, helpers).ok_or("loop bound is not affine (or min/max of affine)")?;
     // `y + 1 < h` is `y < h - 1`: what the test adds to the counter moves to the bound.
     let end = match affine(counter) {
         Some(mut added) if added.terms.len() > 1 || added.constant != 0 => {
@@ -879,18 +897,18 @@ fn binary(v: &Value) -> Option<(&str, &Value, &Value)> {
     }
 }
 
-fn init_of(init: &Value) -> Option<(String, Bound)> {
+fn init_of(init: &Value, helpers: &Helpers) -> Option<(String, Bound)> {
     // 004 Listing 3: a start may be the `max`/`min` of affine expressions, like an end.
     match kind(init) {
         "DeclStmt" => {
             let decl = children(init).first()?;
             let name = decl.get("name")?.as_str()?.to_string();
-            Some((name, bound(children(decl).first()?)?))
+            Some((name, bound(children(decl).first()?, helpers)?))
         }
         _ => {
             let (op, l, r) = binary(init)?;
             (op == "=").then_some(())?;
-            Some((decl_name(l)?, bound(r)?))
+            Some((decl_name(l)?, bound(r, helpers)?))
         }
     }
 }
@@ -1014,25 +1032,38 @@ fn conjunction(v: &Value) -> std::result::Result<Vec<Condition>, String> {
     }])
 }
 
-/// An affine bound, or `a < b ? a : b` (min) / `a > b ? a : b` (max), split by metron-symbolic.
-fn bound(v: &Value) -> Option<Bound> {
+/// An affine bound, or `a < b ? a : b` (min) / `a > b ? a : b` (max), split by metron-symbolic,
+/// or a call of a function that returns the min or max of its arguments (`helpers`).
+fn bound(v: &Value, helpers: &Helpers) -> Option<Bound> {
     let v = strip(v);
     if kind(v) == "ConditionalOperator" {
         let [c, t, f] = children(v) else { return None };
         let (op, cl, cr) = binary(c)?;
-        let (t, f) = (affine(t)?, affine(f)?);
-        let (cl, cr) = (affine(cl)?, affine(cr)?);
-        let same = cl == t && cr == f;
-        return match op {
-            "<" | "<=" if same => Some(Bound::Min(vec![t, f])),
-            ">" | ">=" if same => Some(Bound::Max(vec![t, f])),
-            _ => None,
+        let (ta, fa) = (affine(t)?, affine(f)?);
+        let same = |x: &Value, y: &Value| affine(x).is_some() && affine(x) == affine(y);
+        return match minmax_call::choice_of(op, (cl, cr), (t, f), &same)? {
+            minmax_call::Choice::Min => Some(Bound::Min(vec![ta, fa])),
+            minmax_call::Choice::Max => Some(Bound::Max(vec![ta, fa])),
         };
     }
     if kind(v) == "CallExpr" {
-        return None;
+        return minmax_call::call_bound(v, helpers, &|a| bound(a, helpers));
     }
     affine(v).map(Bound::single)
+}
+
+/// Names of a function declaration's parameters, in order (its `ParmVarDecl` children).
+fn parameters_of(inner: &[Value]) -> Vec<String> {
+    inner
+        .iter()
+        .filter(|c| kind(c) == "ParmVarDecl")
+        .map(|c| {
+            c.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
 }
 
 fn step_of(inc: &Value, var: &str) -> Option<i64> {

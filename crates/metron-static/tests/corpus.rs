@@ -99,6 +99,91 @@ fn down_counting_loops_are_modelled_when_optimised() {
 }
 
 #[test]
+fn loop_bounds_calling_min_max_functions_are_exact_at_o0() {
+    // box_separable's window `for (k = imax(0, x - r); k <= imin(w - 1, x + r); k++)` with
+    // `static inline int imax(int a, int b) { return a > b ? a : b; }`: the calls are read
+    // as the max/min bound they compute ("not affine" before). At r = 2 and r = 5 the
+    // clipping changes at both borders, so a wrong min/max split shows.
+    if !tools() {
+        return;
+    }
+    for (args, r) in [(["23", "31", "2"], 2), (["17", "40", "5"], 5)] {
+        let params = [
+            ("h", args[0].parse().unwrap()),
+            ("w", args[1].parse().unwrap()),
+            ("r", r),
+        ];
+        for cc in ["gcc", "clang"] {
+            let cs = validate(
+                cc,
+                &corpus("box_separable.c"),
+                &["-g", "-O0"],
+                true,
+                &args,
+                &params,
+            );
+            // imax/imin themselves: which arm runs depends on `x` at each call (clang's
+            // arms differ in length), so their own totals are not asked for here.
+            let c = kernel(&cs, "box_separable");
+            assert_eq!(c.predicted.total, c.measured.total, "{cc} r={r}");
+        }
+    }
+}
+
+/// A strided gather in the style of a sampling kernel: the stride and the offset are
+/// run-time arguments, so the trip count is `ceil((n - off) / stride)`.
+const STRIDED: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+
+double sample_sum(int n, int off, int stride, const double *x)
+{
+    double s = 0.0;
+    for (int i = off; i < n; i += stride)
+        s += x[i] * x[i];
+    for (int i = off; i <= n - 1; i = i + stride)
+        s -= 0.5 * x[i];
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    int n = atoi(argv[1]), off = atoi(argv[2]), stride = atoi(argv[3]);
+    double *x = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++)
+        x[i] = (i % 13) * 0.25;
+    printf("%f\n", sample_sum(n, off, stride, x));
+    free(x);
+    return 0;
+}
+"#;
+
+#[test]
+fn loops_stepping_by_a_parameter_are_exact_at_o0() {
+    // `i += stride` (and `i = i + stride`, `<=`): the trip count is a derived parameter
+    // computed from n, off and stride ("not affine" before); sizes where the stride divides
+    // the span and where it does not, an offset past the end, and stride 1.
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("strided.c");
+    std::fs::write(&src, STRIDED).unwrap();
+    for (n, off, stride) in [(1000, 0, 3), (999, 2, 7), (50, 60, 4), (64, 1, 1)] {
+        let args = [n.to_string(), off.to_string(), stride.to_string()];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let params = [("n", n), ("off", off), ("stride", stride)];
+        for cc in ["gcc", "clang"] {
+            let cs = validate(cc, &src, &["-g", "-O0"], true, &args, &params);
+            let c = kernel(&cs, "sample_sum");
+            assert_eq!(
+                c.predicted.total, c.measured.total,
+                "{cc} n={n} off={off} stride={stride}"
+            );
+        }
+    }
+}
+
+#[test]
 fn gcc_clones_answer_to_their_source_names() {
     // `norms` is static and always called with stride 1: gcc -O2 -fno-inline emits only
     // `norms.constprop.0`.

@@ -357,6 +357,7 @@ mod tests {
                     scop: Ok(scop),
                     annotations: Vec::new(),
                     partial: (None, None),
+                    derived: None,
                 })
                 .collect(),
             ..SourceModel::default()
