@@ -479,9 +479,8 @@ impl Formulas {
 /// Python lines computing each derived trip count from the function's parameters (K =
 /// max(0, ceil(span / step)), written with floor division), refusing an endless loop.
 fn derived_python(derived: &[metron_symbolic::DerivedTrip]) -> String {
-    let show = |e: &metron_symbolic::AffineExpr| {
-        metron_symbolic::MaxOfMins::affine(e.clone()).to_string()
-    };
+    let show =
+        |e: &metron_symbolic::AffineExpr| metron_symbolic::MaxOfMins::affine(e.clone()).to_string();
     derived
         .iter()
         .map(|d| {

@@ -213,9 +213,14 @@ impl FunctionContext<'_> {
         };
         let unknown = |why: String| {
             let line = source.loops[s].line;
+            let file = source
+                .file
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy();
             LoopCount::unknown(
                 format!("trip_{line}"),
-                format!("line {line}: {why}; annotate its trip count"),
+                format!("{file}:{line}: {why}; annotate its trip count"),
             )
         };
         // Copies of the same source loop: vectorised, unrolled, versioned or split.

@@ -781,15 +781,15 @@ impl Walk {
 /// init; cond; inc of a `for` (clang's children: init, condition variable, cond, inc, body).
 fn for_scop(
     inner: &[Value],
-    _outer: &[String],
+    outer: &[String],
     helpers: &Helpers,
 ) -> std::result::Result<Loop, String> {
     let (init, cond, inc) = match inner {
         [init, _, cond, inc, ..] => (init, cond, inc),
         _ => return Err("for statement without init/condition/step".into()),
     };
-    let (var, start) =
-        init_of(init, helpers).ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
+    let (var, start) = init_of(init, helpers)
+        .ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
     // `n > i` tests the counter on the right: the mirrored comparison on the left.
     let (op, counter, rhs) = if affine(lhs).is_some_and(|e| e.terms.get(&var) == Some(&1)) {
@@ -806,7 +806,7 @@ fn for_scop(
     } else {
         return Err(format!("loop condition does not test `{var}`"));
     };
-    let end = bound(rhs, helpers).ok_or("loop bound is not affine (or min/max of affine)")?;
+    let end = bound(rhs, helpers).ok_or_else(|| unusable_bound(rhs, &var, outer))?;
     // `y + 1 < h` is `y < h - 1`: what the test adds to the counter moves to the bound.
     let end = match affine(counter) {
         Some(mut added) if added.terms.len() > 1 || added.constant != 0 => {
@@ -1050,6 +1050,39 @@ fn bound(v: &Value, helpers: &Helpers) -> Option<Bound> {
         return minmax_call::call_bound(v, helpers, &|a| bound(a, helpers));
     }
     affine(v).map(Bound::single)
+}
+
+/// Why a loop's end is not usable: data-dependent (it reads memory or a local the loop
+/// nest does not control, e.g. `w >= weight[i]`: the trip count follows the input), or
+/// another expression that is not affine.
+fn unusable_bound(v: &Value, var: &str, outer: &[String]) -> String {
+    let mut counters = outer.to_vec();
+    counters.push(var.to_string());
+    if reads_data(v, &counters) {
+        "data-dependent loop bound: the exit test reads data (an array element, a pointer or \
+         a local variable), so the trip count follows the input; annotate `lp_iter`"
+            .into()
+    } else {
+        "loop bound is not affine (or min/max of affine)".into()
+    }
+}
+
+/// Whether `v` reads memory (`a[i]`, `*p`, `s->n`) or a local that is neither a loop counter
+/// nor a function parameter.
+fn reads_data(v: &Value, counters: &[String]) -> bool {
+    let flag = |k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(false);
+    match kind(v) {
+        "ArraySubscriptExpr" => true,
+        "UnaryOperator" if v.get("opcode").and_then(Value::as_str) == Some("*") => true,
+        "MemberExpr" if flag("isArrow") => true,
+        "DeclRefExpr" => {
+            let decl = v.get("referencedDecl");
+            let name = decl.and_then(|d| d.get("name")).and_then(Value::as_str);
+            let decl_kind = decl.and_then(|d| d.get("kind")).and_then(Value::as_str);
+            decl_kind == Some("VarDecl") && !name.is_some_and(|n| counters.iter().any(|c| c == n))
+        }
+        _ => children(v).iter().any(|c| reads_data(c, counters)),
+    }
 }
 
 /// Names of a function declaration's parameters, in order (its `ParmVarDecl` children).

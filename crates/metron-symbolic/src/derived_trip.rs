@@ -77,7 +77,6 @@ impl DerivedTrip {
     }
 }
 
-
 impl DerivedTrip {
     /// K of a loop whose compared value runs `start, start + step, ...` while `< bound`
     /// (`<= bound` when `inclusive`), with its definition written out for the user.
@@ -195,5 +194,4 @@ mod tests {
             })
         );
     }
-
 }

@@ -32,7 +32,13 @@ pub fn derived_scop(inner: &[Value], line: u32, helpers: &Helpers) -> Option<(Lo
     if names.contains(&&var) || step == var {
         return None;
     }
-    let trip = DerivedTrip::new(format!("trip_{line}"), start.clone(), bound, step, inclusive);
+    let trip = DerivedTrip::new(
+        format!("trip_{line}"),
+        start.clone(),
+        bound,
+        step,
+        inclusive,
+    );
     let scop = Loop {
         var: format!("__{var}_step_{line}"),
         start: Bound::single(AffineExpr::constant(0)),

@@ -77,7 +77,8 @@ pub fn recognise(parameters: &[String], body: &Value, helpers: &Helpers) -> Opti
             // Both parameters must be compared, so that the result is one of them.
             let (pl, pr) = (is_parameter(l)?, is_parameter(r)?);
             (pl != pr).then_some(())?;
-            let same = |x: &Value, y: &Value| decl_name(x).is_some() && decl_name(x) == decl_name(y);
+            let same =
+                |x: &Value, y: &Value| decl_name(x).is_some() && decl_name(x) == decl_name(y);
             choice_of(op, (l, r), (t, f), &same)
         }
         "CallExpr" => {
