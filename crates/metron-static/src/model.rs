@@ -287,8 +287,23 @@ impl FunctionContext<'_> {
         LoopCount {
             iterations,
             entries,
-            note: None,
+            note: self.data_note(s),
         }
+    }
+
+    /// The flag of a loop whose exit test reads data and has no value for its bound yet.
+    fn data_note(&self, s: usize) -> Option<String> {
+        let l = &self.source.loops[s];
+        let d = l.data_bound.as_ref().filter(|d| d.mean.is_none())?;
+        let file = self.source.file.file_name().unwrap_or_default();
+        Some(format!(
+            "{}:{}: data-dependent loop bound: the exit test reads data; counted with its \
+             mean value over the loop's entries as the parameter `{p}` (give --param {p}=V, \
+             or record it with `metron static validate --record-branch-profile`)",
+            file.to_string_lossy(),
+            l.line,
+            p = d.parameter
+        ))
     }
 
     /// The times a loop's source counts run per iteration of the binary loops around it:
@@ -356,6 +371,7 @@ pub fn model_function(
         .collect();
     let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
+    with_data_means(source, &function.name, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     FunctionModel {
         name: function.name.clone(),
@@ -380,6 +396,30 @@ pub fn model_function(
             .filter_map(|l| l.derived.clone())
             .filter(|d| used.contains(&d.name))
             .collect(),
+    }
+}
+
+/// Data-dependent loop bounds with a recorded mean (`source::data_bound`): the mean in place
+/// of the bound's parameter, exact for the total while every entry runs at least once.
+fn with_data_means(source: &SourceModel, function: &str, block_counts: &mut [Piecewise]) {
+    let means = source
+        .loops
+        .iter()
+        .filter(|l| l.function == base_name(function))
+        .filter_map(|l| l.data_bound.as_ref())
+        .filter_map(|d| {
+            Some((
+                &d.parameter,
+                metron_symbolic::Rational::from_float(d.mean?)?,
+            ))
+        });
+    for (parameter, mean) in means {
+        let value = metron_symbolic::LinExpr::constant(mean);
+        for c in block_counts.iter_mut() {
+            if c.parameters().contains(parameter) {
+                *c = c.substitute(parameter, &value);
+            }
+        }
     }
 }
 

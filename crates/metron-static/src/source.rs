@@ -11,9 +11,11 @@ use serde_json::Value;
 use crate::error::{Result, StaticError};
 
 mod call;
+mod data_bound;
 mod derived_step;
 mod minmax_call;
 pub use call::SourceCall;
+pub use data_bound::DataBound;
 use minmax_call::Helpers;
 
 pub use metron_measure::tool::CLANG;
@@ -37,6 +39,9 @@ pub struct SourceLoop {
     /// parameters when a count is evaluated.
     #[serde(default)]
     pub derived: Option<DerivedTrip>,
+    /// An exit test that compares the counter with data: the scop's end is its parameter.
+    #[serde(default)]
+    pub data_bound: Option<DataBound>,
 }
 
 /// A function definition's extent.
@@ -114,6 +119,10 @@ pub struct SourceConditional {
     pub condition: std::result::Result<Vec<Condition>, String>,
     /// `br_prob` annotation: probability that the then-arm is taken.
     pub probability: Option<f64>,
+    /// The arms' values when both are affine (to tell a macro's arms apart by what their
+    /// blocks compute: `arm_value`).
+    #[serde(default)]
+    pub arm_values: Option<(AffineExpr, AffineExpr)>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -591,9 +600,12 @@ impl Walk {
         let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
         let mut scop = for_scop(inner, &outer, &self.helpers);
         let mut derived = None;
+        let mut data_bound = None;
         if scop.is_err() {
             if let Some((s, d)) = derived_step::derived_scop(inner, begin, &self.helpers) {
                 (scop, derived) = (Ok(s), Some(d));
+            } else if let Some((s, d)) = data_bound::data_scop(inner, begin, &self.helpers) {
+                (scop, data_bound) = (Ok(s), Some(d));
             }
         }
         // An annotation completes a loop whose start is one affine expression.
@@ -618,6 +630,7 @@ impl Walk {
             annotations: Vec::new(),
             partial: (init, stride),
             derived,
+            data_bound,
         });
         self.stack.push((index, var));
         let ifs = std::mem::take(&mut self.if_stack);
@@ -714,6 +727,7 @@ impl Walk {
             parent_conditional: self.conditional_stack.last().copied(),
             condition: branch_condition(cond, &vars, in_main),
             probability: None,
+            arm_values: affine(then).zip(affine(otherwise)),
         });
         let arm = |walk: &mut Self, node: &Value, side: Arm| {
             let range = walk.peek_positions(node);
@@ -781,7 +795,7 @@ impl Walk {
 /// init; cond; inc of a `for` (clang's children: init, condition variable, cond, inc, body).
 fn for_scop(
     inner: &[Value],
-    outer: &[String],
+    _outer: &[String],
     helpers: &Helpers,
 ) -> std::result::Result<Loop, String> {
     let (init, cond, inc) = match inner {
@@ -806,7 +820,7 @@ fn for_scop(
     } else {
         return Err(format!("loop condition does not test `{var}`"));
     };
-    let end = bound(rhs, helpers).ok_or_else(|| unusable_bound(rhs, &var, outer))?;
+    let end = bound(rhs, helpers).ok_or_else(|| unusable_bound(rhs))?;
     // `y + 1 < h` is `y < h - 1`: what the test adds to the counter moves to the bound.
     let end = match affine(counter) {
         Some(mut added) if added.terms.len() > 1 || added.constant != 0 => {
@@ -1052,36 +1066,26 @@ fn bound(v: &Value, helpers: &Helpers) -> Option<Bound> {
     affine(v).map(Bound::single)
 }
 
-/// Why a loop's end is not usable: data-dependent (it reads memory or a local the loop
-/// nest does not control, e.g. `w >= weight[i]`: the trip count follows the input), or
-/// another expression that is not affine.
-fn unusable_bound(v: &Value, var: &str, outer: &[String]) -> String {
-    let mut counters = outer.to_vec();
-    counters.push(var.to_string());
-    if reads_data(v, &counters) {
-        "data-dependent loop bound: the exit test reads data (an array element, a pointer or \
-         a local variable), so the trip count follows the input; annotate `lp_iter`"
+/// Why a loop's end is not usable: data-dependent (it reads memory, e.g. `w >= weight[i]`:
+/// the trip count follows the input), or another expression that is not affine.
+fn unusable_bound(v: &Value) -> String {
+    if reads_data(v) {
+        "data-dependent loop bound: the exit test reads data (an array element or through a \
+         pointer), so the trip count follows the input; annotate `lp_iter`"
             .into()
     } else {
         "loop bound is not affine (or min/max of affine)".into()
     }
 }
 
-/// Whether `v` reads memory (`a[i]`, `*p`, `s->n`) or a local that is neither a loop counter
-/// nor a function parameter.
-fn reads_data(v: &Value, counters: &[String]) -> bool {
-    let flag = |k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(false);
+/// Whether `v` reads memory (`a[i]`, `*p`, `s->n`): data, not a parameter of the model.
+fn reads_data(v: &Value) -> bool {
+    let arrow = v.get("isArrow").and_then(Value::as_bool).unwrap_or(false);
     match kind(v) {
         "ArraySubscriptExpr" => true,
         "UnaryOperator" if v.get("opcode").and_then(Value::as_str) == Some("*") => true,
-        "MemberExpr" if flag("isArrow") => true,
-        "DeclRefExpr" => {
-            let decl = v.get("referencedDecl");
-            let name = decl.and_then(|d| d.get("name")).and_then(Value::as_str);
-            let decl_kind = decl.and_then(|d| d.get("kind")).and_then(Value::as_str);
-            decl_kind == Some("VarDecl") && !name.is_some_and(|n| counters.iter().any(|c| c == n))
-        }
-        _ => children(v).iter().any(|c| reads_data(c, counters)),
+        "MemberExpr" if arrow => true,
+        _ => children(v).iter().any(reads_data),
     }
 }
 

@@ -358,6 +358,7 @@ mod tests {
                     annotations: Vec::new(),
                     partial: (None, None),
                     derived: None,
+                    data_bound: None,
                 })
                 .collect(),
             ..SourceModel::default()
