@@ -83,7 +83,7 @@ pub fn recognise(parameters: &[String], body: &Value, helpers: &Helpers) -> Opti
         }
         "CallExpr" => {
             let (choice, args) = call(value, helpers)?;
-            let names: Vec<String> = args.iter().filter_map(|v| is_parameter(v)).collect();
+            let names: Vec<String> = args.iter().filter_map(is_parameter).collect();
             (names.len() == 2 && names[0] != names[1]).then_some(choice)
         }
         _ => None,
@@ -121,7 +121,7 @@ pub fn call_bound(
             _ => return None,
         }
     }
-    (exprs.len() >= 2).then(|| match choice {
+    (exprs.len() >= 2).then_some(match choice {
         Choice::Min => Bound::Min(exprs),
         Choice::Max => Bound::Max(exprs),
     })
