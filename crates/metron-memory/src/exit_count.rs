@@ -8,7 +8,6 @@
 use std::collections::BTreeMap;
 
 use metron_symbolic::{AffineExpr, MaxOfMins};
-use serde::Serialize;
 
 use crate::ir::{split_top, Function, Inst};
 use crate::scev::{loop_symbol, to_bound_in, TripBound};
@@ -235,80 +234,10 @@ fn exit_branches(f: &Function, cfg: &Cfg, li: usize) -> Vec<(usize, Option<Strin
         .collect()
 }
 
-/// A trip count that is no polynomial in the arguments: a step that is itself an argument
-/// (`for (i = 0; i < n; i += stride)`), whose backedge-taken count is
-/// K = max(0, ceil((bound − start) / step)). The count gets a parameter of its own, defined by
-/// the loop's start, bound and step, that metron computes from the arguments' values when the
-/// count is evaluated: the user gives `n` and `stride`, never K.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DerivedParameter {
-    pub name: String,
-    /// K's definition in the arguments, as shown to the user.
-    pub definition: String,
-    /// The compared value at k = 0 (one step on for a latch test of `iv.next`).
-    pub start: AffineExpr,
-    pub bound: AffineExpr,
-    /// The argument the induction variable steps by.
-    pub step: String,
-    /// `<=` rather than `<`.
-    pub inclusive: bool,
-}
-
-/// Why a derived parameter has no value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DerivedError {
-    /// An argument of its definition is not bound (the count stays symbolic).
-    Unbound(String),
-    /// The step is not positive: the loop does not terminate.
-    NoEnd { step: String, value: i64 },
-}
-
-impl std::fmt::Display for DerivedError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DerivedError::Unbound(v) => write!(f, "`{v}` has no value"),
-            DerivedError::NoEnd { step, value } => write!(
-                f,
-                "{step} = {value}: the loop stepping by it does not terminate"
-            ),
-        }
-    }
-}
-
-/// The value of argument `v`, or why there is none.
-pub fn argument(v: &str, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
-    binding
-        .get(v)
-        .copied()
-        .ok_or_else(|| DerivedError::Unbound(v.to_string()))
-}
-
-/// The value of an affine form of the arguments, or the argument without a value.
-pub fn evaluate(e: &AffineExpr, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
-    e.terms.iter().try_fold(
-        e.constant,
-        |acc, (v, c)| Ok(acc + c * argument(v, binding)?),
-    )
-}
-
-impl DerivedParameter {
-    /// K: the first k >= 0 at which start + k * step leaves `< bound` (`<= bound`). A step
-    /// that is not positive never leaves when the loop is entered (or wraps, undefined in C).
-    pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
-        let eval = |e: &AffineExpr| evaluate(e, binding);
-        let s = argument(&self.step, binding)?;
-        let (start, bound) = (eval(&self.start)?, eval(&self.bound)?);
-        if s <= 0 {
-            return Err(DerivedError::NoEnd {
-                step: self.step.clone(),
-                value: s,
-            });
-        }
-        let span = bound - start + i64::from(self.inclusive);
-        // ceil(span / s) for span > 0, else 0.
-        Ok(if span > 0 { (span + s - 1) / s } else { 0 })
-    }
-}
+// A step that is an argument: the count is a derived parameter, defined in metron-symbolic
+// (metron static derives the same count from source loops).
+pub use metron_symbolic::derived_trip::{argument, evaluate};
+pub use metron_symbolic::{DerivedTrip as DerivedParameter, DerivedTripError as DerivedError};
 
 /// The derived trip parameter of loop `li` when its exit test compares `{start,+,%step}`
 /// (scalar evolution's add recurrence with an argument as step) with a bound, start and
@@ -365,21 +294,7 @@ pub fn derived_trip(
         _ => return None,
     };
     let name = format!("q_{}", metron_symbolic::identifier(header));
-    let show = |e: &AffineExpr| MaxOfMins::affine(e.clone()).to_string();
-    let definition = format!(
-        "max(0, ceil(({} - ({}){}) / {step}))",
-        show(&bound),
-        show(&start),
-        if inclusive { " + 1" } else { "" }
-    );
-    Some(DerivedParameter {
-        name,
-        definition,
-        start,
-        bound,
-        step,
-        inclusive,
-    })
+    Some(DerivedParameter::new(name, start, bound, step, inclusive))
 }
 
 /// `{start,+,step}<%header>` split into start and step (texts), for this loop only.
@@ -411,84 +326,6 @@ fn add_recurrence(text: &str, header: &str) -> Option<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// K by running the loop: a top-tested `for (i = s0; i < n; i += st)` takes its backedge
-    /// once per body execution; a bottom-tested one compares `i + st` after each body.
-    fn brute(s0: i64, n: i64, st: i64, inclusive: bool, bottom: bool) -> i64 {
-        let stays = |i: i64| if inclusive { i <= n } else { i < n };
-        let (mut i, mut k) = (s0, 0);
-        if bottom {
-            while stays(i + st) {
-                i += st;
-                k += 1;
-            }
-        } else {
-            while stays(i) {
-                i += st;
-                k += 1;
-            }
-        }
-        k
-    }
-
-    #[test]
-    fn derived_trip_parameter_equals_the_run() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |m: i64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m as u64) as i64
-        };
-        for _ in 0..2000 {
-            // starts above the bound and steps larger than the range included.
-            let (s0, n, st) = (next(40) - 10, next(40) - 10, next(50) + 1);
-            let (inclusive, bottom) = (next(2) == 1, next(2) == 1);
-            let d = DerivedParameter {
-                name: "q".into(),
-                definition: String::new(),
-                // a latch test compares `i + st`: its value at k = 0 is s0 + st.
-                start: if bottom {
-                    AffineExpr::var("s0")
-                        .plus_scaled(&AffineExpr::var("st"), 1)
-                        .unwrap()
-                } else {
-                    AffineExpr::var("s0")
-                },
-                bound: AffineExpr::var("n"),
-                step: "st".into(),
-                inclusive,
-            };
-            let b = [("s0", s0), ("n", n), ("st", st)]
-                .iter()
-                .map(|(k, v)| (k.to_string(), *v))
-                .collect();
-            assert_eq!(
-                d.value(&b),
-                Ok(brute(s0, n, st, inclusive, bottom)),
-                "s0 {s0} n {n} st {st} inclusive {inclusive} bottom {bottom}"
-            );
-        }
-        let b = [("s0", 0), ("n", 5), ("st", 0)]
-            .iter()
-            .map(|(k, v)| (k.to_string(), *v))
-            .collect();
-        let d = DerivedParameter {
-            name: "q".into(),
-            definition: String::new(),
-            start: AffineExpr::var("s0"),
-            bound: AffineExpr::var("n"),
-            step: "st".into(),
-            inclusive: false,
-        };
-        assert_eq!(
-            d.value(&b),
-            Err(DerivedError::NoEnd {
-                step: "st".into(),
-                value: 0
-            })
-        );
-    }
 
     #[test]
     fn add_recurrence_of_this_loop_only() {

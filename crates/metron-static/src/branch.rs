@@ -452,6 +452,17 @@ fn layout_arms(
                 (s2, s1)
             };
             if c.cfg.blocks[then].start == next && c.cfg.blocks[otherwise].start > next {
+                // A macro's arms: what each block computes overrules the layout.
+                let insts =
+                    |b: usize| &c.function.instructions[c.cfg.blocks[b].first..c.cfg.blocks[b].end];
+                let (then, otherwise) = match q.arm_values.as_ref().filter(|_| from_macro) {
+                    Some((t, e))
+                        if crate::arm_value::swapped((t, e), (insts(then), insts(otherwise))) =>
+                    {
+                        (otherwise, then)
+                    }
+                    _ => (then, otherwise),
+                };
                 out.insert(then, (k, Arm::Then));
                 out.insert(otherwise, (k, Arm::Else));
             }

@@ -29,6 +29,9 @@ pub struct BranchProfile {
     /// The source file's name.
     pub source: String,
     pub branches: Vec<BranchProbability>,
+    /// Means of data-dependent loop bounds (`loop_profile`).
+    #[serde(default)]
+    pub loops: Vec<crate::loop_profile::LoopBoundMean>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -99,6 +102,9 @@ pub fn record(
     binding: &Binding,
     counts: &ObjectCounts,
 ) -> Result<BranchProfile> {
+    let mut source = source.clone();
+    let loops = crate::loop_profile::record(binary, &mut source, mira_compat, binding, counts)?;
+    let source = &source;
     let probes = probes(source);
     let mut all_taken = source.clone();
     for &p in &probes {
@@ -161,6 +167,7 @@ pub fn record(
         format: FORMAT.to_string(),
         source: file_name(&source.file),
         branches,
+        loops,
     })
 }
 
@@ -174,6 +181,7 @@ fn file_name(path: &Path) -> String {
 /// Gives the profile's probabilities to the branches at its lines that have neither an
 /// affine condition nor a `br_prob` annotation (an annotation is the user's word).
 pub fn apply(source: &mut SourceModel, profile: &BranchProfile) {
+    crate::loop_profile::apply(source, &profile.loops);
     for b in &profile.branches {
         if b.kind == "?:" {
             for c in source.conditionals.iter_mut().filter(|c| c.line == b.line) {

@@ -30,6 +30,8 @@ pub struct FunctionFormulas {
     /// Calls into code that is not analysed (libc, libm, other files).
     pub external: Vec<ExternalCall>,
     pub loops: Vec<crate::model::LoopModel>,
+    /// Trip counts derived from the parameters when evaluated (steps that are parameters).
+    pub derived: Vec<metron_symbolic::DerivedTrip>,
 }
 
 /// A call of a modelled function: executions per call of the caller, and how the callee's
@@ -212,6 +214,7 @@ impl BuildContext<'_> {
             calls,
             external: counts.external,
             loops: m.loops.clone(),
+            derived: m.derived.clone(),
         }
     }
 
@@ -370,6 +373,7 @@ impl Formulas {
                 / v.denom().to_string().parse::<f64>().unwrap_or(f64::NAN))
         };
         let f = &self.functions[k];
+        let local = &crate::model::with_derived(&f.derived, local)?;
         let mut out = BTreeMap::new();
         for (m, p) in pick(f) {
             let v = number(p)?;
@@ -411,6 +415,7 @@ impl Formulas {
                 params.join(", ")
             ));
             out.push_str("    local = defaultdict(lambda: 0)\n");
+            out.push_str(&derived_python(&f.derived));
             for (m, p) in &f.own {
                 if p.is_zero() {
                     continue;
@@ -469,4 +474,28 @@ impl Formulas {
         out.push_str("    print(json.dumps(result, sort_keys=True))\n");
         Ok(out)
     }
+}
+
+/// Python lines computing each derived trip count from the function's parameters (K =
+/// max(0, ceil(span / step)), written with floor division), refusing an endless loop.
+fn derived_python(derived: &[metron_symbolic::DerivedTrip]) -> String {
+    let show =
+        |e: &metron_symbolic::AffineExpr| metron_symbolic::MaxOfMins::affine(e.clone()).to_string();
+    derived
+        .iter()
+        .map(|d| {
+            format!(
+                "    # {name} = {def}\n    \
+                 if {step} <= 0:\n        \
+                 raise ValueError('{step} = %d: the loop stepping by it does not terminate' % {step})\n    \
+                 {name} = max(0, -(-(({bound}) - ({start}) + {incl}) // {step}))\n",
+                name = d.name,
+                def = d.definition,
+                step = d.step,
+                bound = show(&d.bound),
+                start = show(&d.start),
+                incl = u8::from(d.inclusive),
+            )
+        })
+        .collect()
 }

@@ -2,6 +2,7 @@
 //! source (Mira, 004), validated against callgrind's per-instruction counts.
 
 pub mod analysis;
+mod arm_value;
 pub mod ast_cache;
 pub mod binary;
 mod branch;
@@ -18,6 +19,7 @@ pub mod inline_frame;
 pub mod loop_context;
 pub mod loop_copy;
 mod loop_guard;
+pub mod loop_profile;
 pub mod model;
 pub mod program;
 pub mod report;

@@ -52,15 +52,31 @@ pub struct FunctionModel {
     /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
     /// user like those of calls that stayed calls.
     pub renamed: BTreeSet<String>,
+    /// Trip counts of the function's own loops that step by a parameter, computed from the
+    /// other parameters when the counts are evaluated (`source::derived_step`).
+    pub derived: Vec<metron_symbolic::DerivedTrip>,
 }
 
 impl FunctionModel {
-    /// Parameters the counts depend on.
+    /// Parameters the counts depend on (a derived trip count's inputs in its place).
     pub fn parameters(&self) -> BTreeSet<String> {
-        self.block_counts
+        let mut out: BTreeSet<String> = self
+            .block_counts
             .iter()
             .flat_map(|c| c.parameters())
-            .collect()
+            .collect();
+        for d in &self.derived {
+            if out.remove(&d.name) {
+                out.extend(d.inputs().cloned());
+            }
+        }
+        out
+    }
+
+    /// `binding` with the derived trip counts it determines (one given by hand is kept); a
+    /// step that makes a loop endless (0 or negative) is an error naming the loop.
+    pub fn with_derived(&self, binding: &Binding) -> Result<Binding> {
+        with_derived(&self.derived, binding)
     }
 
     /// Evaluates every block's count under `binding`.
@@ -78,6 +94,10 @@ impl FunctionModel {
         &self,
         binding: &Binding,
     ) -> (Vec<f64>, Option<crate::error::StaticError>) {
+        let binding = &match self.with_derived(binding) {
+            Ok(b) => b,
+            Err(e) => return (vec![f64::NAN; self.block_counts.len()], Some(e)),
+        };
         let mut first = None;
         let values = self
             .block_counts
@@ -193,9 +213,14 @@ impl FunctionContext<'_> {
         };
         let unknown = |why: String| {
             let line = source.loops[s].line;
+            let file = source
+                .file
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy();
             LoopCount::unknown(
                 format!("trip_{line}"),
-                format!("line {line}: {why}; annotate its trip count"),
+                format!("{file}:{line}: {why}; annotate its trip count"),
             )
         };
         // Copies of the same source loop: vectorised, unrolled, versioned or split.
@@ -262,8 +287,34 @@ impl FunctionContext<'_> {
         LoopCount {
             iterations,
             entries,
-            note: None,
+            note: self.data_note(s),
         }
+    }
+
+    /// The flag of a loop whose exit test reads data and has no value for its bound yet, or
+    /// the definition of a trip count derived from a step that is a parameter.
+    fn data_note(&self, s: usize) -> Option<String> {
+        let l = &self.source.loops[s];
+        let file = self.source.file.file_name().unwrap_or_default();
+        if let Some(d) = &l.derived {
+            return Some(format!(
+                "{}:{}: the step is the parameter `{}`: {} = {}, computed from the parameters",
+                file.to_string_lossy(),
+                l.line,
+                d.step,
+                d.name,
+                d.definition
+            ));
+        }
+        let d = l.data_bound.as_ref().filter(|d| d.mean.is_none())?;
+        Some(format!(
+            "{}:{}: data-dependent loop bound: the exit test reads data; counted with its \
+             mean value over the loop's entries as the parameter `{p}` (give --param {p}=V, \
+             or record it with `metron static validate --record-branch-profile`)",
+            file.to_string_lossy(),
+            l.line,
+            p = d.parameter
+        ))
     }
 
     /// The times a loop's source counts run per iteration of the binary loops around it:
@@ -331,6 +382,7 @@ pub fn model_function(
         .collect();
     let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
+    with_data_means(source, &function.name, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     FunctionModel {
         name: function.name.clone(),
@@ -348,7 +400,62 @@ pub fn model_function(
             })
             .filter(|n| used.contains(n))
             .collect(),
+        derived: source
+            .loops
+            .iter()
+            .filter(|l| l.function == base_name(&function.name))
+            .filter_map(|l| l.derived.clone())
+            .filter(|d| used.contains(&d.name))
+            .collect(),
     }
+}
+
+/// Data-dependent loop bounds with a recorded mean (`source::data_bound`): the mean in place
+/// of the bound's parameter, exact for the total while every entry runs at least once.
+fn with_data_means(source: &SourceModel, function: &str, block_counts: &mut [Piecewise]) {
+    let means = source
+        .loops
+        .iter()
+        .filter(|l| l.function == base_name(function))
+        .filter_map(|l| l.data_bound.as_ref())
+        .filter_map(|d| {
+            Some((
+                &d.parameter,
+                metron_symbolic::Rational::from_float(d.mean?)?,
+            ))
+        });
+    for (parameter, mean) in means {
+        let value = metron_symbolic::LinExpr::constant(mean);
+        for c in block_counts.iter_mut() {
+            if c.parameters().contains(parameter) {
+                *c = c.substitute(parameter, &value);
+            }
+        }
+    }
+}
+
+/// `binding` plus the values of `derived` trip counts whose inputs it gives.
+pub fn with_derived(
+    derived: &[metron_symbolic::DerivedTrip],
+    binding: &Binding,
+) -> Result<Binding> {
+    let mut out = binding.clone();
+    for d in derived.iter().filter(|d| !binding.contains_key(&d.name)) {
+        match d.value(binding) {
+            Ok(v) => {
+                out.insert(d.name.clone(), v);
+            }
+            // An input without a value: the count asks for it when evaluated.
+            Err(metron_symbolic::DerivedTripError::Unbound(_)) => {}
+            Err(e) => {
+                return Err(crate::error::StaticError::Run(format!(
+                    "loop with derived trip count {} = {}: {e}",
+                    d.name, d.definition
+                )))
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Each binary loop's source loop (004 §III.A.2): inner loops first, so that each claims its

@@ -4,14 +4,19 @@
 
 use std::path::{Path, PathBuf};
 
-use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, Loop};
+use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, DerivedTrip, Loop};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Result, StaticError};
 
 mod call;
+mod data_bound;
+mod derived_step;
+mod minmax_call;
 pub use call::SourceCall;
+pub use data_bound::DataBound;
+use minmax_call::Helpers;
 
 pub use metron_measure::tool::CLANG;
 
@@ -30,6 +35,13 @@ pub struct SourceLoop {
     pub annotations: Vec<(String, String)>,
     /// The parts that were affine even when the whole was not: (variable, start), stride.
     pub partial: (Option<(String, AffineExpr)>, Option<i64>),
+    /// A step that is a parameter: the trip count the scop's end names, derived from the
+    /// parameters when a count is evaluated.
+    #[serde(default)]
+    pub derived: Option<DerivedTrip>,
+    /// An exit test that compares the counter with data: the scop's end is its parameter.
+    #[serde(default)]
+    pub data_bound: Option<DataBound>,
 }
 
 /// A function definition's extent.
@@ -107,6 +119,10 @@ pub struct SourceConditional {
     pub condition: std::result::Result<Vec<Condition>, String>,
     /// `br_prob` annotation: probability that the then-arm is taken.
     pub probability: Option<f64>,
+    /// The arms' values when both are affine (to tell a macro's arms apart by what their
+    /// blocks compute: `arm_value`).
+    #[serde(default)]
+    pub arm_values: Option<(AffineExpr, AffineExpr)>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -412,6 +428,7 @@ impl Walk {
             token_length: 0,
             part: LoopPart::Body,
             conditional_stack: Vec::new(),
+            helpers: minmax_call::library(),
         }
     }
 }
@@ -433,6 +450,8 @@ struct Walk {
     part: LoopPart,
     /// Enclosing `?:` arms since the innermost loop: (index in model.conditionals, arm).
     conditional_stack: Vec<(usize, Arm)>,
+    /// Functions defined so far that return the min or max of their arguments.
+    helpers: Helpers,
 }
 
 impl Walk {
@@ -556,16 +575,13 @@ impl Walk {
             self.children_silently(inner);
             return;
         }
-        let parameters: Vec<String> = inner
-            .iter()
-            .filter(|c| self::kind(c) == "ParmVarDecl")
-            .map(|c| {
-                c.get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string()
-            })
-            .collect();
+        let parameters = parameters_of(inner);
+        if let Some(c) = inner
+            .last()
+            .and_then(|body| minmax_call::recognise(&parameters, body, &self.helpers))
+        {
+            self.helpers.insert(name.clone(), c);
+        }
         self.model.functions.push(SourceFunction {
             name: name.clone(),
             arity: parameters.len(),
@@ -582,11 +598,20 @@ impl Walk {
     fn for_stmt(&mut self, inner: &[Value], (begin, end): (u32, u32)) {
         let index = self.model.loops.len();
         let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
-        let scop = for_scop(inner, &outer);
+        let mut scop = for_scop(inner, &outer, &self.helpers);
+        let mut derived = None;
+        let mut data_bound = None;
+        if scop.is_err() {
+            if let Some((s, d)) = derived_step::derived_scop(inner, begin, &self.helpers) {
+                (scop, derived) = (Ok(s), Some(d));
+            } else if let Some((s, d)) = data_bound::data_scop(inner, begin, &self.helpers) {
+                (scop, data_bound) = (Ok(s), Some(d));
+            }
+        }
         // An annotation completes a loop whose start is one affine expression.
         let init = inner
             .first()
-            .and_then(init_of)
+            .and_then(|i| init_of(i, &self.helpers))
             .and_then(|(v, b)| match b.exprs() {
                 [e] => Some((v, e.clone())),
                 _ => None,
@@ -604,6 +629,8 @@ impl Walk {
             scop,
             annotations: Vec::new(),
             partial: (init, stride),
+            derived,
+            data_bound,
         });
         self.stack.push((index, var));
         let ifs = std::mem::take(&mut self.if_stack);
@@ -700,6 +727,7 @@ impl Walk {
             parent_conditional: self.conditional_stack.last().copied(),
             condition: branch_condition(cond, &vars, in_main),
             probability: None,
+            arm_values: affine(then).zip(affine(otherwise)),
         });
         let arm = |walk: &mut Self, node: &Value, side: Arm| {
             let range = walk.peek_positions(node);
@@ -765,13 +793,17 @@ impl Walk {
 }
 
 /// init; cond; inc of a `for` (clang's children: init, condition variable, cond, inc, body).
-fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, String> {
+fn for_scop(
+    inner: &[Value],
+    _outer: &[String],
+    helpers: &Helpers,
+) -> std::result::Result<Loop, String> {
     let (init, cond, inc) = match inner {
         [init, _, cond, inc, ..] => (init, cond, inc),
         _ => return Err("for statement without init/condition/step".into()),
     };
-    let (var, start) =
-        init_of(init).ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
+    let (var, start) = init_of(init, helpers)
+        .ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
     // `n > i` tests the counter on the right: the mirrored comparison on the left.
     let (op, counter, rhs) = if affine(lhs).is_some_and(|e| e.terms.get(&var) == Some(&1)) {
@@ -788,7 +820,7 @@ fn for_scop(inner: &[Value], _outer: &[String]) -> std::result::Result<Loop, Str
     } else {
         return Err(format!("loop condition does not test `{var}`"));
     };
-    let end = bound(rhs).ok_or("loop bound is not affine (or min/max of affine)")?;
+    let end = bound(rhs, helpers).ok_or_else(|| unusable_bound(rhs))?;
     // `y + 1 < h` is `y < h - 1`: what the test adds to the counter moves to the bound.
     let end = match affine(counter) {
         Some(mut added) if added.terms.len() > 1 || added.constant != 0 => {
@@ -879,18 +911,18 @@ fn binary(v: &Value) -> Option<(&str, &Value, &Value)> {
     }
 }
 
-fn init_of(init: &Value) -> Option<(String, Bound)> {
+fn init_of(init: &Value, helpers: &Helpers) -> Option<(String, Bound)> {
     // 004 Listing 3: a start may be the `max`/`min` of affine expressions, like an end.
     match kind(init) {
         "DeclStmt" => {
             let decl = children(init).first()?;
             let name = decl.get("name")?.as_str()?.to_string();
-            Some((name, bound(children(decl).first()?)?))
+            Some((name, bound(children(decl).first()?, helpers)?))
         }
         _ => {
             let (op, l, r) = binary(init)?;
             (op == "=").then_some(())?;
-            Some((decl_name(l)?, bound(r)?))
+            Some((decl_name(l)?, bound(r, helpers)?))
         }
     }
 }
@@ -1014,25 +1046,61 @@ fn conjunction(v: &Value) -> std::result::Result<Vec<Condition>, String> {
     }])
 }
 
-/// An affine bound, or `a < b ? a : b` (min) / `a > b ? a : b` (max), split by metron-symbolic.
-fn bound(v: &Value) -> Option<Bound> {
+/// An affine bound, or `a < b ? a : b` (min) / `a > b ? a : b` (max), split by metron-symbolic,
+/// or a call of a function that returns the min or max of its arguments (`helpers`).
+fn bound(v: &Value, helpers: &Helpers) -> Option<Bound> {
     let v = strip(v);
     if kind(v) == "ConditionalOperator" {
         let [c, t, f] = children(v) else { return None };
         let (op, cl, cr) = binary(c)?;
-        let (t, f) = (affine(t)?, affine(f)?);
-        let (cl, cr) = (affine(cl)?, affine(cr)?);
-        let same = cl == t && cr == f;
-        return match op {
-            "<" | "<=" if same => Some(Bound::Min(vec![t, f])),
-            ">" | ">=" if same => Some(Bound::Max(vec![t, f])),
-            _ => None,
+        let (ta, fa) = (affine(t)?, affine(f)?);
+        let same = |x: &Value, y: &Value| affine(x).is_some() && affine(x) == affine(y);
+        return match minmax_call::choice_of(op, (cl, cr), (t, f), &same)? {
+            minmax_call::Choice::Min => Some(Bound::Min(vec![ta, fa])),
+            minmax_call::Choice::Max => Some(Bound::Max(vec![ta, fa])),
         };
     }
     if kind(v) == "CallExpr" {
-        return None;
+        return minmax_call::call_bound(v, helpers, &|a| bound(a, helpers));
     }
     affine(v).map(Bound::single)
+}
+
+/// Why a loop's end is not usable: data-dependent (it reads memory, e.g. `w >= weight[i]`:
+/// the trip count follows the input), or another expression that is not affine.
+fn unusable_bound(v: &Value) -> String {
+    if reads_data(v) {
+        "data-dependent loop bound: the exit test reads data (an array element or through a \
+         pointer), so the trip count follows the input; annotate `lp_iter`"
+            .into()
+    } else {
+        "loop bound is not affine (or min/max of affine)".into()
+    }
+}
+
+/// Whether `v` reads memory (`a[i]`, `*p`, `s->n`): data, not a parameter of the model.
+fn reads_data(v: &Value) -> bool {
+    let arrow = v.get("isArrow").and_then(Value::as_bool).unwrap_or(false);
+    match kind(v) {
+        "ArraySubscriptExpr" => true,
+        "UnaryOperator" if v.get("opcode").and_then(Value::as_str) == Some("*") => true,
+        "MemberExpr" if arrow => true,
+        _ => children(v).iter().any(reads_data),
+    }
+}
+
+/// Names of a function declaration's parameters, in order (its `ParmVarDecl` children).
+fn parameters_of(inner: &[Value]) -> Vec<String> {
+    inner
+        .iter()
+        .filter(|c| kind(c) == "ParmVarDecl")
+        .map(|c| {
+            c.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
 }
 
 fn step_of(inc: &Value, var: &str) -> Option<i64> {

@@ -10,7 +10,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["binary", "callgrind", "clang_ast", "ast_cache"],
-    &["cfg", "category"],
+    &["cfg", "category", "arm_value"],
     &["derived", "source"],
     &["inline_frame"],
     &["loop_context"],
@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["call_site"],
     &["program"],
     &["emit", "validate"],
+    &["loop_profile"],
     &["branch_profile", "report"],
     &["analysis"],
 ];

@@ -68,7 +68,11 @@ fn macros_resolve_through_cflags_and_unknown_bounds_need_annotation() {
     );
     let m = parse_file(&src, &["-DSIZE=100".to_string()]).unwrap();
     assert_eq!(nest_count(&m, 0), 34); // ceil(100/3)
-    assert!(m.loops[1].scop.is_err(), "b[0] is data");
+                                       // b[0] is data: the bound is a parameter of its own, whose value a profile records.
+    let d = m.loops[1].data_bound.as_ref().expect("b[0] is data");
+    assert_eq!(d.parameter, "data_4");
+    let end = &m.loops[1].scop.as_ref().unwrap().end;
+    assert_eq!(end.exprs(), [metron_symbolic::AffineExpr::var("data_4")]);
 }
 
 #[test]

@@ -24,6 +24,7 @@
 //!
 //! See `docs/symbolic.md` for the algorithm and its limits.
 
+pub mod derived_trip;
 pub mod error;
 pub mod expr;
 pub mod guard;
@@ -44,6 +45,7 @@ use std::collections::BTreeMap;
 /// Integer values of named parameters (and loop variables, inside the crate).
 pub type Binding = BTreeMap<String, i64>;
 
+pub use derived_trip::{DerivedTrip, DerivedTripError};
 pub use error::Error;
 pub use expr::{Atom, LinExpr, Rational};
 pub use guard::{Constraint, Guard, Relation};

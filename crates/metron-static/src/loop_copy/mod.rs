@@ -357,6 +357,8 @@ mod tests {
                     scop: Ok(scop),
                     annotations: Vec::new(),
                     partial: (None, None),
+                    derived: None,
+                    data_bound: None,
                 })
                 .collect(),
             ..SourceModel::default()
