@@ -1061,7 +1061,7 @@ impl FunctionCounts {
 
 /// `binding` plus the derived trip parameters of `root`'s loops whose arguments it binds
 /// (a derived parameter given by hand is kept).
-fn with_derived(
+pub fn with_derived(
     model: &ModuleModel,
     root: &str,
     binding: &Binding,

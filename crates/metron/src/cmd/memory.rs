@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use metron_memory::activation::ActivationSum;
 use metron_memory::sources::BuildInput;
-use metron_memory::trace::{compare, run_traced, SiteTable};
+use metron_memory::trace::{compare_activations, run_traced, SiteTable};
 use metron_memory::{frontend, Analysis, BranchPolicy, MemoryError};
 use metron_symbolic::Binding;
 
@@ -147,7 +148,7 @@ fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, B
         cflags: c.build.cflags()?,
         compile_commands: c.build.compile_commands.clone(),
     };
-    let a = Analysis::load_build(&build, &c.passes).map_err(input)?;
+    let mut a = Analysis::load_build(&build, &c.passes).map_err(input)?;
     let mut probabilities = std::collections::BTreeMap::new();
     if annotated {
         let (p, notes) = a.annotation_probabilities().map_err(input)?;
@@ -163,7 +164,14 @@ fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, B
         probabilities.extend(p);
     }
     if let Some(file) = &c.branch_profile {
-        probabilities.extend(metron_memory::branch::read_profile_file(file).map_err(input)?);
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+        let name = file.display().to_string();
+        probabilities.extend(metron_memory::branch::read_profile(&text, &name).map_err(input)?);
+        let notes = a.use_profile(&text, &name).map_err(input)?;
+        if !global.quiet {
+            notes.iter().for_each(|n| eprintln!("note: {n}"));
+        }
     }
     if !probabilities.is_empty() {
         policy = match policy {
@@ -327,9 +335,18 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         std::fs::copy(src, dst)
             .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
     }
+    let activations =
+        metron_memory::loop_profile::activation_records(&analysis.model, &a.function, &dynamic);
     if let Some(dst) = &a.write_branch_profile {
         let profile = metron_memory::trace::branch_profile(&analysis.module, &dynamic);
-        std::fs::write(dst, metron_memory::branch::profile_text(&profile))
+        let loops = metron_memory::loop_profile::loop_records(
+            &analysis.module,
+            &analysis.data_loops,
+            &dynamic,
+        );
+        let text = metron_memory::branch::profile_text(&profile)
+            + &metron_memory::loop_profile::profile_text(&loops, &activations);
+        std::fs::write(dst, text)
             .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
         if !global.quiet && !global.json {
             eprintln!(
@@ -384,16 +401,27 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         }
         return Ok(());
     }
-    let rows = compare(&table, &counts, &binding, &dynamic).map_err(input)?;
+    // 003 Eq. 3.1 counts one activation; the run made `activations` (norms: n, then n - 1).
+    let sum = ActivationSum::from_run(
+        &analysis.model,
+        &counts,
+        &binding,
+        &activations,
+        dynamic.activations_lost,
+    )
+    .map_err(input)?;
+    let rows = compare_activations(&table, &counts, &sum, &dynamic).map_err(input)?;
     let all_equal = rows.iter().all(|r| r.equal);
-    let static_total = counts
-        .n_k_value
-        .clone()
+    let static_total = sum
+        .evaluate_text(&counts.n_k)
         .unwrap_or_else(|| counts.n_k.to_string());
     let dynamic_total: u64 = rows.iter().map(|r| r.dynamic_count).sum();
-    let independent = independent_counts(&a, &analysis, &counts, &binding, &rows, global)?;
+    let independent = independent_counts(&a, &analysis, &counts, &sum, &rows, global)?;
+    if !global.quiet && !global.json {
+        sum.notes.iter().for_each(|n| eprintln!("note: {n}"));
+    }
     if global.json {
-        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows, "independent": independent});
+        let v = serde_json::json!({"function": a.function, "params": binding, "activations": activations, "activation_notes": sum.notes, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows, "independent": independent, "notes": counts.notes});
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -443,6 +471,8 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
                 n.contains("recursion")
                     || n.contains("depends on data")
                     || n.contains("trip count is the parameter")
+                    || n.contains("from the profile")
+                    || n.contains("the profile's mean")
                     || n.contains("not fully structured")
                     || n.contains("not affine")
             })
@@ -468,7 +498,7 @@ fn independent_counts(
     a: &TraceArgs,
     analysis: &Analysis,
     counts: &metron_memory::FunctionCounts,
-    binding: &Binding,
+    sum: &ActivationSum,
     rows: &[metron_memory::trace::ValidationRow],
     global: &GlobalOpts,
 ) -> CliResult<Option<metron_memory::independent::SideBySide>> {
@@ -501,10 +531,10 @@ fn independent_counts(
         .map(|f| f.args.len())
         .unwrap_or(0);
     let ind = independent::run(&exe, &a.args, nargs, dir.path()).map_err(input)?;
-    Ok(Some(independent::side_by_side(
+    Ok(Some(independent::side_by_side_activations(
         &analysis.model,
         counts,
-        binding,
+        sum,
         rows,
         ind,
     )))
