@@ -388,7 +388,7 @@ pub fn side_by_side_activations(
                 .into(),
         );
     }
-    if counts.notes.iter().any(|n| n.contains("depends on data")) {
+    if crate::explain::has_weighted_data_branch(model, counts) {
         reasons.push(
             "data-dependent branches: the static count is the branch policy's, and a `?:` that \
              the pipeline turns into a select reads both values where -O0 branches"

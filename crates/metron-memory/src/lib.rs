@@ -13,6 +13,7 @@ pub mod branch;
 pub mod condition;
 pub mod count;
 pub mod exit_count;
+pub mod explain;
 pub mod frontend;
 pub mod independent;
 pub mod ir;

@@ -464,36 +464,25 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         Ok(())
     } else {
         // Say why, from what the analysis itself flagged as inexact.
-        let reasons: Vec<&String> = counts
-            .notes
-            .iter()
-            .filter(|n| {
-                n.contains("recursion")
-                    || n.contains("depends on data")
-                    || n.contains("trip count is the parameter")
-                    || n.contains("from the profile")
-                    || n.contains("the profile's mean")
-                    || n.contains("not fully structured")
-                    || n.contains("not affine")
-            })
-            .collect();
+        let reasons = metron_memory::explain::inexact_reasons(&analysis.model, &counts);
+        let mut why = if reasons.is_empty() {
+            "no construct was flagged as inexact: do the --param values match the run's arguments? (otherwise please report this program)".to_string()
+        } else {
+            reasons.join("; ")
+        };
+        if sum.is_several() {
+            why.push_str(&format!(
+                " (N_k summed over the run's activations: {})",
+                sum.notes.join("; ")
+            ));
+        }
         Err(CliError::failure(format!(
-            "static and dynamic counts differ for {}: {}",
-            a.function,
-            if reasons.is_empty() {
-                "no construct was flagged as inexact: do the --param values match the run's arguments? (otherwise please report this program)".to_string()
-            } else {
-                reasons
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            }
+            "static and dynamic counts differ for {}: {why}",
+            a.function
         )))
     }
 }
 
-/// The second, independent count (valgrind lackey on the -O0 build), when it can be made.
 fn independent_counts(
     a: &TraceArgs,
     analysis: &Analysis,
