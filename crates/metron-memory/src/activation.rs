@@ -90,15 +90,11 @@ impl ActivationSum {
         Ok(sum)
     }
 
-    /// The sum as text (an integer, or a fraction), when every parameter has a value.
+    /// The sum as text (an integer, or to 3 decimals), when every parameter has a value.
     pub fn evaluate_text(&self, p: &Piecewise) -> Option<String> {
-        self.evaluate(p, &[]).ok().map(|r| {
-            if r.is_integer() {
-                r.to_integer().to_string()
-            } else {
-                r.to_string()
-            }
-        })
+        self.evaluate(p, &[])
+            .ok()
+            .map(|r| crate::count::rational_text(&r))
     }
 
     /// More than one activation, or another argument set than `--param`.

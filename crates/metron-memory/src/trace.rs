@@ -686,11 +686,7 @@ pub fn compare_activations(
             variable,
             kind,
             equal: s == num_rational::BigRational::from_integer(d.into()),
-            static_count: if s.is_integer() {
-                s.to_integer().to_string()
-            } else {
-                s.to_string()
-            },
+            static_count: crate::count::rational_text(&s),
             dynamic_count: d,
         })
         .collect())

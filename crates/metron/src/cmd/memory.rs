@@ -52,8 +52,9 @@ pub struct Common {
     /// annotations (`#pragma metron branch(P)` / `// metron: branch(P)` before an `if`).
     #[arg(long, default_value = "max")]
     pub branch_policy: String,
-    /// Per-branch probabilities from a profile written by `metron memory trace
-    /// --write-branch-profile` (overrides the policy for the branches it holds).
+    /// Per-branch probabilities, and trip counts of loops that exit on loaded data, from a
+    /// profile written by `metron memory trace --write-branch-profile` (overrides the policy
+    /// for the branches it holds).
     #[arg(long, value_name = "FILE")]
     pub branch_profile: Option<PathBuf>,
 }
@@ -86,7 +87,8 @@ pub struct TraceArgs {
     pub bursts: bool,
     #[arg(long, default_value_t = 1000)]
     pub window: u64,
-    /// Write the taken/not-taken counts of every conditional branch executed to FILE, for
+    /// Write the taken/not-taken counts of every conditional branch executed, the iterations
+    /// of loops that exit on loaded data and the function's arguments to FILE, for
     /// `analyze --branch-profile FILE`.
     #[arg(long, value_name = "FILE")]
     pub write_branch_profile: Option<PathBuf>,
