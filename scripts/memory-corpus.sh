@@ -17,7 +17,16 @@ for f in ${FILES:-*.c}; do
   cflags="$cflags $(echo "$hdr" | sed -nE 's/.*memcflags="([^"]*)".*/\1/p')"
   cflags=$(echo $cflags)
   P=""; for p in $(echo $params | tr ',' ' '); do P="$P -p $p"; done
-  out=$(timeout 300 $M memory validate $f -f $k $P ${cflags:+--cflags "$cflags"} -q --json -- $args 2>&1)
+  # memprofile: arguments of a run at another size whose profile (data-dependent loop exits
+  # and branches) the count at the corpus arguments uses: a prediction, not a replay.
+  profile=$(echo "$hdr" | sed -nE 's/.*memprofile="([^"]*)".*/\1/p')
+  PROF=""
+  if [ -n "$profile" ]; then
+    PROF=$(mktemp)
+    timeout 300 $M memory trace $f -f $k ${cflags:+--cflags "$cflags"} -q --write-branch-profile $PROF -- $profile >/dev/null 2>&1
+    PROF="--branch-profile $PROF"
+  fi
+  out=$(timeout 300 $M memory validate $f -f $k $P $PROF ${cflags:+--cflags "$cflags"} -q --json -- $args 2>&1)
   rc=$?
   echo "$f rc=$rc $(echo "$out" | python3 -c 'import json,sys
 try:

@@ -1,6 +1,6 @@
 /* knapsack: 0/1 knapsack over one array, capacity loop running down so each item is used
  * once; item i weighs i % 7 + 1 (derived from the index, so the bound is affine per item class).
- * corpus: kernel=knapsack args="60 500" params="items=60,cap=500" */
+ * corpus: kernel=knapsack args="60 500" params="items=60,cap=500" memprofile="30 250" */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -100,7 +100,8 @@ pub fn read_profile(text: &str, file: &str) -> Result<BTreeMap<String, f64>, Mem
     let mut p = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
+        // `loop` and `activation` lines are `loop_profile`'s.
+        if line.is_empty() || line.starts_with("loop ") || line.starts_with("activation ") {
             continue;
         }
         let w: Vec<&str> = line.split_whitespace().collect();

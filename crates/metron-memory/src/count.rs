@@ -1215,7 +1215,7 @@ impl FunctionCounts {
 
 /// `binding` plus the derived trip parameters of `root`'s loops whose arguments it binds
 /// (a derived parameter given by hand is kept).
-fn with_derived(
+pub fn with_derived(
     model: &ModuleModel,
     root: &str,
     binding: &Binding,
@@ -1368,13 +1368,16 @@ pub fn count_function(
 
 /// The exact value as text when every parameter is bound.
 pub fn evaluate_text(p: &Piecewise, binding: &Binding) -> Option<String> {
-    p.evaluate(binding).ok().map(|r| {
-        if r.is_integer() {
-            r.to_integer().to_string()
-        } else {
-            format!("{:.3}", r.to_f64().unwrap_or(f64::NAN))
-        }
-    })
+    p.evaluate(binding).ok().map(|r| rational_text(&r))
+}
+
+/// An integer as it is; an expected count (probabilities, profiled trips) to 3 decimals.
+pub fn rational_text(r: &Rational) -> String {
+    if r.is_integer() {
+        r.to_integer().to_string()
+    } else {
+        format!("{:.3}", r.to_f64().unwrap_or(f64::NAN))
+    }
 }
 
 #[cfg(test)]

@@ -141,7 +141,12 @@ pub fn run(
     let marks = workdir.join("marks.txt");
     let _ = std::fs::remove_file(&marks);
     let tool_args = vec!["--tool=lackey".to_string(), "--trace-mem=yes".into()];
-    let env = vec![("METRON_MARKS_OUT".to_string(), marks.display().to_string())];
+    // Bound at start: a lazily bound call (the first `sqrt`) would otherwise run the dynamic
+    // linker's resolver inside the activation (norms: 105 reads and the GOT write).
+    let env = vec![
+        ("METRON_MARKS_OUT".to_string(), marks.display().to_string()),
+        ("LD_BIND_NOW".to_string(), "1".to_string()),
+    ];
     let r = valgrind_run(&Invocation {
         tool_args: &tool_args,
         program: exe,
@@ -319,9 +324,20 @@ pub fn side_by_side(
     rows: &[crate::trace::ValidationRow],
     independent: IndependentCounts,
 ) -> SideBySide {
+    let one = crate::activation::ActivationSum::single(counts, binding);
+    side_by_side_activations(model, counts, &one, rows, independent)
+}
+
+/// [`side_by_side`] with the static counts summed over the run's activations.
+pub fn side_by_side_activations(
+    model: &crate::count::ModuleModel,
+    counts: &crate::FunctionCounts,
+    activations: &crate::activation::ActivationSum,
+    rows: &[crate::trace::ValidationRow],
+    independent: IndependentCounts,
+) -> SideBySide {
     use crate::access::AccessKind;
-    let binding = &counts.binding(binding);
-    let value = |p: &metron_symbolic::Piecewise| crate::count::evaluate_text(p, binding);
+    let value = |p: &metron_symbolic::Piecewise| activations.evaluate_text(p);
     let traced = |k: AccessKind| {
         rows.iter()
             .filter(|r| r.kind == k)
@@ -372,7 +388,7 @@ pub fn side_by_side(
                 .into(),
         );
     }
-    if counts.notes.iter().any(|n| n.contains("depends on data")) {
+    if crate::explain::has_weighted_data_branch(model, counts) {
         reasons.push(
             "data-dependent branches: the static count is the branch policy's, and a `?:` that \
              the pipeline turns into a select reads both values where -O0 branches"

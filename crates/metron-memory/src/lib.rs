@@ -8,13 +8,16 @@
 //! same canonical IR to count accesses at run time.
 
 pub mod access;
+pub mod activation;
 pub mod branch;
 pub mod condition;
 pub mod count;
 pub mod exit_count;
+pub mod explain;
 pub mod frontend;
 pub mod independent;
 pub mod ir;
+pub mod loop_profile;
 pub mod scev;
 pub mod sources;
 pub mod split;
@@ -86,6 +89,10 @@ pub struct Analysis {
     pub prepared: frontend::Prepared,
     pub module: ir::Module,
     pub model: count::ModuleModel,
+    /// Loops whose exit test reads memory (their trip counts come from a profile).
+    pub data_loops: Vec<loop_profile::DataLoop>,
+    /// Trip counts of data loops fitted from a profile ([`Analysis::use_profile`]).
+    pub trips: Vec<loop_profile::TripFit>,
     _workdir: Option<tempfile::TempDir>,
 }
 
@@ -107,13 +114,26 @@ impl Analysis {
         let prepared = frontend::prepare_build(input, pipeline, dir.path())?;
         let module = ir::parse_module(&prepared.ir, &prepared.canonical_ll.display().to_string())?;
         let scev = scev::parse_output(&prepared.scev);
-        let model = count::ModuleModel::build(&module, &scev)?;
+        let mut model = count::ModuleModel::build(&module, &scev)?;
+        let data_loops = loop_profile::data_loops(&module, &model, &scev, &prepared.ir);
+        loop_profile::explain(&mut model, &data_loops);
         Ok(Analysis {
             prepared,
             module,
             model,
+            data_loops,
+            trips: Vec::new(),
             _workdir: Some(dir),
         })
+    }
+
+    /// Takes the data loops' trip counts from a profile's `loop` and `activation` lines;
+    /// returns notes on the loops it could not use.
+    pub fn use_profile(&mut self, text: &str, file: &str) -> Result<Vec<String>, MemoryError> {
+        let (loops, activations) = loop_profile::read_profile(text, file)?;
+        let (fits, notes) = loop_profile::fit(&self.data_loops, &loops, &activations);
+        self.trips = fits;
+        Ok(notes)
     }
 
     /// Edge probabilities from the source's `#pragma metron branch(P)` / `// metron: branch(P)`
@@ -149,15 +169,18 @@ impl Analysis {
         policy: &BranchPolicy,
         binding: &Binding,
     ) -> Result<FunctionCounts, MemoryError> {
-        count::count_function(&self.model, function, policy, binding).map_err(|e| {
-            let notes: Vec<String> = self
-                .model
-                .functions
-                .values()
-                .flat_map(|f| f.notes.iter().cloned())
-                .collect();
-            explain_missing(e, &notes)
-        })
+        let mut counts =
+            count::count_function(&self.model, function, policy, binding).map_err(|e| {
+                let notes: Vec<String> = self
+                    .model
+                    .functions
+                    .values()
+                    .flat_map(|f| f.notes.iter().cloned())
+                    .collect();
+                explain_missing(e, &notes)
+            })?;
+        loop_profile::apply(&mut counts, &self.trips, binding);
+        Ok(counts)
     }
 
     /// The report of one function: counts, loops and the tree, ready for JSON.

@@ -68,10 +68,48 @@ void __metron_branch(int32_t id, _Bool cond) {
   br_total[id]++;
   if (cond) br_taken[id]++;
 }
-void __metron_enter(void) { depth++; entries++; }
-void __metron_leave(void) { depth--; }
-void __metron_block(int64_t n) {
-  if (depth > 0) instructions += (unsigned long long)n;
+static unsigned long long blocks[METRON_NBLOCKS + 1];
+/* Each outermost activation's integer arguments (the parameters of its N_k), kept as
+   distinct tuples with their multiplicity so that validate can sum N_k over activations. */
+#define METRON_MAXARGS 16
+#define METRON_MAXTUPLES 256
+static int64_t cur_arg[METRON_MAXARGS];
+static unsigned cur_mask, pending;
+static struct { int64_t v[METRON_MAXARGS]; unsigned mask; unsigned long long n; } tuples[METRON_MAXTUPLES];
+static int ntuples;
+static unsigned long long tuples_overflow;
+static void commit_activation(void) {
+  if (!pending) return;
+  pending = 0;
+  for (int t = 0; t < ntuples; t++) {
+    if (tuples[t].mask != cur_mask) continue;
+    int same = 1;
+    for (int i = 0; i < METRON_MAXARGS; i++)
+      if ((cur_mask >> i & 1u) && tuples[t].v[i] != cur_arg[i]) same = 0;
+    if (same) { tuples[t].n++; return; }
+  }
+  if (ntuples == METRON_MAXTUPLES) { tuples_overflow++; return; }
+  for (int i = 0; i < METRON_MAXARGS; i++) tuples[ntuples].v[i] = cur_arg[i];
+  tuples[ntuples].mask = cur_mask;
+  tuples[ntuples++].n = 1;
+}
+void __metron_enter(void) {
+  if (depth == 0) { cur_mask = 0; pending = 1; }
+  depth++; entries++;
+}
+void __metron_arg(int32_t i, int64_t v) {
+  if (depth != 1 || i < 0 || i >= METRON_MAXARGS) return;
+  cur_arg[i] = v;
+  cur_mask |= 1u << i;
+}
+void __metron_leave(void) {
+  depth--;
+  if (depth == 0) commit_activation();
+}
+void __metron_block(int32_t id, int64_t n) {
+  if (depth <= 0) return;
+  instructions += (unsigned long long)n;
+  blocks[id]++;
 }
 void __metron_access(int32_t site, int64_t addr, int32_t write) {
   if (depth <= 0) return;
@@ -94,6 +132,16 @@ __attribute__((destructor)) static void metron_dump(void) {
     if (counts[i]) fprintf(f, "%d %llu\n", i, counts[i]);
   for (int i = 0; i < METRON_NBRANCHES; i++)
     if (br_total[i]) fprintf(f, "b %d %llu %llu\n", i, br_taken[i], br_total[i]);
+  for (int i = 0; i < METRON_NBLOCKS; i++)
+    if (blocks[i]) fprintf(f, "k %d %llu\n", i, blocks[i]);
+  commit_activation();
+  for (int t = 0; t < ntuples; t++) {
+    fprintf(f, "a %llu", tuples[t].n);
+    for (int i = 0; i < METRON_MAXARGS; i++)
+      if (tuples[t].mask >> i & 1u) fprintf(f, " %d:%lld", i, (long long)tuples[t].v[i]);
+    fprintf(f, "\n");
+  }
+  if (tuples_overflow) fprintf(f, "o %llu\n", tuples_overflow);
   fclose(f);
 }
 "#;
@@ -122,17 +170,27 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
     }
     let mut id = 0usize;
     let mut tmp = 0usize;
+    let mut block = 0usize;
     for f in &module.functions {
         let is_root = f.name == root;
         if is_root {
             if let Some(first) = f.blocks.first().and_then(|b| b.insts.first()) {
-                before
-                    .entry(first.line)
-                    .or_default()
-                    .push("  call void @__metron_enter()".into());
+                let lines = before.entry(first.line).or_default();
+                lines.push("  call void @__metron_enter()".into());
+                for (i, ty, name) in integer_arguments(f) {
+                    let value = if ty == "i64" {
+                        format!("%{name}")
+                    } else {
+                        lines.push(format!("  %__metron_arg{i} = sext {ty} %{name} to i64"));
+                        format!("%__metron_arg{i}")
+                    };
+                    lines.push(format!("  call void @__metron_arg(i32 {i}, i64 {value})"));
+                }
             }
         }
         for b in &f.blocks {
+            let block_id = block;
+            block += 1;
             // Counted before the block runs: its instructions other than phis.
             let body: Vec<_> = b
                 .insts
@@ -141,10 +199,9 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
                 .collect();
             if let Some(first) = body.first() {
                 let n = body.len();
-                before
-                    .entry(first.line)
-                    .or_default()
-                    .push(format!("  call void @__metron_block(i64 {n})"));
+                before.entry(first.line).or_default().push(format!(
+                    "  call void @__metron_block(i32 {block_id}, i64 {n})"
+                ));
             }
             for i in &b.insts {
                 let rhs = i
@@ -248,8 +305,28 @@ pub fn instrument(ir: &str, module: &Module, root: &str) -> Result<String, Memor
         out.push_str(line);
         out.push('\n');
     }
-    out.push_str("\ndeclare void @__metron_enter()\ndeclare void @__metron_leave()\ndeclare void @__metron_access(i32, i64, i32)\ndeclare void @__metron_memop(i32, i64, i64, i32)\ndeclare void @__metron_block(i64)\ndeclare void @__metron_branch(i32, i1)\n");
+    out.push_str("\ndeclare void @__metron_enter()\ndeclare void @__metron_leave()\ndeclare void @__metron_access(i32, i64, i32)\ndeclare void @__metron_memop(i32, i64, i64, i32)\ndeclare void @__metron_block(i32, i64)\ndeclare void @__metron_branch(i32, i1)\ndeclare void @__metron_arg(i32, i64)\n");
     Ok(out)
+}
+
+/// The integer arguments of `f` (index, type, name) recorded per activation: `i8`..`i64`
+/// (C's integer types; `i1` is a `_Bool`, not a size). Only the first 16 are recorded.
+fn integer_arguments(f: &crate::ir::Function) -> Vec<(usize, &'static str, String)> {
+    f.args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < 16)
+        .filter_map(|(i, (ty, name))| {
+            let ty = match ty.split_whitespace().next()? {
+                "i8" => "i8",
+                "i16" => "i16",
+                "i32" => "i32",
+                "i64" => "i64",
+                _ => return None,
+            };
+            Some((i, ty, name.clone()))
+        })
+        .collect()
 }
 
 /// `i8* noundef align 8 %p` -> `i8* %p` (parameter attributes are not allowed in `ptrtoint`);
@@ -296,6 +373,13 @@ pub struct DynamicCounts {
     pub per_site: BTreeMap<usize, u64>,
     /// Conditional branch id ([`branch_sites`] order) -> (condition true, executions).
     pub branches: BTreeMap<usize, (u64, u64)>,
+    /// Block (numbered over the module's functions in order) -> executions.
+    pub blocks: BTreeMap<usize, u64>,
+    /// The distinct integer-argument tuples of the outermost activations (argument index ->
+    /// value), with how many activations had each.
+    pub activations: Vec<(u64, BTreeMap<usize, i64>)>,
+    /// Activations beyond the runtime's table of distinct tuples (their arguments are lost).
+    pub activations_lost: u64,
     pub stream: Option<PathBuf>,
     pub exit_code: i32,
 }
@@ -338,6 +422,15 @@ pub fn build_traced(
                 "-w".into(),
                 format!("-DMETRON_NSITES={}", table.sites.len().max(1)),
                 format!("-DMETRON_NBRANCHES={}", branch_sites(module).len().max(1)),
+                format!(
+                    "-DMETRON_NBLOCKS={}",
+                    module
+                        .functions
+                        .iter()
+                        .map(|f| f.blocks.len())
+                        .sum::<usize>()
+                        .max(1)
+                ),
                 ll.display().to_string(),
                 rt.display().to_string(),
                 "-lm".into(),
@@ -396,10 +489,16 @@ pub fn run_built(
         entries: 0,
         per_site: BTreeMap::new(),
         branches: BTreeMap::new(),
+        blocks: BTreeMap::new(),
+        activations: Vec::new(),
+        activations_lost: 0,
         stream: record_stream.then_some(stream),
         exit_code: outcome.exit.status(),
     };
     for line in text.lines() {
+        if read_run_line(line, &mut counts) {
+            continue;
+        }
         if let Some(rest) = line.strip_prefix("b ") {
             let v: Vec<u64> = rest
                 .split_whitespace()
@@ -422,6 +521,33 @@ pub fn run_built(
         }
     }
     Ok(counts)
+}
+
+/// The runtime's block (`k ID N`), activation (`a N I:V ...`) and overflow (`o N`) lines.
+fn read_run_line(line: &str, counts: &mut DynamicCounts) -> bool {
+    let num = |s: &str| s.parse::<u64>().ok();
+    if let Some(rest) = line.strip_prefix("k ") {
+        if let Some((id, n)) = rest.split_once(' ') {
+            if let (Some(id), Some(n)) = (num(id), num(n.trim())) {
+                counts.blocks.insert(id as usize, n);
+            }
+        }
+    } else if let Some(rest) = line.strip_prefix("a ") {
+        let mut w = rest.split_whitespace();
+        let n = w.next().and_then(num).unwrap_or(0);
+        let args = w
+            .filter_map(|p| {
+                let (i, v) = p.split_once(':')?;
+                Some((i.parse().ok()?, v.parse().ok()?))
+            })
+            .collect();
+        counts.activations.push((n, args));
+    } else if let Some(rest) = line.strip_prefix("o ") {
+        counts.activations_lost = num(rest.trim()).unwrap_or(0);
+    } else {
+        return false;
+    }
+    true
 }
 
 fn signal_name(sig: i32) -> &'static str {
@@ -525,14 +651,22 @@ pub fn compare(
     binding: &metron_symbolic::Binding,
     dynamic: &DynamicCounts,
 ) -> Result<Vec<ValidationRow>, MemoryError> {
-    let binding = &counts.binding(binding);
+    let one = crate::activation::ActivationSum::single(counts, binding);
+    compare_activations(table, counts, &one, dynamic)
+}
+
+/// Compares the static per-site counts, summed over the run's activations, with the run.
+pub fn compare_activations(
+    table: &SiteTable,
+    counts: &crate::FunctionCounts,
+    activations: &crate::activation::ActivationSum,
+    dynamic: &DynamicCounts,
+) -> Result<Vec<ValidationRow>, MemoryError> {
     let mut rows: BTreeMap<(String, String, AccessKind), (num_rational::BigRational, u64)> =
         BTreeMap::new();
     for (gid, (f, idx, site)) in table.sites.iter().enumerate() {
         let stat = match counts.per_site.get(&(f.clone(), *idx)) {
-            Some(p) => p
-                .evaluate(binding)
-                .map_err(|e| crate::explain_missing(e.into(), &counts.notes))?,
+            Some(p) => activations.evaluate(p, &counts.notes)?,
             None => num_rational::BigRational::from_integer(0.into()),
         };
         let dynv = dynamic.per_site.get(&gid).copied().unwrap_or(0);
@@ -552,11 +686,7 @@ pub fn compare(
             variable,
             kind,
             equal: s == num_rational::BigRational::from_integer(d.into()),
-            static_count: if s.is_integer() {
-                s.to_integer().to_string()
-            } else {
-                s.to_string()
-            },
+            static_count: crate::count::rational_text(&s),
             dynamic_count: d,
         })
         .collect())

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+use metron_memory::activation::ActivationSum;
 use metron_memory::sources::BuildInput;
-use metron_memory::trace::{compare, run_traced, SiteTable};
+use metron_memory::trace::{compare_activations, run_traced, SiteTable};
 use metron_memory::{frontend, Analysis, BranchPolicy, MemoryError};
 use metron_symbolic::Binding;
 
@@ -51,8 +52,9 @@ pub struct Common {
     /// annotations (`#pragma metron branch(P)` / `// metron: branch(P)` before an `if`).
     #[arg(long, default_value = "max")]
     pub branch_policy: String,
-    /// Per-branch probabilities from a profile written by `metron memory trace
-    /// --write-branch-profile` (overrides the policy for the branches it holds).
+    /// Per-branch probabilities, and trip counts of loops that exit on loaded data, from a
+    /// profile written by `metron memory trace --write-branch-profile` (overrides the policy
+    /// for the branches it holds).
     #[arg(long, value_name = "FILE")]
     pub branch_profile: Option<PathBuf>,
 }
@@ -85,7 +87,8 @@ pub struct TraceArgs {
     pub bursts: bool,
     #[arg(long, default_value_t = 1000)]
     pub window: u64,
-    /// Write the taken/not-taken counts of every conditional branch executed to FILE, for
+    /// Write the taken/not-taken counts of every conditional branch executed, the iterations
+    /// of loops that exit on loaded data and the function's arguments to FILE, for
     /// `analyze --branch-profile FILE`.
     #[arg(long, value_name = "FILE")]
     pub write_branch_profile: Option<PathBuf>,
@@ -147,7 +150,7 @@ fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, B
         cflags: c.build.cflags()?,
         compile_commands: c.build.compile_commands.clone(),
     };
-    let a = Analysis::load_build(&build, &c.passes).map_err(input)?;
+    let mut a = Analysis::load_build(&build, &c.passes).map_err(input)?;
     let mut probabilities = std::collections::BTreeMap::new();
     if annotated {
         let (p, notes) = a.annotation_probabilities().map_err(input)?;
@@ -163,7 +166,14 @@ fn load(c: &Common, global: &GlobalOpts) -> CliResult<(Analysis, BranchPolicy, B
         probabilities.extend(p);
     }
     if let Some(file) = &c.branch_profile {
-        probabilities.extend(metron_memory::branch::read_profile_file(file).map_err(input)?);
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CliError::input(format!("{}: {e}", file.display())))?;
+        let name = file.display().to_string();
+        probabilities.extend(metron_memory::branch::read_profile(&text, &name).map_err(input)?);
+        let notes = a.use_profile(&text, &name).map_err(input)?;
+        if !global.quiet {
+            notes.iter().for_each(|n| eprintln!("note: {n}"));
+        }
     }
     if !probabilities.is_empty() {
         policy = match policy {
@@ -330,9 +340,18 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         std::fs::copy(src, dst)
             .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
     }
+    let activations =
+        metron_memory::loop_profile::activation_records(&analysis.model, &a.function, &dynamic);
     if let Some(dst) = &a.write_branch_profile {
         let profile = metron_memory::trace::branch_profile(&analysis.module, &dynamic);
-        std::fs::write(dst, metron_memory::branch::profile_text(&profile))
+        let loops = metron_memory::loop_profile::loop_records(
+            &analysis.module,
+            &analysis.data_loops,
+            &dynamic,
+        );
+        let text = metron_memory::branch::profile_text(&profile)
+            + &metron_memory::loop_profile::profile_text(&loops, &activations);
+        std::fs::write(dst, text)
             .map_err(|e| CliError::failure(format!("{}: {e}", dst.display())))?;
         if !global.quiet && !global.json {
             eprintln!(
@@ -387,16 +406,27 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         }
         return Ok(());
     }
-    let rows = compare(&table, &counts, &binding, &dynamic).map_err(input)?;
+    // 003 Eq. 3.1 counts one activation; the run made `activations` (norms: n, then n - 1).
+    let sum = ActivationSum::from_run(
+        &analysis.model,
+        &counts,
+        &binding,
+        &activations,
+        dynamic.activations_lost,
+    )
+    .map_err(input)?;
+    let rows = compare_activations(&table, &counts, &sum, &dynamic).map_err(input)?;
     let all_equal = rows.iter().all(|r| r.equal);
-    let static_total = counts
-        .n_k_value
-        .clone()
+    let static_total = sum
+        .evaluate_text(&counts.n_k)
         .unwrap_or_else(|| counts.n_k.to_string());
     let dynamic_total: u64 = rows.iter().map(|r| r.dynamic_count).sum();
-    let independent = independent_counts(&a, &analysis, &counts, &binding, &rows, global)?;
+    let independent = independent_counts(&a, &analysis, &counts, &sum, &rows, global)?;
+    if !global.quiet && !global.json {
+        sum.notes.iter().for_each(|n| eprintln!("note: {n}"));
+    }
     if global.json {
-        let v = serde_json::json!({"function": a.function, "params": binding, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows, "independent": independent});
+        let v = serde_json::json!({"function": a.function, "params": binding, "activations": activations, "activation_notes": sum.notes, "branch_policy": policy, "equal": all_equal, "static_total": static_total, "dynamic_total": dynamic_total, "rows": rows, "independent": independent, "notes": counts.notes});
         println!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(CliError::failure)?
@@ -439,39 +469,30 @@ fn trace(a: TraceArgs, global: &GlobalOpts, validate: bool) -> CliResult {
         Ok(())
     } else {
         // Say why, from what the analysis itself flagged as inexact.
-        let reasons: Vec<&String> = counts
-            .notes
-            .iter()
-            .filter(|n| {
-                n.contains("recursion")
-                    || n.contains("depends on data")
-                    || n.contains("trip count is the parameter")
-                    || n.contains("not fully structured")
-                    || n.contains("not affine")
-            })
-            .collect();
+        let reasons = metron_memory::explain::inexact_reasons(&analysis.model, &counts);
+        let mut why = if reasons.is_empty() {
+            "no construct was flagged as inexact: do the --param values match the run's arguments? (otherwise please report this program)".to_string()
+        } else {
+            reasons.join("; ")
+        };
+        if sum.is_several() {
+            why.push_str(&format!(
+                " (N_k summed over the run's activations: {})",
+                sum.notes.join("; ")
+            ));
+        }
         Err(CliError::failure(format!(
-            "static and dynamic counts differ for {}: {}",
-            a.function,
-            if reasons.is_empty() {
-                "no construct was flagged as inexact: do the --param values match the run's arguments? (otherwise please report this program)".to_string()
-            } else {
-                reasons
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            }
+            "static and dynamic counts differ for {}: {why}",
+            a.function
         )))
     }
 }
 
-/// The second, independent count (valgrind lackey on the -O0 build), when it can be made.
 fn independent_counts(
     a: &TraceArgs,
     analysis: &Analysis,
     counts: &metron_memory::FunctionCounts,
-    binding: &Binding,
+    sum: &ActivationSum,
     rows: &[metron_memory::trace::ValidationRow],
     global: &GlobalOpts,
 ) -> CliResult<Option<metron_memory::independent::SideBySide>> {
@@ -504,10 +525,10 @@ fn independent_counts(
         .map(|f| f.args.len())
         .unwrap_or(0);
     let ind = independent::run(&exe, &a.args, nargs, dir.path()).map_err(input)?;
-    Ok(Some(independent::side_by_side(
+    Ok(Some(independent::side_by_side_activations(
         &analysis.model,
         counts,
-        binding,
+        sum,
         rows,
         ind,
     )))
