@@ -30,6 +30,8 @@ pub struct FunctionFormulas {
     /// Calls into code that is not analysed (libc, libm, other files).
     pub external: Vec<ExternalCall>,
     pub loops: Vec<crate::model::LoopModel>,
+    /// The data-dependent branches its counts rest on (file:line, what was assumed).
+    pub assumptions: Vec<crate::assumption::Assumption>,
 }
 
 /// A call of a modelled function: executions per call of the caller, and how the callee's
@@ -212,6 +214,7 @@ impl BuildContext<'_> {
             calls,
             external: counts.external,
             loops: m.loops.clone(),
+            assumptions: m.assumptions.clone(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! source (Mira, 004), validated against callgrind's per-instruction counts.
 
 pub mod analysis;
+pub mod assumption;
 pub mod ast_cache;
 pub mod binary;
 mod branch;
@@ -14,6 +15,7 @@ pub mod clang_ast;
 pub mod derived;
 pub mod emit;
 pub mod error;
+pub mod error_path;
 pub mod inline_frame;
 pub mod loop_context;
 pub mod loop_copy;

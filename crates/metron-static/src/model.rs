@@ -52,6 +52,10 @@ pub struct FunctionModel {
     /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
     /// user like those of calls that stayed calls.
     pub renamed: BTreeSet<String>,
+    /// libm error paths (`sqrt`'s errno call), counted as not taken unless profiled.
+    pub error_paths: Vec<crate::error_path::ErrorPath>,
+    /// The data-dependent branches its counts rest on, with what was assumed (file:line).
+    pub assumptions: Vec<crate::assumption::Assumption>,
 }
 
 impl FunctionModel {
@@ -332,6 +336,7 @@ pub fn model_function(
     let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
+    let assumptions = crate::assumption::data_dependent(function, &cfg, source);
     FunctionModel {
         name: function.name.clone(),
         symbol: function.symbol.clone(),
@@ -339,6 +344,8 @@ pub fn model_function(
         block_counts,
         loops,
         plt_calls: Vec::new(),
+        error_paths: Vec::new(),
+        assumptions,
         renamed: contexts
             .iter()
             .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
@@ -596,6 +603,7 @@ pub fn model_binary(
         .map(|(i, f)| {
             let mut m = model_function(f, source, mira_compat);
             m.plt_calls = plt_calls(binary, f, &m.cfg);
+            count_error_paths(binary, f, source, &mut m);
             (i, m)
         })
         .collect()
@@ -616,4 +624,31 @@ fn plt_calls(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<(usize, Vec
         }
     }
     out
+}
+
+/// The libm error paths of `function` (004 §III.C.4: a `br_prob` the compiler wrote): counted
+/// as never taken, or with the branch profile's probability at their line, and named.
+fn count_error_paths(
+    binary: &Binary,
+    function: &Function,
+    source: &SourceModel,
+    m: &mut FunctionModel,
+) {
+    let paths = crate::error_path::find(binary, function, &m.cfg);
+    if paths.is_empty() {
+        return;
+    }
+    let file = source.file.display().to_string();
+    let given = |p: &crate::error_path::ErrorPath| {
+        p.position
+            .as_ref()
+            .filter(|at| same_file(&at.file, &file))
+            .and_then(|at| source.error_paths.get(&at.line).copied())
+    };
+    crate::error_path::count(&paths, &m.cfg, &mut m.block_counts, |p| {
+        given(p).unwrap_or(0.0)
+    });
+    m.assumptions
+        .extend(crate::assumption::error_paths(&paths, given));
+    m.error_paths = paths;
 }

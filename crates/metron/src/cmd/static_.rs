@@ -224,6 +224,17 @@ fn print_function(f: &FunctionReport) {
             }
         );
     }
+    for a in &f.assumptions {
+        println!(
+            "    DATA-DEPENDENT {}:{} ({}): {}; counted as {}; give the probability with {}",
+            a.file,
+            a.line,
+            a.kind.profile_name(),
+            a.reason,
+            a.counted_as,
+            a.remedy
+        );
+    }
     print_counts(f);
 }
 
