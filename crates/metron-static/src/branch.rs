@@ -132,16 +132,41 @@ pub(crate) fn innermost_arm(
         .enumerate()
         .map(|(k, f)| (k + from, f))
         .filter(|(_, f)| f.parent_loop == s)
-        .flat_map(|(i, f)| {
+        .flat_map(|(i, _)| {
+            let (then, otherwise) = arm_lines(source, i);
             [
-                Some(((i, Arm::Then), f.then_lines)),
-                f.else_lines.map(|e| ((i, Arm::Else), e)),
+                Some(((i, Arm::Then), then)),
+                otherwise.map(|e| ((i, Arm::Else), e)),
             ]
         })
         .flatten()
         .filter(|(_, range)| inside(*range))
-        .min_by_key(|(_, (a, b))| b - a)
+        // `else if`: the outer else arm and the inner if's then arm can span the same
+        // lines; the inner (later) one is the arm.
+        .min_by_key(|((i, _), (a, b))| (b - a, std::cmp::Reverse(*i)))
         .map(|(arm, _)| arm)
+}
+
+/// The lines of `if` number `i`'s then and else arms. In `} else if (c) {` the line holds the
+/// then arm's closing brace and the inner `if`'s test, which runs on the else side: the else
+/// arm starts there and the then arm ends before it.
+fn arm_lines(source: &SourceModel, i: usize) -> ((u32, u32), Option<(u32, u32)>) {
+    let f = &source.ifs[i];
+    let Some((e0, e1)) = f.else_lines else {
+        return (f.then_lines, None);
+    };
+    let start = source.ifs[i + 1..]
+        .iter()
+        .take_while(|g| g.line <= e1)
+        .find(|g| g.parent_if == Some((i, Arm::Else)))
+        .map_or(e0, |g| g.line.min(e0));
+    let (t0, t1) = f.then_lines;
+    let then = if start <= t1 && start > t0 {
+        (t0, start - 1)
+    } else {
+        (t0, t1)
+    };
+    (then, Some((start, e1)))
 }
 
 /// The guards from an `if` arm out through its enclosing `if` arms.

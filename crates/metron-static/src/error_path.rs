@@ -114,9 +114,12 @@ pub fn find(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<ErrorPath> {
                 continue;
             };
             // The error side calls libm instead of running the instruction; the instruction
-            // sits on the other side, or before the test (gcc's `jp` after `sqrtsd`).
+            // sits on the other side, or before the test (gcc's `jp` after `sqrtsd`; clang
+            // hoists `sqrt(n)` out of a loop and leaves the test inside).
+            let mut before = std::iter::successors(Some(d), |&b| cfg.idom[b]);
             if holds(function, cfg, error, inline)
-                || !(holds(function, cfg, other, inline) || holds(function, cfg, d, inline))
+                || !(holds(function, cfg, other, inline)
+                    || before.any(|b| holds(function, cfg, b, inline)))
             {
                 continue;
             }
@@ -161,8 +164,13 @@ pub fn count(
             .map(|q| q.decide)
             .collect();
         let only_through = |side: usize| -> Vec<usize> {
-            let entered = &cfg.blocks[side].predecessors;
-            if side == 0 || !entered.iter().all(|d| deciders.contains(d)) {
+            // Alignment padding before the block falls into it but never runs.
+            let reachable = |d: &usize| *d == 0 || cfg.idom[*d].is_some();
+            let mut entered = cfg.blocks[side]
+                .predecessors
+                .iter()
+                .filter(|d| reachable(d));
+            if side == 0 || !entered.all(|d| deciders.contains(d)) {
                 return Vec::new();
             }
             (0..cfg.blocks.len())

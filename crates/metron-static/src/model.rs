@@ -48,7 +48,7 @@ pub struct FunctionModel {
     pub loops: Vec<LoopModel>,
     /// Calls through the PLT into code that is not analysed: (block, mnemonics of the bound
     /// stub's path), counted with the call site as callgrind does.
-    pub plt_calls: Vec<(usize, Vec<String>)>,
+    pub plt_calls: Vec<(usize, Vec<iced_x86::Mnemonic>)>,
     /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
     /// user like those of calls that stayed calls.
     pub renamed: BTreeSet<String>,
@@ -122,7 +122,7 @@ impl FunctionModel {
             if only.is_some_and(|o| !o.contains(b)) {
                 continue;
             }
-            for m in path {
+            for &m in path {
                 c.add_plt(arch, m, block_values[*b]);
             }
         }
@@ -610,7 +610,11 @@ pub fn model_binary(
 }
 
 /// Blocks that call (or tail-jump) through a PLT stub, with the stub's executed path.
-fn plt_calls(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<(usize, Vec<String>)> {
+fn plt_calls(
+    binary: &Binary,
+    function: &Function,
+    cfg: &Cfg,
+) -> Vec<(usize, Vec<iced_x86::Mnemonic>)> {
     let mut out = Vec::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
         for ins in &function.instructions[block.first..block.end] {

@@ -343,7 +343,7 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
 }
 
 /// `validate --record-branch-profile FILE`: the run's probability of every data-dependent
-/// branch of the main source.
+/// branch and libm error path of every source file.
 fn record_profile(
     analysis: &Analysis,
     source: &SourceArgs,
@@ -352,9 +352,9 @@ fn record_profile(
     path: &std::path::Path,
     global: &GlobalOpts,
 ) -> CliResult {
-    let recorded = metron_static::branch_profile::record(
+    let recorded = metron_static::branch_profile::record_all(
         &analysis.binary,
-        &analysis.source,
+        &analysis.sources,
         source.mira_compat,
         binding,
         counts,
