@@ -48,6 +48,19 @@ fn serialize_mnemonic<S: serde::Serializer>(
     s.serialize_str(&mnemonic_name(*m))
 }
 
+fn serialize_paths<S: serde::Serializer>(
+    paths: &BTreeMap<u64, Vec<Mnemonic>>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(paths.len()))?;
+    for (address, path) in paths {
+        let names: Vec<String> = path.iter().map(|m| mnemonic_name(*m)).collect();
+        map.serialize_entry(address, &names)?;
+    }
+    map.end()
+}
+
 /// One decoded instruction with what the models need to know about it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Instruction {
@@ -200,6 +213,7 @@ pub struct Binary {
     pub plt: BTreeMap<u64, String>,
     /// PLT stub address -> mnemonics a call executes in it once the symbol is bound (`jmp`,
     /// or `endbr64; jmp`): callgrind charges them to the call site (`--skip-plt`).
+    #[serde(serialize_with = "serialize_paths")]
     pub plt_path: BTreeMap<u64, Vec<Mnemonic>>,
 }
 
