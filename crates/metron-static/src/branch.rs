@@ -57,6 +57,7 @@ pub(crate) fn count_branch_arms(
 ) -> Vec<(usize, String)> {
     let mut notes = Vec::new();
     let conditional_arms = conditional_arms(c);
+    let if_arms = if_arms_by_layout(c);
     for (b, count_of_block) in block_counts.iter_mut().enumerate() {
         let l = c.cfg.innermost_loop(b);
         let s = match l {
@@ -68,7 +69,15 @@ pub(crate) fn count_branch_arms(
         };
         let counted = match conditional_arms.get(&b) {
             Some(&(k, side)) => conditional_count(c.source, s, k, side, options),
-            None => if_count(c, b, s, options),
+            None => if_count(c, b, s, options).or_else(|| {
+                let &arm = if_arms.get(&b)?;
+                Some(guarded_count(
+                    c.source,
+                    s,
+                    &if_guards(c.source, arm),
+                    options,
+                ))
+            }),
         };
         let count = match counted {
             None => continue,
@@ -86,6 +95,86 @@ pub(crate) fn count_branch_arms(
         };
     }
     notes
+}
+
+/// The source loop a block's count comes from (`None`: outside loops), and whether arms are
+/// counted there at all (not in vectorised copies).
+fn block_source_loop(c: &BranchContext, b: usize) -> Option<Option<usize>> {
+    match c.cfg.innermost_loop(b) {
+        Some(l) => match c.mapping.get(&l).copied().flatten() {
+            Some(s) if c.factor[l] <= 1 => Some(Some(s)),
+            _ => None,
+        },
+        None => Some(None),
+    }
+}
+
+/// Block `b`'s lines without its source loop's own line (the loop control the optimiser
+/// duplicates into each arm).
+fn arm_lines_of_block(c: &BranchContext, b: usize, s: Option<usize>) -> BTreeSet<u32> {
+    let mut lines = lines_of(c.function, c.cfg, &BTreeSet::from([b]), c.file);
+    if let Some(s) = s {
+        lines.remove(&c.source.loops[s].line);
+    }
+    lines
+}
+
+/// `if` arms that lines cannot tell: a block that holds code of both arms (gcc sinks the
+/// store both arms end with into one of them) is the arm opposite to its sibling, when the
+/// jump that decides the `if` (a conditional jump at its condition's line) leads to both
+/// and the block has no other way in.
+fn if_arms_by_layout(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
+    let mut out = BTreeMap::new();
+    for (d, block) in c.cfg.blocks.iter().enumerate() {
+        let last = &c.function.instructions[block.end - 1];
+        if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2 {
+            continue;
+        }
+        let Some(s) = block_source_loop(c, d) else {
+            continue;
+        };
+        let Some(at) = last
+            .frames
+            .iter()
+            .filter_map(|f| f.position.as_ref())
+            .find(|p| same_file(&p.file, c.file))
+        else {
+            continue;
+        };
+        let Some(i) = c.source.ifs.iter().position(|f| {
+            f.parent_loop == s && f.line <= at.line && at.line <= f.condition_end_line
+        }) else {
+            continue;
+        };
+        let f = &c.source.ifs[i];
+        let Some((_, end)) = f.else_lines else {
+            continue;
+        };
+        let (s1, s2) = (block.successors[0], block.successors[1]);
+        for (known, other) in [(s1, s2), (s2, s1)] {
+            let side = match innermost_arm(c.source, s, &arm_lines_of_block(c, known, s)) {
+                Some((k, side)) if k == i => side,
+                _ => continue,
+            };
+            let lines = arm_lines_of_block(c, other, s);
+            // Alignment padding before a block falls into it but never runs.
+            let alone = c.cfg.blocks[other]
+                .predecessors
+                .iter()
+                .all(|&p| p == d || (p != 0 && c.cfg.idom[p].is_none()));
+            let inside = lines.first().is_some_and(|&a| a > f.line)
+                && lines.last().is_some_and(|&z| z <= end);
+            if alone && inside && innermost_arm(c.source, s, &lines).is_none() {
+                let opposite = if side == Arm::Then {
+                    Arm::Else
+                } else {
+                    Arm::Then
+                };
+                out.insert(other, (i, opposite));
+            }
+        }
+    }
+    out
 }
 
 /// The count of block `b` if its lines lie in one arm of an `if` directly in source loop `s`
