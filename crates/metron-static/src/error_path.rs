@@ -71,8 +71,8 @@ fn callee_name(binary: &Binary, target: u64) -> Option<&str> {
 }
 
 /// The libm call a block makes (a call, or a tail jump), with the instruction's index.
-fn libm_call<'a>(
-    binary: &'a Binary,
+fn libm_call(
+    binary: &Binary,
     function: &Function,
     cfg: &Cfg,
     b: usize,

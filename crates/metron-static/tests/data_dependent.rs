@@ -43,6 +43,9 @@ fn assumptions(
         .collect()
 }
 
+/// (file, kernel, program arguments, parameters, line of the `sqrt` call).
+type SqrtCase<'a> = (&'a str, &'a str, &'a [&'a str], &'a [(&'a str, i64)], u32);
+
 #[test]
 fn sqrt_error_paths_count_as_not_taken_and_are_named() {
     // sobel: `sqrtf` of a sum of squares in a 2-D loop; gcc tests `0 > x` (`ja`), clang
@@ -51,7 +54,7 @@ fn sqrt_error_paths_count_as_not_taken_and_are_named() {
     if !tools() {
         return;
     }
-    let cases: [(&str, &str, &[&str], &[(&str, i64)], u32); 2] = [
+    let cases: [SqrtCase; 2] = [
         ("sobel.c", "sobel", &[], &[], 23),
         (
             "correlation.c",
