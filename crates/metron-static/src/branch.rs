@@ -133,12 +133,7 @@ fn if_arms_by_layout(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
         let Some(s) = block_source_loop(c, d) else {
             continue;
         };
-        let Some(at) = last
-            .frames
-            .iter()
-            .filter_map(|f| f.position.as_ref())
-            .find(|p| same_file(&p.file, c.file))
-        else {
+        let Some(at) = position_in(last, c.file) else {
             continue;
         };
         let Some(i) = c.source.ifs.iter().position(|f| {
@@ -425,18 +420,24 @@ fn condition_reads(c: &Condition, var: &str) -> bool {
     }
 }
 
+/// An instruction's position in `file`, from the innermost inline frame there.
+fn position_in<'a>(
+    ins: &'a crate::binary::Instruction,
+    file: &str,
+) -> Option<&'a crate::binary::SourceLine> {
+    ins.frames
+        .iter()
+        .filter_map(|f| f.position.as_ref())
+        .find(|p| same_file(&p.file, file))
+}
+
 /// Positions (line, column) of a block's instructions, each from the innermost inline frame
 /// in the modelled file.
 fn positions(c: &BranchContext, b: usize) -> Vec<Position> {
     let block = &c.cfg.blocks[b];
     let mut out = Vec::new();
     for ins in &c.function.instructions[block.first..block.end] {
-        let Some(p) = ins
-            .frames
-            .iter()
-            .filter_map(|f| f.position.as_ref())
-            .find(|p| same_file(&p.file, c.file))
-        else {
+        let Some(p) = position_in(ins, c.file) else {
             continue;
         };
         // Column 0 (no column) lies before every range: such a block is not an arm.
