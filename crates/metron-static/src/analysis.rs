@@ -12,7 +12,7 @@ use crate::source::{self, SourceModel};
 pub struct Analysis {
     pub binary: Binary,
     /// The main source: the file given by `--source`, else the translation unit that defines
-    /// `main` (else the first one found); a branch profile applies to it.
+    /// `main` (else the first one found).
     pub source: SourceModel,
     /// Every translation unit modelled (`source` among them), in `ProgramModel::source_of`'s
     /// numbering.
@@ -53,9 +53,11 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
     }
     let primary = primary_source(&binary, &sources);
     if let Some(path) = &options.branch_profile {
-        let s = &mut sources[primary];
-        let profile = crate::branch_profile::load(path, &s.file)?;
-        crate::branch_profile::apply(s, &profile);
+        let files: Vec<&Path> = sources.iter().map(|s| s.file.as_path()).collect();
+        let profile = crate::branch_profile::load(path, &files)?;
+        for s in &mut sources {
+            crate::branch_profile::apply(s, &profile);
+        }
     }
     let program = ProgramModel::build_all(&binary, &sources, options.mira_compat);
     let formulas = Formulas::build_all(&binary, &program, &sources);

@@ -48,6 +48,19 @@ fn serialize_mnemonic<S: serde::Serializer>(
     s.serialize_str(&mnemonic_name(*m))
 }
 
+fn serialize_paths<S: serde::Serializer>(
+    paths: &BTreeMap<u64, Vec<Mnemonic>>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(paths.len()))?;
+    for (address, path) in paths {
+        let names: Vec<String> = path.iter().map(|m| mnemonic_name(*m)).collect();
+        map.serialize_entry(address, &names)?;
+    }
+    map.end()
+}
+
 /// One decoded instruction with what the models need to know about it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Instruction {
@@ -200,7 +213,8 @@ pub struct Binary {
     pub plt: BTreeMap<u64, String>,
     /// PLT stub address -> mnemonics a call executes in it once the symbol is bound (`jmp`,
     /// or `endbr64; jmp`): callgrind charges them to the call site (`--skip-plt`).
-    pub plt_path: BTreeMap<u64, Vec<String>>,
+    #[serde(serialize_with = "serialize_paths")]
+    pub plt_path: BTreeMap<u64, Vec<Mnemonic>>,
 }
 
 impl Binary {
@@ -474,7 +488,7 @@ fn is_noreturn(name: &str) -> bool {
 
 /// PLT stubs (`.plt`, `.plt.sec`, `.plt.got`) and the symbol each jumps to: each stub's
 /// `jmp [rip+GOT]` slot is matched with the dynamic relocation that names the symbol.
-type PltStubs = (BTreeMap<u64, String>, BTreeMap<u64, Vec<String>>);
+type PltStubs = (BTreeMap<u64, String>, BTreeMap<u64, Vec<Mnemonic>>);
 
 fn plt_stubs(file: &object::File) -> PltStubs {
     use object::ObjectSymbolTable;
@@ -501,7 +515,7 @@ fn plt_stubs(file: &object::File) -> PltStubs {
         let Ok(data) = section.data() else { continue };
         let mut decoder = Decoder::with_ip(64, data, section.address(), DecoderOptions::NONE);
         let mut stub_start = section.address();
-        let mut path: Vec<String> = Vec::new();
+        let mut path: Vec<Mnemonic> = Vec::new();
         while decoder.can_decode() {
             let instr = decoder.decode();
             if instr.mnemonic() == iced_x86::Mnemonic::Endbr64
@@ -510,7 +524,7 @@ fn plt_stubs(file: &object::File) -> PltStubs {
                 stub_start = instr.ip();
                 path.clear();
             }
-            path.push(mnemonic_name(instr.mnemonic()));
+            path.push(instr.mnemonic());
             if instr.mnemonic() == iced_x86::Mnemonic::Jmp && instr.is_ip_rel_memory_operand() {
                 let slot = instr.ip_rel_memory_address();
                 if let Some(n) = slot_name.get(&slot) {

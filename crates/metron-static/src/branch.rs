@@ -57,6 +57,7 @@ pub(crate) fn count_branch_arms(
 ) -> Vec<(usize, String)> {
     let mut notes = Vec::new();
     let conditional_arms = conditional_arms(c);
+    let if_arms = if_arms_by_layout(c);
     for (b, count_of_block) in block_counts.iter_mut().enumerate() {
         let l = c.cfg.innermost_loop(b);
         let s = match l {
@@ -68,7 +69,15 @@ pub(crate) fn count_branch_arms(
         };
         let counted = match conditional_arms.get(&b) {
             Some(&(k, side)) => conditional_count(c.source, s, k, side, options),
-            None => if_count(c, b, s, options),
+            None => if_count(c, b, s, options).or_else(|| {
+                let &arm = if_arms.get(&b)?;
+                Some(guarded_count(
+                    c.source,
+                    s,
+                    &if_guards(c.source, arm),
+                    options,
+                ))
+            }),
         };
         let count = match counted {
             None => continue,
@@ -86,6 +95,81 @@ pub(crate) fn count_branch_arms(
         };
     }
     notes
+}
+
+/// The source loop a block's count comes from (`None`: outside loops), and whether arms are
+/// counted there at all (not in vectorised copies).
+fn block_source_loop(c: &BranchContext, b: usize) -> Option<Option<usize>> {
+    match c.cfg.innermost_loop(b) {
+        Some(l) => match c.mapping.get(&l).copied().flatten() {
+            Some(s) if c.factor[l] <= 1 => Some(Some(s)),
+            _ => None,
+        },
+        None => Some(None),
+    }
+}
+
+/// Block `b`'s lines without its source loop's own line (the loop control the optimiser
+/// duplicates into each arm).
+fn arm_lines_of_block(c: &BranchContext, b: usize, s: Option<usize>) -> BTreeSet<u32> {
+    let mut lines = lines_of(c.function, c.cfg, &BTreeSet::from([b]), c.file);
+    if let Some(s) = s {
+        lines.remove(&c.source.loops[s].line);
+    }
+    lines
+}
+
+/// `if` arms that lines cannot tell: a block that holds code of both arms (gcc sinks the
+/// store both arms end with into one of them) is the arm opposite to its sibling, when the
+/// jump that decides the `if` (a conditional jump at its condition's line) leads to both
+/// and the block has no other way in.
+fn if_arms_by_layout(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
+    let mut out = BTreeMap::new();
+    for (d, block) in c.cfg.blocks.iter().enumerate() {
+        let last = &c.function.instructions[block.end - 1];
+        if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2 {
+            continue;
+        }
+        let Some(s) = block_source_loop(c, d) else {
+            continue;
+        };
+        let Some(at) = position_in(last, c.file) else {
+            continue;
+        };
+        let Some(i) = c.source.ifs.iter().position(|f| {
+            f.parent_loop == s && f.line <= at.line && at.line <= f.condition_end_line
+        }) else {
+            continue;
+        };
+        let f = &c.source.ifs[i];
+        let Some((_, end)) = f.else_lines else {
+            continue;
+        };
+        let (s1, s2) = (block.successors[0], block.successors[1]);
+        for (known, other) in [(s1, s2), (s2, s1)] {
+            let side = match innermost_arm(c.source, s, &arm_lines_of_block(c, known, s)) {
+                Some((k, side)) if k == i => side,
+                _ => continue,
+            };
+            let lines = arm_lines_of_block(c, other, s);
+            // Alignment padding before a block falls into it but never runs.
+            let alone = c.cfg.blocks[other]
+                .predecessors
+                .iter()
+                .all(|&p| p == d || (p != 0 && c.cfg.idom[p].is_none()));
+            let inside = lines.first().is_some_and(|&a| a > f.line)
+                && lines.last().is_some_and(|&z| z <= end);
+            if alone && inside && innermost_arm(c.source, s, &lines).is_none() {
+                let opposite = if side == Arm::Then {
+                    Arm::Else
+                } else {
+                    Arm::Then
+                };
+                out.insert(other, (i, opposite));
+            }
+        }
+    }
+    out
 }
 
 /// The count of block `b` if its lines lie in one arm of an `if` directly in source loop `s`
@@ -132,16 +216,41 @@ pub(crate) fn innermost_arm(
         .enumerate()
         .map(|(k, f)| (k + from, f))
         .filter(|(_, f)| f.parent_loop == s)
-        .flat_map(|(i, f)| {
+        .flat_map(|(i, _)| {
+            let (then, otherwise) = arm_lines(source, i);
             [
-                Some(((i, Arm::Then), f.then_lines)),
-                f.else_lines.map(|e| ((i, Arm::Else), e)),
+                Some(((i, Arm::Then), then)),
+                otherwise.map(|e| ((i, Arm::Else), e)),
             ]
         })
         .flatten()
         .filter(|(_, range)| inside(*range))
-        .min_by_key(|(_, (a, b))| b - a)
+        // `else if`: the outer else arm and the inner if's then arm can span the same
+        // lines; the inner (later) one is the arm.
+        .min_by_key(|((i, _), (a, b))| (b - a, std::cmp::Reverse(*i)))
         .map(|(arm, _)| arm)
+}
+
+/// The lines of `if` number `i`'s then and else arms. In `} else if (c) {` the line holds the
+/// then arm's closing brace and the inner `if`'s test, which runs on the else side: the else
+/// arm starts there and the then arm ends before it.
+fn arm_lines(source: &SourceModel, i: usize) -> ((u32, u32), Option<(u32, u32)>) {
+    let f = &source.ifs[i];
+    let Some((e0, e1)) = f.else_lines else {
+        return (f.then_lines, None);
+    };
+    let start = source.ifs[i + 1..]
+        .iter()
+        .take_while(|g| g.line <= e1)
+        .find(|g| g.parent_if == Some((i, Arm::Else)))
+        .map_or(e0, |g| g.line.min(e0));
+    let (t0, t1) = f.then_lines;
+    let then = if start <= t1 && start > t0 {
+        (t0, start - 1)
+    } else {
+        (t0, t1)
+    };
+    (then, Some((start, e1)))
 }
 
 /// The guards from an `if` arm out through its enclosing `if` arms.
@@ -311,18 +420,24 @@ fn condition_reads(c: &Condition, var: &str) -> bool {
     }
 }
 
+/// An instruction's position in `file`, from the innermost inline frame there.
+fn position_in<'a>(
+    ins: &'a crate::binary::Instruction,
+    file: &str,
+) -> Option<&'a crate::binary::SourceLine> {
+    ins.frames
+        .iter()
+        .filter_map(|f| f.position.as_ref())
+        .find(|p| same_file(&p.file, file))
+}
+
 /// Positions (line, column) of a block's instructions, each from the innermost inline frame
 /// in the modelled file.
 fn positions(c: &BranchContext, b: usize) -> Vec<Position> {
     let block = &c.cfg.blocks[b];
     let mut out = Vec::new();
     for ins in &c.function.instructions[block.first..block.end] {
-        let Some(p) = ins
-            .frames
-            .iter()
-            .filter_map(|f| f.position.as_ref())
-            .find(|p| same_file(&p.file, c.file))
-        else {
+        let Some(p) = position_in(ins, c.file) else {
             continue;
         };
         // Column 0 (no column) lies before every range: such a block is not an arm.

@@ -5,8 +5,11 @@
 //!
 //! The probability comes from the model itself, not from matching blocks to arms again: with
 //! the branch at probability 1 and at 0, the blocks whose predicted executions differ are its
-//! arms, and `p = sum n (measured - at0) / sum n (at1 - at0)` over them (`n`: the block's
-//! instructions), the probability that gives the run's instruction count.
+//! arms, and `p = sum n (x - at0)(at1 - at0) / sum n (at1 - at0)^2` over them (`x`: measured,
+//! `n`: the block's instructions), the least-squares fit, refined pass by pass with the other
+//! branches at their latest values. A libm error path
+//! (`error_path`) is measured directly: the executions of its error block over those of its
+//! test. Every source file of the program is covered (format 2 names each branch's file).
 
 use std::path::Path;
 
@@ -20,14 +23,19 @@ use crate::program::ProgramModel;
 use crate::source::SourceModel;
 use crate::validate::{load_bias, measured_per_instruction};
 
-pub const FORMAT: &str = "metron.branch-profile/1";
+pub const FORMAT: &str = "metron.branch-profile/2";
+/// Profiles of one source file, whose branches carry no file name.
+const FORMAT_1: &str = "metron.branch-profile/1";
 
-/// Probabilities of the data-dependent branches of one source file.
+/// Probabilities of the data-dependent branches of a program's source files.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct BranchProfile {
     pub format: String,
-    /// The source file's name.
-    pub source: String,
+    /// The source files' names (format 1: the one file, in `source`).
+    #[serde(default)]
+    pub sources: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     pub branches: Vec<BranchProbability>,
     /// Means of data-dependent loop bounds (`loop_profile`).
     #[serde(default)]
@@ -36,44 +44,55 @@ pub struct BranchProfile {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct BranchProbability {
+    /// The source file's name (empty in format 1: the profile's `source`).
+    #[serde(default)]
+    pub file: String,
     pub line: u32,
-    /// `if` or `?:`.
+    /// `if`, `?:` or `libm` (an error path, `assumption::BranchKind`).
     pub kind: String,
     pub function: String,
     /// Probability that the then arm is taken, over the run it was recorded from.
     pub probability: f64,
 }
 
-/// A data-dependent branch: an `if` (false) or `?:` (true) and its index.
+/// A data-dependent branch: an `if` (false) or `?:` (true), its index, and its source's.
 #[derive(Debug, Clone, Copy)]
 struct Probe {
+    source: usize,
     conditional: bool,
     index: usize,
 }
 
-fn probes(source: &SourceModel) -> Vec<Probe> {
-    let ifs = source
-        .ifs
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.condition.is_err() && f.probability.is_none())
-        .map(|(index, _)| Probe {
-            conditional: false,
-            index,
-        });
-    let conditionals = source
-        .conditionals
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.condition.is_err() && c.probability.is_none())
-        .map(|(index, _)| Probe {
-            conditional: true,
-            index,
-        });
-    ifs.chain(conditionals).collect()
+fn probes(sources: &[SourceModel]) -> Vec<Probe> {
+    let mut out = Vec::new();
+    for (s, source) in sources.iter().enumerate() {
+        let ifs = source
+            .ifs
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.condition.is_err() && f.probability.is_none())
+            .map(|(index, _)| Probe {
+                source: s,
+                conditional: false,
+                index,
+            });
+        let conditionals = source
+            .conditionals
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.condition.is_err() && c.probability.is_none())
+            .map(|(index, _)| Probe {
+                source: s,
+                conditional: true,
+                index,
+            });
+        out.extend(ifs.chain(conditionals));
+    }
+    out
 }
 
-fn set(source: &mut SourceModel, probe: Probe, p: f64) {
+fn set(sources: &mut [SourceModel], probe: Probe, p: f64) {
+    let source = &mut sources[probe.source];
     if probe.conditional {
         source.conditionals[probe.index].probability = Some(p);
     } else {
@@ -84,17 +103,17 @@ fn set(source: &mut SourceModel, probe: Probe, p: f64) {
 /// Predicted executions of every block of every modelled function (NaN where unknown).
 fn predicted(
     binary: &Binary,
-    source: &SourceModel,
+    sources: &[SourceModel],
     mira_compat: bool,
     binding: &Binding,
 ) -> Result<Vec<Vec<f64>>> {
-    Ok(ProgramModel::build(binary, source, mira_compat)
+    Ok(ProgramModel::build_all(binary, sources, mira_compat)
         .run(binary, binding)?
         .blocks)
 }
 
 /// Records the probabilities of `source`'s data-dependent branches from callgrind's `counts`
-/// of one run at `binding`. Branches whose arms were not reached in the run are left out.
+/// of one run at `binding` (a program of one source file; see [`record_all`]).
 pub fn record(
     binary: &Binary,
     source: &SourceModel,
@@ -102,19 +121,107 @@ pub fn record(
     binding: &Binding,
     counts: &ObjectCounts,
 ) -> Result<BranchProfile> {
-    let mut source = source.clone();
-    let loops = crate::loop_profile::record(binary, &mut source, mira_compat, binding, counts)?;
-    let source = &source;
-    let probes = probes(source);
-    let mut all_taken = source.clone();
-    for &p in &probes {
-        set(&mut all_taken, p, 1.0);
+    record_all(
+        binary,
+        std::slice::from_ref(source),
+        mira_compat,
+        binding,
+        counts,
+    )
+}
+
+/// Passes over the branches at most: each pass refines every probability with the others at
+/// their latest values (an arm nested in another's else arm is seen only once the outer
+/// probability is below 1).
+const PASSES: usize = 4;
+
+/// Callgrind's executions of every block (its first instruction's count) and the blocks'
+/// lengths, per modelled function.
+type Measured = (Vec<Vec<f64>>, Vec<Vec<f64>>);
+
+/// Records the probabilities of the data-dependent branches and libm error paths of every
+/// source file of the program (`sources` as given to `ProgramModel::build_all`) from
+/// callgrind's `counts` of one run at `binding`. Branches whose arms were not reached in the
+/// run are left out.
+pub fn record_all(
+    binary: &Binary,
+    sources: &[SourceModel],
+    mira_compat: bool,
+    binding: &Binding,
+    counts: &ObjectCounts,
+) -> Result<BranchProfile> {
+    // Data-dependent loop bounds first: the branches inside those loops need their means.
+    let mut current = sources.to_vec();
+    let mut loops = Vec::new();
+    for source in &mut current {
+        loops.extend(crate::loop_profile::record(
+            binary,
+            source,
+            mira_compat,
+            binding,
+            counts,
+        )?);
     }
-    let program = ProgramModel::build(binary, &all_taken, mira_compat);
-    let at1 = program.run(binary, binding)?.blocks;
+    let probes = probes(&current);
+    for &p in &probes {
+        set(&mut current, p, 0.5);
+    }
+    let program = ProgramModel::build_all(binary, &current, mira_compat);
+    let measured = measured_blocks(binary, &program, counts);
+    let mut estimates: Vec<Option<f64>> = vec![None; probes.len()];
+    for _ in 0..PASSES {
+        let mut moved = false;
+        // Source order: an outer `if` before the ones in its arms.
+        for (k, &probe) in probes.iter().enumerate() {
+            let p = estimate(binary, &current, probe, mira_compat, binding, &measured)?;
+            if let Some(p) = p {
+                set(&mut current, probe, p);
+            }
+            moved |= match (estimates[k], p) {
+                (Some(a), Some(b)) => (a - b).abs() > 1e-6,
+                (a, b) => a.is_some() != b.is_some(),
+            };
+            estimates[k] = p;
+        }
+        if !moved {
+            break;
+        }
+    }
+    let mut branches: Vec<BranchProbability> = probes
+        .iter()
+        .zip(&estimates)
+        .filter_map(|(&probe, p)| Some(probability(&sources[probe.source], probe, (*p)?)))
+        .collect();
+    branches.extend(error_paths(binary, &program, &measured.0));
+    Ok(BranchProfile {
+        format: FORMAT.to_string(),
+        sources: sources.iter().map(|s| file_name(&s.file)).collect(),
+        source: None,
+        branches,
+        loops,
+    })
+}
+
+fn probability(source: &SourceModel, probe: Probe, p: f64) -> BranchProbability {
+    let (line, function, kind) = if probe.conditional {
+        let c = &source.conditionals[probe.index];
+        (c.line, c.function.clone(), "?:")
+    } else {
+        let f = &source.ifs[probe.index];
+        (f.line, f.function.clone(), "if")
+    };
+    BranchProbability {
+        file: file_name(&source.file),
+        line,
+        kind: kind.to_string(),
+        function,
+        probability: p,
+    }
+}
+
+fn measured_blocks(binary: &Binary, program: &ProgramModel, counts: &ObjectCounts) -> Measured {
     let bias = load_bias(binary, counts);
-    // Executions of a block (callgrind's count of its first instruction) and its length.
-    let (measured, sizes): (Vec<Vec<f64>>, Vec<Vec<f64>>) = program
+    program
         .functions
         .iter()
         .map(|(i, m)| {
@@ -129,46 +236,74 @@ pub fn record(
                 .collect();
             (runs, sizes)
         })
-        .unzip();
-    let mut branches = Vec::new();
-    for &probe in &probes {
-        let mut one_off = all_taken.clone();
-        set(&mut one_off, probe, 0.0);
-        let at0 = predicted(binary, &one_off, mira_compat, binding)?;
-        let (mut taken, mut span) = (0.0, 0.0);
-        // Weighted by instructions: the probability that makes the run's instruction total
-        // right, also where the optimiser merged an arm with code around it.
-        for (((b1, b0), m), n) in at1.iter().zip(&at0).zip(&measured).zip(&sizes) {
-            for (((p1, p0), x), n) in b1.iter().zip(b0).zip(m).zip(n) {
-                if p1.is_finite() && p0.is_finite() && (p1 - p0).abs() > 1e-9 {
-                    taken += n * (x - p0);
-                    span += n * (p1 - p0);
-                }
+        .unzip()
+}
+
+/// The probability of `probe` that gives the run's instruction count, the other branches at
+/// their probabilities in `current`: with the branch at 1 and at 0, the blocks whose
+/// predicted executions differ are its arms; `None` when it has none (or they did not run).
+fn estimate(
+    binary: &Binary,
+    current: &[SourceModel],
+    probe: Probe,
+    mira_compat: bool,
+    binding: &Binding,
+    (measured, sizes): &Measured,
+) -> Result<Option<f64>> {
+    let mut at = current.to_vec();
+    set(&mut at, probe, 1.0);
+    let at1 = predicted(binary, &at, mira_compat, binding)?;
+    set(&mut at, probe, 0.0);
+    let at0 = predicted(binary, &at, mira_compat, binding)?;
+    let (mut taken, mut span) = (0.0, 0.0);
+    // Least squares over the blocks that depend on it, each weighted by its instructions:
+    // a block's count is linear in `p`, `p0 + p (p1 - p0)`. (Matching the instruction total
+    // alone cannot tell an outer arm from the arms nested in its other side.)
+    for (((b1, b0), m), n) in at1.iter().zip(&at0).zip(measured).zip(sizes) {
+        for (((p1, p0), x), n) in b1.iter().zip(b0).zip(m).zip(n) {
+            if p1.is_finite() && p0.is_finite() && (p1 - p0).abs() > 1e-9 {
+                taken += n * (x - p0) * (p1 - p0);
+                span += n * (p1 - p0) * (p1 - p0);
             }
         }
-        if span.abs() < 1e-9 {
-            continue;
-        }
-        let (line, function, kind) = if probe.conditional {
-            let c = &source.conditionals[probe.index];
-            (c.line, c.function.clone(), "?:")
-        } else {
-            let f = &source.ifs[probe.index];
-            (f.line, f.function.clone(), "if")
-        };
-        branches.push(BranchProbability {
-            line,
-            kind: kind.to_string(),
-            function,
-            probability: (taken / span).clamp(0.0, 1.0),
-        });
     }
-    Ok(BranchProfile {
-        format: FORMAT.to_string(),
-        source: file_name(&source.file),
-        branches,
-        loops,
-    })
+    Ok((span > 1e-9).then(|| (taken / span).clamp(0.0, 1.0)))
+}
+
+/// The libm error paths' probabilities, per source line: executions of the error blocks over
+/// those of their tests (`measured`: callgrind's executions of each block).
+fn error_paths(
+    binary: &Binary,
+    program: &ProgramModel,
+    measured: &[Vec<f64>],
+) -> Vec<BranchProbability> {
+    use std::collections::BTreeMap;
+    let mut sums: BTreeMap<(String, u32), (f64, f64, String)> = BTreeMap::new();
+    for ((i, m), runs) in program.functions.iter().zip(measured) {
+        for path in &m.error_paths {
+            let Some(at) = &path.position else { continue };
+            let key = (file_name(Path::new(&at.file)), at.line);
+            let entry = sums
+                .entry(key)
+                .or_insert_with(|| (0.0, 0.0, binary.functions[*i].source_name().to_string()));
+            entry.0 += runs[path.error];
+            entry.1 += runs[path.decide];
+        }
+    }
+    sums.into_iter()
+        .filter(|(_, (_, tests, _))| *tests > 0.0)
+        .map(
+            |((file, line), (taken, tests, function))| BranchProbability {
+                file,
+                line,
+                kind: crate::assumption::BranchKind::LibmErrorPath
+                    .profile_name()
+                    .to_string(),
+                function,
+                probability: (taken / tests).clamp(0.0, 1.0),
+            },
+        )
+        .collect()
 }
 
 fn file_name(path: &Path) -> String {
@@ -178,12 +313,29 @@ fn file_name(path: &Path) -> String {
     )
 }
 
-/// Gives the profile's probabilities to the branches at its lines that have neither an
-/// affine condition nor a `br_prob` annotation (an annotation is the user's word).
+/// The file a branch of `profile` belongs to.
+fn file_of<'a>(profile: &'a BranchProfile, b: &'a BranchProbability) -> &'a str {
+    if b.file.is_empty() {
+        profile.source.as_deref().unwrap_or("")
+    } else {
+        &b.file
+    }
+}
+
+/// Gives the profile's probabilities to `source`'s branches at its lines that have neither
+/// an affine condition nor a `br_prob` annotation (an annotation is the user's word), and to
+/// its libm error paths.
 pub fn apply(source: &mut SourceModel, profile: &BranchProfile) {
     crate::loop_profile::apply(source, &profile.loops);
-    for b in &profile.branches {
-        if b.kind == "?:" {
+    let own = file_name(&source.file);
+    for b in profile
+        .branches
+        .iter()
+        .filter(|b| file_of(profile, b) == own)
+    {
+        if b.kind == crate::assumption::BranchKind::LibmErrorPath.profile_name() {
+            source.error_paths.insert(b.line, b.probability);
+        } else if b.kind == "?:" {
             for c in source.conditionals.iter_mut().filter(|c| c.line == b.line) {
                 if c.condition.is_err() && c.probability.is_none() {
                     c.probability = Some(b.probability);
@@ -211,8 +363,8 @@ pub fn save(profile: &BranchProfile, path: &Path) -> Result<()> {
     })
 }
 
-/// Reads a profile, checking its format and that it was recorded for `source_file`.
-pub fn load(path: &Path, source_file: &Path) -> Result<BranchProfile> {
+/// Reads a profile, checking its format and that it was recorded for one of `source_files`.
+pub fn load(path: &Path, source_files: &[&Path]) -> Result<BranchProfile> {
     let text = std::fs::read_to_string(path).map_err(|source| StaticError::Read {
         path: path.to_path_buf(),
         source,
@@ -224,19 +376,24 @@ pub fn load(path: &Path, source_file: &Path) -> Result<BranchProfile> {
     };
     let profile: BranchProfile = serde_json::from_str(&text)
         .map_err(|e| bad(e.line(), format!("expected a {FORMAT} branch profile: {e}")))?;
-    if profile.format != FORMAT {
+    if profile.format != FORMAT && profile.format != FORMAT_1 {
         return Err(bad(
             1,
             format!("format `{}`, expected `{FORMAT}`", profile.format),
         ));
     }
-    if profile.source != file_name(source_file) {
+    let recorded: Vec<&str> = match &profile.source {
+        Some(s) => vec![s.as_str()],
+        None => profile.sources.iter().map(String::as_str).collect(),
+    };
+    let analysed: Vec<String> = source_files.iter().map(|f| file_name(f)).collect();
+    if !recorded.iter().any(|r| analysed.iter().any(|a| a == r)) {
         return Err(bad(
             1,
             format!(
                 "recorded for `{}`, not for `{}`",
-                profile.source,
-                file_name(source_file)
+                recorded.join("`, `"),
+                analysed.join("`, `")
             ),
         ));
     }

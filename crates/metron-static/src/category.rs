@@ -156,16 +156,14 @@ impl Counts {
 
     /// Adds `times` executions of an instruction known by mnemonic only (a PLT stub's
     /// `jmp [GOT]`: one load, a branch).
-    pub fn add_plt(&mut self, arch: &Architecture, mnemonic: &str, times: f64) {
-        let class = arch.classify(mnemonic);
+    pub fn add_plt(&mut self, arch: &Architecture, mnemonic: iced_x86::Mnemonic, times: f64) {
+        let name = crate::binary::mnemonic_name(mnemonic);
+        let class = arch.classify(&name);
         self.total += times;
-        *self
-            .by_mnemonic
-            .entry(format!("x86_{mnemonic}"))
-            .or_default() += times;
+        *self.by_mnemonic.entry(format!("x86_{name}")).or_default() += times;
         *self.by_category.entry(class.category).or_default() += times;
         let mut roll = |k: &str, v: f64| *self.rollups.entry(k.to_string()).or_default() += v;
-        let jmp = mnemonic == "jmp";
+        let jmp = mnemonic == iced_x86::Mnemonic::Jmp;
         roll("loads", if jmp { times } else { 0.0 });
         roll("branches", if jmp { times } else { 0.0 });
     }

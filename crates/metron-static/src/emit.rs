@@ -32,6 +32,8 @@ pub struct FunctionFormulas {
     pub loops: Vec<crate::model::LoopModel>,
     /// Trip counts derived from the parameters when evaluated (steps that are parameters).
     pub derived: Vec<metron_symbolic::DerivedTrip>,
+    /// The data-dependent branches its counts rest on (file:line, what was assumed).
+    pub assumptions: Vec<crate::assumption::Assumption>,
 }
 
 /// A call of a modelled function: executions per call of the caller, and how the callee's
@@ -215,6 +217,7 @@ impl BuildContext<'_> {
             external: counts.external,
             loops: m.loops.clone(),
             derived: m.derived.clone(),
+            assumptions: m.assumptions.clone(),
         }
     }
 
@@ -272,9 +275,10 @@ impl BuildContext<'_> {
 /// The bound PLT stub's `jmp` runs with each call into an unanalysed function.
 fn plt_counts(m: &crate::model::FunctionModel, out: &mut OwnCounts) {
     for (b, path) in &m.plt_calls {
-        for mn in path {
-            add_to(&mut out.own, format!("x86_{mn}"), &m.block_counts[*b]);
-            if mn == "jmp" {
+        for &mn in path {
+            let name = crate::binary::mnemonic_name(mn);
+            add_to(&mut out.own, format!("x86_{name}"), &m.block_counts[*b]);
+            if mn == iced_x86::Mnemonic::Jmp {
                 // `jmp [GOT]`: a load of 8 bytes and a branch.
                 for (k, n) in [("loads", 1), ("bytes_loaded", 8), ("branches", 1)] {
                     let add = &m.block_counts[*b] * &Piecewise::constant(n);

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 mod arm_value;
+pub mod assumption;
 pub mod ast_cache;
 pub mod binary;
 mod branch;
@@ -15,6 +16,7 @@ pub mod clang_ast;
 pub mod derived;
 pub mod emit;
 pub mod error;
+pub mod error_path;
 pub mod inline_frame;
 pub mod loop_context;
 pub mod loop_copy;

@@ -48,13 +48,17 @@ pub struct FunctionModel {
     pub loops: Vec<LoopModel>,
     /// Calls through the PLT into code that is not analysed: (block, mnemonics of the bound
     /// stub's path), counted with the call site as callgrind does.
-    pub plt_calls: Vec<(usize, Vec<String>)>,
+    pub plt_calls: Vec<(usize, Vec<iced_x86::Mnemonic>)>,
     /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
     /// user like those of calls that stayed calls.
     pub renamed: BTreeSet<String>,
     /// Trip counts of the function's own loops that step by a parameter, computed from the
     /// other parameters when the counts are evaluated (`source::derived_step`).
     pub derived: Vec<metron_symbolic::DerivedTrip>,
+    /// libm error paths (`sqrt`'s errno call), counted as not taken unless profiled.
+    pub error_paths: Vec<crate::error_path::ErrorPath>,
+    /// The data-dependent branches its counts rest on, with what was assumed (file:line).
+    pub assumptions: Vec<crate::assumption::Assumption>,
 }
 
 impl FunctionModel {
@@ -138,7 +142,7 @@ impl FunctionModel {
             if only.is_some_and(|o| !o.contains(b)) {
                 continue;
             }
-            for m in path {
+            for &m in path {
                 c.add_plt(arch, m, block_values[*b]);
             }
         }
@@ -384,6 +388,7 @@ pub fn model_function(
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
     with_data_means(source, &function.name, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
+    let assumptions = crate::assumption::data_dependent(function, &cfg, source);
     FunctionModel {
         name: function.name.clone(),
         symbol: function.symbol.clone(),
@@ -391,6 +396,8 @@ pub fn model_function(
         block_counts,
         loops,
         plt_calls: Vec::new(),
+        error_paths: Vec::new(),
+        assumptions,
         renamed: contexts
             .iter()
             .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
@@ -703,13 +710,18 @@ pub fn model_binary(
         .map(|(i, f)| {
             let mut m = model_function(f, source, mira_compat);
             m.plt_calls = plt_calls(binary, f, &m.cfg);
+            count_error_paths(binary, f, source, &mut m);
             (i, m)
         })
         .collect()
 }
 
 /// Blocks that call (or tail-jump) through a PLT stub, with the stub's executed path.
-fn plt_calls(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<(usize, Vec<String>)> {
+fn plt_calls(
+    binary: &Binary,
+    function: &Function,
+    cfg: &Cfg,
+) -> Vec<(usize, Vec<iced_x86::Mnemonic>)> {
     let mut out = Vec::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
         for ins in &function.instructions[block.first..block.end] {
@@ -723,4 +735,31 @@ fn plt_calls(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<(usize, Vec
         }
     }
     out
+}
+
+/// The libm error paths of `function` (004 §III.C.4: a `br_prob` the compiler wrote): counted
+/// as never taken, or with the branch profile's probability at their line, and named.
+fn count_error_paths(
+    binary: &Binary,
+    function: &Function,
+    source: &SourceModel,
+    m: &mut FunctionModel,
+) {
+    let paths = crate::error_path::find(binary, function, &m.cfg);
+    if paths.is_empty() {
+        return;
+    }
+    let file = source.file.display().to_string();
+    let given = |p: &crate::error_path::ErrorPath| {
+        p.position
+            .as_ref()
+            .filter(|at| same_file(&at.file, &file))
+            .and_then(|at| source.error_paths.get(&at.line).copied())
+    };
+    crate::error_path::count(&paths, &m.cfg, &mut m.block_counts, |p| {
+        given(p).unwrap_or(0.0)
+    });
+    m.assumptions
+        .extend(crate::assumption::error_paths(&paths, given));
+    m.error_paths = paths;
 }

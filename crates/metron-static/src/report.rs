@@ -39,6 +39,8 @@ pub struct FunctionReport {
     pub calls: Vec<CallReport>,
     pub external_calls: Vec<ExternalCallReport>,
     pub loops: Vec<LoopReport>,
+    /// Data-dependent branches (file:line) and what the counts assume about each.
+    pub assumptions: Vec<crate::assumption::Assumption>,
     /// Under a binding: its own parameters the binding does not give (bound at its call
     /// sites); it then has no per-call numbers.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -197,6 +199,7 @@ fn function_report(
             .map(|e| external_report(e, binding))
             .collect(),
         loops: f.loops.iter().map(loop_report).collect(),
+        assumptions: f.assumptions.clone(),
         unbound: None,
         total: None,
         counts: None,

@@ -137,6 +137,10 @@ pub struct SourceModel {
     pub conditionals: Vec<SourceConditional>,
     /// `call_cost` annotations: instructions per call of a function that is not analysed.
     pub call_costs: std::collections::BTreeMap<String, u64>,
+    /// Probability of the libm error paths (`error_path`) at each line, from a branch
+    /// profile; a line without one is counted as never taking its path. Not from the AST.
+    #[serde(skip)]
+    pub error_paths: std::collections::BTreeMap<u32, f64>,
 }
 
 impl SourceModel {

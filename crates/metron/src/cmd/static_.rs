@@ -224,6 +224,17 @@ fn print_function(f: &FunctionReport) {
             }
         );
     }
+    for a in &f.assumptions {
+        println!(
+            "    DATA-DEPENDENT {}:{} ({}): {}; counted as {}; give the probability with {}",
+            a.file,
+            a.line,
+            a.kind.profile_name(),
+            a.reason,
+            a.counted_as,
+            a.remedy
+        );
+    }
     print_counts(f);
 }
 
@@ -332,7 +343,7 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
 }
 
 /// `validate --record-branch-profile FILE`: the run's probability of every data-dependent
-/// branch of the main source.
+/// branch and libm error path of every source file.
 fn record_profile(
     analysis: &Analysis,
     source: &SourceArgs,
@@ -341,9 +352,9 @@ fn record_profile(
     path: &std::path::Path,
     global: &GlobalOpts,
 ) -> CliResult {
-    let recorded = metron_static::branch_profile::record(
+    let recorded = metron_static::branch_profile::record_all(
         &analysis.binary,
-        &analysis.source,
+        &analysis.sources,
         source.mira_compat,
         binding,
         counts,
