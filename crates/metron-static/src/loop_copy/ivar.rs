@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use iced_x86::FlowControl;
+use iced_x86::{FlowControl, Register};
 use serde::Serialize;
 
 use super::machine::Machine;
@@ -22,8 +22,9 @@ use crate::source::SourceModel;
 /// Growth of the source loop's trip count between the two runs: divisible by 1-6, 8, 10,
 /// 12, 15, 16, 20, 24, 30, 32, 64.
 const GROWTH: i64 = 960;
-/// First size given to the source loop's bound parameters.
-const SIZE: i64 = 1009;
+/// First size given to the source loop's bound parameters: `-1 mod 64`, so that remainder
+/// copies run several passes (their steps are read too).
+const SIZE: i64 = 1023;
 /// Instructions one run may execute.
 const BUDGET: usize = 600_000;
 
@@ -49,6 +50,10 @@ pub struct Induction {
 pub struct IvarFactor {
     pub factor: i64,
     pub readings: [Induction; 2],
+    /// For a copy whose passes do not grow: the register and sibling that gave its unit.
+    pub unit: Option<String>,
+    /// The copy's loop header address.
+    pub header: u64,
 }
 
 impl std::fmt::Display for IvarFactor {
@@ -68,7 +73,11 @@ impl std::fmt::Display for IvarFactor {
             b.passes,
             a.source_iterations,
             b.source_iterations
-        )
+        )?;
+        match &self.unit {
+            Some(unit) => write!(f, "; the factor from its unit: {unit}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -76,6 +85,31 @@ impl std::fmt::Display for IvarFactor {
 struct Entry {
     passes: i64,
     induction: Option<(String, i64, i64, i64, String)>,
+    /// Registers that moved by one constant per pass over the first passes, and that step.
+    steps: BTreeMap<Register, i64>,
+}
+
+/// Registers that moved by the same constant between consecutive snapshots (at least two).
+fn register_steps(shots: &[Machine]) -> BTreeMap<Register, i64> {
+    let mut out = BTreeMap::new();
+    let [first, second, ..] = shots else {
+        return out;
+    };
+    for (r, a) in first.registers() {
+        let Some(b) = second.register(r) else {
+            continue;
+        };
+        let step = b.wrapping_sub(a);
+        let steady = shots.windows(2).all(|w| {
+            w[0].register(r)
+                .zip(w[1].register(r))
+                .is_some_and(|(x, y)| y.wrapping_sub(x) == step)
+        });
+        if step != 0 && steady && r != Register::RSP {
+            out.insert(r, step);
+        }
+    }
+    out
 }
 
 /// Factors of the innermost binary loops mapped to source loop `s` that its induction
@@ -87,14 +121,7 @@ pub fn ivar_factors(
     s: usize,
     copies: &[usize],
 ) -> BTreeMap<usize, IvarFactor> {
-    let innermost: Vec<usize> = copies
-        .iter()
-        .copied()
-        .filter(|&o| {
-            !(0..cfg.loops.len())
-                .any(|i| i != o && cfg.loops[i].blocks.is_subset(&cfg.loops[o].blocks))
-        })
-        .collect();
+    let innermost: Vec<usize> = copies.to_vec();
     let mut out = BTreeMap::new();
     if innermost.is_empty() || function.clone_suffix().is_some() {
         return out;
@@ -123,10 +150,76 @@ pub fn ivar_factors(
             IvarFactor {
                 factor: growth / dt,
                 readings: [ia, ib],
+                unit: None,
+                header: cfg.blocks[cfg.loops[o].header].start,
             },
         );
     }
+    by_units(cfg, &runs, &innermost, &mut out);
     out
+}
+
+/// Copies whose passes do not grow with `N` (remainders): a register that moves `u` per
+/// source iteration in a copy whose factor was read (the counter the copies hand on: clang's
+/// vector loop steps it by 16, its scalar remainder by 2) gives their factor as `step / u`,
+/// when every such register agrees in both runs.
+fn by_units(
+    cfg: &Cfg,
+    runs: &[(i64, BTreeMap<usize, Entry>)],
+    copies: &[usize],
+    out: &mut BTreeMap<usize, IvarFactor>,
+) {
+    'copy: for &o in copies {
+        if out.contains_key(&o) {
+            continue;
+        }
+        let mut factors = Vec::new();
+        let mut why = None;
+        for (n, entries) in runs {
+            let Some(e) = entries.get(&o) else {
+                continue 'copy;
+            };
+            for (&known, f) in out.iter() {
+                let Some(k) = entries.get(&known) else {
+                    continue;
+                };
+                for (r, &c) in &e.steps {
+                    let Some(&kc) = k.steps.get(r) else { continue };
+                    if kc % f.factor != 0 || c % (kc / f.factor) != 0 || c / (kc / f.factor) <= 0 {
+                        continue;
+                    }
+                    let unit = kc / f.factor;
+                    factors.push(c / unit);
+                    why.get_or_insert_with(|| {
+                        let r = format!("{r:?}").to_lowercase();
+                        (format!("{r} moves {c:+} per pass here and {unit:+} per source iteration in the copy at 0x{:x}", f.header), *n)
+                    });
+                }
+            }
+        }
+        let (Some(&k), Some((unit, _))) = (factors.first(), why) else {
+            continue;
+        };
+        if factors.iter().any(|f| *f != k) || k > 64 {
+            continue;
+        }
+        let (Some(ia), Some(ib)) = (
+            runs[0].1.get(&o).and_then(|e| reading(e, runs[0].0)),
+            runs[1].1.get(&o).and_then(|e| reading(e, runs[1].0)),
+        ) else {
+            continue;
+        };
+        let header = cfg.blocks[cfg.loops[o].header].start;
+        out.insert(
+            o,
+            IvarFactor {
+                factor: k,
+                readings: [ia, ib],
+                unit: Some(unit),
+                header,
+            },
+        );
+    }
 }
 
 fn reading(e: &Entry, n: i64) -> Option<Induction> {
@@ -269,9 +362,11 @@ fn run(
             let inside = cfg.loops[o].blocks.contains(&b);
             if inside && !cfg.loops[o].blocks.contains(&nb) && !done.contains_key(&o) {
                 let last = &function.instructions[block.end - 1];
+                let shots = open.get(&o).map_or(&[][..], |v| v);
                 let entry = Entry {
                     passes: visits.get(&o).copied().unwrap_or(0),
-                    induction: induction(function, &m, last, open.get(&o).map_or(&[][..], |v| v)),
+                    induction: induction(function, &m, last, shots),
+                    steps: register_steps(shots),
                 };
                 done.insert(o, entry);
             }

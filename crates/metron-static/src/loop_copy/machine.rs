@@ -123,6 +123,11 @@ impl Machine {
         Some(mask(v, r.size() as u32 * 8))
     }
 
+    /// The known general-purpose registers (full width) and their values.
+    pub fn registers(&self) -> impl Iterator<Item = (Register, i64)> + '_ {
+        self.regs.iter().map(|(r, v)| (*r, *v))
+    }
+
     fn set_register(&mut self, r: Register, v: Option<i64>) {
         let full = r.full_register();
         let bits = r.size() as u32 * 8;
@@ -443,4 +448,87 @@ fn shift(m: Mnemonic, a: Option<i64>, by: Option<i64>, bits: u32) -> Option<i64>
         Mnemonic::Sar => signed(a, bits) >> by,
         _ => ((mask(a, bits) as u64) >> by) as i64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(bytes: &[u8]) -> Vec<Instruction> {
+        let mut d = iced_x86::Decoder::with_ip(64, bytes, 0x1000, iced_x86::DecoderOptions::NONE);
+        let mut out = Vec::new();
+        while d.can_decode() {
+            out.push(d.decode());
+        }
+        out
+    }
+
+    /// `mov ecx, 10; xor eax, eax; add rax, 2; dec ecx; jne` run by hand: ten passes, the
+    /// counter steps -1 to 0, rax +2 per pass.
+    #[test]
+    fn a_down_counting_loop_runs_its_passes() {
+        let code = decode(&[
+            0xb9, 0x0a, 0, 0, 0, // mov ecx, 10
+            0x31, 0xc0, // xor eax, eax
+            0x48, 0x83, 0xc0, 0x02, // add rax, 2
+            0xff, 0xc9, // dec ecx
+            0x75, 0xf8, // jne -8
+        ]);
+        let mut m = Machine::at_entry(&[]);
+        m.execute(&code[0]);
+        m.execute(&code[1]);
+        let mut passes = 0;
+        loop {
+            passes += 1;
+            m.execute(&code[2]);
+            m.execute(&code[3]);
+            if !m.condition(code[4].condition_code()).unwrap() {
+                break;
+            }
+        }
+        assert_eq!(passes, 10);
+        assert_eq!(m.register(Register::RAX), Some(20));
+        assert_eq!(m.register(Register::ECX), Some(0));
+    }
+
+    /// Signed and unsigned conditions of `cmp` at 32 bits, a 32-bit write zeroing the upper
+    /// half, `movsxd` and a stack spill.
+    #[test]
+    fn compares_widths_and_spills_follow_the_hardware() {
+        let code = decode(&[
+            0xbf, 0xff, 0xff, 0xff, 0xff, // mov edi, -1
+            0x83, 0xff, 0x02, // cmp edi, 2
+            0x48, 0x63, 0xc7, // movsxd rax, edi
+            0x48, 0x89, 0x44, 0x24, 0xf8, // mov [rsp-8], rax
+            0x48, 0x8b, 0x54, 0x24, 0xf8, // mov rdx, [rsp-8]
+        ]);
+        let mut m = Machine::at_entry(&[]);
+        m.execute(&code[0]);
+        assert_eq!(m.register(Register::RDI), Some(0xffff_ffff));
+        m.execute(&code[1]);
+        assert_eq!(m.condition(ConditionCode::l), Some(true));
+        assert_eq!(m.condition(ConditionCode::a), Some(true));
+        assert_eq!(m.condition(ConditionCode::e), Some(false));
+        m.execute(&code[2]);
+        assert_eq!(m.register(Register::RAX), Some(-1));
+        m.execute(&code[3]);
+        m.execute(&code[4]);
+        assert_eq!(m.register(Register::RDX), Some(-1));
+        // The flags of the `cmp` survive the moves.
+        assert_eq!(m.condition(ConditionCode::l), Some(true));
+    }
+
+    /// A load from an array the run never wrote is unknown, and so is a branch on it.
+    #[test]
+    fn array_contents_are_unknown() {
+        let code = decode(&[
+            0x8b, 0x07, // mov eax, [rdi]
+            0x85, 0xc0, // test eax, eax
+        ]);
+        let mut m = Machine::at_entry(&[1 << 32]);
+        m.execute(&code[0]);
+        m.execute(&code[1]);
+        assert_eq!(m.register(Register::EAX), None);
+        assert_eq!(m.condition(ConditionCode::e), None);
+    }
 }

@@ -512,6 +512,7 @@ mod tests {
                     .map(|(b, k)| (100 + b, *k))
                     .collect(),
             )]),
+            read: BTreeMap::new(),
             roles: loops
                 .iter()
                 .enumerate()
