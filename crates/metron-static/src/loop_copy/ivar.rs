@@ -386,7 +386,7 @@ fn step_block(function: &Function, block: &crate::cfg::BasicBlock, m: &mut Machi
         let next = ins.address + u64::from(ins.length);
         match ins.flow {
             FlowControl::Next | FlowControl::Call => {
-                m.execute(&ins.decoded);
+                m.execute(ins);
                 if ins.address == last {
                     return Some(next);
                 }

@@ -272,12 +272,13 @@ impl Machine {
 
     /// Executes one instruction that does not transfer control (calls clobber the
     /// caller-saved registers).
-    pub fn execute(&mut self, i: &Instruction) {
+    pub fn execute(&mut self, ins: &crate::binary::Instruction) {
+        let i = &ins.decoded;
         let (before, from) = (self.flags, self.flags_from);
         self.flags = Flags::Unknown;
         self.flags_from = i.ip();
         if !self.arithmetic(i) && !self.moves(i, before) {
-            self.clobber(i);
+            self.clobber(ins);
         }
         // Moves, `lea`, `cmov`, `set` and pushes leave the flags as they were.
         if i.rflags_modified() == 0 {
@@ -405,37 +406,22 @@ impl Machine {
         true
     }
 
-    /// An instruction the machine does not model: what it writes becomes unknown.
-    fn clobber(&mut self, i: &Instruction) {
-        if i.mnemonic() == Mnemonic::Call {
+    /// An instruction the machine does not model: what it writes becomes unknown (the
+    /// registers and stores the disassembly recorded).
+    fn clobber(&mut self, ins: &crate::binary::Instruction) {
+        if ins.mnemonic == Mnemonic::Call {
             for r in CALLER_SAVED {
                 self.regs.remove(&r);
             }
             return;
         }
-        let mut info = iced_x86::InstructionInfoFactory::new();
-        let used = info.info(i);
-        for u in used.used_registers() {
-            if u.register().is_gpr()
-                && !matches!(
-                    u.access(),
-                    iced_x86::OpAccess::Read | iced_x86::OpAccess::CondRead
-                )
-            {
-                self.regs.remove(&u.register().full_register());
-            }
+        for r in &ins.writes {
+            self.regs.remove(r);
         }
-        for m in used.used_memory() {
-            let writes = !matches!(
-                m.access(),
-                iced_x86::OpAccess::Read
-                    | iced_x86::OpAccess::CondRead
-                    | iced_x86::OpAccess::NoMemAccess
-            );
-            if writes {
-                if let Some(a) = self.address(i) {
-                    self.forget(a, m.memory_size().size() as u32);
-                }
+        if ins.stores > 0 {
+            if let Some(a) = self.address(&ins.decoded) {
+                let bytes = ins.memory.iter().map(|m| m.size).max().unwrap_or(8);
+                self.forget(a, bytes.max(1));
             }
         }
     }
@@ -454,11 +440,31 @@ fn shift(m: Mnemonic, a: Option<i64>, by: Option<i64>, bits: u32) -> Option<i64>
 mod tests {
     use super::*;
 
-    fn decode(bytes: &[u8]) -> Vec<Instruction> {
+    /// Instructions as the disassembly gives them (only what the machine reads).
+    fn decode(bytes: &[u8]) -> Vec<crate::binary::Instruction> {
         let mut d = iced_x86::Decoder::with_ip(64, bytes, 0x1000, iced_x86::DecoderOptions::NONE);
         let mut out = Vec::new();
         while d.can_decode() {
-            out.push(d.decode());
+            let decoded = d.decode();
+            out.push(crate::binary::Instruction {
+                address: decoded.ip(),
+                length: decoded.len() as u32,
+                mnemonic: decoded.mnemonic(),
+                flow: decoded.flow_control(),
+                target: None,
+                loads: 0,
+                stores: 0,
+                step: None,
+                writes: Vec::new(),
+                compared: Vec::new(),
+                compared_immediate: None,
+                offset: None,
+                addressing: Vec::new(),
+                memory: Vec::new(),
+                simd_bytes: 0,
+                frames: Vec::new(),
+                decoded,
+            });
         }
         out
     }
@@ -482,7 +488,7 @@ mod tests {
             passes += 1;
             m.execute(&code[2]);
             m.execute(&code[3]);
-            if !m.condition(code[4].condition_code()).unwrap() {
+            if !m.condition(code[4].decoded.condition_code()).unwrap() {
                 break;
             }
         }
