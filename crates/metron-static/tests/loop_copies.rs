@@ -118,6 +118,10 @@ fn an_inner_loop_under_an_unroll_and_jam_runs_once_per_pass() {
     assert!(c.total_error_percent() < 2.0, "{}", c.total_error_percent());
 }
 
+/// Program arguments and the model's parameters of one case.
+type Args = &'static [&'static str];
+type Params = &'static [(&'static str, i64)];
+
 /// Corpus kernels at gcc -O2 `-fno-inline` whose outer loop gcc unswitches on the inner
 /// loop's `N >= 1`: the empty outer copy carries only the inner loop's test (`cmp $2, edi;
 /// jle` for `i < n - 1`), so its lines name the inner loop, and it was counted as a copy of
@@ -129,7 +133,7 @@ fn an_unswitched_outermost_shell_is_a_copy_of_the_outer_loop() {
         return;
     }
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
-    let cases: [(&str, &str, &[&str], &[(&str, i64)]); 4] = [
+    let cases: [(&str, &str, Args, Params); 4] = [
         (
             "gauss_seidel.c",
             "sgs_sweep",
@@ -185,7 +189,7 @@ fn copies_read_from_their_induction_variables_are_exact() {
         return;
     }
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
-    let cases: [(&str, &[&str], &[(&str, i64)]); 3] = [
+    let cases: [(&str, Args, Params); 3] = [
         ("iir_filter.c", &["7", "53"], &[("h", 7), ("w", 53)]),
         ("jacobi1d.c", &["77", "3"], &[("n", 77), ("tsteps", 3)]),
         (
