@@ -104,6 +104,9 @@ pub struct Instruction {
     pub simd_bytes: u32,
     /// Inline frames, innermost first; empty when DWARF has nothing for this address.
     pub frames: Vec<Frame>,
+    /// iced's decoded instruction, whole: its operands, for reading induction variables.
+    #[serde(skip)]
+    pub decoded: iced_x86::Instruction,
 }
 
 impl Instruction {
@@ -635,6 +638,7 @@ fn disassemble(
             loads,
             stores,
             frames: frames(context, instr.ip()),
+            decoded: instr,
         });
     }
     out

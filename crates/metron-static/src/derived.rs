@@ -131,6 +131,7 @@ mod tests {
             memory: Vec::new(),
             simd_bytes,
             frames: Vec::new(),
+            decoded: iced_x86::Instruction::default(),
         }
     }
 

@@ -34,6 +34,8 @@ pub struct LoopModel {
     pub iterations: String,
     /// Why the loop could not be modelled exactly, if so.
     pub note: Option<String>,
+    /// For a copy of a vectorised/unrolled source loop: how its factor was read.
+    pub counted_from: Option<String>,
     #[serde(skip)]
     pub blocks: BTreeSet<usize>,
 }
@@ -576,6 +578,7 @@ fn count_loops(
             source_line: source_loop.map(|s| source.loops[s].line),
             iterations: iterations.to_string(),
             note: count.note,
+            counted_from: copies.counted_from(l),
             blocks: natural.blocks.clone(),
         });
     }

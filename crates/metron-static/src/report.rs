@@ -102,6 +102,8 @@ pub struct LoopReport {
     /// Body executions per call of the function.
     pub iterations: String,
     pub note: Option<String>,
+    /// A loop copy's factor: read from its induction variable, or the fallback.
+    pub counted_from: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -304,6 +306,7 @@ fn loop_report(l: &LoopModel) -> LoopReport {
         source_line: l.source_line,
         iterations: l.iterations.clone(),
         note: l.note.clone(),
+        counted_from: l.counted_from.clone(),
     }
 }
 

@@ -25,6 +25,8 @@ mod cascade;
 mod entry;
 mod guard;
 mod induction;
+mod ivar;
+mod machine;
 mod nesting;
 mod outer;
 mod remainder;
@@ -35,6 +37,7 @@ pub use cascade::{Copy, Role};
 pub use entry::{entry_blocks, must_reach};
 use guard::*;
 use induction::*;
+pub use ivar::{Induction, IvarFactor};
 pub use nesting::follow_nesting;
 pub use outer::within_wide_parent;
 pub use remainder::padding_blocks;
@@ -52,6 +55,9 @@ pub struct SourceCopies {
     pub remainders: BTreeMap<usize, Vec<(usize, i64)>>,
     /// Binary loop -> how it is entered; loops not listed are cascade steps.
     pub roles: BTreeMap<usize, Role>,
+    /// Binary loop -> its factor as read from its own induction variable; copies not listed
+    /// have the factor of the older rules (memory-access advances, relative to a sibling).
+    pub read: BTreeMap<usize, IvarFactor>,
     /// Binary loop -> source loop.
     mapping: BTreeMap<usize, Option<usize>>,
     /// `copy_counts` per source loop, counted once (every copy asks).
@@ -91,6 +97,7 @@ impl SourceCopies {
         // Straight-line passes (vector and scalar epilogues) of unrolled/vectorised source loops.
         let mut remainders: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
         let mut roles: BTreeMap<usize, Role> = BTreeMap::new();
+        let mut read: BTreeMap<usize, IvarFactor> = BTreeMap::new();
         for s in mapping
             .values()
             .flatten()
@@ -114,6 +121,13 @@ impl SourceCopies {
                     }
                 }
             }
+            // Where a copy's own induction variable can be read, it decides.
+            if !mira_compat {
+                for (o, f) in ivar::ivar_factors(function, cfg, source, s, &copies) {
+                    factor[o] = f.factor;
+                    read.insert(o, f);
+                }
+            }
             if copies.iter().any(|&o| factor[o] > 1) {
                 let factors: Vec<i64> = copies.iter().map(|&o| factor[o]).collect();
                 let (blocks, remainder_seen) =
@@ -134,9 +148,29 @@ impl SourceCopies {
             factor,
             remainders,
             roles,
+            read,
             mapping: mapping.clone(),
             counted: Default::default(),
         }
+    }
+
+    /// How binary loop `l`'s factor was found, for the output: read from its induction
+    /// variable, or (fallback) from memory-access advances and its siblings.
+    pub fn counted_from(&self, l: usize) -> Option<String> {
+        if let Some(f) = self.read.get(&l) {
+            return Some(format!("induction variable: {f}"));
+        }
+        let s = self.mapping.get(&l).copied().flatten()?;
+        let copied = self
+            .mapping
+            .iter()
+            .any(|(&o, m)| *m == Some(s) && self.factor[o] > 1);
+        copied.then(|| {
+            format!(
+                "memory-access advances (induction variable not read): {} source iterations per pass",
+                self.factor[l]
+            )
+        })
     }
 
     /// The copies of source loop `s`: its binary loops and straight-line passes, with their
@@ -480,6 +514,7 @@ mod tests {
                     .map(|(b, k)| (100 + b, *k))
                     .collect(),
             )]),
+            read: BTreeMap::new(),
             roles: loops
                 .iter()
                 .enumerate()

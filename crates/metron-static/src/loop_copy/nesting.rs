@@ -95,7 +95,9 @@ pub(super) fn source_depth(source: &SourceModel, s: usize) -> Option<usize> {
 
 /// An unswitched outer loop's empty version (`unswitch::is_shell`) carries only the inner
 /// loop's test, so the lines map it to the inner source loop; it is a copy of the outer one
-/// when its binary parent is a copy of the outer one's parent.
+/// when its binary parent is a copy of the outer one's parent, or, both outermost, when the
+/// machine code shows the unswitching: the shell leaves on a test of values it never changes
+/// (the hoisted `N >= 1`, e.g. `cmp $2, edi; jle` for `i < n - 1`).
 fn shells_to_their_loop(
     function: &Function,
     cfg: &Cfg,
@@ -112,8 +114,49 @@ fn shells_to_their_loop(
         let binary_parent = cfg.loops[*l]
             .parent
             .and_then(|p| parents.get(&p).copied().flatten());
-        if shell && binary_parent.is_some() && binary_parent == source.loops[outer].parent {
+        let outermost = binary_parent.is_none()
+            && source.loops[outer].parent.is_none()
+            && exits_on_invariant_test(function, cfg, *l);
+        if shell
+            && (outermost
+                || (binary_parent.is_some() && binary_parent == source.loops[outer].parent))
+        {
             *slot = Some(outer);
         }
     }
+}
+
+/// Whether binary loop `l` has an exit branch whose compare (`cmp`/`test` in the same block)
+/// reads only registers the loop never writes, and constants.
+fn exits_on_invariant_test(function: &Function, cfg: &Cfg, l: usize) -> bool {
+    let natural = &cfg.loops[l];
+    let written: std::collections::BTreeSet<iced_x86::Register> = natural
+        .blocks
+        .iter()
+        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|i| i.writes.iter().copied())
+        .collect();
+    natural.blocks.iter().any(|&b| {
+        let block = &cfg.blocks[b];
+        let leaves = block.successors.iter().any(|x| !natural.blocks.contains(x));
+        let own = &function.instructions[block.first..block.end];
+        let (Some(jump), true) = (own.last(), leaves) else {
+            return false;
+        };
+        let Some(compare) = own.iter().rev().nth(1) else {
+            return false;
+        };
+        let d = &compare.decoded;
+        jump.flow == iced_x86::FlowControl::ConditionalBranch
+            && matches!(
+                d.mnemonic(),
+                iced_x86::Mnemonic::Cmp | iced_x86::Mnemonic::Test
+            )
+            && compare.memory.is_empty()
+            && (0..d.op_count()).all(|k| match d.op_kind(k) {
+                iced_x86::OpKind::Register => !written.contains(&d.op_register(k).full_register()),
+                iced_x86::OpKind::Memory => false,
+                _ => true,
+            })
+    })
 }

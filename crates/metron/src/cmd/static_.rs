@@ -193,6 +193,9 @@ fn print_function(f: &FunctionReport) {
                 .map(|n| format!("  NOTE: {n}"))
                 .unwrap_or_default()
         );
+        if let Some(c) = &l.counted_from {
+            println!("        copy counted from {c}");
+        }
     }
     for c in &f.calls {
         let bound: Vec<String> = c

@@ -1,0 +1,458 @@
+//! Loop copies counted from their own induction variables (issue 12 item 3: "read each
+//! loop's induction variable (start, step, exit compare) from the machine code, relate it to
+//! the source bounds"). The function is run on the [`Machine`] from its entry with the
+//! source loop's bounds at two sizes `N1` and `N2 = N1 + D`; the first entry of every
+//! innermost copy gives its passes `T1`, `T2` and its induction variable (the compared
+//! operand that moves by a constant per pass: start, step, bound, exit jump). `D` is a
+//! multiple of every factor up to 64 but 7 (`D = 960`), so a copy that takes `k` source
+//! iterations per pass, peeled or not, has `T2 - T1 = D / k` exactly: `k = (N2 - N1) / (T2 -
+//! T1)`. A copy whose passes do not grow with `N` (a remainder) or that the run does not
+//! reach (a fallback behind an alias test) is not read, and keeps the older rules.
+
+use std::collections::{BTreeMap, HashMap};
+
+use iced_x86::{FlowControl, Register};
+use serde::Serialize;
+
+use super::machine::Machine;
+use crate::binary::Function;
+use crate::cfg::Cfg;
+use crate::source::SourceModel;
+
+/// Growth of the source loop's trip count between the two runs: divisible by 1-6, 8, 10,
+/// 12, 15, 16, 20, 24, 30, 32, 64.
+const GROWTH: i64 = 960;
+/// First size given to the source loop's bound parameters: `-1 mod 64`, so that remainder
+/// copies run several passes (their steps are read too).
+const SIZE: i64 = 1023;
+/// Instructions one run may execute.
+const BUDGET: usize = 600_000;
+
+/// The induction variable of one binary loop copy as read from its first entry.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Induction {
+    /// Register or stack slot (`rbx`, `[rsp-0x7c]`).
+    pub place: String,
+    pub start: i64,
+    /// Change per pass.
+    pub step: i64,
+    /// What the exit compare tests it against (0 for flags of the step itself).
+    pub bound: i64,
+    /// The exit jump (`jne`, `jg`, ...).
+    pub exit: String,
+    /// Passes of the entry, and the source loop's iterations on it.
+    pub passes: i64,
+    pub source_iterations: i64,
+}
+
+/// A copy's factor read from its induction variable, with the readings at both sizes.
+#[derive(Debug, Clone, Serialize)]
+pub struct IvarFactor {
+    pub factor: i64,
+    pub readings: [Induction; 2],
+    /// For a copy whose passes do not grow: the register and sibling that gave its unit.
+    pub unit: Option<String>,
+    /// The copy's loop header address.
+    pub header: u64,
+}
+
+impl std::fmt::Display for IvarFactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [a, b] = &self.readings;
+        write!(
+            f,
+            "{} source iterations per pass, read from its induction variable {} (start {}, \
+             step {:+}, exit {} against {}): {} and {} passes for {} and {} iterations",
+            self.factor,
+            a.place,
+            a.start,
+            a.step,
+            a.exit,
+            a.bound,
+            a.passes,
+            b.passes,
+            a.source_iterations,
+            b.source_iterations
+        )?;
+        match &self.unit {
+            Some(unit) => write!(f, "; the factor from its unit: {unit}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One finished first entry of a loop.
+struct Entry {
+    passes: i64,
+    induction: Option<(String, i64, i64, i64, String)>,
+    /// Registers that moved by one constant per pass over the first passes, and that step.
+    steps: BTreeMap<Register, i64>,
+}
+
+/// Registers that moved by the same constant between consecutive snapshots (at least two).
+fn register_steps(shots: &[Machine]) -> BTreeMap<Register, i64> {
+    let mut out = BTreeMap::new();
+    let [first, second, ..] = shots else {
+        return out;
+    };
+    for (r, a) in first.registers() {
+        let Some(b) = second.register(r) else {
+            continue;
+        };
+        let step = b.wrapping_sub(a);
+        let steady = shots.windows(2).all(|w| {
+            w[0].register(r)
+                .zip(w[1].register(r))
+                .is_some_and(|(x, y)| y.wrapping_sub(x) == step)
+        });
+        if step != 0 && steady && r != Register::RSP {
+            out.insert(r, step);
+        }
+    }
+    out
+}
+
+/// Factors of the innermost binary loops mapped to source loop `s` that its induction
+/// variables decide.
+pub fn ivar_factors(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    s: usize,
+    copies: &[usize],
+) -> BTreeMap<usize, IvarFactor> {
+    let innermost: Vec<usize> = copies.to_vec();
+    let mut out = BTreeMap::new();
+    if innermost.is_empty() || function.clone_suffix().is_some() {
+        return out;
+    }
+    let Some(runs) = [0, GROWTH]
+        .iter()
+        .map(|&grow| sample(function, cfg, source, s, grow, &innermost))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return out;
+    };
+    let growth = runs[1].0 - runs[0].0;
+    for &o in &innermost {
+        let (Some(a), Some(b)) = (runs[0].1.get(&o), runs[1].1.get(&o)) else {
+            continue;
+        };
+        let dt = b.passes - a.passes;
+        if dt <= 0 || growth <= 0 || growth % dt != 0 || growth / dt > 64 {
+            continue;
+        }
+        let (Some(ia), Some(ib)) = (reading(a, runs[0].0), reading(b, runs[1].0)) else {
+            continue;
+        };
+        out.insert(
+            o,
+            IvarFactor {
+                factor: growth / dt,
+                readings: [ia, ib],
+                unit: None,
+                header: cfg.blocks[cfg.loops[o].header].start,
+            },
+        );
+    }
+    by_units(cfg, &runs, &innermost, &mut out);
+    out
+}
+
+/// Copies whose passes do not grow with `N` (remainders): a register that moves `u` per
+/// source iteration in a copy whose factor was read (the counter the copies hand on: clang's
+/// vector loop steps it by 16, its scalar remainder by 2) gives their factor as `step / u`,
+/// when every such register agrees in both runs.
+fn by_units(
+    cfg: &Cfg,
+    runs: &[(i64, BTreeMap<usize, Entry>)],
+    copies: &[usize],
+    out: &mut BTreeMap<usize, IvarFactor>,
+) {
+    'copy: for &o in copies {
+        if out.contains_key(&o) {
+            continue;
+        }
+        let mut factors = Vec::new();
+        let mut why = None;
+        for (n, entries) in runs {
+            let Some(e) = entries.get(&o) else {
+                continue 'copy;
+            };
+            for (&known, f) in out.iter() {
+                let Some(k) = entries.get(&known) else {
+                    continue;
+                };
+                for (r, &c) in &e.steps {
+                    let Some(&kc) = k.steps.get(r) else { continue };
+                    if kc % f.factor != 0 || c % (kc / f.factor) != 0 || c / (kc / f.factor) <= 0 {
+                        continue;
+                    }
+                    let unit = kc / f.factor;
+                    factors.push(c / unit);
+                    why.get_or_insert_with(|| {
+                        let r = format!("{r:?}").to_lowercase();
+                        (format!("{r} moves {c:+} per pass here and {unit:+} per source iteration in the copy at 0x{:x}", f.header), *n)
+                    });
+                }
+            }
+        }
+        let (Some(&k), Some((unit, _))) = (factors.first(), why) else {
+            continue;
+        };
+        if factors.iter().any(|f| *f != k) || k > 64 {
+            continue;
+        }
+        let (Some(ia), Some(ib)) = (
+            runs[0].1.get(&o).and_then(|e| reading(e, runs[0].0)),
+            runs[1].1.get(&o).and_then(|e| reading(e, runs[1].0)),
+        ) else {
+            continue;
+        };
+        let header = cfg.blocks[cfg.loops[o].header].start;
+        out.insert(
+            o,
+            IvarFactor {
+                factor: k,
+                readings: [ia, ib],
+                unit: Some(unit),
+                header,
+            },
+        );
+    }
+}
+
+fn reading(e: &Entry, n: i64) -> Option<Induction> {
+    let (place, start, step, bound, exit) = e.induction.clone()?;
+    Some(Induction {
+        place,
+        start,
+        step,
+        bound,
+        exit,
+        passes: e.passes,
+        source_iterations: n,
+    })
+}
+
+/// One run: the source loop's trip count on its first entry, and the first entries of the
+/// copies.
+fn sample(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    s: usize,
+    grow: i64,
+    copies: &[usize],
+) -> Option<(i64, BTreeMap<usize, Entry>)> {
+    let (arguments, values) = arguments(function, source, s, grow)?;
+    let n = source_trip(source, s, &values)?;
+    let entries = run(function, cfg, &arguments, copies);
+    Some((n, entries))
+}
+
+/// The function's integer arguments for one run: the source loop's bound parameters at
+/// `SIZE + grow` (and up), the other loops' bound parameters small (the enclosing loops
+/// then reach the copy soon), every other parameter a distinct aligned address (arrays that
+/// do not overlap, as the model assumes).
+fn arguments(
+    function: &Function,
+    source: &SourceModel,
+    s: usize,
+    grow: i64,
+) -> Option<(Vec<i64>, BTreeMap<String, i64>)> {
+    let f = source
+        .functions
+        .iter()
+        .find(|f| f.name == function.source_name())?;
+    let scop = source.loops[s].scop.as_ref().ok()?;
+    let own: Vec<&String> = scop
+        .start
+        .exprs()
+        .iter()
+        .chain(scop.end.exprs())
+        .flat_map(|e| e.names())
+        .collect();
+    // Bounds on enclosing counters (triangular loops) are not read here.
+    if own.iter().any(|n| !f.parameters.contains(n)) {
+        return None;
+    }
+    let bounded = |name: &String| {
+        source.loops.iter().any(|l| {
+            l.function == f.name
+                && l.scop.as_ref().is_ok_and(|x| {
+                    x.start
+                        .exprs()
+                        .iter()
+                        .chain(x.end.exprs())
+                        .any(|e| e.terms.contains_key(name))
+                })
+        })
+    };
+    let mut values = BTreeMap::new();
+    let mut out = Vec::new();
+    for (k, p) in f.parameters.iter().enumerate() {
+        let k = k as i64;
+        let v = if own.contains(&p) {
+            SIZE + grow + 16 * k
+        } else if bounded(p) {
+            5 + k
+        } else {
+            (k + 1) << 32
+        };
+        values.insert(p.clone(), v);
+        out.push(v);
+    }
+    Some((out, values))
+}
+
+/// Iterations of source loop `s` on an entry, its bounds evaluated at `values`.
+fn source_trip(source: &SourceModel, s: usize, values: &BTreeMap<String, i64>) -> Option<i64> {
+    let scop = source.loops[s].scop.as_ref().ok()?;
+    let start = scop.start.evaluate(values).ok()?;
+    let end = scop.end.evaluate(values).ok()?;
+    let inclusive = i64::from(scop.end_inclusive);
+    let span = if scop.stride > 0 {
+        end - start + inclusive
+    } else {
+        start - end + inclusive
+    };
+    let stride = scop.stride.abs();
+    Some(((span + stride - 1).div_euclid(stride)).max(0))
+}
+
+/// Runs the function from its entry until every copy has finished its first entry (or the
+/// run stops: a return, an unknown branch, the budget).
+fn run(
+    function: &Function,
+    cfg: &Cfg,
+    arguments: &[i64],
+    copies: &[usize],
+) -> BTreeMap<usize, Entry> {
+    let by_start: HashMap<u64, usize> = cfg
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.start, i))
+        .collect();
+    let mut m = Machine::at_entry(arguments);
+    let mut done: BTreeMap<usize, Entry> = BTreeMap::new();
+    let mut open: HashMap<usize, Vec<Machine>> = HashMap::new();
+    let mut visits: HashMap<usize, i64> = HashMap::new();
+    let (mut b, mut steps) = (*by_start.get(&function.address).unwrap_or(&0), 0usize);
+    while done.len() < copies.len() && steps < BUDGET {
+        for &o in copies {
+            if cfg.loops[o].header == b && !done.contains_key(&o) {
+                *visits.entry(o).or_default() += 1;
+                let shots = open.entry(o).or_default();
+                if shots.len() < 3 {
+                    shots.push(m.clone());
+                }
+            }
+        }
+        let block = &cfg.blocks[b];
+        steps += block.end - block.first;
+        let Some(next) = step_block(function, block, &mut m) else {
+            break;
+        };
+        let Some(&nb) = by_start.get(&next) else {
+            break;
+        };
+        for &o in copies {
+            let inside = cfg.loops[o].blocks.contains(&b);
+            if inside && !cfg.loops[o].blocks.contains(&nb) && !done.contains_key(&o) {
+                let last = &function.instructions[block.end - 1];
+                let shots = open.get(&o).map_or(&[][..], |v| v);
+                let entry = Entry {
+                    passes: visits.get(&o).copied().unwrap_or(0),
+                    induction: induction(function, &m, last, shots),
+                    steps: register_steps(shots),
+                };
+                done.insert(o, entry);
+            }
+        }
+        b = nb;
+    }
+    done
+}
+
+/// Executes a block; the address control goes to next, `None` when the run must stop.
+fn step_block(function: &Function, block: &crate::cfg::BasicBlock, m: &mut Machine) -> Option<u64> {
+    let last = function
+        .instructions
+        .get(block.end.checked_sub(1)?)?
+        .address;
+    for ins in &function.instructions[block.first..block.end] {
+        let next = ins.address + u64::from(ins.length);
+        match ins.flow {
+            FlowControl::Next | FlowControl::Call => {
+                m.execute(ins);
+                if ins.address == last {
+                    return Some(next);
+                }
+            }
+            FlowControl::UnconditionalBranch => return ins.target,
+            FlowControl::ConditionalBranch => {
+                return if m.condition(ins.decoded.condition_code())? {
+                    ins.target
+                } else {
+                    Some(next)
+                };
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The exit compare's operand that moved by one constant per pass over the first passes.
+fn induction(
+    function: &Function,
+    exit_state: &Machine,
+    exit: &crate::binary::Instruction,
+    shots: &[Machine],
+) -> Option<(String, i64, i64, i64, String)> {
+    let compare = function
+        .instructions
+        .iter()
+        .find(|i| i.address == exit_state.flags_from)?;
+    let d = &compare.decoded;
+    let jump = crate::binary::mnemonic_name(exit.mnemonic);
+    for k in 0..d.op_count().min(2) {
+        let values: Vec<i64> = shots
+            .iter()
+            .map(|s| s.operand(d, k))
+            .collect::<Option<_>>()?;
+        let [a, b, ..] = values.as_slice() else {
+            continue;
+        };
+        let step = b - a;
+        if step == 0 || values.windows(2).any(|w| w[1] - w[0] != step) {
+            continue;
+        }
+        // `cmp`/`sub` test against the other operand; `test`, `add`, `dec` against 0.
+        let compares = matches!(
+            d.mnemonic(),
+            iced_x86::Mnemonic::Cmp | iced_x86::Mnemonic::Sub
+        );
+        let bound = if compares && d.op_count() >= 2 {
+            exit_state.operand(d, 1 - k).unwrap_or(0)
+        } else {
+            0
+        };
+        return Some((place(d, k), *a, step, bound, jump));
+    }
+    None
+}
+
+fn place(d: &iced_x86::Instruction, k: u32) -> String {
+    match d.op_kind(k) {
+        iced_x86::OpKind::Register => format!("{:?}", d.op_register(k)).to_lowercase(),
+        _ => format!(
+            "[{:?}{:+#x}]",
+            d.memory_base(),
+            d.memory_displacement64() as i64
+        )
+        .to_lowercase(),
+    }
+}

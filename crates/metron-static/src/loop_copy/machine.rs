@@ -1,0 +1,540 @@
+//! A small x86-64 interpreter over integer registers, the stack and the flags, for reading
+//! the induction variables of loop copies (issue 12 item 3: "read each loop's induction
+//! variable (start, step, exit compare) from the machine code"). Values it cannot know
+//! (array contents, floating point, unmodelled instructions) are unknown, and a branch that
+//! tests an unknown value stops the run: the reading then falls back to the older rules.
+
+use std::collections::{BTreeMap, HashMap};
+
+use iced_x86::{ConditionCode, Instruction, Mnemonic, OpKind, Register};
+
+/// Where the stack starts (any address far from the arrays the run is given).
+pub const STACK_TOP: u64 = 0x7fff_0000_0000;
+
+/// What the last flag-setting instruction left: enough for the conditions a loop exit tests.
+#[derive(Debug, Clone, Copy)]
+pub enum Flags {
+    /// `cmp a, b` / `sub`: the flags of `a - b` at `bits`.
+    Sub {
+        a: i64,
+        b: i64,
+        bits: u32,
+    },
+    /// `test`/`and`/`or`/`xor`: result, carry and overflow clear.
+    Logic {
+        r: i64,
+        bits: u32,
+    },
+    /// `add`/`inc`/`dec`/`neg`: result; carry unknown.
+    Add {
+        r: i64,
+        bits: u32,
+    },
+    Unknown,
+}
+
+/// Registers (full width), stack bytes and flags; an absent register is unknown.
+#[derive(Debug, Clone)]
+pub struct Machine {
+    regs: HashMap<Register, i64>,
+    memory: BTreeMap<u64, u8>,
+    pub flags: Flags,
+    /// Address of the instruction that set `flags` (the exit compare).
+    pub flags_from: u64,
+}
+
+fn mask(v: i64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v
+    } else {
+        v & ((1i64 << bits) - 1)
+    }
+}
+
+fn signed(v: i64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v
+    } else {
+        let shift = 64 - bits;
+        (v << shift) >> shift
+    }
+}
+
+fn is_immediate(kind: OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Immediate8
+            | OpKind::Immediate8_2nd
+            | OpKind::Immediate16
+            | OpKind::Immediate32
+            | OpKind::Immediate64
+            | OpKind::Immediate8to16
+            | OpKind::Immediate8to32
+            | OpKind::Immediate8to64
+            | OpKind::Immediate32to64
+    )
+}
+
+const CALLER_SAVED: [Register; 9] = [
+    Register::RAX,
+    Register::RCX,
+    Register::RDX,
+    Register::RSI,
+    Register::RDI,
+    Register::R8,
+    Register::R9,
+    Register::R10,
+    Register::R11,
+];
+
+/// System V argument registers, in order.
+pub const ARGUMENTS: [Register; 6] = [
+    Register::RDI,
+    Register::RSI,
+    Register::RDX,
+    Register::RCX,
+    Register::R8,
+    Register::R9,
+];
+
+impl Machine {
+    /// A machine at a function's entry with its integer arguments in registers.
+    pub fn at_entry(arguments: &[i64]) -> Machine {
+        let mut m = Machine {
+            regs: HashMap::new(),
+            memory: BTreeMap::new(),
+            flags: Flags::Unknown,
+            flags_from: 0,
+        };
+        m.regs.insert(Register::RSP, STACK_TOP as i64);
+        m.store(STACK_TOP, 0x4000_0000, 8);
+        for (r, v) in ARGUMENTS.iter().zip(arguments) {
+            m.regs.insert(*r, *v);
+        }
+        m
+    }
+
+    /// Value of a general-purpose register at its own width (`eax`: the low 32 bits).
+    pub fn register(&self, r: Register) -> Option<i64> {
+        if !r.is_gpr() || matches!(r, Register::AH | Register::BH | Register::CH | Register::DH) {
+            return None;
+        }
+        let v = *self.regs.get(&r.full_register())?;
+        Some(mask(v, r.size() as u32 * 8))
+    }
+
+    /// The known general-purpose registers (full width) and their values.
+    pub fn registers(&self) -> impl Iterator<Item = (Register, i64)> + '_ {
+        self.regs.iter().map(|(r, v)| (*r, *v))
+    }
+
+    fn set_register(&mut self, r: Register, v: Option<i64>) {
+        let full = r.full_register();
+        let bits = r.size() as u32 * 8;
+        let value = match (bits, v) {
+            (64, v) => v,
+            // 32-bit writes zero the upper half.
+            (32, v) => v.map(|v| mask(v, 32)),
+            (_, Some(v)) if r.is_gpr8() || r.is_gpr16() => {
+                let high = matches!(r, Register::AH | Register::BH | Register::CH | Register::DH);
+                self.regs
+                    .get(&full)
+                    .filter(|_| !high)
+                    .map(|old| (old & !((1i64 << bits) - 1)) | mask(v, bits))
+            }
+            _ => None,
+        };
+        match value {
+            Some(v) => self.regs.insert(full, v),
+            None => self.regs.remove(&full),
+        };
+    }
+
+    fn load(&self, address: u64, bytes: u32) -> Option<i64> {
+        let mut v: u64 = 0;
+        for k in (0..u64::from(bytes)).rev() {
+            v = (v << 8) | u64::from(*self.memory.get(&address.wrapping_add(k))?);
+        }
+        Some(v as i64)
+    }
+
+    fn store(&mut self, address: u64, v: i64, bytes: u32) {
+        for k in 0..u64::from(bytes) {
+            self.memory
+                .insert(address.wrapping_add(k), (v >> (8 * k)) as u8);
+        }
+    }
+
+    fn forget(&mut self, address: u64, bytes: u32) {
+        for k in 0..u64::from(bytes) {
+            self.memory.remove(&address.wrapping_add(k));
+        }
+    }
+
+    /// The effective address of the instruction's memory operand (`lea`'s value).
+    fn address(&self, i: &Instruction) -> Option<u64> {
+        if i.is_ip_rel_memory_operand() {
+            return Some(i.ip_rel_memory_address());
+        }
+        let base = match i.memory_base() {
+            Register::None => 0,
+            b => self.register(b)?,
+        };
+        let index = match i.memory_index() {
+            Register::None => 0,
+            x => self
+                .register(x)?
+                .wrapping_mul(i64::from(i.memory_index_scale())),
+        };
+        let a = base
+            .wrapping_add(index)
+            .wrapping_add(i.memory_displacement64() as i64);
+        Some(match i.memory_size().size() {
+            _ if i.memory_base().size() == 4 => mask(a, 32) as u64,
+            _ => a as u64,
+        })
+    }
+
+    /// Operand `k` at its width: (value, bits).
+    fn read(&self, i: &Instruction, k: u32) -> (Option<i64>, u32) {
+        match i.op_kind(k) {
+            OpKind::Register => {
+                let r = i.op_register(k);
+                (self.register(r), r.size() as u32 * 8)
+            }
+            OpKind::Memory => {
+                let bytes = i.memory_size().size() as u32;
+                let v = self.address(i).and_then(|a| self.load(a, bytes));
+                (v, bytes * 8)
+            }
+            kind if is_immediate(kind) => (Some(i.immediate(k) as i64), 64),
+            _ => (None, 64),
+        }
+    }
+
+    /// Operand `k`'s value, if known.
+    pub fn operand(&self, i: &Instruction, k: u32) -> Option<i64> {
+        self.read(i, k).0
+    }
+
+    fn write(&mut self, i: &Instruction, k: u32, v: Option<i64>) {
+        match i.op_kind(k) {
+            OpKind::Register => self.set_register(i.op_register(k), v),
+            OpKind::Memory => {
+                let bytes = i.memory_size().size() as u32;
+                match (self.address(i), v) {
+                    (Some(a), Some(v)) => self.store(a, v, bytes),
+                    (Some(a), None) => self.forget(a, bytes),
+                    // A store through an unknown pointer: never the stack in compiled loops.
+                    (None, _) => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the condition of `jcc`/`cmovcc`/`setcc` holds; `None` when the flags are not known.
+    pub fn condition(&self, code: ConditionCode) -> Option<bool> {
+        use ConditionCode as C;
+        let (zero, negative, less, below) = match self.flags {
+            Flags::Sub { a, b, bits } => {
+                let (sa, sb) = (signed(a, bits), signed(b, bits));
+                let (ua, ub) = (mask(a, bits) as u64, mask(b, bits) as u64);
+                let d = signed(a.wrapping_sub(b), bits);
+                (ua == ub, d < 0, Some(sa < sb), Some(ua < ub))
+            }
+            Flags::Logic { r, bits } => {
+                let r = signed(r, bits);
+                (r == 0, r < 0, Some(r < 0), Some(false))
+            }
+            Flags::Add { r, bits } => {
+                let r = signed(r, bits);
+                (r == 0, r < 0, Some(r < 0), None)
+            }
+            Flags::Unknown => return None,
+        };
+        Some(match code {
+            C::e => zero,
+            C::ne => !zero,
+            C::s => negative,
+            C::ns => !negative,
+            C::l => less?,
+            C::ge => !less?,
+            C::le => less? || zero,
+            C::g => !less? && !zero,
+            C::b => below?,
+            C::ae => !below?,
+            C::be => below? || zero,
+            C::a => !below? && !zero,
+            _ => return None,
+        })
+    }
+
+    /// Executes one instruction that does not transfer control (calls clobber the
+    /// caller-saved registers).
+    pub fn execute(&mut self, ins: &crate::binary::Instruction) {
+        let i = &ins.decoded;
+        let (before, from) = (self.flags, self.flags_from);
+        self.flags = Flags::Unknown;
+        self.flags_from = i.ip();
+        if !self.arithmetic(i) && !self.moves(i, before) {
+            self.clobber(ins);
+        }
+        // Moves, `lea`, `cmov`, `set` and pushes leave the flags as they were.
+        if i.rflags_modified() == 0 {
+            (self.flags, self.flags_from) = (before, from);
+        }
+    }
+
+    /// Binary and unary integer arithmetic; false when `i` is none of it.
+    fn arithmetic(&mut self, i: &Instruction) -> bool {
+        use Mnemonic as M;
+        let m = i.mnemonic();
+        let (a, bits) = self.read(i, 0);
+        let b = (i.op_count() > 1).then(|| self.read(i, 1).0).flatten();
+        let same = i.op_count() > 1
+            && i.op0_kind() == OpKind::Register
+            && i.op1_kind() == OpKind::Register
+            && i.op0_register() == i.op1_register();
+        let r = match m {
+            M::Cmp | M::Sub => match (a, b) {
+                (Some(a), Some(b)) => {
+                    self.flags = Flags::Sub { a, b, bits };
+                    Some(a.wrapping_sub(b))
+                }
+                _ if same && m == M::Sub => Some(0),
+                _ => None,
+            },
+            M::Test | M::And => a.zip(b).map(|(a, b)| a & b),
+            M::Xor if same => Some(0),
+            M::Or => a.zip(b).map(|(a, b)| a | b),
+            M::Xor => a.zip(b).map(|(a, b)| a ^ b),
+            M::Add => a.zip(b).map(|(a, b)| a.wrapping_add(b)),
+            M::Inc => a.map(|a| a.wrapping_add(1)),
+            M::Dec => a.map(|a| a.wrapping_sub(1)),
+            M::Neg => a.map(|a| a.wrapping_neg()),
+            M::Not => a.map(|a| !a),
+            M::Shl | M::Sar | M::Shr => shift(m, a, b.or((i.op_count() == 1).then_some(1)), bits),
+            M::Imul if i.op_count() == 3 => {
+                let c = self.read(i, 1).0.zip(self.read(i, 2).0);
+                c.map(|(x, y)| x.wrapping_mul(y))
+            }
+            M::Imul if i.op_count() == 2 => a.zip(b).map(|(a, b)| a.wrapping_mul(b)),
+            _ => return false,
+        };
+        if let Some(r) = r {
+            match m {
+                M::Cmp | M::Sub => {}
+                M::Test | M::And | M::Or | M::Xor => self.flags = Flags::Logic { r, bits },
+                M::Add | M::Inc | M::Dec | M::Neg => self.flags = Flags::Add { r, bits },
+                _ => {}
+            }
+        }
+        if !matches!(m, M::Cmp | M::Test) {
+            self.write(i, 0, r);
+        }
+        true
+    }
+
+    /// Moves, extensions, `lea`, stack pushes and pops, `cmov`/`set`; false otherwise.
+    fn moves(&mut self, i: &Instruction, flags: Flags) -> bool {
+        use Mnemonic as M;
+        let m = i.mnemonic();
+        match m {
+            M::Mov | M::Movzx => {
+                let v = self.read(i, 1).0;
+                self.write(i, 0, v);
+            }
+            M::Movsx | M::Movsxd => {
+                let (v, bits) = self.read(i, 1);
+                self.write(i, 0, v.map(|v| signed(v, bits)));
+            }
+            M::Lea => {
+                let v = self.address(i).map(|a| a as i64);
+                self.write(i, 0, v);
+            }
+            M::Cdqe => {
+                let v = self.register(Register::EAX).map(|v| signed(v, 32));
+                self.set_register(Register::RAX, v);
+            }
+            M::Push => {
+                let v = self.read(i, 0).0;
+                let sp = self.register(Register::RSP).map(|s| s.wrapping_sub(8));
+                self.set_register(Register::RSP, sp);
+                if let Some(sp) = sp {
+                    match v {
+                        Some(v) => self.store(sp as u64, v, 8),
+                        None => self.forget(sp as u64, 8),
+                    }
+                }
+            }
+            M::Pop => {
+                let sp = self.register(Register::RSP);
+                let v = sp.and_then(|s| self.load(s as u64, 8));
+                self.set_register(Register::RSP, sp.map(|s| s.wrapping_add(8)));
+                self.write(i, 0, v);
+            }
+            M::Nop | M::Endbr64 => {}
+            _ => return self.conditional_move(i, flags),
+        }
+        true
+    }
+
+    fn conditional_move(&mut self, i: &Instruction, flags: Flags) -> bool {
+        let code = i.condition_code();
+        if code == ConditionCode::None {
+            return false;
+        }
+        let now = std::mem::replace(&mut self.flags, flags);
+        let holds = self.condition(code);
+        self.flags = now;
+        let m = format!("{:?}", i.mnemonic());
+        if m.starts_with("Cmov") {
+            match holds {
+                Some(true) => {
+                    let v = self.read(i, 1).0;
+                    self.write(i, 0, v);
+                }
+                Some(false) => {}
+                None => self.write(i, 0, None),
+            }
+        } else if m.starts_with("Set") {
+            self.write(i, 0, holds.map(i64::from));
+        } else {
+            return false;
+        }
+        true
+    }
+
+    /// An instruction the machine does not model: what it writes becomes unknown (the
+    /// registers and stores the disassembly recorded).
+    fn clobber(&mut self, ins: &crate::binary::Instruction) {
+        if ins.mnemonic == Mnemonic::Call {
+            for r in CALLER_SAVED {
+                self.regs.remove(&r);
+            }
+            return;
+        }
+        for r in &ins.writes {
+            self.regs.remove(r);
+        }
+        if ins.stores > 0 {
+            if let Some(a) = self.address(&ins.decoded) {
+                let bytes = ins.memory.iter().map(|m| m.size).max().unwrap_or(8);
+                self.forget(a, bytes.max(1));
+            }
+        }
+    }
+}
+
+fn shift(m: Mnemonic, a: Option<i64>, by: Option<i64>, bits: u32) -> Option<i64> {
+    let (a, by) = (a?, (by? & if bits == 64 { 63 } else { 31 }) as u32);
+    Some(match m {
+        Mnemonic::Shl => a.wrapping_shl(by),
+        Mnemonic::Sar => signed(a, bits) >> by,
+        _ => ((mask(a, bits) as u64) >> by) as i64,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Instructions as the disassembly gives them (only what the machine reads).
+    fn decode(bytes: &[u8]) -> Vec<crate::binary::Instruction> {
+        let mut d = iced_x86::Decoder::with_ip(64, bytes, 0x1000, iced_x86::DecoderOptions::NONE);
+        let mut out = Vec::new();
+        while d.can_decode() {
+            let decoded = d.decode();
+            out.push(crate::binary::Instruction {
+                address: decoded.ip(),
+                length: decoded.len() as u32,
+                mnemonic: decoded.mnemonic(),
+                flow: decoded.flow_control(),
+                target: None,
+                loads: 0,
+                stores: 0,
+                step: None,
+                writes: Vec::new(),
+                compared: Vec::new(),
+                compared_immediate: None,
+                offset: None,
+                addressing: Vec::new(),
+                memory: Vec::new(),
+                simd_bytes: 0,
+                frames: Vec::new(),
+                decoded,
+            });
+        }
+        out
+    }
+
+    /// `mov ecx, 10; xor eax, eax; add rax, 2; dec ecx; jne` run by hand: ten passes, the
+    /// counter steps -1 to 0, rax +2 per pass.
+    #[test]
+    fn a_down_counting_loop_runs_its_passes() {
+        let code = decode(&[
+            0xb9, 0x0a, 0, 0, 0, // mov ecx, 10
+            0x31, 0xc0, // xor eax, eax
+            0x48, 0x83, 0xc0, 0x02, // add rax, 2
+            0xff, 0xc9, // dec ecx
+            0x75, 0xf8, // jne -8
+        ]);
+        let mut m = Machine::at_entry(&[]);
+        m.execute(&code[0]);
+        m.execute(&code[1]);
+        let mut passes = 0;
+        loop {
+            passes += 1;
+            m.execute(&code[2]);
+            m.execute(&code[3]);
+            if !m.condition(code[4].decoded.condition_code()).unwrap() {
+                break;
+            }
+        }
+        assert_eq!(passes, 10);
+        assert_eq!(m.register(Register::RAX), Some(20));
+        assert_eq!(m.register(Register::ECX), Some(0));
+    }
+
+    /// Signed and unsigned conditions of `cmp` at 32 bits, a 32-bit write zeroing the upper
+    /// half, `movsxd` and a stack spill.
+    #[test]
+    fn compares_widths_and_spills_follow_the_hardware() {
+        let code = decode(&[
+            0xbf, 0xff, 0xff, 0xff, 0xff, // mov edi, -1
+            0x83, 0xff, 0x02, // cmp edi, 2
+            0x48, 0x63, 0xc7, // movsxd rax, edi
+            0x48, 0x89, 0x44, 0x24, 0xf8, // mov [rsp-8], rax
+            0x48, 0x8b, 0x54, 0x24, 0xf8, // mov rdx, [rsp-8]
+        ]);
+        let mut m = Machine::at_entry(&[]);
+        m.execute(&code[0]);
+        assert_eq!(m.register(Register::RDI), Some(0xffff_ffff));
+        m.execute(&code[1]);
+        assert_eq!(m.condition(ConditionCode::l), Some(true));
+        assert_eq!(m.condition(ConditionCode::a), Some(true));
+        assert_eq!(m.condition(ConditionCode::e), Some(false));
+        m.execute(&code[2]);
+        assert_eq!(m.register(Register::RAX), Some(-1));
+        m.execute(&code[3]);
+        m.execute(&code[4]);
+        assert_eq!(m.register(Register::RDX), Some(-1));
+        // The flags of the `cmp` survive the moves.
+        assert_eq!(m.condition(ConditionCode::l), Some(true));
+    }
+
+    /// A load from an array the run never wrote is unknown, and so is a branch on it.
+    #[test]
+    fn array_contents_are_unknown() {
+        let code = decode(&[
+            0x8b, 0x07, // mov eax, [rdi]
+            0x85, 0xc0, // test eax, eax
+        ]);
+        let mut m = Machine::at_entry(&[1 << 32]);
+        m.execute(&code[0]);
+        m.execute(&code[1]);
+        assert_eq!(m.register(Register::EAX), None);
+        assert_eq!(m.condition(ConditionCode::e), None);
+    }
+}
