@@ -379,10 +379,11 @@ fn shape_hash(names: impl Iterator<Item = u64>) -> String {
         h = h.wrapping_mul(0x100000001b3);
     }
     // `format!("{h:016x}")` without the formatter: one per fragment
-    (0..16)
-        .rev()
-        .map(|i| char::from(b"0123456789abcdef"[(h >> (4 * i)) as usize & 15]))
-        .collect()
+    let mut hex = [0u8; 16];
+    for (i, d) in hex.iter_mut().enumerate() {
+        *d = b"0123456789abcdef"[(h >> (4 * (15 - i))) as usize & 15];
+    }
+    String::from_utf8_lossy(&hex).into_owned()
 }
 
 fn name_hash(name: &str) -> u64 {
@@ -448,7 +449,10 @@ pub struct CostAccumulator<'m> {
     /// id while summing; ids that name the same line merge into SourceKeys at the end.
     /// Indexed by source line (see `line_of`); line 0 is `<unknown>`. Keyed by line rather
     /// than by bytecode position: a long run has several positions per line.
-    by_source: Vec<(f64, Vec<u64>, Option<SourceId>)>,
+    by_source: Vec<(f64, Option<SourceId>)>,
+    /// The executed ops per class of `by_source`'s lines, `classes` per line, row by row (one
+    /// allocation, not one per line: a long run has a hundred thousand lines).
+    line_ops: Vec<u64>,
     /// Per source location id: its line's index in `by_source`.
     line_of: Vec<u32>,
     line_index: FxMap<(crate::trace::Shared, crate::trace::Shared, Option<u32>), u32>,
@@ -465,8 +469,9 @@ pub struct CostAccumulator<'m> {
     /// Per-fragment counts, reused between fragments (no allocation per fragment).
     scratch: FragmentScratch,
 
-    /// Per source location: file, function and opcode, shared by every fragment's breakdown.
-    positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
+    /// Per source location (index 0 for none, else id + 1): file, function and opcode, shared
+    /// by every fragment's breakdown. A vector, not a map: a long run has 500 k positions.
+    positions: Vec<Option<Arc<BytecodePosition>>>,
 }
 
 /// A shared string compared and hashed by its address: the source table hands out one
@@ -549,7 +554,8 @@ impl<'m> CostAccumulator<'m> {
             source_hash: Vec::new(),
             unknown_ops: BTreeMap::new(),
             executed: vec![0; classes.classes().len()],
-            by_source: vec![(0.0, vec![0; classes.classes().len()], None)],
+            by_source: vec![(0.0, None)],
+            line_ops: vec![0; classes.classes().len()],
             line_of: Vec::new(),
             line_index: FxMap::default(),
             line_index_shared: FxMap::default(),
@@ -561,7 +567,7 @@ impl<'m> CostAccumulator<'m> {
                 .enumerate()
                 .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
                 .collect(),
-            positions: FxMap::default(),
+            positions: Vec::new(),
             scratch: FragmentScratch::default(),
             classes_by_name: {
                 let mut order: Vec<usize> = (0..classes.classes().len()).collect();
@@ -609,7 +615,8 @@ impl<'m> CostAccumulator<'m> {
                 }
             };
             if line == next {
-                self.by_source.push((0.0, vec![0; n_classes], None));
+                self.by_source.push((0.0, None));
+                self.line_ops.resize(self.line_ops.len() + n_classes, 0);
             }
             self.line_of.push(line);
         }
@@ -708,9 +715,11 @@ impl<'m> CostAccumulator<'m> {
                     n_ops += n;
                 }
                 if let Some(freq) = f.frequency {
-                    let line = &mut self.by_source[line_slot(&self.line_of, src)];
-                    line.2 = line.2.or(src);
-                    line.1[c] = line.1[c].saturating_add(freq.saturating_mul(u64::from(n)));
+                    let at = line_slot(&self.line_of, src);
+                    let line = &mut self.by_source[at];
+                    line.1 = line.1.or(src);
+                    let ops = &mut self.line_ops[at * n_classes + c];
+                    *ops = ops.saturating_add(freq.saturating_mul(u64::from(n)));
                 }
             }
             ranked.push((src, (g, n_ops)));
@@ -729,7 +738,7 @@ impl<'m> CostAccumulator<'m> {
             ranked[slot].1 .0 += 1.0;
             if let Some(n) = f.frequency {
                 let line = &mut self.by_source[line_slot(&self.line_of, src)];
-                line.2 = line.2.or(src);
+                line.1 = line.1.or(src);
                 line.0 += n as f64;
             }
         }
@@ -742,15 +751,18 @@ impl<'m> CostAccumulator<'m> {
         }
         let counts = std::mem::take(&mut scratch.counts);
         self.scratch = scratch;
-        ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+        // a total order (positions are distinct), so an unstable sort gives the same ranking
+        ranked.sort_unstable_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
         ranked.truncate(SOURCES_PER_FRAGMENT);
         let top_sources: Vec<BytecodeCost> = ranked
             .drain(..)
             .map(|(src, (g, n))| {
-                let position = self
-                    .positions
-                    .entry(src)
-                    .or_insert_with(|| {
+                let at = src.map_or(0, |s| s.index() + 1);
+                if at >= self.positions.len() {
+                    self.positions.resize(at + 1, None);
+                }
+                let position = self.positions[at]
+                    .get_or_insert_with(|| {
                         let loc = src.and_then(|s| sources.get(s));
                         Arc::new(BytecodePosition {
                             file: loc
@@ -790,7 +802,13 @@ impl<'m> CostAccumulator<'m> {
             .or(entry_source)
             .and_then(|s| sources.get(s))
             .map(|l| match (&l.function, l.line.or(l.first_line)) {
-                (Some(func), Some(line)) => format!("{func}:{line}"),
+                (Some(func), Some(line)) => {
+                    let mut s = String::with_capacity(func.len() + 11);
+                    s.push_str(func);
+                    s.push(':');
+                    crate::trace::push_number(&mut s, u64::from(line), 10);
+                    s
+                }
                 _ => l.short(),
             })
             .unwrap_or_default();
@@ -800,13 +818,16 @@ impl<'m> CostAccumulator<'m> {
             trace: String::new(), // the trace's label, set by the caller
             frequency: f.frequency,
             // classes visited in name order: sorted without sorting
-            ops: ClassCounts(
-                self.classes_by_name
-                    .iter()
-                    .filter(|&&c| counts[c] > 0)
-                    .map(|&c| (self.class_names[c].clone(), counts[c]))
-                    .collect(),
-            ),
+            ops: ClassCounts({
+                let mut v = Vec::with_capacity(counts.iter().filter(|&&n| n > 0).count());
+                v.extend(
+                    self.classes_by_name
+                        .iter()
+                        .filter(|&&c| counts[c] > 0)
+                        .map(|&c| (self.class_names[c].clone(), counts[c])),
+                );
+                v
+            }),
             gamma,
             cost,
             share: None,
@@ -837,9 +858,12 @@ impl<'m> CostAccumulator<'m> {
                 f.share = f.cost.map(|c| 100.0 * c / total);
             }
         }
+        let n_classes = self.class_cost.len();
         let mut source_lines: Vec<SourceCost> = self
             .by_source
             .into_iter()
+            .zip(self.line_ops.chunks_exact(n_classes.max(1)))
+            .map(|((cm0, src), ops)| (cm0, ops, src))
             .filter(|(cost, ops, _)| *cost != 0.0 || ops.iter().any(|n| *n > 0))
             // a line's cost from its executed operations per class, in class order: lines
             // with the same operations tie exactly, whatever order their fragments came in
@@ -858,10 +882,10 @@ impl<'m> CostAccumulator<'m> {
                     .filter(|t| *t > 0.0)
                     .map_or(0.0, |t| 100.0 * cost / t),
                 ops: ops
-                    .into_iter()
+                    .iter()
                     .enumerate()
-                    .filter(|(c, n)| *n > 0 && ClassId(*c) != classes.debug())
-                    .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
+                    .filter(|(c, n)| **n > 0 && ClassId(*c) != classes.debug())
+                    .map(|(c, &n)| (classes.name(ClassId(c)).to_string(), n))
                     .collect(),
             })
             .collect();
