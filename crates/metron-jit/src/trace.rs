@@ -342,7 +342,18 @@ pub struct SourceTable {
     index: FxMap<u64, SourceId>,
     collisions: FxMap<Box<str>, SourceId>,
     shared: FxMap<Shared, ()>,
+    /// A direct-mapped cache in front of `shared` (slot by length and first byte): new
+    /// locations mostly repeat the file, function and opcode of the one before.
+    recent: Vec<Option<Shared>>,
+    /// Recently interned texts by hash slot: (hash, id).
+    seen: Vec<(u64, Option<SourceId>)>,
 }
+
+/// Slots of [`SourceTable`]'s cache of recent locations.
+const SEEN_CACHE: usize = 4096;
+
+/// Slots of [`SourceTable`]'s cache of shared strings.
+const SHARED_CACHE: usize = 64;
 
 impl SourceTable {
     pub fn intern(&mut self, raw: &str) -> SourceId {
@@ -353,12 +364,23 @@ impl SourceTable {
     /// new; `None` when it is not UTF-8.
     pub fn intern_bytes(&mut self, raw: &[u8]) -> Option<SourceId> {
         let hash = Self::hash(raw);
-        if let Some(&id) = self.index.get(&hash) {
-            if self.locations[id.index()].raw.as_bytes() == raw {
+        if self.seen.is_empty() {
+            self.seen = vec![(0, None); SEEN_CACHE];
+        }
+        // a trace's merge points come back in the bridges compiled soon after it: a small
+        // table of recent ones answers most lookups without probing the large index
+        let slot = (hash >> 40) as usize % SEEN_CACHE;
+        if let (h, Some(id)) = self.seen[slot] {
+            if h == hash && self.locations[id.index()].raw.as_bytes() == raw {
                 return Some(id);
             }
         }
-        Some(self.intern_hashed(std::str::from_utf8(raw).ok()?, hash))
+        let id = match self.index.get(&hash) {
+            Some(&id) if self.locations[id.index()].raw.as_bytes() == raw => id,
+            _ => self.intern_hashed(std::str::from_utf8(raw).ok()?, hash),
+        };
+        self.seen[slot] = (hash, Some(id));
+        Some(id)
     }
 
     fn hash(raw: &[u8]) -> u64 {
@@ -378,13 +400,26 @@ impl SourceTable {
         }
         let id = SourceId::new(self.locations.len());
         let shared = &mut self.shared;
-        let mut share = |s: &str| match shared.get_key_value(s) {
-            Some((k, _)) => k.clone(),
-            None => {
-                let k = Shared::from(s);
-                shared.insert(k.clone(), ());
-                k
+        if self.recent.is_empty() {
+            self.recent = vec![None; SHARED_CACHE];
+        }
+        let recent = &mut self.recent;
+        let mut share = |s: &str| {
+            let slot = (s.len() * 31 + usize::from(s.as_bytes().first().copied().unwrap_or(0)))
+                % SHARED_CACHE;
+            if let Some(k) = recent[slot].as_ref().filter(|k| &***k == s) {
+                return k.clone();
             }
+            let k = match shared.get_key_value(s) {
+                Some((k, _)) => k.clone(),
+                None => {
+                    let k = Shared::from(s);
+                    shared.insert(k.clone(), ());
+                    k
+                }
+            };
+            recent[slot] = Some(k.clone());
+            k
         };
         self.locations
             .push(SourceLocation::parse_with(raw, &mut share));
