@@ -912,7 +912,11 @@ impl<'m> CostAccumulator<'m> {
                 .then_with(|| keys[a.1].cmp(&keys[b.1]))
                 .then(a.1.cmp(&b.1))
         });
-        let share = |cost: f64| gamma_total.filter(|t| *t > 0.0).map_or(0.0, |t| 100.0 * cost / t);
+        let share = |cost: f64| {
+            gamma_total
+                .filter(|t| *t > 0.0)
+                .map_or(0.0, |t| 100.0 * cost / t)
+        };
         lines
             .into_iter()
             .map(|(cost, i)| {
