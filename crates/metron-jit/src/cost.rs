@@ -184,8 +184,8 @@ pub struct SourceCost {
     pub cost: f64,
     /// Share of Γ in percent.
     pub share: f64,
-    /// Executed operations per class at this line.
-    pub ops: BTreeMap<String, u64>,
+    /// Executed operations per class at this line, by class name.
+    pub ops: ClassCounts<u64>,
 }
 
 /// A string that many fragments share (a file, a function, a class name): a log of hundreds
@@ -223,34 +223,47 @@ impl Serialize for SharedStr {
     }
 }
 
-/// Operations per class of one fragment, sorted by class name; serialises as a map.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ClassCounts(Vec<(SharedStr, u32)>);
+/// Operations per class of one fragment, sorted by class name; serialises as a map. Kept as
+/// (class index, count) pairs over the class names all fragments share: a long run has 140 k
+/// fragments, and a name per pair was most of their memory.
+#[derive(Debug, Clone, Default)]
+pub struct ClassCounts<N = u32> {
+    names: Arc<[SharedStr]>,
+    counts: Vec<(u32, N)>,
+}
 
-impl ClassCounts {
-    pub fn get(&self, class: &str) -> Option<&u32> {
-        self.0
-            .binary_search_by(|(c, _)| c.as_str().cmp(class))
+impl<N> ClassCounts<N> {
+    pub fn get(&self, class: &str) -> Option<&N> {
+        self.counts
+            .binary_search_by(|(c, _)| self.names[*c as usize].as_str().cmp(class))
             .ok()
-            .map(|i| &self.0[i].1)
+            .map(|i| &self.counts[i].1)
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (&SharedStr, &u32)> {
-        self.0.iter().map(|(c, n)| (c, n))
+    pub fn iter(&self) -> impl Iterator<Item = (&SharedStr, &N)> {
+        self.counts
+            .iter()
+            .map(|(c, n)| (&self.names[*c as usize], n))
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.counts.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.counts.is_empty()
     }
 }
 
-impl Serialize for ClassCounts {
+impl<N: PartialEq> PartialEq for ClassCounts<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl<N: Serialize> Serialize for ClassCounts<N> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.0.iter().map(|(c, n)| (c.as_str(), n)))
+        s.collect_map(self.iter().map(|(c, n)| (c.as_str(), n)))
     }
 }
 
@@ -356,16 +369,40 @@ pub struct Analysis {
     pub warnings: Vec<String>,
 }
 
-fn source_key(sources: &SourceTable, id: Option<SourceId>) -> SourceKey {
+/// A [`SourceKey`] borrowed from the source table, ordered as `SourceKey` is.
+struct SourceKeyRef<'a> {
+    file: &'a str,
+    function: &'a str,
+    line: Option<u32>,
+}
+
+impl SourceKeyRef<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // the table shares equal strings, so the same address is the same text (no memcmp
+        // of the same path for every pair of a hundred thousand lines)
+        let text = |a: &str, b: &str| {
+            if std::ptr::eq(a, b) {
+                std::cmp::Ordering::Equal
+            } else {
+                a.cmp(b)
+            }
+        };
+        text(self.file, other.file)
+            .then_with(|| text(self.function, other.function))
+            .then(self.line.cmp(&other.line))
+    }
+}
+
+fn source_key_ref(sources: &SourceTable, id: Option<SourceId>) -> SourceKeyRef<'_> {
     match id.and_then(|s| sources.get(s)) {
-        Some(loc) => SourceKey {
-            file: loc.file.as_deref().unwrap_or(&loc.raw).to_string(),
-            function: loc.function.as_deref().unwrap_or_default().to_string(),
+        Some(loc) => SourceKeyRef {
+            file: loc.file.as_deref().unwrap_or(&loc.raw),
+            function: loc.function.as_deref().unwrap_or_default(),
             line: loc.line.or(loc.first_line),
         },
-        None => SourceKey {
-            file: "<unknown>".to_string(),
-            function: String::new(),
+        None => SourceKeyRef {
+            file: "<unknown>",
+            function: "",
             line: None,
         },
     }
@@ -379,10 +416,11 @@ fn shape_hash(names: impl Iterator<Item = u64>) -> String {
         h = h.wrapping_mul(0x100000001b3);
     }
     // `format!("{h:016x}")` without the formatter: one per fragment
-    (0..16)
-        .rev()
-        .map(|i| char::from(b"0123456789abcdef"[(h >> (4 * i)) as usize & 15]))
-        .collect()
+    let mut hex = [0u8; 16];
+    for (i, d) in hex.iter_mut().enumerate() {
+        *d = b"0123456789abcdef"[(h >> (4 * (15 - i))) as usize & 15];
+    }
+    String::from_utf8_lossy(&hex).into_owned()
 }
 
 fn name_hash(name: &str) -> u64 {
@@ -448,7 +486,10 @@ pub struct CostAccumulator<'m> {
     /// id while summing; ids that name the same line merge into SourceKeys at the end.
     /// Indexed by source line (see `line_of`); line 0 is `<unknown>`. Keyed by line rather
     /// than by bytecode position: a long run has several positions per line.
-    by_source: Vec<(f64, Vec<u64>, Option<SourceId>)>,
+    by_source: Vec<(f64, Option<SourceId>)>,
+    /// The executed ops per class of `by_source`'s lines, `classes` per line, row by row (one
+    /// allocation, not one per line: a long run has a hundred thousand lines).
+    line_ops: Vec<u64>,
     /// Per source location id: its line's index in `by_source`.
     line_of: Vec<u32>,
     line_index: FxMap<(crate::trace::Shared, crate::trace::Shared, Option<u32>), u32>,
@@ -457,7 +498,7 @@ pub struct CostAccumulator<'m> {
     line_index_shared: FxMap<(ByAddress, ByAddress, Option<u32>), u32>,
     fragments: Vec<FragmentCost>,
     trace_costs: Vec<TraceCost>,
-    class_names: Vec<SharedStr>,
+    class_names: Arc<[SharedStr]>,
     /// `model.op_cost` per class, looked up once rather than per operation.
     class_cost: Vec<f64>,
     /// Class indices in the order of their names (a fragment's [`ClassCounts`] order).
@@ -465,8 +506,9 @@ pub struct CostAccumulator<'m> {
     /// Per-fragment counts, reused between fragments (no allocation per fragment).
     scratch: FragmentScratch,
 
-    /// Per source location: file, function and opcode, shared by every fragment's breakdown.
-    positions: FxMap<Option<SourceId>, Arc<BytecodePosition>>,
+    /// Per source location (index 0 for none, else id + 1): file, function and opcode, shared
+    /// by every fragment's breakdown. A vector, not a map: a long run has 500 k positions.
+    positions: Vec<Option<Arc<BytecodePosition>>>,
 }
 
 /// A shared string compared and hashed by its address: the source table hands out one
@@ -549,7 +591,8 @@ impl<'m> CostAccumulator<'m> {
             source_hash: Vec::new(),
             unknown_ops: BTreeMap::new(),
             executed: vec![0; classes.classes().len()],
-            by_source: vec![(0.0, vec![0; classes.classes().len()], None)],
+            by_source: vec![(0.0, None)],
+            line_ops: vec![0; classes.classes().len()],
             line_of: Vec::new(),
             line_index: FxMap::default(),
             line_index_shared: FxMap::default(),
@@ -561,7 +604,7 @@ impl<'m> CostAccumulator<'m> {
                 .enumerate()
                 .map(|(c, _)| SharedStr::new(classes.name(ClassId(c))))
                 .collect(),
-            positions: FxMap::default(),
+            positions: Vec::new(),
             scratch: FragmentScratch::default(),
             classes_by_name: {
                 let mut order: Vec<usize> = (0..classes.classes().len()).collect();
@@ -609,7 +652,8 @@ impl<'m> CostAccumulator<'m> {
                 }
             };
             if line == next {
-                self.by_source.push((0.0, vec![0; n_classes], None));
+                self.by_source.push((0.0, None));
+                self.line_ops.resize(self.line_ops.len() + n_classes, 0);
             }
             self.line_of.push(line);
         }
@@ -708,9 +752,11 @@ impl<'m> CostAccumulator<'m> {
                     n_ops += n;
                 }
                 if let Some(freq) = f.frequency {
-                    let line = &mut self.by_source[line_slot(&self.line_of, src)];
-                    line.2 = line.2.or(src);
-                    line.1[c] = line.1[c].saturating_add(freq.saturating_mul(u64::from(n)));
+                    let at = line_slot(&self.line_of, src);
+                    let line = &mut self.by_source[at];
+                    line.1 = line.1.or(src);
+                    let ops = &mut self.line_ops[at * n_classes + c];
+                    *ops = ops.saturating_add(freq.saturating_mul(u64::from(n)));
                 }
             }
             ranked.push((src, (g, n_ops)));
@@ -729,7 +775,7 @@ impl<'m> CostAccumulator<'m> {
             ranked[slot].1 .0 += 1.0;
             if let Some(n) = f.frequency {
                 let line = &mut self.by_source[line_slot(&self.line_of, src)];
-                line.2 = line.2.or(src);
+                line.1 = line.1.or(src);
                 line.0 += n as f64;
             }
         }
@@ -742,15 +788,18 @@ impl<'m> CostAccumulator<'m> {
         }
         let counts = std::mem::take(&mut scratch.counts);
         self.scratch = scratch;
-        ranked.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
+        // a total order (positions are distinct), so an unstable sort gives the same ranking
+        ranked.sort_unstable_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(a.0.cmp(&b.0)));
         ranked.truncate(SOURCES_PER_FRAGMENT);
         let top_sources: Vec<BytecodeCost> = ranked
             .drain(..)
             .map(|(src, (g, n))| {
-                let position = self
-                    .positions
-                    .entry(src)
-                    .or_insert_with(|| {
+                let at = src.map_or(0, |s| s.index() + 1);
+                if at >= self.positions.len() {
+                    self.positions.resize(at + 1, None);
+                }
+                let position = self.positions[at]
+                    .get_or_insert_with(|| {
                         let loc = src.and_then(|s| sources.get(s));
                         Arc::new(BytecodePosition {
                             file: loc
@@ -790,7 +839,13 @@ impl<'m> CostAccumulator<'m> {
             .or(entry_source)
             .and_then(|s| sources.get(s))
             .map(|l| match (&l.function, l.line.or(l.first_line)) {
-                (Some(func), Some(line)) => format!("{func}:{line}"),
+                (Some(func), Some(line)) => {
+                    let mut s = String::with_capacity(func.len() + 11);
+                    s.push_str(func);
+                    s.push(':');
+                    crate::trace::push_number(&mut s, u64::from(line), 10);
+                    s
+                }
                 _ => l.short(),
             })
             .unwrap_or_default();
@@ -800,13 +855,19 @@ impl<'m> CostAccumulator<'m> {
             trace: String::new(), // the trace's label, set by the caller
             frequency: f.frequency,
             // classes visited in name order: sorted without sorting
-            ops: ClassCounts(
-                self.classes_by_name
-                    .iter()
-                    .filter(|&&c| counts[c] > 0)
-                    .map(|&c| (self.class_names[c].clone(), counts[c]))
-                    .collect(),
-            ),
+            ops: ClassCounts {
+                names: self.class_names.clone(),
+                counts: {
+                    let mut v = Vec::with_capacity(counts.iter().filter(|&&n| n > 0).count());
+                    v.extend(
+                        self.classes_by_name
+                            .iter()
+                            .filter(|&&c| counts[c] > 0)
+                            .map(|&c| (c as u32, counts[c])),
+                    );
+                    v
+                },
+            },
             gamma,
             cost,
             share: None,
@@ -820,16 +881,79 @@ impl<'m> CostAccumulator<'m> {
         result
     }
 
+    /// The source lines with executed operations, costliest first (ties by file, function and
+    /// line, then in order of appearance, as a stable sort by those would give).
+    fn source_lines(&self, gamma_total: Option<f64>, sources: &SourceTable) -> Vec<SourceCost> {
+        let n_classes = self.class_cost.len();
+        let debug = self.classes.debug();
+        // (cost, line index): a line's cost from its executed operations per class, in class
+        // order, so lines with the same operations tie exactly
+        let mut lines: Vec<(f64, usize)> = self
+            .by_source
+            .iter()
+            .zip(self.line_ops.chunks_exact(n_classes.max(1)))
+            .enumerate()
+            .filter(|(_, ((cm0, _), ops))| *cm0 != 0.0 || ops.iter().any(|n| *n > 0))
+            .map(|(i, ((cm0, _), ops))| {
+                let weighted = ops
+                    .iter()
+                    .zip(&self.class_cost)
+                    .map(|(&n, &w)| n as f64 * w)
+                    .fold(0.0, |a, b| a + b);
+                (cm0 + weighted, i)
+            })
+            .collect();
+        let keys: Vec<SourceKeyRef> = (0..self.by_source.len())
+            .map(|i| source_key_ref(sources, self.by_source[i].1))
+            .collect();
+        // a total order (the index last), so the unstable sort is the stable one
+        lines.sort_unstable_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| keys[a.1].cmp(&keys[b.1]))
+                .then(a.1.cmp(&b.1))
+        });
+        let share = |cost: f64| {
+            gamma_total
+                .filter(|t| *t > 0.0)
+                .map_or(0.0, |t| 100.0 * cost / t)
+        };
+        lines
+            .into_iter()
+            .map(|(cost, i)| {
+                let ops = &self.line_ops[i * n_classes..(i + 1) * n_classes];
+                let k = &keys[i];
+                SourceCost {
+                    key: SourceKey {
+                        file: k.file.to_string(),
+                        function: k.function.to_string(),
+                        line: k.line,
+                    },
+                    cost,
+                    share: share(cost),
+                    ops: ClassCounts {
+                        names: self.class_names.clone(),
+                        counts: self
+                            .classes_by_name
+                            .iter()
+                            .filter(|&&c| ops[c] > 0 && ClassId(c) != debug)
+                            .map(|&c| (c as u32, ops[c]))
+                            .collect(),
+                    },
+                }
+            })
+            .collect()
+    }
+
     /// Γ, shares and source lines once every trace is in; `warnings` are the fragment
     /// builder's.
     pub fn finish(
-        self,
+        mut self,
         has_counters: bool,
         mut warnings: Vec<String>,
         sources: &SourceTable,
     ) -> Analysis {
         let classes = self.classes;
-        let mut fragments = self.fragments;
+        let mut fragments = std::mem::take(&mut self.fragments);
         let gamma_total =
             has_counters.then(|| fragments.iter().filter_map(|f| f.cost).sum::<f64>());
         if let Some(total) = gamma_total.filter(|t| *t > 0.0) {
@@ -837,36 +961,7 @@ impl<'m> CostAccumulator<'m> {
                 f.share = f.cost.map(|c| 100.0 * c / total);
             }
         }
-        let mut source_lines: Vec<SourceCost> = self
-            .by_source
-            .into_iter()
-            .filter(|(cost, ops, _)| *cost != 0.0 || ops.iter().any(|n| *n > 0))
-            // a line's cost from its executed operations per class, in class order: lines
-            // with the same operations tie exactly, whatever order their fragments came in
-            .map(|(cm0, ops, src)| {
-                let weighted = ops
-                    .iter()
-                    .zip(&self.class_cost)
-                    .map(|(&n, &w)| n as f64 * w)
-                    .fold(0.0, |a, b| a + b);
-                (source_key(sources, src), cm0 + weighted, ops)
-            })
-            .map(|(key, cost, ops)| SourceCost {
-                key,
-                cost,
-                share: gamma_total
-                    .filter(|t| *t > 0.0)
-                    .map_or(0.0, |t| 100.0 * cost / t),
-                ops: ops
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(c, n)| *n > 0 && ClassId(*c) != classes.debug())
-                    .map(|(c, n)| (classes.name(ClassId(c)).to_string(), n))
-                    .collect(),
-            })
-            .collect();
-        source_lines.sort_by(|a, b| b.cost.total_cmp(&a.cost).then(a.key.cmp(&b.key)));
-
+        let source_lines = self.source_lines(gamma_total, sources);
         if !has_counters {
             warnings.push(
                 "the log has no jit-backend-counts section, so fragment frequencies and Γ cannot \

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::lifetime::{self, CounterUse, Lifetimes};
 use crate::log::{Counters, JitLog};
-use crate::trace::{FxMap, Marker, Op, SourceId, Trace, TraceKind};
+use crate::trace::{numbered, FxMap, Marker, Op, SourceId, Trace, TraceKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", content = "id", rename_all = "snake_case")]
@@ -175,7 +175,7 @@ impl FragmentBuilder {
             }
         }
         self.label_count += 1;
-        let name = format!("l{}", self.label_count);
+        let name = numbered("l", self.label_count as u64, 10);
         self.labels
             .insert(t, (name.clone(), defining.unwrap_or(usize::MAX)));
         name
@@ -193,7 +193,7 @@ impl FragmentBuilder {
             return Some(first.name.clone());
         }
         self.guard_count += 1;
-        let name = format!("g{}", self.guard_count);
+        let name = numbered("g", self.guard_count as u64, 10);
         self.guards.insert(
             key,
             BridgedGuard {
@@ -208,7 +208,7 @@ impl FragmentBuilder {
     pub fn trace(&mut self, index: usize, trace: &Trace) -> TraceFragments {
         let owner = self.lifetimes.owner.get(index).copied().flatten();
         let (entry_name, entry_source) = match trace.kind {
-            TraceKind::Loop { number } => (format!("e{number}"), None),
+            TraceKind::Loop { number } => (numbered("e", number, 10), None),
             TraceKind::Bridge { guard } => match owner.and_then(|o| self.guards.get(&(guard, o))) {
                 Some(g) => (format!("b{}", &g.name[1..]), g.source),
                 None => (format!("b0x{guard:x}"), None),
@@ -228,7 +228,7 @@ impl FragmentBuilder {
                     self.jump_count += 1;
                     Some((
                         FragmentEnd::Jump(t),
-                        format!("j{}", self.jump_count),
+                        numbered("j", self.jump_count as u64, 10),
                         oi + 1,
                     ))
                 }

@@ -243,7 +243,13 @@ enum SectionLine<'a> {
 
 fn section_line(text: &str) -> Option<SectionLine<'_>> {
     let rest = text.strip_prefix('[')?;
-    let (stamp, rest) = rest.split_once("] ")?;
+    // a trace's input arguments `[p0, i1, ...]` start with `[` too: the hex stamp is checked
+    // before looking for `] ` (the string searcher's set-up cost more than the rest)
+    let hex = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+    if hex == 0 || !rest[hex..].starts_with("] ") {
+        return None;
+    }
+    let (stamp, rest) = (&rest[..hex], &rest[hex + 2..]);
     if stamp.is_empty() || !stamp.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }

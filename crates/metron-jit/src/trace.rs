@@ -121,10 +121,35 @@ pub struct Trace {
 impl Trace {
     pub fn label(&self) -> String {
         match self.kind {
-            TraceKind::Loop { number } => format!("loop {number}"),
-            TraceKind::Bridge { guard } => format!("bridge 0x{guard:x}"),
+            TraceKind::Loop { number } => numbered("loop ", number, 10),
+            TraceKind::Bridge { guard } => numbered("bridge 0x", guard, 16),
         }
     }
+}
+
+/// `prefix` followed by `n` in `radix` (10 or 16, lower-case), as `format!("{prefix}{n}")` or
+/// `format!("{prefix}{n:x}")` writes it: node and trace names are made once per fragment of
+/// a large log, and the formatter cost more than the rest of naming.
+pub(crate) fn numbered(prefix: &str, n: u64, radix: u64) -> String {
+    let mut s = String::with_capacity(prefix.len() + 20);
+    s.push_str(prefix);
+    push_number(&mut s, n, radix);
+    s
+}
+
+/// Appends `n` in `radix` (10 or 16, lower-case) to `s`; see [`numbered`].
+pub(crate) fn push_number(s: &mut String, mut n: u64, radix: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b"0123456789abcdef"[(n % radix) as usize];
+        n /= radix;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// Interned operation names (`int_add`, `guard_true`, ...).
@@ -230,20 +255,20 @@ impl SourceLocation {
         };
         if let Some(rest) = raw.strip_prefix("<code object ") {
             loc.parse_old(rest, share);
-        } else if let Some((func, rest)) = raw.split_once(';') {
+        } else if let Some((func, rest)) = split_byte(raw, b';') {
             loc.parse_new(func, rest, share);
         }
         loc
     }
 
     fn parse_new(&mut self, func: &str, rest: &str, share: &mut dyn FnMut(&str) -> Shared) {
-        let Some((place, bytecode)) = rest.rsplit_once('~') else {
+        let Some((place, bytecode)) = rsplit_byte(rest, b'~') else {
             return;
         };
-        let Some((file, lines)) = place.rsplit_once(':') else {
+        let Some((file, lines)) = rsplit_byte(place, b':') else {
             return;
         };
-        let (first, line) = match lines.split_once('-') {
+        let (first, line) = match split_byte(lines, b'-') {
             Some((a, b)) => (a.parse().ok(), b.parse().ok()),
             None => (lines.parse().ok(), None),
         };
@@ -276,7 +301,7 @@ impl SourceLocation {
         let Some(text) = text.strip_prefix('#') else {
             return;
         };
-        let (off, op) = text.split_once(' ').unwrap_or((text, ""));
+        let (off, op) = split_byte(text, b' ').unwrap_or((text, ""));
         self.bytecode_offset = off.parse().ok();
         if !op.is_empty() {
             self.opcode = Some(share(op));
@@ -293,6 +318,20 @@ impl SourceLocation {
     }
 }
 
+/// `s.split_once(c)` for an ASCII `c`, found with memchr (a new source location is cut at
+/// four such places, and the `char` searcher cost more than the rest of reading it).
+fn split_byte(s: &str, c: u8) -> Option<(&str, &str)> {
+    let i = memchr::memchr(c, s.as_bytes())?;
+    // `c` is ASCII, so `i` and `i + 1` are char boundaries
+    Some((&s[..i], &s[i + 1..]))
+}
+
+/// `s.rsplit_once(c)` for an ASCII `c`; see [`split_byte`].
+fn rsplit_byte(s: &str, c: u8) -> Option<(&str, &str)> {
+    let i = memchr::memrchr(c, s.as_bytes())?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
 /// Interned source locations. The index is keyed by a hash of the text, checked against the
 /// stored text, so that each location's text is held once.
 #[derive(Debug, Default, Clone)]
@@ -303,7 +342,18 @@ pub struct SourceTable {
     index: FxMap<u64, SourceId>,
     collisions: FxMap<Box<str>, SourceId>,
     shared: FxMap<Shared, ()>,
+    /// A direct-mapped cache in front of `shared` (slot by length and first byte): new
+    /// locations mostly repeat the file, function and opcode of the one before.
+    recent: Vec<Option<Shared>>,
+    /// Recently interned texts by hash slot: (hash, id).
+    seen: Vec<(u64, Option<SourceId>)>,
 }
+
+/// Slots of [`SourceTable`]'s cache of recent locations.
+const SEEN_CACHE: usize = 4096;
+
+/// Slots of [`SourceTable`]'s cache of shared strings.
+const SHARED_CACHE: usize = 64;
 
 impl SourceTable {
     pub fn intern(&mut self, raw: &str) -> SourceId {
@@ -314,12 +364,23 @@ impl SourceTable {
     /// new; `None` when it is not UTF-8.
     pub fn intern_bytes(&mut self, raw: &[u8]) -> Option<SourceId> {
         let hash = Self::hash(raw);
-        if let Some(&id) = self.index.get(&hash) {
-            if self.locations[id.index()].raw.as_bytes() == raw {
+        if self.seen.is_empty() {
+            self.seen = vec![(0, None); SEEN_CACHE];
+        }
+        // a trace's merge points come back in the bridges compiled soon after it: a small
+        // table of recent ones answers most lookups without probing the large index
+        let slot = (hash >> 40) as usize % SEEN_CACHE;
+        if let (h, Some(id)) = self.seen[slot] {
+            if h == hash && self.locations[id.index()].raw.as_bytes() == raw {
                 return Some(id);
             }
         }
-        Some(self.intern_hashed(std::str::from_utf8(raw).ok()?, hash))
+        let id = match self.index.get(&hash) {
+            Some(&id) if self.locations[id.index()].raw.as_bytes() == raw => id,
+            _ => self.intern_hashed(std::str::from_utf8(raw).ok()?, hash),
+        };
+        self.seen[slot] = (hash, Some(id));
+        Some(id)
     }
 
     fn hash(raw: &[u8]) -> u64 {
@@ -339,13 +400,26 @@ impl SourceTable {
         }
         let id = SourceId::new(self.locations.len());
         let shared = &mut self.shared;
-        let mut share = |s: &str| match shared.get_key_value(s) {
-            Some((k, _)) => k.clone(),
-            None => {
-                let k = Shared::from(s);
-                shared.insert(k.clone(), ());
-                k
+        if self.recent.is_empty() {
+            self.recent = vec![None; SHARED_CACHE];
+        }
+        let recent = &mut self.recent;
+        let mut share = |s: &str| {
+            let slot = (s.len() * 31 + usize::from(s.as_bytes().first().copied().unwrap_or(0)))
+                % SHARED_CACHE;
+            if let Some(k) = recent[slot].as_ref().filter(|k| &***k == s) {
+                return k.clone();
             }
+            let k = match shared.get_key_value(s) {
+                Some((k, _)) => k.clone(),
+                None => {
+                    let k = Shared::from(s);
+                    shared.insert(k.clone(), ());
+                    k
+                }
+            };
+            recent[slot] = Some(k.clone());
+            k
         };
         self.locations
             .push(SourceLocation::parse_with(raw, &mut share));
@@ -403,6 +477,14 @@ mod tests {
         assert_eq!(l.line, None);
         assert_eq!(l.bytecode_offset, Some(19));
         assert_eq!(l.opcode.as_deref(), Some("FOR_ITER"));
+    }
+
+    #[test]
+    fn numbered_writes_what_the_formatter_writes() {
+        for n in [0u64, 1, 9, 10, 255, 4096, 140179952508960, u64::MAX] {
+            assert_eq!(numbered("l", n, 10), format!("l{n}"));
+            assert_eq!(numbered("bridge 0x", n, 16), format!("bridge 0x{n:x}"));
+        }
     }
 
     #[test]

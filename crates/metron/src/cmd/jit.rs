@@ -646,7 +646,7 @@ fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
             .and_then(|()| out.flush().map_err(serde_json::Error::io))
             .map_err(|e| CliError::failure(format!("cannot write JSON: {e}")))?;
         let outcome = truncation(&args.log, &log);
-        std::mem::forget(analysis);
+        std::mem::forget((analysis, log));
         return outcome;
     }
     print!(
@@ -657,9 +657,10 @@ fn run_analyze(args: AnalyzeArgs, global: &GlobalOpts) -> CliResult {
         print_warnings(&args.log, &log, &analysis);
     }
     let outcome = truncation(&args.log, &log);
-    // The analysis of a large log holds about a million small allocations; the process ends
-    // right after this, and freeing them one by one took a sixth of the run (docs/jit.md).
-    std::mem::forget(analysis);
+    // The analysis of a large log holds about a million small allocations, and its source
+    // table half a million more; the process ends right after this, and freeing them one by
+    // one took a sixth of the run (docs/jit.md).
+    std::mem::forget((analysis, log));
     outcome
 }
 
