@@ -114,9 +114,7 @@ impl Entry {
         // Format 1's copy of clang's JSON (often hundreds of MB) is no longer read.
         let _ = std::fs::remove_file(self.model.with_extension("json"));
         // Write then rename, so that a concurrent reader never sees half a file.
-        let tmp = self
-            .model
-            .with_extension(format!("tmp{}", std::process::id()));
+        let tmp = self.model.with_extension(temporary_suffix());
         let written = std::fs::File::create(&tmp).ok().and_then(|f| {
             let mut w = BufWriter::new(f);
             writeln!(w, "{}", self.header).ok()?;
@@ -124,9 +122,7 @@ impl Entry {
             w.flush().ok()
         });
         if written.is_some() && std::fs::rename(&tmp, &self.model).is_ok() {
-            let tmp = self
-                .deps
-                .with_extension(format!("tmp{}", std::process::id()));
+            let tmp = self.deps.with_extension(temporary_suffix());
             if std::fs::write(&tmp, deps).is_ok() {
                 let _ = std::fs::rename(&tmp, &self.deps);
             }
@@ -134,6 +130,14 @@ impl Entry {
             let _ = std::fs::remove_file(&tmp);
         }
     }
+}
+
+/// A temporary file's extension that no other writer uses: the process id alone is shared by
+/// the threads of one process (tests, `--jobs`), which would write into the same file.
+fn temporary_suffix() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("tmp{}-{n}", std::process::id())
 }
 
 /// Every `file` named in an AST node's locations (the source and the headers it includes).

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::binary::Binary;
 use crate::callgrind::ObjectCounts;
 use crate::error::{Result, StaticError};
+use crate::loop_profile::file_name;
 use crate::program::ProgramModel;
 use crate::source::SourceModel;
 use crate::validate::{load_bias, measured_per_instruction};
@@ -304,13 +305,6 @@ fn error_paths(
             },
         )
         .collect()
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name().map_or_else(
-        || path.display().to_string(),
-        |f| f.to_string_lossy().into_owned(),
-    )
 }
 
 /// The file a branch of `profile` belongs to.

@@ -17,6 +17,9 @@ use crate::validate::{load_bias, measured_per_instruction};
 /// The recorded mean of one data-dependent loop bound.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct LoopBoundMean {
+    /// The source file's name (empty in profiles written before it was recorded: any file).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub file: String,
     /// Line of the `for`.
     pub line: u32,
     pub function: String,
@@ -65,6 +68,7 @@ pub fn record(
         }
         apply_one(source, l, mean);
         out.push(LoopBoundMean {
+            file: file_name(&source.file),
             line: source.loops[l].line,
             function: source.loops[l].function.clone(),
             parameter: d.parameter,
@@ -145,11 +149,22 @@ fn apply_one(source: &mut SourceModel, l: usize, mean: f64) {
 
 /// Gives the recorded means to the data-dependent loops at their lines.
 pub fn apply(source: &mut SourceModel, means: &[LoopBoundMean]) {
-    for m in means {
+    let own = file_name(&source.file);
+    // A line and a function name alone could match a loop of another file of the program.
+    for m in means.iter().filter(|m| m.file.is_empty() || m.file == own) {
         let at = (0..source.loops.len())
             .filter(|&l| source.loops[l].line == m.line && source.loops[l].function == m.function);
         for l in at.collect::<Vec<_>>() {
             apply_one(source, l, m.mean);
         }
     }
+}
+
+/// A source file's name as profiles record it (without its directory: a profile recorded in
+/// one build tree applies in another).
+pub(crate) fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    )
 }
