@@ -559,7 +559,11 @@ fn print_side_by_side(i: &metron_memory::independent::SideBySide) {
         "  (independent: {} activation(s); {} stack and {} constant-pool accesses excluded)",
         i.independent.activations, i.independent.stack_excluded, i.independent.constant_excluded
     );
-    for r in &i.reasons {
-        println!("  why they may differ: {r}");
+    // Where the counts agree, the constructs that could have made them differ are noise
+    // (they stay in `--json`).
+    if !i.agrees {
+        for r in &i.reasons {
+            println!("  why they may differ: {r}");
+        }
     }
 }
