@@ -159,6 +159,49 @@ pub fn ivar_factors(
     out
 }
 
+/// Passes of each copy's first entry at the two sizes, and the growth of the source loop's
+/// trip count between them; copies a run does not finish are left out.
+pub fn pass_growth(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    s: usize,
+    copies: &[usize],
+) -> Option<(i64, BTreeMap<usize, [i64; 2]>)> {
+    if copies.is_empty() || function.clone_suffix().is_some() {
+        return None;
+    }
+    let runs = [0, GROWTH]
+        .iter()
+        .map(|&grow| sample(function, cfg, source, s, grow, copies))
+        .collect::<Option<Vec<_>>>()?;
+    let passes = copies
+        .iter()
+        .filter_map(|o| Some((*o, [runs[0].1.get(o)?.passes, runs[1].1.get(o)?.passes])))
+        .collect();
+    Some((runs[1].0 - runs[0].0, passes))
+}
+
+/// How many disjoint groups share the entries of the source loop: copies under different
+/// copies of an unrolled-away outer loop each take a whole entry, so their source iterations
+/// per pass times their passes' growth add up to `m` times the loop's growth, and each takes
+/// `1/m` of the total (a cascade's copies split one entry: `m = 1`). `None` unless every
+/// growing copy was read and the sum is a whole multiple.
+pub fn entry_groups(read: &[&IvarFactor]) -> Option<i64> {
+    let mut growth = None;
+    let mut sum = 0;
+    for f in read.iter().filter(|f| f.unit.is_none()) {
+        let [a, b] = &f.readings;
+        let g = b.source_iterations - a.source_iterations;
+        if g <= 0 || *growth.get_or_insert(g) != g {
+            return None;
+        }
+        sum += (b.passes - a.passes) * f.factor;
+    }
+    let g = growth?;
+    (sum > g && sum % g == 0).then_some(sum / g)
+}
+
 /// Copies whose passes do not grow with `N` (remainders): a register that moves `u` per
 /// source iteration in a copy whose factor was read (the counter the copies hand on: clang's
 /// vector loop steps it by 16, its scalar remainder by 2) gives their factor as `step / u`,
