@@ -82,11 +82,34 @@ impl std::fmt::Display for IvarFactor {
 }
 
 /// One finished first entry of a loop.
+#[derive(Serialize, serde::Deserialize)]
 struct Entry {
     passes: i64,
     induction: Option<(String, i64, i64, i64, String)>,
     /// Registers that moved by one constant per pass over the first passes, and that step.
+    #[serde(with = "registers")]
     steps: BTreeMap<Register, i64>,
+}
+
+/// Registers as iced's numbers in the cache (iced's serde feature is off).
+mod registers {
+    use std::collections::BTreeMap;
+
+    use iced_x86::Register;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &BTreeMap<Register, i64>, s: S) -> Result<S::Ok, S::Error> {
+        let v: Vec<(usize, i64)> = m.iter().map(|(r, x)| (*r as usize, *x)).collect();
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<Register, i64>, D::Error> {
+        let v = Vec::<(usize, i64)>::deserialize(d)?;
+        v.into_iter()
+            .map(|(r, x)| Register::try_from(r).map(|r| (r, x)))
+            .collect::<Result<_, _>>()
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 /// Registers that moved by the same constant between consecutive snapshots (at least two).
@@ -139,7 +162,7 @@ pub fn ivar_factors(
             continue;
         };
         let dt = b.passes - a.passes;
-        if dt <= 0 || growth <= 0 || growth % dt != 0 || growth / dt > 64 {
+        if dt <= 0 || growth <= 0 || growth % dt != 0 || growth / dt > MAX_FACTOR {
             continue;
         }
         let (Some(ia), Some(ib)) = (reading(a, runs[0].0), reading(b, runs[1].0)) else {
@@ -290,7 +313,7 @@ fn sample(
 ) -> Option<(i64, BTreeMap<usize, Entry>)> {
     let (arguments, values) = arguments(function, source, s, grow)?;
     let n = source_trip(source, s, &values)?;
-    let entries = run(function, cfg, &arguments, copies);
+    let entries = cached_run(function, cfg, &arguments, copies, n);
     Some((n, entries))
 }
 
@@ -364,13 +387,49 @@ fn source_trip(source: &SourceModel, s: usize, values: &BTreeMap<String, i64>) -
     Some(((span + stride - 1).div_euclid(stride)).max(0))
 }
 
+/// [`run`], read from the analysis cache when this build already ran the same machine code
+/// with the same arguments (warm analyses then skip the interpreter; `ast_cache`).
+fn cached_run(
+    function: &Function,
+    cfg: &Cfg,
+    arguments: &[i64],
+    copies: &[usize],
+    n: i64,
+) -> BTreeMap<usize, Entry> {
+    use std::hash::{Hash, Hasher};
+    let mut h = fnv::FnvHasher::default();
+    for ins in &function.instructions {
+        ins.address.hash(&mut h);
+        ins.decoded.hash(&mut h);
+    }
+    let mut key = h.finish().to_le_bytes().to_vec();
+    for v in arguments.iter().chain([&n]) {
+        key.extend(v.to_le_bytes());
+    }
+    for c in copies {
+        key.extend(c.to_le_bytes());
+    }
+    let cache = crate::ast_cache::Entry::for_bytes("ivar", &key);
+    if let Some(done) = cache.as_ref().and_then(|c| c.load::<Vec<(usize, Entry)>>()) {
+        return done.into_iter().collect();
+    }
+    let done = run(function, cfg, arguments, copies, n);
+    if let Some(c) = cache {
+        let list: Vec<(usize, &Entry)> = done.iter().map(|(o, e)| (*o, e)).collect();
+        c.store(&list, &Default::default());
+    }
+    done
+}
+
 /// Runs the function from its entry until every copy has finished its first entry (or the
-/// run stops: a return, an unknown branch, the budget).
+/// run stops: a return, an unknown branch, the budget, or a copy that cannot finish within
+/// the budget: see [`Pace`]). `n`: the source loop's iterations per entry.
 fn run(
     function: &Function,
     cfg: &Cfg,
     arguments: &[i64],
     copies: &[usize],
+    n: i64,
 ) -> BTreeMap<usize, Entry> {
     let by_start: HashMap<u64, usize> = cfg
         .blocks
@@ -382,11 +441,18 @@ fn run(
     let mut done: BTreeMap<usize, Entry> = BTreeMap::new();
     let mut open: HashMap<usize, Vec<Machine>> = HashMap::new();
     let mut visits: HashMap<usize, i64> = HashMap::new();
+    let mut pace: HashMap<usize, Pace> = HashMap::new();
     let (mut b, mut steps) = (*by_start.get(&function.address).unwrap_or(&0), 0usize);
     while done.len() < copies.len() && steps < BUDGET {
+        if pace.values().any(|p| p.hopeless(steps, n)) {
+            break;
+        }
         for &o in copies {
             if cfg.loops[o].header == b && !done.contains_key(&o) {
                 *visits.entry(o).or_default() += 1;
+                pace.entry(o)
+                    .or_insert(Pace { first: steps, pass: steps, passes: 0 })
+                    .visit(steps);
                 let shots = open.entry(o).or_default();
                 if shots.len() < 3 {
                     shots.push(m.clone());
@@ -412,11 +478,44 @@ fn run(
                     steps: register_steps(shots),
                 };
                 done.insert(o, entry);
+                pace.remove(&o);
             }
         }
         b = nb;
     }
+    if std::env::var_os("IVAR_DEBUG").is_some() {
+        eprintln!("ivar run {} {arguments:?}: {steps} steps, {}/{} copies done {copies:?}", function.name, done.len(), copies.len());
+    }
     done
+}
+
+/// Progress of a copy's first entry. It takes at least `n / MAX_FACTOR` passes, each costing
+/// about what the passes so far did (or the current one, if longer): when that cannot fit in
+/// what is left of the budget (an outer loop whose inner loops run at the large size, a time
+/// loop around a whole nest), the run stops at once instead of spending the budget.
+struct Pace {
+    /// Steps when the entry and the current pass began.
+    first: usize,
+    pass: usize,
+    passes: usize,
+}
+
+/// The widest copy the readings accept (`ivar_factors`).
+const MAX_FACTOR: i64 = 64;
+
+impl Pace {
+    fn visit(&mut self, steps: usize) {
+        self.pass = steps;
+        self.passes += 1;
+    }
+
+    fn hopeless(&self, steps: usize, n: i64) -> bool {
+        let done = self.passes.saturating_sub(1);
+        let average = (self.pass - self.first).checked_div(done).unwrap_or(0);
+        let cost = average.max(steps - self.pass);
+        let left = (n / MAX_FACTOR).saturating_sub(done as i64).max(1) as usize;
+        cost.saturating_mul(left) > BUDGET.saturating_sub(steps)
+    }
 }
 
 /// Executes a block; the address control goes to next, `None` when the run must stop.
