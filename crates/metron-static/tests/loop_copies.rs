@@ -280,10 +280,7 @@ fn copies_under_an_unrolled_away_outer_loop_split_its_entries() {
             &args,
             &[("n", n), ("m", m)],
         );
-        let rows: Vec<&Comparison> = cs
-            .iter()
-            .filter(|c| c.region.starts_with("nest"))
-            .collect();
+        let rows: Vec<&Comparison> = cs.iter().filter(|c| c.region.starts_with("nest")).collect();
         assert_eq!(rows.len(), 7, "nest and its six loop copies");
         for c in rows {
             let e = c.total_error_percent();

@@ -103,7 +103,9 @@ mod registers {
         v.serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<Register, i64>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<Register, i64>, D::Error> {
         let v = Vec::<(usize, i64)>::deserialize(d)?;
         v.into_iter()
             .map(|(r, x)| Register::try_from(r).map(|r| (r, x)))
@@ -451,7 +453,11 @@ fn run(
             if cfg.loops[o].header == b && !done.contains_key(&o) {
                 *visits.entry(o).or_default() += 1;
                 pace.entry(o)
-                    .or_insert(Pace { first: steps, pass: steps, passes: 0 })
+                    .or_insert(Pace {
+                        first: steps,
+                        pass: steps,
+                        passes: 0,
+                    })
                     .visit(steps);
                 let shots = open.entry(o).or_default();
                 if shots.len() < 3 {
@@ -482,9 +488,6 @@ fn run(
             }
         }
         b = nb;
-    }
-    if std::env::var_os("IVAR_DEBUG").is_some() {
-        eprintln!("ivar run {} {arguments:?}: {steps} steps, {}/{} copies done {copies:?}", function.name, done.len(), copies.len());
     }
     done
 }

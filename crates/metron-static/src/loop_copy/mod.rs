@@ -222,16 +222,18 @@ impl SourceCopies {
         if let Some(done) = self.counted.borrow().get(&s) {
             return done.clone();
         }
-        let counts = self.count_copies(source, s, options).map(|(mut out, entries)| {
-            // Each group of copies takes its share of the entries.
-            if let Some(&m) = self.groups.get(&s) {
-                let share = Rational::new(1.into(), m.into());
-                for p in out.values_mut() {
-                    *p = p.scaled(&share);
+        let counts = self
+            .count_copies(source, s, options)
+            .map(|(mut out, entries)| {
+                // Each group of copies takes its share of the entries.
+                if let Some(&m) = self.groups.get(&s) {
+                    let share = Rational::new(1.into(), m.into());
+                    for p in out.values_mut() {
+                        *p = p.scaled(&share);
+                    }
                 }
-            }
-            (out, entries)
-        });
+                (out, entries)
+            });
         self.counted.borrow_mut().insert(s, counts.clone());
         counts
     }
