@@ -444,21 +444,35 @@ fn run(
     let mut open: HashMap<usize, Vec<Machine>> = HashMap::new();
     let mut visits: HashMap<usize, i64> = HashMap::new();
     let mut pace: HashMap<usize, Pace> = HashMap::new();
+    // A copy that encloses another (one the lines mapped wrong: `nesting`) need not take
+    // `N / 64` passes, so it is not paced.
+    let encloses = |o: usize| {
+        copies.iter().any(|&x| {
+            x != o
+                && cfg.loops[x]
+                    .blocks
+                    .iter()
+                    .all(|b| cfg.loops[o].blocks.contains(b))
+        })
+    };
+    let paced: Vec<bool> = copies.iter().map(|&o| !encloses(o)).collect();
     let (mut b, mut steps) = (*by_start.get(&function.address).unwrap_or(&0), 0usize);
     while done.len() < copies.len() && steps < BUDGET {
         if pace.values().any(|p| p.hopeless(steps, n)) {
             break;
         }
-        for &o in copies {
+        for (&o, &paced) in copies.iter().zip(&paced) {
             if cfg.loops[o].header == b && !done.contains_key(&o) {
                 *visits.entry(o).or_default() += 1;
-                pace.entry(o)
-                    .or_insert(Pace {
-                        first: steps,
-                        pass: steps,
-                        passes: 0,
-                    })
-                    .visit(steps);
+                if paced {
+                    pace.entry(o)
+                        .or_insert(Pace {
+                            first: steps,
+                            pass: steps,
+                            passes: 0,
+                        })
+                        .visit(steps);
+                }
                 let shots = open.entry(o).or_default();
                 if shots.len() < 3 {
                     shots.push(m.clone());
