@@ -615,3 +615,52 @@ fn place(d: &iced_x86::Instruction, k: u32) -> String {
         .to_lowercase(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(factor: i64, passes: [i64; 2], unit: Option<&str>) -> IvarFactor {
+        let at = |passes, source_iterations| Induction {
+            place: "rbx".into(),
+            start: 0,
+            step: 1,
+            bound: 0,
+            exit: "jne".into(),
+            passes,
+            source_iterations,
+        };
+        IvarFactor {
+            factor,
+            readings: [at(passes[0], 1023), at(passes[1], 1983)],
+            unit: unit.map(String::from),
+            header: 0,
+        }
+    }
+
+    /// A cascade (8-wide copy, 4-wide, a remainder read from its unit) splits one entry;
+    /// three copies each taking whole entries (an outer loop of 3 unrolled away) split them in
+    /// three; a sum that is not a whole multiple decides nothing.
+    #[test]
+    fn groups_follow_the_passes_growth() {
+        let cascade = [
+            read(8, [127, 247], None),
+            read(4, [1, 1], None),
+            read(1, [3, 3], Some("r")),
+        ];
+        assert_eq!(entry_groups(&cascade.iter().collect::<Vec<_>>()), None);
+        let three = [
+            read(1, [1023, 1983], None),
+            read(1, [1023, 1983], None),
+            read(1, [1023, 1983], None),
+        ];
+        assert_eq!(entry_groups(&three.iter().collect::<Vec<_>>()), Some(3));
+        let two_vector = [read(4, [255, 495], None), read(4, [255, 495], None)];
+        assert_eq!(
+            entry_groups(&two_vector.iter().collect::<Vec<_>>()),
+            Some(2)
+        );
+        let odd = [read(1, [1023, 1983], None), read(2, [511, 751], None)];
+        assert_eq!(entry_groups(&odd.iter().collect::<Vec<_>>()), None);
+    }
+}

@@ -541,6 +541,7 @@ mod tests {
                     .collect(),
             )]),
             read: BTreeMap::new(),
+            groups: BTreeMap::new(),
             roles: loops
                 .iter()
                 .enumerate()
