@@ -80,6 +80,20 @@ impl Entry {
         })
     }
 
+    /// An entry for a result computed from bytes other than a source file (the readings of
+    /// `loop_copy::ivar`, from a function's machine code): `key` is everything it depends on.
+    pub fn for_bytes(kind: &str, key: &[u8]) -> Option<Entry> {
+        let dir = directory()?;
+        let mut h = fnv::FnvHasher::default();
+        h.write(key);
+        let key = format!("{kind}-{:016x}", h.finish());
+        Some(Entry {
+            model: dir.join(format!("{key}.model")),
+            deps: dir.join(format!("{key}.deps")),
+            header: format!("{FORMAT} {}", executable_identity()?),
+        })
+    }
+
     /// The cached model, if the entry exists, was written by this build and every file it
     /// depends on is unchanged.
     pub fn load<M: serde::de::DeserializeOwned>(&self) -> Option<M> {

@@ -238,7 +238,7 @@ impl FunctionContext<'_> {
             .map(|&o| copies.factor[o])
             .max()
             .unwrap_or(1);
-        if widest > 1 {
+        if widest > 1 || copies.grouped(s) {
             return match copies.copy_counts(source, s, &self.options) {
                 Ok((passes, entries)) => LoopCount {
                     iterations: passes

@@ -251,3 +251,40 @@ fn copies_read_from_their_induction_variables_are_exact() {
         "only {read} copies were read from their induction variables"
     );
 }
+
+/// Generator seed 20 at clang -O2 `-fno-inline`: the constant outer `i` loop (3 iterations)
+/// is unrolled away into three `j` loops, each holding a copy of the `k` loop, and the lines
+/// of two `j` copies name the `k` loop. Each copy runs under one value of `i`, so the copies
+/// split the source loop's entries (the runs of `loop_copy::ivar` see each copy's passes grow
+/// by the whole growth: three groups), and a loop enclosing a copy of `k` whose passes do not
+/// grow with `n` is a copy of `j`: 246% before (each `k` copy had the whole total). What is
+/// left is the `if (k + j <= n - 2)` arm, counted on more iterations than it runs (12
+/// instructions per copy at these sizes, growing with `n`).
+#[test]
+fn copies_under_an_unrolled_away_outer_loop_split_its_entries() {
+    if !tools() {
+        return;
+    }
+    let nest = Nest::random(20, &Options::default());
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("nest_20.c");
+    std::fs::write(&src, nest.c_source()).unwrap();
+    for (n, m) in [(6, 13), (6, 40)] {
+        let args = [n.to_string(), m.to_string()];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let cs = validate(
+            "clang",
+            &src,
+            &["-g", "-O2", "-fno-inline"],
+            true,
+            &args,
+            &[("n", n), ("m", m)],
+        );
+        let rows: Vec<&Comparison> = cs.iter().filter(|c| c.region.starts_with("nest")).collect();
+        assert_eq!(rows.len(), 7, "nest and its six loop copies");
+        for c in rows {
+            let e = c.total_error_percent();
+            assert!(e < 3.0, "n={n} m={m} {}: {e}%", c.region);
+        }
+    }
+}

@@ -82,11 +82,36 @@ impl std::fmt::Display for IvarFactor {
 }
 
 /// One finished first entry of a loop.
+#[derive(Serialize, serde::Deserialize)]
 struct Entry {
     passes: i64,
     induction: Option<(String, i64, i64, i64, String)>,
     /// Registers that moved by one constant per pass over the first passes, and that step.
+    #[serde(with = "registers")]
     steps: BTreeMap<Register, i64>,
+}
+
+/// Registers as iced's numbers in the cache (iced's serde feature is off).
+mod registers {
+    use std::collections::BTreeMap;
+
+    use iced_x86::Register;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &BTreeMap<Register, i64>, s: S) -> Result<S::Ok, S::Error> {
+        let v: Vec<(usize, i64)> = m.iter().map(|(r, x)| (*r as usize, *x)).collect();
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<Register, i64>, D::Error> {
+        let v = Vec::<(usize, i64)>::deserialize(d)?;
+        v.into_iter()
+            .map(|(r, x)| Register::try_from(r).map(|r| (r, x)))
+            .collect::<Result<_, _>>()
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 /// Registers that moved by the same constant between consecutive snapshots (at least two).
@@ -139,7 +164,7 @@ pub fn ivar_factors(
             continue;
         };
         let dt = b.passes - a.passes;
-        if dt <= 0 || growth <= 0 || growth % dt != 0 || growth / dt > 64 {
+        if dt <= 0 || growth <= 0 || growth % dt != 0 || growth / dt > MAX_FACTOR {
             continue;
         }
         let (Some(ia), Some(ib)) = (reading(a, runs[0].0), reading(b, runs[1].0)) else {
@@ -157,6 +182,49 @@ pub fn ivar_factors(
     }
     by_units(cfg, &runs, &innermost, &mut out);
     out
+}
+
+/// Passes of each copy's first entry at the two sizes, and the growth of the source loop's
+/// trip count between them; copies a run does not finish are left out.
+pub fn pass_growth(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    s: usize,
+    copies: &[usize],
+) -> Option<(i64, BTreeMap<usize, [i64; 2]>)> {
+    if copies.is_empty() || function.clone_suffix().is_some() {
+        return None;
+    }
+    let runs = [0, GROWTH]
+        .iter()
+        .map(|&grow| sample(function, cfg, source, s, grow, copies))
+        .collect::<Option<Vec<_>>>()?;
+    let passes = copies
+        .iter()
+        .filter_map(|o| Some((*o, [runs[0].1.get(o)?.passes, runs[1].1.get(o)?.passes])))
+        .collect();
+    Some((runs[1].0 - runs[0].0, passes))
+}
+
+/// How many disjoint groups share the entries of the source loop: copies under different
+/// copies of an unrolled-away outer loop each take a whole entry, so their source iterations
+/// per pass times their passes' growth add up to `m` times the loop's growth, and each takes
+/// `1/m` of the total (a cascade's copies split one entry: `m = 1`). `None` unless every
+/// growing copy was read and the sum is a whole multiple.
+pub fn entry_groups(read: &[&IvarFactor]) -> Option<i64> {
+    let mut growth = None;
+    let mut sum = 0;
+    for f in read.iter().filter(|f| f.unit.is_none()) {
+        let [a, b] = &f.readings;
+        let g = b.source_iterations - a.source_iterations;
+        if g <= 0 || *growth.get_or_insert(g) != g {
+            return None;
+        }
+        sum += (b.passes - a.passes) * f.factor;
+    }
+    let g = growth?;
+    (sum > g && sum % g == 0).then_some(sum / g)
 }
 
 /// Copies whose passes do not grow with `N` (remainders): a register that moves `u` per
@@ -247,7 +315,7 @@ fn sample(
 ) -> Option<(i64, BTreeMap<usize, Entry>)> {
     let (arguments, values) = arguments(function, source, s, grow)?;
     let n = source_trip(source, s, &values)?;
-    let entries = run(function, cfg, &arguments, copies);
+    let entries = cached_run(function, cfg, &arguments, copies, n);
     Some((n, entries))
 }
 
@@ -321,13 +389,49 @@ fn source_trip(source: &SourceModel, s: usize, values: &BTreeMap<String, i64>) -
     Some(((span + stride - 1).div_euclid(stride)).max(0))
 }
 
+/// [`run`], read from the analysis cache when this build already ran the same machine code
+/// with the same arguments (warm analyses then skip the interpreter; `ast_cache`).
+fn cached_run(
+    function: &Function,
+    cfg: &Cfg,
+    arguments: &[i64],
+    copies: &[usize],
+    n: i64,
+) -> BTreeMap<usize, Entry> {
+    use std::hash::{Hash, Hasher};
+    let mut h = fnv::FnvHasher::default();
+    for ins in &function.instructions {
+        ins.address.hash(&mut h);
+        ins.decoded.hash(&mut h);
+    }
+    let mut key = h.finish().to_le_bytes().to_vec();
+    for v in arguments.iter().chain([&n]) {
+        key.extend(v.to_le_bytes());
+    }
+    for c in copies {
+        key.extend(c.to_le_bytes());
+    }
+    let cache = crate::ast_cache::Entry::for_bytes("ivar", &key);
+    if let Some(done) = cache.as_ref().and_then(|c| c.load::<Vec<(usize, Entry)>>()) {
+        return done.into_iter().collect();
+    }
+    let done = run(function, cfg, arguments, copies, n);
+    if let Some(c) = cache {
+        let list: Vec<(usize, &Entry)> = done.iter().map(|(o, e)| (*o, e)).collect();
+        c.store(&list, &Default::default());
+    }
+    done
+}
+
 /// Runs the function from its entry until every copy has finished its first entry (or the
-/// run stops: a return, an unknown branch, the budget).
+/// run stops: a return, an unknown branch, the budget, or a copy that cannot finish within
+/// the budget: see [`Pace`]). `n`: the source loop's iterations per entry.
 fn run(
     function: &Function,
     cfg: &Cfg,
     arguments: &[i64],
     copies: &[usize],
+    n: i64,
 ) -> BTreeMap<usize, Entry> {
     let by_start: HashMap<u64, usize> = cfg
         .blocks
@@ -339,11 +443,36 @@ fn run(
     let mut done: BTreeMap<usize, Entry> = BTreeMap::new();
     let mut open: HashMap<usize, Vec<Machine>> = HashMap::new();
     let mut visits: HashMap<usize, i64> = HashMap::new();
+    let mut pace: HashMap<usize, Pace> = HashMap::new();
+    // A copy that encloses another (one the lines mapped wrong: `nesting`) need not take
+    // `N / 64` passes, so it is not paced.
+    let encloses = |o: usize| {
+        copies.iter().any(|&x| {
+            x != o
+                && cfg.loops[x]
+                    .blocks
+                    .iter()
+                    .all(|b| cfg.loops[o].blocks.contains(b))
+        })
+    };
+    let paced: Vec<bool> = copies.iter().map(|&o| !encloses(o)).collect();
     let (mut b, mut steps) = (*by_start.get(&function.address).unwrap_or(&0), 0usize);
     while done.len() < copies.len() && steps < BUDGET {
-        for &o in copies {
+        if pace.values().any(|p| p.hopeless(steps, n)) {
+            break;
+        }
+        for (&o, &paced) in copies.iter().zip(&paced) {
             if cfg.loops[o].header == b && !done.contains_key(&o) {
                 *visits.entry(o).or_default() += 1;
+                if paced {
+                    pace.entry(o)
+                        .or_insert(Pace {
+                            first: steps,
+                            pass: steps,
+                            passes: 0,
+                        })
+                        .visit(steps);
+                }
                 let shots = open.entry(o).or_default();
                 if shots.len() < 3 {
                     shots.push(m.clone());
@@ -369,11 +498,41 @@ fn run(
                     steps: register_steps(shots),
                 };
                 done.insert(o, entry);
+                pace.remove(&o);
             }
         }
         b = nb;
     }
     done
+}
+
+/// Progress of a copy's first entry. It takes at least `n / MAX_FACTOR` passes, each costing
+/// about what the passes so far did (or the current one, if longer): when that cannot fit in
+/// what is left of the budget (an outer loop whose inner loops run at the large size, a time
+/// loop around a whole nest), the run stops at once instead of spending the budget.
+struct Pace {
+    /// Steps when the entry and the current pass began.
+    first: usize,
+    pass: usize,
+    passes: usize,
+}
+
+/// The widest copy the readings accept (`ivar_factors`).
+const MAX_FACTOR: i64 = 64;
+
+impl Pace {
+    fn visit(&mut self, steps: usize) {
+        self.pass = steps;
+        self.passes += 1;
+    }
+
+    fn hopeless(&self, steps: usize, n: i64) -> bool {
+        let done = self.passes.saturating_sub(1);
+        let average = (self.pass - self.first).checked_div(done).unwrap_or(0);
+        let cost = average.max(steps - self.pass);
+        let left = (n / MAX_FACTOR).saturating_sub(done as i64).max(1) as usize;
+        cost.saturating_mul(left) > BUDGET.saturating_sub(steps)
+    }
 }
 
 /// Executes a block; the address control goes to next, `None` when the run must stop.
@@ -454,5 +613,54 @@ fn place(d: &iced_x86::Instruction, k: u32) -> String {
             d.memory_displacement64() as i64
         )
         .to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(factor: i64, passes: [i64; 2], unit: Option<&str>) -> IvarFactor {
+        let at = |passes, source_iterations| Induction {
+            place: "rbx".into(),
+            start: 0,
+            step: 1,
+            bound: 0,
+            exit: "jne".into(),
+            passes,
+            source_iterations,
+        };
+        IvarFactor {
+            factor,
+            readings: [at(passes[0], 1023), at(passes[1], 1983)],
+            unit: unit.map(String::from),
+            header: 0,
+        }
+    }
+
+    /// A cascade (8-wide copy, 4-wide, a remainder read from its unit) splits one entry;
+    /// three copies each taking whole entries (an outer loop of 3 unrolled away) split them in
+    /// three; a sum that is not a whole multiple decides nothing.
+    #[test]
+    fn groups_follow_the_passes_growth() {
+        let cascade = [
+            read(8, [127, 247], None),
+            read(4, [1, 1], None),
+            read(1, [3, 3], Some("r")),
+        ];
+        assert_eq!(entry_groups(&cascade.iter().collect::<Vec<_>>()), None);
+        let three = [
+            read(1, [1023, 1983], None),
+            read(1, [1023, 1983], None),
+            read(1, [1023, 1983], None),
+        ];
+        assert_eq!(entry_groups(&three.iter().collect::<Vec<_>>()), Some(3));
+        let two_vector = [read(4, [255, 495], None), read(4, [255, 495], None)];
+        assert_eq!(
+            entry_groups(&two_vector.iter().collect::<Vec<_>>()),
+            Some(2)
+        );
+        let odd = [read(1, [1023, 1983], None), read(2, [511, 751], None)];
+        assert_eq!(entry_groups(&odd.iter().collect::<Vec<_>>()), None);
     }
 }

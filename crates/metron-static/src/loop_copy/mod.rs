@@ -58,6 +58,9 @@ pub struct SourceCopies {
     /// Binary loop -> its factor as read from its own induction variable; copies not listed
     /// have the factor of the older rules (memory-access advances, relative to a sibling).
     pub read: BTreeMap<usize, IvarFactor>,
+    /// Source loop -> how many groups of copies (under different copies of an unrolled-away
+    /// outer loop) share its entries, where more than one (`ivar::entry_groups`).
+    groups: BTreeMap<usize, i64>,
     /// Binary loop -> source loop.
     mapping: BTreeMap<usize, Option<usize>>,
     /// `copy_counts` per source loop, counted once (every copy asks).
@@ -98,6 +101,7 @@ impl SourceCopies {
         let mut remainders: BTreeMap<usize, Vec<(usize, i64)>> = BTreeMap::new();
         let mut roles: BTreeMap<usize, Role> = BTreeMap::new();
         let mut read: BTreeMap<usize, IvarFactor> = BTreeMap::new();
+        let mut groups: BTreeMap<usize, i64> = BTreeMap::new();
         for s in mapping
             .values()
             .flatten()
@@ -127,6 +131,10 @@ impl SourceCopies {
                     factor[o] = f.factor;
                     read.insert(o, f);
                 }
+                let mine: Vec<&IvarFactor> = copies.iter().filter_map(|o| read.get(o)).collect();
+                if let Some(m) = ivar::entry_groups(&mine) {
+                    groups.insert(s, m);
+                }
             }
             if copies.iter().any(|&o| factor[o] > 1) {
                 let factors: Vec<i64> = copies.iter().map(|&o| factor[o]).collect();
@@ -149,9 +157,16 @@ impl SourceCopies {
             remainders,
             roles,
             read,
+            groups,
             mapping: mapping.clone(),
             counted: Default::default(),
         }
+    }
+
+    /// Whether source loop `s`'s copies sit under different copies of an unrolled-away outer
+    /// loop, each group taking a share of its entries (counted by `copy_counts`).
+    pub fn grouped(&self, s: usize) -> bool {
+        self.groups.contains_key(&s)
     }
 
     /// How binary loop `l`'s factor was found, for the output: read from its induction
@@ -207,7 +222,18 @@ impl SourceCopies {
         if let Some(done) = self.counted.borrow().get(&s) {
             return done.clone();
         }
-        let counts = self.count_copies(source, s, options);
+        let counts = self
+            .count_copies(source, s, options)
+            .map(|(mut out, entries)| {
+                // Each group of copies takes its share of the entries.
+                if let Some(&m) = self.groups.get(&s) {
+                    let share = Rational::new(1.into(), m.into());
+                    for p in out.values_mut() {
+                        *p = p.scaled(&share);
+                    }
+                }
+                (out, entries)
+            });
         self.counted.borrow_mut().insert(s, counts.clone());
         counts
     }
@@ -515,6 +541,7 @@ mod tests {
                     .collect(),
             )]),
             read: BTreeMap::new(),
+            groups: BTreeMap::new(),
             roles: loops
                 .iter()
                 .enumerate()

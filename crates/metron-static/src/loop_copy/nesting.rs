@@ -43,6 +43,7 @@ pub fn follow_nesting(
     });
     if !contradicted {
         shells_to_their_loop(code, cfg, source, mapping);
+        enclosing_copies_to_parent(code, cfg, source, mapping);
         return;
     }
     let depth = |s: usize| source_depth(source, s).unwrap_or(0);
@@ -67,6 +68,44 @@ pub fn follow_nesting(
         } else {
             s
         });
+    }
+}
+
+/// A binary loop mapped to source loop `s` that encloses another binary loop mapped to `s`
+/// (clang unrolls a constant outer loop away and the middle loop's copies carry the inner
+/// loop's lines): the runs of `ivar` decide which is the copy of `s`. When the inner one's
+/// passes grow with `s`'s bounds and the outer one's do not, the outer one is a copy of
+/// `s`'s parent.
+fn enclosing_copies_to_parent(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &mut BTreeMap<usize, Option<usize>>,
+) {
+    let pairs: Vec<(usize, usize, usize)> = mapping
+        .iter()
+        .filter_map(|(&inner, s)| Some((inner, (*s)?)))
+        .flat_map(|(inner, s)| {
+            let mut at = cfg.loops[inner].parent;
+            std::iter::from_fn(move || {
+                let p = at?;
+                at = cfg.loops[p].parent;
+                Some(p)
+            })
+            .map(move |outer| (outer, inner, s))
+        })
+        .filter(|(outer, _, s)| mapping.get(outer).copied().flatten() == Some(*s))
+        .filter(|(_, _, s)| source.loops[*s].parent.is_some())
+        .collect();
+    for (outer, inner, s) in pairs {
+        let Some((_, passes)) = super::ivar::pass_growth(function, cfg, source, s, &[outer, inner])
+        else {
+            continue;
+        };
+        let grows = |l: usize| passes.get(&l).map(|[a, b]| b > a);
+        if grows(inner) == Some(true) && grows(outer) == Some(false) {
+            mapping.insert(outer, source.loops[s].parent);
+        }
     }
 }
 
