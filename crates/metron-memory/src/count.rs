@@ -289,8 +289,12 @@ fn model_function(f: &Function, scev: &FunctionScev) -> Result<FunctionModel, Me
     let mut block_ctx: BTreeMap<usize, Vec<Context>> = BTreeMap::new();
     let labels: Vec<String> = f.blocks.iter().map(|b| b.label.clone()).collect();
     let mut guarded = BTreeSet::new();
+    let index_only: BTreeSet<usize> = (0..f.blocks.len())
+        .filter(|&b| crate::exit_count::branch_reads_memory(f, b) == Some(false))
+        .collect();
     let mut ctx_builder = ContextBuilder {
         labels: &labels,
+        index_only: &index_only,
         branch_conds: &branch_conds,
         cfg: &cfg,
         out: &mut block_ctx,
@@ -599,6 +603,9 @@ fn is_loop_guard(arms: &[Vec<TreeNode>]) -> bool {
 
 struct ContextBuilder<'a> {
     labels: &'a [String],
+    /// Blocks whose branch condition reads no memory and calls nothing (indices and
+    /// arguments only), for the note's wording.
+    index_only: &'a BTreeSet<usize>,
     cfg: &'a Cfg,
     branch_conds: &'a BTreeMap<usize, BTreeMap<String, Vec<IndexCondition>>>,
     out: &'a mut BTreeMap<usize, Vec<Context>>,
@@ -675,8 +682,15 @@ impl ContextBuilder<'_> {
             }
         }
         if !guard {
+            let why = if self.index_only.contains(&block) {
+                // `i < MIN(ii + b, m)` inside tiles: indices and arguments, but not affine.
+                "its condition is not an index condition metron counts (no memory read: \
+                 indices and arguments, not affine)"
+            } else {
+                "its condition depends on data"
+            };
             self.notes.push(format!(
-                "branch in %{}: its condition depends on data; its arms are weighted by the branch policy",
+                "branch in %{}: {why}; its arms are weighted by the branch policy",
                 self.labels[block]
             ));
         }

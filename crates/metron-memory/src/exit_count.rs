@@ -182,38 +182,65 @@ fn swap(pred: &str) -> Option<&'static str> {
 /// The load an exit test of loop `li` compares (`w >= weight[i]`), through casts and
 /// arithmetic: such a loop's trip count is data, not a function of the arguments.
 pub fn exit_reads_memory(f: &Function, cfg: &Cfg, li: usize) -> Option<usize> {
-    let defs: BTreeMap<&str, &crate::ir::Instruction> = f
-        .blocks
+    let defs = definitions(f);
+    exit_branches(f, cfg, li)
+        .iter()
+        .find_map(|(_, c)| reads_memory(&defs, c.as_deref()?, false))
+}
+
+/// Whether the condition of the conditional `br` ending `block` reads memory or calls
+/// anything, through arithmetic, casts and phis (`None`: no `br i1`). A condition that does
+/// neither is a function of the loop indices and the arguments, not of data, even where it is
+/// not affine (`i < MIN(ii + b, m)` with `ii` stepping by the argument `b`).
+pub fn branch_reads_memory(f: &Function, block: usize) -> Option<bool> {
+    let rest = f.blocks[block]
+        .insts
+        .last()?
+        .text
+        .trim()
+        .strip_prefix("br i1 ")?;
+    let cond = rest.split(',').next()?.trim();
+    Some(reads_memory(&definitions(f), cond, true).is_some())
+}
+
+fn definitions(f: &Function) -> BTreeMap<&str, &crate::ir::Instruction> {
+    f.blocks
         .iter()
         .flat_map(|b| &b.insts)
         .filter_map(|i| Some((i.result.as_deref()?, i)))
-        .collect();
-    let reads = |v: &str| {
-        let mut work = vec![v.trim_start_matches('%').to_string()];
-        let mut seen = 0;
-        while let Some(v) = work.pop() {
-            seen += 1;
-            let Some(i) = defs.get(v.as_str()) else {
-                continue;
-            };
-            if seen > 32 || matches!(i.kind, Inst::Phi { .. }) {
-                continue;
-            }
-            if let Inst::Load { .. } = i.kind {
-                return Some(i.line);
-            }
-            let rhs = i.text.split_once(" = ").map_or("", |x| x.1);
-            work.extend(
-                rhs.split(|c: char| c.is_whitespace() || c == ',')
-                    .filter_map(|w| w.strip_prefix('%'))
-                    .map(str::to_string),
-            );
+        .collect()
+}
+
+/// The line of a load (or call) that `v` is computed from, through at most 64 definitions;
+/// phis are followed only with `through_phis` (an exit test's own induction variable is one).
+fn reads_memory(
+    defs: &BTreeMap<&str, &crate::ir::Instruction>,
+    v: &str,
+    through_phis: bool,
+) -> Option<usize> {
+    let mut work = vec![v.trim_start_matches('%').to_string()];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(v) = work.pop() {
+        if seen.len() > 64 || !seen.insert(v.clone()) {
+            continue;
         }
-        None
-    };
-    exit_branches(f, cfg, li)
-        .iter()
-        .find_map(|(_, c)| reads(c.as_deref()?))
+        let Some(i) = defs.get(v.as_str()) else {
+            continue;
+        };
+        match i.kind {
+            Inst::Phi { .. } if !through_phis => continue,
+            Inst::Load { .. } | Inst::Atomic { .. } => return Some(i.line),
+            Inst::Call { .. } if through_phis => return Some(i.line),
+            _ => {}
+        }
+        let rhs = i.text.split_once(" = ").map_or("", |x| x.1);
+        work.extend(
+            rhs.split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+                .filter_map(|w| w.strip_prefix('%'))
+                .map(str::to_string),
+        );
+    }
+    None
 }
 
 /// The blocks of loop `li` with a successor outside it, with the `i1` value their conditional

@@ -19,11 +19,12 @@ pub fn branch_weights_accesses(model: &ModuleModel, function: &str, block: &str)
         .any(|(_, _, _, edges)| edges.iter().any(|e| e.starts_with(&edge)))
 }
 
-/// The block a note `branch in %B: its condition depends on data ...` names.
+/// The block a note `branch in %B: its condition depends on data ...` (or `... is not an index
+/// condition ...`) names: branches weighted by the policy.
 fn data_branch(note: &str) -> Option<&str> {
     let rest = note.strip_prefix("branch in %")?;
     let (block, tail) = rest.split_once(':')?;
-    tail.contains("depends on data").then_some(block)
+    (tail.contains("depends on data") || tail.contains("not an index condition")).then_some(block)
 }
 
 /// The notes of `counts` that can explain a difference from a run.
