@@ -14,6 +14,13 @@ const KERNELS: &str = r#"
 #define MIN(x, y) ((x) < (y) ? (x) : (y))
 double A[4096], B[4096];
 
+/* a branch on loaded data, beside the tiles' branches on indices */
+void positives(int n) {
+  for (int i = 0; i < n; i++)
+    if (A[i] > 0.5)
+      B[i] = A[i];
+}
+
 /* blocked transpose, B = A^T, in b x b tiles with ragged edges */
 void tiled_transpose(int m, int n, int b) {
   for (int ii = 0; ii < m; ii += b)
@@ -180,4 +187,33 @@ fn a_tile_step_of_zero_is_named() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("b = 0"), "{e}");
+}
+
+#[test]
+fn a_tile_bound_branch_is_not_called_data_dependent() {
+    let Some((_dir, a)) = load() else {
+        return;
+    };
+    // `i < MIN(ii + b, m)` reads indices and arguments only: not affine, but not data.
+    let b = binding([("m", 10), ("n", 7), ("b", 4)]);
+    let c = a.count("tiled_transpose", &BranchPolicy::Max, &b).unwrap();
+    assert!(
+        c.notes.iter().all(|n| !n.contains("depends on data")),
+        "{:#?}",
+        c.notes
+    );
+    assert!(
+        c.notes.iter().any(|n| n.contains("not an index condition")),
+        "{:#?}",
+        c.notes
+    );
+    // A branch on a loaded value still is.
+    let d = a
+        .count("positives", &BranchPolicy::Max, &binding([("n", 10)]))
+        .unwrap();
+    assert!(
+        d.notes.iter().any(|n| n.contains("depends on data")),
+        "{:#?}",
+        d.notes
+    );
 }
