@@ -110,6 +110,30 @@ pub struct Instruction {
 }
 
 impl Instruction {
+    /// `decoded` with no roles, accesses or source frames: the instruction tests build.
+    #[cfg(test)]
+    pub(crate) fn bare(decoded: iced_x86::Instruction) -> Instruction {
+        Instruction {
+            address: decoded.ip(),
+            length: decoded.len() as u32,
+            mnemonic: decoded.mnemonic(),
+            flow: decoded.flow_control(),
+            target: None,
+            loads: 0,
+            stores: 0,
+            step: None,
+            writes: Vec::new(),
+            compared: Vec::new(),
+            compared_immediate: None,
+            offset: None,
+            addressing: Vec::new(),
+            memory: Vec::new(),
+            simd_bytes: 0,
+            frames: Vec::new(),
+            decoded,
+        }
+    }
+
     /// The mnemonic's name in lower case (`addsd`), the key of the architecture description;
     /// models name it `x86_addsd` as Mira does.
     pub fn name(&self) -> String {

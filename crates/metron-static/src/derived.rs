@@ -113,25 +113,13 @@ mod tests {
 
     fn ins(mnemonic: &str, simd_bytes: u32) -> Instruction {
         Instruction {
-            address: 0,
             length: 4,
             mnemonic: iced_x86::Mnemonic::values()
                 .find(|m| crate::binary::mnemonic_name(*m) == mnemonic)
                 .unwrap_or_else(|| panic!("no mnemonic {mnemonic}")),
             flow: FlowControl::Next,
-            target: None,
-            loads: 0,
-            stores: 0,
-            step: None,
-            writes: Vec::new(),
-            compared: Vec::new(),
-            compared_immediate: None,
-            offset: None,
-            addressing: Vec::new(),
-            memory: Vec::new(),
             simd_bytes,
-            frames: Vec::new(),
-            decoded: iced_x86::Instruction::default(),
+            ..Instruction::bare(iced_x86::Instruction::default())
         }
     }
 

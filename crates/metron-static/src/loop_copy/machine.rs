@@ -446,25 +446,7 @@ mod tests {
         let mut out = Vec::new();
         while d.can_decode() {
             let decoded = d.decode();
-            out.push(crate::binary::Instruction {
-                address: decoded.ip(),
-                length: decoded.len() as u32,
-                mnemonic: decoded.mnemonic(),
-                flow: decoded.flow_control(),
-                target: None,
-                loads: 0,
-                stores: 0,
-                step: None,
-                writes: Vec::new(),
-                compared: Vec::new(),
-                compared_immediate: None,
-                offset: None,
-                addressing: Vec::new(),
-                memory: Vec::new(),
-                simd_bytes: 0,
-                frames: Vec::new(),
-                decoded,
-            });
+            out.push(crate::binary::Instruction::bare(decoded));
         }
         out
     }
