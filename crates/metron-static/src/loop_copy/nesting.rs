@@ -98,6 +98,14 @@ fn enclosing_copies_to_parent(
         .filter(|(_, _, s)| source.loops[*s].parent.is_some())
         .collect();
     for (outer, inner, s) in pairs {
+        // A loop holds no copy of itself: with `s` innermost in the source, the inner binary
+        // loop cannot be a copy of a loop below `s` whose lines went missing, so the outer one
+        // is `s`'s parent's (gcc -O2 on `for (j = i + 1; j < n; j++)` under an `i` loop whose
+        // body is only that: the `i` loop's blocks carry the `j` loop's line).
+        if !source.loops.iter().any(|x| x.parent == Some(s)) {
+            mapping.insert(outer, source.loops[s].parent);
+            continue;
+        }
         let Some((_, passes)) = super::ivar::pass_growth(function, cfg, source, s, &[outer, inner])
         else {
             continue;
