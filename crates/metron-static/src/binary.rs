@@ -190,6 +190,18 @@ pub fn split_clone(name: &str) -> (&str, Option<&str>) {
 
 impl Function {
     /// The name users know it by: the source function a clone or split part comes from.
+    /// A hash of the function's addresses and decoded instructions: the key under which
+    /// what was learnt by running its machine code is cached (`ast_cache::Entry::for_bytes`).
+    pub fn code_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = fnv::FnvHasher::default();
+        for ins in &self.instructions {
+            ins.address.hash(&mut h);
+            ins.decoded.hash(&mut h);
+        }
+        h.finish()
+    }
+
     pub fn source_name(&self) -> &str {
         split_clone(&self.name).0
     }

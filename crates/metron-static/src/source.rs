@@ -53,8 +53,21 @@ pub struct SourceFunction {
     /// Names of the declared parameters, in order (to bind a callee's parameters to a call
     /// site's arguments, 004 §III.C.5).
     pub parameters: Vec<String>,
+    /// The parameters passed in SSE registers or on the stack (`float`, `double`, `long
+    /// double`): the integer argument registers skip them (System V ABI 3.2.3).
+    #[serde(default)]
+    pub not_in_integer_registers: Vec<String>,
     pub line: u32,
     pub end_line: u32,
+}
+
+impl SourceFunction {
+    /// The parameters in the integer argument registers, in order (`rdi`, `rsi`, ...).
+    pub fn integer_arguments(&self) -> impl Iterator<Item = &String> + '_ {
+        self.parameters
+            .iter()
+            .filter(|p| !self.not_in_integer_registers.contains(p))
+    }
 }
 
 /// Which arm of an `if` a statement sits in.
@@ -589,6 +602,7 @@ impl Walk {
         self.model.functions.push(SourceFunction {
             name: name.clone(),
             arity: parameters.len(),
+            not_in_integer_registers: floating_parameters_of(inner),
             parameters,
             line: begin,
             end_line: end,
@@ -1104,6 +1118,26 @@ fn parameters_of(inner: &[Value]) -> Vec<String> {
                 .unwrap_or("")
                 .to_string()
         })
+        .collect()
+}
+
+/// Names of the parameters of floating type, passed by value outside the integer registers.
+fn floating_parameters_of(inner: &[Value]) -> Vec<String> {
+    inner
+        .iter()
+        .filter(|c| kind(c) == "ParmVarDecl")
+        .filter(|c| {
+            let t = c
+                .pointer("/type/qualType")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let t = t.replace("const ", "").replace("volatile ", "");
+            matches!(
+                t.trim(),
+                "float" | "double" | "long double" | "_Float16" | "__float128"
+            )
+        })
+        .filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string))
         .collect()
 }
 

@@ -11,10 +11,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use iced_x86::{FlowControl, Register};
+use iced_x86::Register;
 use serde::Serialize;
 
-use super::machine::Machine;
+use super::machine::{Flow, Machine};
 use crate::binary::Function;
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
@@ -359,7 +359,7 @@ fn arguments(
     };
     let mut values = BTreeMap::new();
     let mut out = Vec::new();
-    for (k, p) in f.parameters.iter().enumerate() {
+    for (k, p) in f.integer_arguments().enumerate() {
         let k = k as i64;
         let v = if own.contains(&p) {
             SIZE + grow + 16 * k
@@ -398,13 +398,7 @@ fn cached_run(
     copies: &[usize],
     n: i64,
 ) -> BTreeMap<usize, Entry> {
-    use std::hash::{Hash, Hasher};
-    let mut h = fnv::FnvHasher::default();
-    for ins in &function.instructions {
-        ins.address.hash(&mut h);
-        ins.decoded.hash(&mut h);
-    }
-    let mut key = h.finish().to_le_bytes().to_vec();
+    let mut key = function.code_hash().to_le_bytes().to_vec();
     for v in arguments.iter().chain([&n]) {
         key.extend(v.to_le_bytes());
     }
@@ -481,7 +475,7 @@ fn run(
         }
         let block = &cfg.blocks[b];
         steps += block.end - block.first;
-        let Some(next) = step_block(function, block, &mut m) else {
+        let Flow::Goto(next) = m.run_block(function, block) else {
             break;
         };
         let Some(&nb) = by_start.get(&next) else {
@@ -533,35 +527,6 @@ impl Pace {
         let left = (n / MAX_FACTOR).saturating_sub(done as i64).max(1) as usize;
         cost.saturating_mul(left) > BUDGET.saturating_sub(steps)
     }
-}
-
-/// Executes a block; the address control goes to next, `None` when the run must stop.
-fn step_block(function: &Function, block: &crate::cfg::BasicBlock, m: &mut Machine) -> Option<u64> {
-    let last = function
-        .instructions
-        .get(block.end.checked_sub(1)?)?
-        .address;
-    for ins in &function.instructions[block.first..block.end] {
-        let next = ins.address + u64::from(ins.length);
-        match ins.flow {
-            FlowControl::Next | FlowControl::Call => {
-                m.execute(ins);
-                if ins.address == last {
-                    return Some(next);
-                }
-            }
-            FlowControl::UnconditionalBranch => return ins.target,
-            FlowControl::ConditionalBranch => {
-                return if m.condition(ins.decoded.condition_code())? {
-                    ins.target
-                } else {
-                    Some(next)
-                };
-            }
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// The exit compare's operand that moved by one constant per pass over the first passes.

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use iced_x86::{ConditionCode, Instruction, Mnemonic, OpKind, Register};
+use iced_x86::{ConditionCode, FlowControl, Instruction, Mnemonic, OpKind, Register};
 
 /// Where the stack starts (any address far from the arrays the run is given).
 pub const STACK_TOP: u64 = 0x7fff_0000_0000;
@@ -97,7 +97,56 @@ pub const ARGUMENTS: [Register; 6] = [
     Register::R9,
 ];
 
+/// Where control goes after a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// To this address (inside the function or, for a tail call, outside it).
+    Goto(u64),
+    /// The function returned.
+    Return,
+    /// The run cannot go on: a branch on an unknown value, an indirect jump, a trap.
+    Stop,
+}
+
 impl Machine {
+    /// Executes a block (004's basic block of the binary), and says where control goes.
+    pub fn run_block(
+        &mut self,
+        function: &crate::binary::Function,
+        block: &crate::cfg::BasicBlock,
+    ) -> Flow {
+        let Some(last) = block
+            .end
+            .checked_sub(1)
+            .and_then(|l| function.instructions.get(l))
+        else {
+            return Flow::Stop;
+        };
+        for ins in &function.instructions[block.first..block.end] {
+            let next = ins.address + u64::from(ins.length);
+            let goto = |t: Option<u64>| t.map_or(Flow::Stop, Flow::Goto);
+            match ins.flow {
+                FlowControl::Next | FlowControl::Call => {
+                    self.execute(ins);
+                    if ins.address == last.address {
+                        return Flow::Goto(next);
+                    }
+                }
+                FlowControl::UnconditionalBranch => return goto(ins.target),
+                FlowControl::ConditionalBranch => {
+                    return match self.condition(ins.decoded.condition_code()) {
+                        Some(true) => goto(ins.target),
+                        Some(false) => Flow::Goto(next),
+                        None => Flow::Stop,
+                    };
+                }
+                FlowControl::Return => return Flow::Return,
+                _ => return Flow::Stop,
+            }
+        }
+        Flow::Stop
+    }
+
     /// A machine at a function's entry with its integer arguments in registers.
     pub fn at_entry(arguments: &[i64]) -> Machine {
         let mut m = Machine {
