@@ -34,6 +34,8 @@ pub struct FunctionFormulas {
     pub derived: Vec<metron_symbolic::DerivedTrip>,
     /// The data-dependent branches its counts rest on (file:line, what was assumed).
     pub assumptions: Vec<crate::assumption::Assumption>,
+    /// What runs of its machine code checked and refitted (`calibrate`).
+    pub calibration: Option<crate::calibrate::Calibration>,
 }
 
 /// A call of a modelled function: executions per call of the caller, and how the callee's
@@ -218,6 +220,7 @@ impl BuildContext<'_> {
             loops: m.loops.clone(),
             derived: m.derived.clone(),
             assumptions: m.assumptions.clone(),
+            calibration: m.calibration.clone(),
         }
     }
 

@@ -8,6 +8,7 @@ pub mod ast_cache;
 pub mod binary;
 mod branch;
 pub mod branch_profile;
+pub mod calibrate;
 pub mod call_site;
 pub mod callgrind;
 pub mod category;

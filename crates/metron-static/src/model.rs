@@ -61,6 +61,8 @@ pub struct FunctionModel {
     pub error_paths: Vec<crate::error_path::ErrorPath>,
     /// The data-dependent branches its counts rest on, with what was assumed (file:line).
     pub assumptions: Vec<crate::assumption::Assumption>,
+    /// What runs of the machine code checked and refitted (`None`: they could not decide).
+    pub calibration: Option<crate::calibrate::Calibration>,
 }
 
 impl FunctionModel {
@@ -389,6 +391,12 @@ pub fn model_function(
     let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
     with_data_means(source, &function.name, &mut block_counts);
+    let calibration = (!mira_compat)
+        .then(|| crate::calibrate::calibrate(function, &cfg, source, &mut block_counts))
+        .flatten();
+    if let Some(c) = &calibration {
+        note_refitted_loops(c, &mut loops);
+    }
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     let assumptions = crate::assumption::data_dependent(function, &cfg, source);
     FunctionModel {
@@ -400,6 +408,7 @@ pub fn model_function(
         plt_calls: Vec::new(),
         error_paths: Vec::new(),
         assumptions,
+        calibration,
         renamed: contexts
             .iter()
             .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
@@ -416,6 +425,25 @@ pub fn model_function(
             .filter_map(|l| l.derived.clone())
             .filter(|d| used.contains(&d.name))
             .collect(),
+    }
+}
+
+fn one_line(count: &str) -> String {
+    count.lines().map(str::trim).collect::<Vec<_>>().join("; ")
+}
+
+/// A loop whose header the runs refitted says so, with the count it now has.
+fn note_refitted_loops(c: &crate::calibrate::Calibration, loops: &mut [LoopModel]) {
+    for l in loops.iter_mut() {
+        let Some(r) = c.refitted.iter().find(|r| r.address == l.header_address) else {
+            continue;
+        };
+        l.counted_from = Some(format!(
+            "{} runs of the machine code (header refitted to {}; the copy rules gave {})",
+            c.samples,
+            one_line(&r.now),
+            one_line(&r.was)
+        ));
     }
 }
 

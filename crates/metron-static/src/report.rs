@@ -41,6 +41,10 @@ pub struct FunctionReport {
     pub loops: Vec<LoopReport>,
     /// Data-dependent branches (file:line) and what the counts assume about each.
     pub assumptions: Vec<crate::assumption::Assumption>,
+    /// What runs of its machine code checked and refitted; absent when they could not
+    /// decide (data-dependent control, a clone, no loop bound among the arguments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<crate::calibrate::Calibration>,
     /// Under a binding: its own parameters the binding does not give (bound at its call
     /// sites); it then has no per-call numbers.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -202,6 +206,7 @@ fn function_report(
             .collect(),
         loops: f.loops.iter().map(loop_report).collect(),
         assumptions: f.assumptions.clone(),
+        calibration: f.calibration.clone(),
         unbound: None,
         total: None,
         counts: None,

@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
         "error_path",
         "assumption",
     ],
+    &["calibrate"],
     &["model"],
     &["call_site"],
     &["program"],

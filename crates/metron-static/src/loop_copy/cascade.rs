@@ -79,7 +79,7 @@ pub fn cascade_totals(
 
 /// Passes per call of a copy that takes `k` source iterations per pass, summed over the
 /// entries: `sum floor(N/k)`.
-pub(super) fn whole_passes(
+pub fn whole_passes(
     source: &SourceModel,
     i: usize,
     k: i64,

@@ -26,14 +26,14 @@ mod entry;
 mod guard;
 mod induction;
 mod ivar;
-mod machine;
+pub(crate) mod machine;
 mod nesting;
 mod outer;
 mod remainder;
 mod trip_class;
 mod unswitch;
 use cascade::*;
-pub use cascade::{Copy, Role};
+pub use cascade::{whole_passes, Copy, Role};
 pub use entry::{entry_blocks, must_reach};
 use guard::*;
 use induction::*;
@@ -42,7 +42,7 @@ pub use nesting::follow_nesting;
 pub use outer::within_wide_parent;
 pub use remainder::padding_blocks;
 use remainder::*;
-pub use trip_class::entries_with_at_least;
+pub use trip_class::{entries_where, entries_with_at_least};
 pub use unswitch::unswitched_iterations;
 
 /// The copies of every source loop of one function: each binary loop's factor, and per

@@ -26,7 +26,7 @@ pub fn entries_with_at_least(
 /// start to the tightest end (`+1` when inclusive) and `s` the step, so a `min` end is counted
 /// piece by piece (each piece: one end is the tightest) and a step `s > 1` by the `s` residues
 /// of `D - 1 mod s*m` that give `N mod m == r`.
-pub(super) fn entries_where(
+pub fn entries_where(
     source: &SourceModel,
     i: usize,
     k: i64,

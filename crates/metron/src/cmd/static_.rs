@@ -227,6 +227,21 @@ fn print_function(f: &FunctionReport) {
             }
         );
     }
+    if let Some(c) = &f.calibration {
+        println!(
+            "    checked against {} runs of the machine code: {} block counts refitted{}",
+            c.samples,
+            c.refitted.len(),
+            if c.unfitted.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", {} disagree with the runs and fit no combination (left as modelled)",
+                    c.unfitted.len()
+                )
+            }
+        );
+    }
     for a in &f.assumptions {
         println!(
             "    DATA-DEPENDENT {}:{} ({}): {}; counted as {}; give the probability with {}",

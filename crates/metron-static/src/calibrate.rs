@@ -1,0 +1,537 @@
+//! Block counts checked by running the machine code (issue 12, item 3: "derive every block's
+//! count from the binary", not from what the examples happened to produce).
+//!
+//! The model counts each block from the source nest (004 §III.C) and from rules about how
+//! compilers copy loops (`loop_copy`). Where a rule is wrong, the binary says so when it
+//! runs: [`Machine`] runs the function's integer control from its entry at a dozen small
+//! sizes (the loop-bound parameters drawn at random, every other argument a distinct aligned
+//! address; array contents and floating point unknown), and counts every block's visits. A
+//! block whose model disagrees with a run is refitted: its count becomes the sparsest
+//! combination of structural counts that matches every run exactly, taken from
+//! - the counts of the blocks whose model agreed with every run (the model's own terms:
+//!   vector passes `floor(n/8)`, guards `n >= 8`), and
+//! - the source nest's quantities for each loop: its iterations, its entries, and the
+//!   entries on which it runs at least once (004 §III.C.2, counted by metron-symbolic).
+//!
+//! The result stays a parametric model (the combination is symbolic, evaluated at any size).
+//! Where the runs cannot decide, the model is left as it was: a branch on a value the machine
+//! does not know (data-dependent control), fewer finished runs than [`MIN_SAMPLES`], no
+//! combination of at most [`MAX_TERMS`] terms, or a clone whose arguments are not the source's.
+
+use std::collections::{BTreeSet, HashMap};
+
+use metron_symbolic::{Binding, CountOptions, Piecewise};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use serde::{Deserialize, Serialize};
+
+use crate::binary::Function;
+use crate::cfg::Cfg;
+use crate::loop_copy::machine::{Flow, Machine};
+use crate::source::{SourceFunction, SourceModel};
+
+/// Sample runs tried per function, and how many must finish for a refit.
+const SAMPLES: usize = 14;
+pub const MIN_SAMPLES: usize = 7;
+/// Instructions one run may execute, and all runs of a function together.
+const RUN_BUDGET: usize = 1_000_000;
+const TOTAL_BUDGET: usize = 4_000_000;
+/// The sizes drawn for the loop-bound parameters.
+const SIZES: std::ops::RangeInclusive<i64> = 3..=40;
+/// Most structural counts one refitted block combines.
+pub const MAX_TERMS: usize = 3;
+
+/// What the runs found for one function.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Calibration {
+    /// Runs that finished (the refits match every one).
+    pub samples: usize,
+    /// Blocks whose model disagreed with a run, and what they count now.
+    pub refitted: Vec<Refit>,
+    /// Blocks whose model disagreed with a run and that no combination fits: left as they
+    /// were.
+    pub unfitted: Vec<u64>,
+}
+
+/// One refitted block.
+#[derive(Debug, Clone, Serialize)]
+pub struct Refit {
+    pub block: usize,
+    pub address: u64,
+    /// The count the model had, and the one the runs gave.
+    pub was: String,
+    pub now: String,
+}
+
+/// Block visits of one finished run, and the parameter values it ran with.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Sample {
+    values: Binding,
+    visits: Vec<i64>,
+}
+
+/// Checks `counts` (one per block of `cfg`) against runs of `function`'s machine code and
+/// refits the blocks they contradict; `None` when the runs cannot decide.
+pub fn calibrate(
+    function: &Function,
+    cfg: &Cfg,
+    source: &SourceModel,
+    counts: &mut [Piecewise],
+) -> Option<Calibration> {
+    if function.clone_suffix().is_some() {
+        return None;
+    }
+    let f = source
+        .functions
+        .iter()
+        .find(|f| f.name == function.source_name())?;
+    let bounds = bound_parameters(source, f, counts)?;
+    let samples = cached_samples(function, cfg, f, &bounds)?;
+    let derived: Vec<_> = source
+        .loops
+        .iter()
+        .filter(|l| l.function == f.name)
+        .filter_map(|l| l.derived.clone())
+        .collect();
+    let bindings: Vec<Binding> = samples
+        .iter()
+        .map(|s| {
+            let mut b = s.values.clone();
+            for d in &derived {
+                if let Ok(v) = d.value(&s.values) {
+                    b.insert(d.name.clone(), v);
+                }
+            }
+            b
+        })
+        .collect();
+    let values = |c: &Piecewise| -> Option<Vec<BigInt>> {
+        bindings
+            .iter()
+            .map(|b| c.evaluate_integer(b).ok())
+            .collect()
+    };
+    let measured = |b: usize| samples.iter().map(|s| BigInt::from(s.visits[b])).collect();
+    let wrong: Vec<usize> = (0..counts.len())
+        .filter(|&b| values(&counts[b]) != Some(measured(b)))
+        .collect();
+    let mut out = Calibration {
+        samples: samples.len(),
+        ..Default::default()
+    };
+    if wrong.is_empty() {
+        return Some(out);
+    }
+    let right: Vec<&Piecewise> = (0..counts.len())
+        .filter(|b| !wrong.contains(b))
+        .map(|b| &counts[b])
+        .collect();
+    let basis = Basis::new(right, &structural_counts(source, f), &values);
+    for b in wrong {
+        let target: Vec<BigInt> = measured(b);
+        let address = cfg.blocks[b].start;
+        match basis.fit(&target) {
+            Some(now) => {
+                out.refitted.push(Refit {
+                    block: b,
+                    address,
+                    was: counts[b].to_string(),
+                    now: now.to_string(),
+                });
+                counts[b] = now;
+            }
+            None => out.unfitted.push(address),
+        }
+    }
+    Some(out)
+}
+
+/// The function's parameters that its loop bounds or its counts name: the ones the runs
+/// vary. `None` when there are none, or when one of them is not an integer argument.
+fn bound_parameters(
+    source: &SourceModel,
+    f: &SourceFunction,
+    counts: &[Piecewise],
+) -> Option<Vec<String>> {
+    let mut named: BTreeSet<String> = counts.iter().flat_map(|c| c.parameters()).collect();
+    for l in source.loops.iter().filter(|l| l.function == f.name) {
+        if let Ok(scop) = &l.scop {
+            for e in scop.start.exprs().iter().chain(scop.end.exprs()) {
+                named.extend(e.names().cloned());
+            }
+        }
+    }
+    let integer: Vec<&String> = f.integer_arguments().collect();
+    let bounds: Vec<String> = integer
+        .iter()
+        .filter(|p| named.contains(**p))
+        .map(|p| p.to_string())
+        .collect();
+    let floating = f.not_in_integer_registers.iter().any(|p| named.contains(p));
+    (!bounds.is_empty() && !floating).then_some(bounds)
+}
+
+/// Widths of the copies whose passes and guards are candidate terms.
+const WIDTHS: [i64; 5] = [2, 4, 8, 16, 32];
+
+/// The source nest's quantities of every loop of `f` (004 §III.C.2, counted by
+/// metron-symbolic): its iterations and entries, and the terms a loop copied `k` wide counts
+/// in: passes `sum floor(N/k)`, guards (entries with `N >= k`), and the entries whose `N` is a
+/// multiple of `k` (a remainder that does not run).
+fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut out = Vec::new();
+    for (i, l) in source.loops.iter().enumerate() {
+        if l.function != f.name {
+            continue;
+        }
+        out.extend(crate::loop_context::source_total(source, i, &options).ok());
+        if let Some(p) = l.parent {
+            out.extend(crate::loop_context::source_total(source, p, &options).ok());
+        }
+        out.extend(crate::loop_copy::entries_with_at_least(source, i, 1, &options).ok());
+        for k in WIDTHS {
+            out.extend(crate::loop_copy::whole_passes(source, i, k, &options).ok());
+            out.extend(crate::loop_copy::entries_with_at_least(source, i, k, &options).ok());
+            out.extend(crate::loop_copy::entries_where(source, i, 1, Some((k, 0)), &options).ok());
+        }
+    }
+    out
+}
+
+/// Candidate terms with their values at the samples, distinct and not all zero: the model's
+/// own terms first, the structural ones next, the constant last (a guarded term of the same
+/// values, `[n > 0]`, is the better `1` outside the samples).
+struct Basis {
+    terms: Vec<(Piecewise, Vec<BigRational>, Vec<f64>)>,
+}
+
+impl Basis {
+    fn new(
+        right: Vec<&Piecewise>,
+        structural: &[Piecewise],
+        values: &dyn Fn(&Piecewise) -> Option<Vec<BigInt>>,
+    ) -> Basis {
+        let one = Piecewise::constant(1);
+        let constant = |c: &&Piecewise| c.parameters().is_empty();
+        let ordered = right
+            .iter()
+            .copied()
+            .filter(|c| !constant(c))
+            .chain(structural.iter().filter(|c| !constant(c)))
+            .chain([&one]);
+        let mut seen: BTreeSet<Vec<BigInt>> = BTreeSet::new();
+        let mut terms = Vec::new();
+        for c in ordered {
+            let Some(v) = values(c) else { continue };
+            if v.iter().all(Zero::is_zero) || !seen.insert(v.clone()) {
+                continue;
+            }
+            let approx = v.iter().map(to_f64).collect();
+            let exact = v.into_iter().map(BigRational::from_integer).collect();
+            terms.push((c.clone(), exact, approx));
+        }
+        Basis { terms }
+    }
+
+    /// The sparsest combination (fewest terms, earlier terms first) equal to `target` at
+    /// every sample, with a unique solution: screened in floating point, confirmed exactly.
+    fn fit(&self, target: &[BigInt]) -> Option<Piecewise> {
+        if target.iter().all(Zero::is_zero) {
+            return Some(Piecewise::zero());
+        }
+        let y: Vec<BigRational> = target
+            .iter()
+            .cloned()
+            .map(BigRational::from_integer)
+            .collect();
+        let y_approx: Vec<f64> = target.iter().map(to_f64).collect();
+        for size in 1..=MAX_TERMS.min(self.terms.len()) {
+            for chosen in subsets(self.terms.len(), size) {
+                let approx: Vec<&[f64]> =
+                    chosen.iter().map(|&j| self.terms[j].2.as_slice()).collect();
+                if !least_squares_fits(&approx, &y_approx) {
+                    continue;
+                }
+                let columns: Vec<&[BigRational]> =
+                    chosen.iter().map(|&j| self.terms[j].1.as_slice()).collect();
+                if let Some(k) = solve(&columns, &y) {
+                    return Some(self.combine(&chosen, &k));
+                }
+            }
+        }
+        None
+    }
+
+    fn combine(&self, chosen: &[usize], k: &[BigRational]) -> Piecewise {
+        chosen
+            .iter()
+            .zip(k)
+            .fold(Piecewise::zero(), |acc, (&j, k)| {
+                &acc + &self.terms[j].0.scaled(k)
+            })
+    }
+}
+
+fn to_f64(v: &BigInt) -> f64 {
+    v.to_string().parse().unwrap_or(f64::NAN)
+}
+
+/// Whether the least-squares combination of `columns` leaves (nearly) no residual: the
+/// normal equations solved in floating point, a cheap screen before the exact solve.
+fn least_squares_fits(columns: &[&[f64]], y: &[f64]) -> bool {
+    let n = columns.len();
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let mut m: Vec<Vec<f64>> = (0..n)
+        .map(|i| {
+            let mut row: Vec<f64> = (0..n).map(|j| dot(columns[i], columns[j])).collect();
+            row.push(dot(columns[i], y));
+            row
+        })
+        .collect();
+    for col in 0..n {
+        let Some(p) = (col..n).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs())) else {
+            return false;
+        };
+        if m[p][col].abs() < 1e-9 {
+            return false;
+        }
+        m.swap(col, p);
+        let pivot = m[col].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot[col];
+                for (x, p) in row.iter_mut().zip(&pivot).skip(col) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    let k: Vec<f64> = (0..n).map(|i| m[i][n] / m[i][i]).collect();
+    let scale = y.iter().fold(1.0f64, |a, v| a.max(v.abs()));
+    y.iter().enumerate().all(|(r, &yr)| {
+        let fitted: f64 = (0..n).map(|j| k[j] * columns[j][r]).sum();
+        (fitted - yr).abs() <= 1e-6 * scale
+    })
+}
+
+/// Every `size`-subset of `0..n`, in lexicographic order.
+fn subsets(n: usize, size: usize) -> impl Iterator<Item = Vec<usize>> {
+    let mut next = Some((0..size).collect::<Vec<usize>>());
+    std::iter::from_fn(move || {
+        let out = next.take()?;
+        let mut c = out.clone();
+        let mut i = size;
+        while i > 0 {
+            i -= 1;
+            if c[i] < n - size + i {
+                c[i] += 1;
+                for j in i + 1..size {
+                    c[j] = c[j - 1] + 1;
+                }
+                next = Some(c);
+                break;
+            }
+        }
+        Some(out)
+    })
+}
+
+/// The unique `k` with `sum_j k_j columns_j = y` exactly (Gauss-Jordan over the rationals),
+/// or `None` when there is none or it is not unique.
+fn solve(columns: &[&[BigRational]], y: &[BigRational]) -> Option<Vec<BigRational>> {
+    let n = columns.len();
+    let mut rows: Vec<Vec<BigRational>> = (0..y.len())
+        .map(|r| {
+            let mut row: Vec<BigRational> = columns.iter().map(|c| c[r].clone()).collect();
+            row.push(y[r].clone());
+            row
+        })
+        .collect();
+    for (pivot_row, col) in (0..n).enumerate() {
+        let p = (pivot_row..rows.len()).find(|&r| !rows[r][col].is_zero())?;
+        rows.swap(pivot_row, p);
+        let lead = rows[pivot_row][col].clone();
+        for x in rows[pivot_row].iter_mut() {
+            *x = &*x / &lead;
+        }
+        let pivot = rows[pivot_row].clone();
+        for (r, row) in rows.iter_mut().enumerate() {
+            if r != pivot_row && !row[col].is_zero() {
+                let factor = row[col].clone();
+                for (x, p) in row.iter_mut().zip(&pivot) {
+                    *x = &*x - &(&factor * p);
+                }
+            }
+        }
+    }
+    // Rows past the pivots read 0 = residual: consistent only if every residual is 0.
+    if rows[n..].iter().any(|r| !r[n].is_zero()) {
+        return None;
+    }
+    let k: Vec<BigRational> = rows[..n].iter().map(|r| r[n].clone()).collect();
+    // A term with coefficient 0 is not needed: a smaller subset fits. Coefficients beyond
+    // the widest copy (64 iterations per pass) are no compiler's: a coincidence of the samples.
+    let widest = BigRational::from_integer(BigInt::from(64));
+    if k.iter().any(|x| x.is_zero() || x.abs() > widest) {
+        return None;
+    }
+    Some(k)
+}
+
+/// The finished runs, from the analysis cache when this build already ran the same machine
+/// code (warm analyses then run no interpreter).
+fn cached_samples(
+    function: &Function,
+    cfg: &Cfg,
+    f: &SourceFunction,
+    bounds: &[String],
+) -> Option<Vec<Sample>> {
+    let mut key = function.code_hash().to_le_bytes().to_vec();
+    for b in bounds {
+        key.extend(b.as_bytes());
+        key.push(0);
+    }
+    let cache = crate::ast_cache::Entry::for_bytes("calibrate", &key);
+    if let Some(samples) = cache.as_ref().and_then(|c| c.load::<Option<Vec<Sample>>>()) {
+        return samples;
+    }
+    let samples = run_samples(function, cfg, f, bounds);
+    if let Some(c) = cache {
+        c.store(&samples, &Default::default());
+    }
+    samples
+}
+
+/// Runs the function at [`SAMPLES`] sizes, cheapest first, within the budgets; `None` when a
+/// run stopped on something it cannot know (then the counts rest on data) or too few finished.
+fn run_samples(
+    function: &Function,
+    cfg: &Cfg,
+    f: &SourceFunction,
+    bounds: &[String],
+) -> Option<Vec<Sample>> {
+    let mut points = sizes(bounds);
+    points.sort_by_key(|p| p.values().map(|v| v.unsigned_abs()).product::<u64>());
+    let mut out = Vec::new();
+    let mut spent = 0;
+    for values in points {
+        let arguments: Vec<i64> = f
+            .integer_arguments()
+            .enumerate()
+            .map(|(k, p)| values.get(p).copied().unwrap_or((k as i64 + 1) << 32))
+            .collect();
+        let budget = RUN_BUDGET.min(TOTAL_BUDGET.saturating_sub(spent));
+        match run(function, cfg, &arguments, budget) {
+            Run::Finished { visits, steps } => {
+                spent += steps;
+                out.push(Sample { values, visits });
+            }
+            Run::OverBudget => spent += budget,
+            Run::Stopped => return None,
+        }
+        if spent >= TOTAL_BUDGET {
+            break;
+        }
+    }
+    (out.len() >= MIN_SAMPLES).then_some(out)
+}
+
+/// [`SAMPLES`] points, each parameter drawn from [`SIZES`] (a fixed generator: the same
+/// points every time, so the cache and the tests are reproducible).
+fn sizes(bounds: &[String]) -> Vec<Binding> {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let span = (SIZES.end() - SIZES.start() + 1) as u64;
+    (0..SAMPLES)
+        .map(|_| {
+            bounds
+                .iter()
+                .map(|b| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    (b.clone(), SIZES.start() + (state % span) as i64)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+enum Run {
+    Finished { visits: Vec<i64>, steps: usize },
+    OverBudget,
+    Stopped,
+}
+
+/// One run from the entry to the return, counting block visits.
+fn run(function: &Function, cfg: &Cfg, arguments: &[i64], budget: usize) -> Run {
+    let by_start: HashMap<u64, usize> = cfg
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.start, i))
+        .collect();
+    let Some(&entry) = by_start.get(&function.address) else {
+        return Run::Stopped;
+    };
+    let mut m = Machine::at_entry(arguments);
+    let mut visits = vec![0i64; cfg.blocks.len()];
+    let (mut b, mut steps) = (entry, 0usize);
+    loop {
+        visits[b] += 1;
+        let block = &cfg.blocks[b];
+        steps += block.end - block.first;
+        if steps > budget {
+            return Run::OverBudget;
+        }
+        match m.run_block(function, block) {
+            Flow::Return => return Run::Finished { visits, steps },
+            Flow::Stop => return Run::Stopped,
+            // A jump out of the function is a tail call: this function's part is done.
+            Flow::Goto(next) => match by_start.get(&next) {
+                Some(&nb) => b = nb,
+                None if !function.contains(next) => return Run::Finished { visits, steps },
+                None => return Run::Stopped,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_traits::One;
+
+    fn r(v: &[i64]) -> Vec<BigRational> {
+        v.iter()
+            .map(|&x| BigRational::from_integer(BigInt::from(x)))
+            .collect()
+    }
+
+    #[test]
+    fn subsets_are_every_combination_once() {
+        let all: Vec<Vec<usize>> = subsets(5, 3).collect();
+        assert_eq!(all.len(), 10);
+        assert_eq!(all[0], vec![0, 1, 2]);
+        assert_eq!(all[9], vec![2, 3, 4]);
+        let mut sorted = all.clone();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 10);
+    }
+
+    /// `y = 2a - b` on five samples is found; a `y` off by one at one sample is not.
+    #[test]
+    fn solve_finds_the_exact_combination_only() {
+        let a = r(&[3, 5, 8, 13, 21]);
+        let b = r(&[1, 1, 2, 3, 5]);
+        let y = r(&[5, 9, 14, 23, 37]);
+        let k = solve(&[&a, &b], &y).expect("2a - b");
+        assert_eq!(k, r(&[2, -1]));
+        let mut off = y.clone();
+        off[4] = off[4].clone() + BigRational::one();
+        assert!(solve(&[&a, &b], &off).is_none());
+        // Linearly dependent columns have no unique solution.
+        assert!(solve(&[&a, &a], &r(&[6, 10, 16, 26, 42])).is_none());
+    }
+}
