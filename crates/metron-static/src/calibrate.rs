@@ -32,13 +32,14 @@ use crate::loop_copy::machine::{Flow, Machine};
 use crate::source::{SourceFunction, SourceModel};
 
 /// Sample runs tried per function, and how many must finish for a refit.
-const SAMPLES: usize = 14;
+const SAMPLES: usize = 18;
 pub const MIN_SAMPLES: usize = 7;
 /// Instructions one run may execute, and all runs of a function together.
 const RUN_BUDGET: usize = 1_000_000;
 const TOTAL_BUDGET: usize = 4_000_000;
-/// The sizes drawn for the loop-bound parameters.
-const SIZES: std::ops::RangeInclusive<i64> = 3..=40;
+/// The sizes drawn for the loop-bound parameters: small ones, and the rest.
+const SMALL: std::ops::RangeInclusive<i64> = 1..=4;
+const SIZES: std::ops::RangeInclusive<i64> = 5..=40;
 /// Most structural counts one refitted block combines.
 pub const MAX_TERMS: usize = 3;
 
@@ -52,6 +53,9 @@ pub struct Calibration {
     /// Blocks whose model disagreed with a run and that no combination fits: left as they
     /// were.
     pub unfitted: Vec<u64>,
+    /// Blocks whose counts changed with the order of the arrays in memory (alias tests):
+    /// left as modelled, which assumes the arrays do not overlap.
+    pub address_dependent: Vec<u64>,
 }
 
 /// One refitted block.
@@ -69,6 +73,8 @@ pub struct Refit {
 struct Sample {
     values: Binding,
     visits: Vec<i64>,
+    /// The visits with the arrays in the opposite order, for every other sample.
+    mirrored: Option<Vec<i64>>,
 }
 
 /// Checks `counts` (one per block of `cfg`) against runs of `function`'s machine code and
@@ -88,50 +94,40 @@ pub fn calibrate(
         .find(|f| f.name == function.source_name())?;
     let bounds = bound_parameters(source, f, counts)?;
     let samples = cached_samples(function, cfg, f, &bounds)?;
-    let derived: Vec<_> = source
-        .loops
-        .iter()
-        .filter(|l| l.function == f.name)
-        .filter_map(|l| l.derived.clone())
-        .collect();
-    let bindings: Vec<Binding> = samples
-        .iter()
-        .map(|s| {
-            let mut b = s.values.clone();
-            for d in &derived {
-                if let Ok(v) = d.value(&s.values) {
-                    b.insert(d.name.clone(), v);
-                }
-            }
-            b
-        })
-        .collect();
-    let values = |c: &Piecewise| -> Option<Vec<BigInt>> {
-        bindings
-            .iter()
-            .map(|b| c.evaluate_integer(b).ok())
-            .collect()
-    };
-    let measured = |b: usize| samples.iter().map(|s| BigInt::from(s.visits[b])).collect();
-    let wrong: Vec<usize> = (0..counts.len())
-        .filter(|&b| values(&counts[b]) != Some(measured(b)))
-        .collect();
+    let runs = Runs::new(source, f, samples);
     let mut out = Calibration {
-        samples: samples.len(),
+        samples: runs.samples.len(),
         ..Default::default()
     };
+    let mut wrong = Vec::new();
+    for b in 0..counts.len() {
+        if runs.address_dependent(b) {
+            out.address_dependent.push(cfg.blocks[b].start);
+        } else if runs.values(&counts[b]) != Some(runs.measured(b)) {
+            wrong.push(b);
+        }
+    }
     if wrong.is_empty() {
         return Some(out);
     }
     let right: Vec<&Piecewise> = (0..counts.len())
-        .filter(|b| !wrong.contains(b))
+        .filter(|b| !wrong.contains(b) && !out.address_dependent.contains(&cfg.blocks[*b].start))
         .map(|b| &counts[b])
         .collect();
-    let basis = Basis::new(right, &structural_counts(source, f), &values);
+    let basis = Basis::new(right, &structural_counts(source, f), &|c| runs.values(c));
+    let large = runs.large();
     for b in wrong {
-        let target: Vec<BigInt> = measured(b);
+        let target = runs.measured(b);
         let address = cfg.blocks[b].start;
-        match basis.fit(&target) {
+        // Every sample first; failing that, the samples where every size is past the small
+        // ones (a guard's threshold the terms do not hold): right where the model is used.
+        let all: Vec<usize> = (0..runs.samples.len()).collect();
+        let fitted = basis.fit(&target, &all).or_else(|| {
+            (large.len() >= MIN_SAMPLES)
+                .then(|| basis.fit(&target, &large))
+                .flatten()
+        });
+        match fitted {
             Some(now) => {
                 out.refitted.push(Refit {
                     block: b,
@@ -145,6 +141,66 @@ pub fn calibrate(
         }
     }
     Some(out)
+}
+
+/// The finished runs, and the parameter bindings (derived trip counts included) to evaluate
+/// the counts at.
+struct Runs {
+    samples: Vec<Sample>,
+    bindings: Vec<Binding>,
+}
+
+impl Runs {
+    fn new(source: &SourceModel, f: &SourceFunction, samples: Vec<Sample>) -> Runs {
+        let derived: Vec<_> = source
+            .loops
+            .iter()
+            .filter(|l| l.function == f.name)
+            .filter_map(|l| l.derived.clone())
+            .collect();
+        let bindings = samples
+            .iter()
+            .map(|s| {
+                let mut b = s.values.clone();
+                for d in &derived {
+                    if let Ok(v) = d.value(&s.values) {
+                        b.insert(d.name.clone(), v);
+                    }
+                }
+                b
+            })
+            .collect();
+        Runs { samples, bindings }
+    }
+
+    /// `c` at every sample, `None` when it names a parameter the runs do not give.
+    fn values(&self, c: &Piecewise) -> Option<Vec<BigInt>> {
+        self.bindings
+            .iter()
+            .map(|b| c.evaluate_integer(b).ok())
+            .collect()
+    }
+
+    fn measured(&self, b: usize) -> Vec<BigInt> {
+        self.samples
+            .iter()
+            .map(|s| BigInt::from(s.visits[b]))
+            .collect()
+    }
+
+    /// Whether block `b` ran a different number of times with the arrays in the other order.
+    fn address_dependent(&self, b: usize) -> bool {
+        self.samples
+            .iter()
+            .any(|s| s.mirrored.as_ref().is_some_and(|m| m[b] != s.visits[b]))
+    }
+
+    /// The samples where no size is one of the small ones.
+    fn large(&self) -> Vec<usize> {
+        (0..self.samples.len())
+            .filter(|&t| self.samples[t].values.values().all(|v| SIZES.contains(v)))
+            .collect()
+    }
 }
 
 /// The function's parameters that its loop bounds or its counts name: the ones the runs
@@ -204,7 +260,7 @@ fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise>
 /// own terms first, the structural ones next, the constant last (a guarded term of the same
 /// values, `[n > 0]`, is the better `1` outside the samples).
 struct Basis {
-    terms: Vec<(Piecewise, Vec<BigRational>, Vec<f64>)>,
+    terms: Vec<(Piecewise, Vec<BigInt>, Vec<f64>)>,
 }
 
 impl Basis {
@@ -229,33 +285,37 @@ impl Basis {
                 continue;
             }
             let approx = v.iter().map(to_f64).collect();
-            let exact = v.into_iter().map(BigRational::from_integer).collect();
-            terms.push((c.clone(), exact, approx));
+            terms.push((c.clone(), v, approx));
         }
         Basis { terms }
     }
 
     /// The sparsest combination (fewest terms, earlier terms first) equal to `target` at
-    /// every sample, with a unique solution: screened in floating point, confirmed exactly.
-    fn fit(&self, target: &[BigInt]) -> Option<Piecewise> {
-        if target.iter().all(Zero::is_zero) {
+    /// the samples `rows`, with a unique solution: screened in floating point, confirmed
+    /// exactly.
+    fn fit(&self, target: &[BigInt], rows: &[usize]) -> Option<Piecewise> {
+        if rows.iter().all(|&r| target[r].is_zero()) {
             return Some(Piecewise::zero());
         }
-        let y: Vec<BigRational> = target
+        let pick = |v: &[BigInt]| -> Vec<BigRational> {
+            rows.iter().map(|&r| BigRational::from_integer(v[r].clone())).collect()
+        };
+        let y = pick(target);
+        let y_approx: Vec<f64> = rows.iter().map(|&r| to_f64(&target[r])).collect();
+        let exact: Vec<Vec<BigRational>> = self.terms.iter().map(|t| pick(&t.1)).collect();
+        let approx: Vec<Vec<f64>> = self
+            .terms
             .iter()
-            .cloned()
-            .map(BigRational::from_integer)
+            .map(|t| rows.iter().map(|&r| t.2[r]).collect())
             .collect();
-        let y_approx: Vec<f64> = target.iter().map(to_f64).collect();
         for size in 1..=MAX_TERMS.min(self.terms.len()) {
             for chosen in subsets(self.terms.len(), size) {
-                let approx: Vec<&[f64]> =
-                    chosen.iter().map(|&j| self.terms[j].2.as_slice()).collect();
-                if !least_squares_fits(&approx, &y_approx) {
+                let screen: Vec<&[f64]> = chosen.iter().map(|&j| approx[j].as_slice()).collect();
+                if !least_squares_fits(&screen, &y_approx) {
                     continue;
                 }
                 let columns: Vec<&[BigRational]> =
-                    chosen.iter().map(|&j| self.terms[j].1.as_slice()).collect();
+                    chosen.iter().map(|&j| exact[j].as_slice()).collect();
                 if let Some(k) = solve(&columns, &y) {
                     return Some(self.combine(&chosen, &k));
                 }
@@ -406,6 +466,8 @@ fn cached_samples(
 
 /// Runs the function at [`SAMPLES`] sizes, cheapest first, within the budgets; `None` when a
 /// run stopped on something it cannot know (then the counts rest on data) or too few finished.
+/// Every other point runs again with the arrays in the opposite order, so that the blocks of
+/// alias tests (whose counts depend on where the arrays are, not on the sizes) show.
 fn run_samples(
     function: &Function,
     cfg: &Cfg,
@@ -416,20 +478,28 @@ fn run_samples(
     points.sort_by_key(|p| p.values().map(|v| v.unsigned_abs()).product::<u64>());
     let mut out = Vec::new();
     let mut spent = 0;
-    for values in points {
-        let arguments: Vec<i64> = f
-            .integer_arguments()
-            .enumerate()
-            .map(|(k, p)| values.get(p).copied().unwrap_or((k as i64 + 1) << 32))
-            .collect();
-        let budget = RUN_BUDGET.min(TOTAL_BUDGET.saturating_sub(spent));
-        match run(function, cfg, &arguments, budget) {
-            Run::Finished { visits, steps } => {
-                spent += steps;
-                out.push(Sample { values, visits });
+    for (t, values) in points.into_iter().enumerate() {
+        let mut runs = Vec::new();
+        for mirrored in [false, true].into_iter().take(1 + t % 2) {
+            let arguments = arguments(f, &values, mirrored);
+            let budget = RUN_BUDGET.min(TOTAL_BUDGET.saturating_sub(spent));
+            match run(function, cfg, &arguments, budget) {
+                Run::Finished { visits, steps } => {
+                    spent += steps;
+                    runs.push(visits);
+                }
+                Run::OverBudget => spent += budget,
+                Run::Stopped => return None,
             }
-            Run::OverBudget => spent += budget,
-            Run::Stopped => return None,
+        }
+        let mut runs = runs.into_iter();
+        if let Some(visits) = runs.next() {
+            let mirrored = runs.next();
+            out.push(Sample {
+                values,
+                visits,
+                mirrored,
+            });
         }
         if spent >= TOTAL_BUDGET {
             break;
@@ -438,20 +508,41 @@ fn run_samples(
     (out.len() >= MIN_SAMPLES).then_some(out)
 }
 
-/// [`SAMPLES`] points, each parameter drawn from [`SIZES`] (a fixed generator: the same
-/// points every time, so the cache and the tests are reproducible).
+/// The integer arguments of one run: the sizes, and every other argument a distinct address
+/// 4 GiB from the next (arrays that do not overlap, as the model assumes), in the order of
+/// the parameters or, `mirrored`, the opposite one.
+fn arguments(f: &SourceFunction, values: &Binding, mirrored: bool) -> Vec<i64> {
+    let count = f.integer_arguments().count() as i64;
+    f.integer_arguments()
+        .enumerate()
+        .map(|(k, p)| {
+            let slot = if mirrored { count - k as i64 } else { k as i64 + 1 };
+            values.get(p).copied().unwrap_or(slot << 32)
+        })
+        .collect()
+}
+
+/// [`SAMPLES`] points, each parameter drawn from [`SMALL`] one time in four (the thresholds
+/// of guards, `n >= 4`, lie there) and from [`SIZES`] otherwise; a fixed generator, so that
+/// the cache and the tests are reproducible.
 fn sizes(bounds: &[String]) -> Vec<Binding> {
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let span = (SIZES.end() - SIZES.start() + 1) as u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let draw = |range: &std::ops::RangeInclusive<i64>, r: u64| {
+        range.start() + (r % (range.end() - range.start() + 1) as u64) as i64
+    };
     (0..SAMPLES)
         .map(|_| {
             bounds
                 .iter()
                 .map(|b| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    (b.clone(), SIZES.start() + (state % span) as i64)
+                    let range = if next() % 4 == 0 { &SMALL } else { &SIZES };
+                    (b.clone(), draw(range, next()))
                 })
                 .collect()
         })
