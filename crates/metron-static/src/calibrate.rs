@@ -40,6 +40,9 @@ const TOTAL_BUDGET: usize = 4_000_000;
 /// The sizes drawn for the loop-bound parameters: small ones, and the rest.
 const SMALL: std::ops::RangeInclusive<i64> = 1..=4;
 const SIZES: std::ops::RangeInclusive<i64> = 5..=40;
+/// Instructions a deep nest's run may spend per iteration of its innermost body, to narrow
+/// [`SIZES`] so that `size^depth` iterations fit in a run.
+const PER_ITERATION: f64 = 16.0;
 /// Most structural counts one refitted block combines.
 pub const MAX_TERMS: usize = 3;
 
@@ -56,6 +59,45 @@ pub struct Calibration {
     /// Blocks whose counts changed with the order of the arrays in memory (alias tests):
     /// left as modelled, which assumes the arrays do not overlap.
     pub address_dependent: Vec<u64>,
+}
+
+/// What the runs found, or why there were none to find it.
+pub type Checked = Result<Calibration, NotChecked>;
+
+/// Why a function's counts were not checked against runs (they are the rules' alone).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NotChecked {
+    /// A compiler-made clone (`.constprop`, `.isra`, `.part`): its arguments are not the
+    /// source's parameters.
+    Clone,
+    /// No loop bound or count names an integer parameter of the function.
+    NoSizeParameter,
+    /// A loop bound names a parameter passed in a floating-point register.
+    FloatingBound,
+    /// A run stopped at this address: a branch on a value the machine cannot know (data, a
+    /// call's result, floating point), an indirect jump or a trap.
+    Stopped { at: u64 },
+    /// Too few runs finished within the budget (the nest is deep).
+    OverBudget { finished: usize },
+}
+
+impl std::fmt::Display for NotChecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotChecked::Clone => write!(f, "a compiler-made clone, whose arguments are not the source's"),
+            NotChecked::NoSizeParameter => write!(f, "no loop bound names an integer parameter"),
+            NotChecked::FloatingBound => write!(f, "a loop bound is a floating-point parameter"),
+            NotChecked::Stopped { at } => write!(
+                f,
+                "a run stopped at 0x{at:x} on a value it cannot know (data, a call's result or floating point)"
+            ),
+            NotChecked::OverBudget { finished } => write!(
+                f,
+                "{finished} runs finished within the budget, {MIN_SAMPLES} needed"
+            ),
+        }
+    }
 }
 
 /// One refitted block.
@@ -78,37 +120,45 @@ struct Sample {
 }
 
 /// Checks `counts` (one per block of `cfg`) against runs of `function`'s machine code and
-/// refits the blocks they contradict; `None` when the runs cannot decide.
+/// refits the blocks they contradict; why not, when the runs cannot decide.
 pub fn calibrate(
     function: &Function,
     cfg: &Cfg,
     source: &SourceModel,
     counts: &mut [Piecewise],
-) -> Option<Calibration> {
+) -> Checked {
     if function.clone_suffix().is_some() {
-        return None;
+        return Err(NotChecked::Clone);
     }
     let f = source
         .functions
         .iter()
-        .find(|f| f.name == function.source_name())?;
+        .find(|f| f.name == function.source_name())
+        .ok_or(NotChecked::NoSizeParameter)?;
     let bounds = bound_parameters(source, f, counts)?;
-    let samples = cached_samples(function, cfg, f, &bounds)?;
+    let subject = Subject {
+        function,
+        cfg,
+        f,
+        bounds,
+        depth: nest_depth(source, f),
+    };
+    let samples = cached_samples(&subject)?;
     let runs = Runs::new(source, f, samples);
     let mut out = Calibration {
         samples: runs.samples.len(),
         ..Default::default()
     };
     let mut wrong = Vec::new();
-    for b in 0..counts.len() {
+    for (b, count) in counts.iter().enumerate() {
         if runs.address_dependent(b) {
             out.address_dependent.push(cfg.blocks[b].start);
-        } else if runs.values(&counts[b]) != Some(runs.measured(b)) {
+        } else if runs.values(count) != Some(runs.measured(b)) {
             wrong.push(b);
         }
     }
     if wrong.is_empty() {
-        return Some(out);
+        return Ok(out);
     }
     let right: Vec<&Piecewise> = (0..counts.len())
         .filter(|b| !wrong.contains(b) && !out.address_dependent.contains(&cfg.blocks[*b].start))
@@ -140,7 +190,7 @@ pub fn calibrate(
             None => out.unfitted.push(address),
         }
     }
-    Some(out)
+    Ok(out)
 }
 
 /// The finished runs, and the parameter bindings (derived trip counts included) to evaluate
@@ -198,18 +248,23 @@ impl Runs {
     /// The samples where no size is one of the small ones.
     fn large(&self) -> Vec<usize> {
         (0..self.samples.len())
-            .filter(|&t| self.samples[t].values.values().all(|v| SIZES.contains(v)))
+            .filter(|&t| {
+                self.samples[t]
+                    .values
+                    .values()
+                    .all(|v| *v >= *SIZES.start())
+            })
             .collect()
     }
 }
 
 /// The function's parameters that its loop bounds or its counts name: the ones the runs
-/// vary. `None` when there are none, or when one of them is not an integer argument.
+/// vary; none, or one passed in a floating-point register, is a reason not to check.
 fn bound_parameters(
     source: &SourceModel,
     f: &SourceFunction,
     counts: &[Piecewise],
-) -> Option<Vec<String>> {
+) -> Result<Vec<String>, NotChecked> {
     let mut named: BTreeSet<String> = counts.iter().flat_map(|c| c.parameters()).collect();
     for l in source.loops.iter().filter(|l| l.function == f.name) {
         if let Ok(scop) = &l.scop {
@@ -225,7 +280,13 @@ fn bound_parameters(
         .map(|p| p.to_string())
         .collect();
     let floating = f.not_in_integer_registers.iter().any(|p| named.contains(p));
-    (!bounds.is_empty() && !floating).then_some(bounds)
+    if floating {
+        return Err(NotChecked::FloatingBound);
+    }
+    if bounds.is_empty() {
+        return Err(NotChecked::NoSizeParameter);
+    }
+    Ok(bounds)
 }
 
 /// Widths of the copies whose passes and guards are candidate terms.
@@ -298,7 +359,9 @@ impl Basis {
             return Some(Piecewise::zero());
         }
         let pick = |v: &[BigInt]| -> Vec<BigRational> {
-            rows.iter().map(|&r| BigRational::from_integer(v[r].clone())).collect()
+            rows.iter()
+                .map(|&r| BigRational::from_integer(v[r].clone()))
+                .collect()
         };
         let y = pick(target);
         let y_approx: Vec<f64> = rows.iter().map(|&r| to_f64(&target[r])).collect();
@@ -440,41 +503,49 @@ fn solve(columns: &[&[BigRational]], y: &[BigRational]) -> Option<Vec<BigRationa
     Some(k)
 }
 
+/// The function to run, and what its runs vary.
+struct Subject<'a> {
+    function: &'a Function,
+    cfg: &'a Cfg,
+    f: &'a SourceFunction,
+    /// Its integer parameters that bound loops (the sizes).
+    bounds: Vec<String>,
+    /// Loops in its deepest nest (the sizes shrink with it).
+    depth: usize,
+}
+
 /// The finished runs, from the analysis cache when this build already ran the same machine
 /// code (warm analyses then run no interpreter).
-fn cached_samples(
-    function: &Function,
-    cfg: &Cfg,
-    f: &SourceFunction,
-    bounds: &[String],
-) -> Option<Vec<Sample>> {
-    let mut key = function.code_hash().to_le_bytes().to_vec();
-    for b in bounds {
+fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
+    let mut key = subject.function.code_hash().to_le_bytes().to_vec();
+    key.extend(subject.depth.to_le_bytes());
+    for b in &subject.bounds {
         key.extend(b.as_bytes());
         key.push(0);
     }
     let cache = crate::ast_cache::Entry::for_bytes("calibrate", &key);
-    if let Some(samples) = cache.as_ref().and_then(|c| c.load::<Option<Vec<Sample>>>()) {
+    if let Some(samples) = cache
+        .as_ref()
+        .and_then(|c| c.load::<Result<Vec<Sample>, NotChecked>>())
+    {
         return samples;
     }
-    let samples = run_samples(function, cfg, f, bounds);
+    let samples = run_samples(subject);
     if let Some(c) = cache {
         c.store(&samples, &Default::default());
     }
     samples
 }
 
-/// Runs the function at [`SAMPLES`] sizes, cheapest first, within the budgets; `None` when a
+/// Runs the function at [`SAMPLES`] sizes, cheapest first, within the budgets; an error when a
 /// run stopped on something it cannot know (then the counts rest on data) or too few finished.
 /// Every other point runs again with the arrays in the opposite order, so that the blocks of
 /// alias tests (whose counts depend on where the arrays are, not on the sizes) show.
-fn run_samples(
-    function: &Function,
-    cfg: &Cfg,
-    f: &SourceFunction,
-    bounds: &[String],
-) -> Option<Vec<Sample>> {
-    let mut points = sizes(bounds);
+fn run_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
+    let Subject {
+        function, cfg, f, ..
+    } = *subject;
+    let mut points = sizes(&subject.bounds, subject.depth);
     points.sort_by_key(|p| p.values().map(|v| v.unsigned_abs()).product::<u64>());
     let mut out = Vec::new();
     let mut spent = 0;
@@ -489,7 +560,7 @@ fn run_samples(
                     runs.push(visits);
                 }
                 Run::OverBudget => spent += budget,
-                Run::Stopped => return None,
+                Run::Stopped { at } => return Err(NotChecked::Stopped { at }),
             }
         }
         let mut runs = runs.into_iter();
@@ -505,7 +576,12 @@ fn run_samples(
             break;
         }
     }
-    (out.len() >= MIN_SAMPLES).then_some(out)
+    if out.len() < MIN_SAMPLES {
+        return Err(NotChecked::OverBudget {
+            finished: out.len(),
+        });
+    }
+    Ok(out)
 }
 
 /// The integer arguments of one run: the sizes, and every other argument a distinct address
@@ -516,7 +592,11 @@ fn arguments(f: &SourceFunction, values: &Binding, mirrored: bool) -> Vec<i64> {
     f.integer_arguments()
         .enumerate()
         .map(|(k, p)| {
-            let slot = if mirrored { count - k as i64 } else { k as i64 + 1 };
+            let slot = if mirrored {
+                count - k as i64
+            } else {
+                k as i64 + 1
+            };
             values.get(p).copied().unwrap_or(slot << 32)
         })
         .collect()
@@ -525,7 +605,9 @@ fn arguments(f: &SourceFunction, values: &Binding, mirrored: bool) -> Vec<i64> {
 /// [`SAMPLES`] points, each parameter drawn from [`SMALL`] one time in four (the thresholds
 /// of guards, `n >= 4`, lie there) and from [`SIZES`] otherwise; a fixed generator, so that
 /// the cache and the tests are reproducible.
-fn sizes(bounds: &[String]) -> Vec<Binding> {
+fn sizes(bounds: &[String], depth: usize) -> Vec<Binding> {
+    let fits = (RUN_BUDGET as f64 / PER_ITERATION).powf(1.0 / depth.max(1) as f64) as i64;
+    let sizes = *SIZES.start()..=(*SIZES.end()).min(fits.max(SIZES.start() + 4));
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
         state ^= state << 13;
@@ -541,7 +623,7 @@ fn sizes(bounds: &[String]) -> Vec<Binding> {
             bounds
                 .iter()
                 .map(|b| {
-                    let range = if next() % 4 == 0 { &SMALL } else { &SIZES };
+                    let range = if next() % 4 == 0 { &SMALL } else { &sizes };
                     (b.clone(), draw(range, next()))
                 })
                 .collect()
@@ -549,10 +631,19 @@ fn sizes(bounds: &[String]) -> Vec<Binding> {
         .collect()
 }
 
+/// Loops in the deepest nest of `f`.
+fn nest_depth(source: &SourceModel, f: &SourceFunction) -> usize {
+    (0..source.loops.len())
+        .filter(|&i| source.loops[i].function == f.name)
+        .map(|i| std::iter::successors(Some(i), |&l| source.loops[l].parent).count())
+        .max()
+        .unwrap_or(1)
+}
+
 enum Run {
     Finished { visits: Vec<i64>, steps: usize },
     OverBudget,
-    Stopped,
+    Stopped { at: u64 },
 }
 
 /// One run from the entry to the return, counting block visits.
@@ -564,7 +655,9 @@ fn run(function: &Function, cfg: &Cfg, arguments: &[i64], budget: usize) -> Run 
         .map(|(i, b)| (b.start, i))
         .collect();
     let Some(&entry) = by_start.get(&function.address) else {
-        return Run::Stopped;
+        return Run::Stopped {
+            at: function.address,
+        };
     };
     let mut m = Machine::at_entry(arguments);
     let mut visits = vec![0i64; cfg.blocks.len()];
@@ -578,12 +671,12 @@ fn run(function: &Function, cfg: &Cfg, arguments: &[i64], budget: usize) -> Run 
         }
         match m.run_block(function, block) {
             Flow::Return => return Run::Finished { visits, steps },
-            Flow::Stop => return Run::Stopped,
+            Flow::Stop => return Run::Stopped { at: block.start },
             // A jump out of the function is a tail call: this function's part is done.
             Flow::Goto(next) => match by_start.get(&next) {
                 Some(&nb) => b = nb,
                 None if !function.contains(next) => return Run::Finished { visits, steps },
-                None => return Run::Stopped,
+                None => return Run::Stopped { at: next },
             },
         }
     }

@@ -35,7 +35,7 @@ pub struct FunctionFormulas {
     /// The data-dependent branches its counts rest on (file:line, what was assumed).
     pub assumptions: Vec<crate::assumption::Assumption>,
     /// What runs of its machine code checked and refitted (`calibrate`).
-    pub calibration: Option<crate::calibrate::Calibration>,
+    pub calibration: Option<crate::calibrate::Checked>,
 }
 
 /// A call of a modelled function: executions per call of the caller, and how the callee's

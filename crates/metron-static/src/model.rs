@@ -61,8 +61,9 @@ pub struct FunctionModel {
     pub error_paths: Vec<crate::error_path::ErrorPath>,
     /// The data-dependent branches its counts rest on, with what was assumed (file:line).
     pub assumptions: Vec<crate::assumption::Assumption>,
-    /// What runs of the machine code checked and refitted (`None`: they could not decide).
-    pub calibration: Option<crate::calibrate::Calibration>,
+    /// What runs of the machine code checked and refitted, or why they could not decide
+    /// (`None` under `--mira-compat`, which reproduces Mira's counts).
+    pub calibration: Option<crate::calibrate::Checked>,
 }
 
 impl FunctionModel {
@@ -392,9 +393,8 @@ pub fn model_function(
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
     with_data_means(source, &function.name, &mut block_counts);
     let calibration = (!mira_compat)
-        .then(|| crate::calibrate::calibrate(function, &cfg, source, &mut block_counts))
-        .flatten();
-    if let Some(c) = &calibration {
+        .then(|| crate::calibrate::calibrate(function, &cfg, source, &mut block_counts));
+    if let Some(Ok(c)) = &calibration {
         note_refitted_loops(c, &mut loops);
     }
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();

@@ -41,10 +41,12 @@ pub struct FunctionReport {
     pub loops: Vec<LoopReport>,
     /// Data-dependent branches (file:line) and what the counts assume about each.
     pub assumptions: Vec<crate::assumption::Assumption>,
-    /// What runs of its machine code checked and refitted; absent when they could not
-    /// decide (data-dependent control, a clone, no loop bound among the arguments).
+    /// What runs of its machine code checked and refitted; absent under `--mira-compat`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub calibration: Option<crate::calibrate::Calibration>,
+    /// Why its counts were not checked against runs (data-dependent control, a clone, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_checked: Option<crate::calibrate::NotChecked>,
     /// Under a binding: its own parameters the binding does not give (bound at its call
     /// sites); it then has no per-call numbers.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -206,7 +208,8 @@ fn function_report(
             .collect(),
         loops: f.loops.iter().map(loop_report).collect(),
         assumptions: f.assumptions.clone(),
-        calibration: f.calibration.clone(),
+        calibration: f.calibration.clone().and_then(std::result::Result::ok),
+        not_checked: f.calibration.clone().and_then(std::result::Result::err),
         unbound: None,
         total: None,
         counts: None,

@@ -242,6 +242,9 @@ fn print_function(f: &FunctionReport) {
             }
         );
     }
+    if let Some(why) = &f.not_checked {
+        println!("    not checked against runs of the machine code: {why}");
+    }
     for a in &f.assumptions {
         println!(
             "    DATA-DEPENDENT {}:{} ({}): {}; counted as {}; give the probability with {}",
