@@ -512,6 +512,54 @@ mod tests {
         }
     }
 
+    // The bounds the cut cannot tighten by itself, split into pieces: a `max` end counting up
+    // (nest_1's `k < MAX(j + 2, i + 2)`), a `min` end counting down, a `max` start (nest_3's
+    // `j = MAX(i + 1, 1)`) and a `min` of constants (nest_5's), against brute force.
+    #[test]
+    fn trip_classes_of_max_bounded_and_two_start_loops_match_brute_force() {
+        let options = CountOptions::default();
+        let nest = |start: &str, end: &str, step: i64| {
+            source(vec![
+                (Loop::exclusive("j", "0", "n", 1).unwrap(), None),
+                (Loop::exclusive("k", start, end, step).unwrap(), Some(0)),
+            ])
+        };
+        let up = |a: i64, b: i64| (b - a).max(0);
+        type Trip = Box<dyn Fn(i64, i64) -> i64>;
+        let cases: [(SourceModel, Trip); 4] = [
+            (
+                nest("0 - 1", "max(j + 2, 7 - j)", 1),
+                Box::new(move |_, j| up(-1, (j + 2).max(7 - j))),
+            ),
+            (
+                nest("2 * j", "min(j - 3, 1)", -1),
+                Box::new(move |_, j| up((j - 3).min(1), 2 * j)),
+            ),
+            (
+                nest("max(j + 1, 3)", "n + 1", 1),
+                Box::new(move |n, j| up((j + 1).max(3), n + 1)),
+            ),
+            (
+                nest("min(0, 2)", "n - j", 1),
+                Box::new(move |n, j| up(0, n - j)),
+            ),
+        ];
+        for (s, trip) in &cases {
+            for n in [0, 1, 4, 9, 17] {
+                for (k, m) in [(1, 1), (2, 4), (4, 4), (3, 3)] {
+                    for r in 0..m {
+                        let e = entries_where(s, 1, k, Some((m, r)), &options).unwrap();
+                        let all = entries_with_at_least(s, 1, k, &options).unwrap();
+                        let trips = (0..n).map(|j| trip(n, j)).filter(|&t| t >= k);
+                        assert_eq!(at(&all, n), trips.clone().count() as i64, "n={n} k={k}");
+                        let brute = trips.filter(|&t| t % m == r).count() as i64;
+                        assert_eq!(at(&e, n), brute, "n={n} k={k} m={m} r={r}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_lone_copy_needs_a_constant_multiple_trip_count() {
         let s = source(vec![
