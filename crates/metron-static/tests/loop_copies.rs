@@ -288,3 +288,59 @@ fn copies_under_an_unrolled_away_outer_loop_split_its_entries() {
         }
     }
 }
+
+/// Builds generator seed `seed` with `cc level -fno-inline` and validates `nest` at the
+/// seed's own sizes.
+fn nest_row(seed: u64, cc: &str, level: &str) -> Comparison {
+    let nest = Nest::random(seed, &Options::default());
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join(format!("nest_{seed}.c"));
+    std::fs::write(&src, nest.c_source()).unwrap();
+    let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let params = [("n", nest.values[0]), ("m", nest.values[1])];
+    let cs = validate(
+        cc,
+        &src,
+        &["-g", level, "-fno-inline"],
+        true,
+        &args,
+        &params,
+    );
+    kernel(&cs, "nest").clone()
+}
+
+/// Loops whose guards test a trip count that is a `max`/`min` of two expressions on the side
+/// the cut does not tighten: seed 5's `i = MIN(0, 2)` start at clang -O3 (vectorised `l`
+/// copies below) was `trip_21` unbound, "guard of a loop without a single start"; now each
+/// piece of the bound is counted with its own expression.
+#[test]
+fn guards_of_loops_with_two_starts_are_counted_by_pieces() {
+    if !tools() {
+        return;
+    }
+    let c = nest_row(5, "clang", "-O3");
+    assert!(c.unevaluated.is_none(), "{:?}", c.unevaluated);
+    let e = c.total_error_percent();
+    assert!(e < 0.1, "clang -O3: {e}%");
+}
+
+/// Generator seed 9 at clang -O2/-O3: the constant `for (j = 6; j > 1; j--)` is unrolled away
+/// into five copies of the `k` loop, each with a vector and a scalar copy of `l` whose header
+/// has line 0 (the fifth vector copy mapped to no source loop: `trip_0x1820` unbound). Each
+/// binary loop is now a copy of a loop enclosing its inner loops' (the scalar copies no longer
+/// climb to `k`, `j`, `i`), and the five instances split the entries of `k` and `l`, each with
+/// its own guards and remainders. What is left (under 1%): the block that skips `l` when
+/// `k < 2`, counted on every `k` iteration.
+#[test]
+fn copies_under_a_fully_unrolled_middle_loop_split_its_entries() {
+    if !tools() {
+        return;
+    }
+    for level in ["-O2", "-O3"] {
+        let c = nest_row(9, "clang", level);
+        assert!(c.unevaluated.is_none(), "{:?}", c.unevaluated);
+        let e = c.total_error_percent();
+        assert!(e < 1.0, "clang {level}: {e}%");
+    }
+}
