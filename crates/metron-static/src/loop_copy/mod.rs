@@ -153,8 +153,9 @@ impl SourceCopies {
                     &factor,
                     &mut roles,
                 );
+                // A factor read from the copy's own induction variable stands.
                 if let ([lone], false) = (copies.as_slice(), remainder_seen) {
-                    if !lone_copy_plausible(source, s, factor[*lone]) {
+                    if !read.contains_key(lone) && !lone_copy_plausible(source, s, factor[*lone]) {
                         factor[*lone] = 1;
                         continue;
                     }
