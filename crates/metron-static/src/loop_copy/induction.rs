@@ -248,6 +248,14 @@ pub(super) fn touched_elements(
     instructions: &[&Instruction],
     skip: &BTreeSet<Array>,
 ) -> Option<i64> {
+    touched(instructions, skip).map(|(elements, _)| elements)
+}
+
+/// `touched_elements`, and how many arrays they are in.
+pub(super) fn touched(
+    instructions: &[&Instruction],
+    skip: &BTreeSet<Array>,
+) -> Option<(i64, usize)> {
     let typed = arithmetic_element(instructions);
     let mut groups: BTreeMap<(Array, u32, u32), Touched> = BTreeMap::new();
     let mut loaded: BTreeMap<Register, u32> = BTreeMap::new();
@@ -271,7 +279,10 @@ pub(super) fn touched_elements(
             }
         }
     }
-    (!groups.is_empty()).then(|| groups.values().map(|slots| slots.len() as i64).sum())
+    (!groups.is_empty()).then(|| {
+        let elements = groups.values().map(|slots| slots.len() as i64).sum();
+        (elements, groups.len())
+    })
 }
 
 /// Address forms loop `l` reads or writes at the same place on every pass (`x[i]` in a

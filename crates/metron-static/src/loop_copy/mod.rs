@@ -256,6 +256,24 @@ impl SourceCopies {
             .filter(|(_, _, r)| *r == Role::Cascade)
             .map(|(_, k, _)| *k)
             .collect();
+        // More wide copies of one width than the instances the copies were grouped in are
+        // versions of the loop on a condition in its body (nest_17 gcc -O3: four copies of 2
+        // per pass in two groups): which one an entry takes is not read, and giving each its
+        // group's share would be a silent multiple of the truth.
+        if let Some(&m) = self.groups.get(&s) {
+            let mut widths: BTreeMap<i64, i64> = BTreeMap::new();
+            for (c, k, r) in &parts {
+                if matches!(c, Copy::Loop(_)) && *r == Role::Cascade && *k > 1 {
+                    *widths.entry(*k).or_default() += 1;
+                }
+            }
+            if let Some((k, n)) = widths.iter().find(|(_, n)| **n > m) {
+                return Err(format!(
+                    "{n} copies of {k} iterations per pass in {m} groups: versions of the loop \
+                     on a condition that is not read"
+                ));
+            }
+        }
         let (by_factor, entries) = cascade_totals(source, s, &cascade, options)?;
         let mut out: BTreeMap<Copy, Piecewise> = parts
             .iter()
