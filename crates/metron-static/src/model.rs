@@ -519,29 +519,74 @@ fn map_loops(
     let span = source_loop_span(function, cfg, source, file);
     for &l in &order {
         let lines = lines_of(function, cfg, &own_blocks(cfg, l), file);
-        let at = |s: &usize| lines.contains(&source.loops[*s].line);
-        let candidate = span
-            .clone()
-            .filter(|s| !claimed.contains(s) && at(s))
-            .max_by_key(|&s| depth_of(s))
-            .or_else(|| span.clone().filter(at).max_by_key(|&s| depth_of(s)))
-            .or_else(|| {
-                // No instruction carries the `for` line (clang attributes the test to the
-                // body's lines): the deepest unclaimed loop whose extent holds the lines.
-                let holds = |s: &usize| {
-                    let l = &source.loops[*s];
-                    !lines.is_empty() && lines.iter().all(|x| (l.line..=l.end_line).contains(x))
-                };
-                span.clone()
-                    .filter(|s| !claimed.contains(s) && holds(s))
-                    .max_by_key(|&s| depth_of(s))
-            });
+        // A binary loop is no copy of a loop its own inner loops are copies of, nor of one
+        // inside those (inner loops are mapped first): under a source loop unrolled away,
+        // its copies of the loop below carry that loop's lines and the lines of the loop
+        // below it (nest_9 clang -O2's `k` copies), and line 0 headers leave only body lines
+        // to go by. Unconstrained when nothing fits (the older rule).
+        let inner: Vec<usize> = (0..cfg.loops.len())
+            .filter(|&x| x != l && cfg.loops[l].blocks.contains(&cfg.loops[x].header))
+            .filter_map(|x| mapping.get(&x).copied().flatten())
+            .collect();
+        let outside = |s: &usize| inner.iter().all(|&x| x != *s && !within(source, *s, x));
+        let fits = span.clone().filter(outside).collect::<Vec<_>>();
+        let candidate = pick(source, &lines, &fits, &claimed, &depth_of).or_else(|| {
+            pick(
+                source,
+                &lines,
+                &span.clone().collect::<Vec<_>>(),
+                &claimed,
+                &depth_of,
+            )
+        });
         if let Some(s) = candidate {
             claimed.insert(s);
         }
         mapping.insert(l, candidate);
     }
     mapping
+}
+
+/// The source loop among `candidates` a binary loop with `lines` is a copy of: the deepest
+/// unclaimed one at one of the lines, else the deepest at one of them, else (no instruction
+/// carries the `for` line: clang attributes the test to the body's lines, and gives a
+/// versioned copy's header line 0) the deepest whose extent holds every line. Claimed or not:
+/// the copies of one loop are all leaves holding its body lines (nest_9 clang -O2's vector
+/// and scalar `l` loops), and an enclosing loop is told apart by its inner loops instead.
+fn pick(
+    source: &SourceModel,
+    lines: &BTreeSet<u32>,
+    candidates: &[usize],
+    claimed: &BTreeSet<usize>,
+    depth_of: &dyn Fn(usize) -> usize,
+) -> Option<usize> {
+    let at = |s: &usize| lines.contains(&source.loops[*s].line);
+    let holds = |s: &usize| {
+        let l = &source.loops[*s];
+        !lines.is_empty() && lines.iter().all(|x| (l.line..=l.end_line).contains(x))
+    };
+    let deepest = |keep: &dyn Fn(&usize) -> bool| {
+        candidates
+            .iter()
+            .copied()
+            .filter(|s| keep(s))
+            .max_by_key(|&s| depth_of(s))
+    };
+    deepest(&|s| !claimed.contains(s) && at(s))
+        .or_else(|| deepest(&at))
+        .or_else(|| deepest(&holds))
+}
+
+/// Whether source loop `x` is nested (at any depth) in source loop `s`.
+fn within(source: &SourceModel, x: usize, s: usize) -> bool {
+    let mut at = source.loops[x].parent;
+    while let Some(p) = at {
+        if p == s {
+            return true;
+        }
+        at = source.loops[p].parent;
+    }
+    false
 }
 
 /// Only source loops within the lines this function's code comes from (source loops are in

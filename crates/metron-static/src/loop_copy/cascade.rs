@@ -10,7 +10,7 @@ use metron_symbolic::{trip_count, Bound, CountOptions, LoopNest, Piecewise, Rati
 use super::induction::invariant_arrays;
 use super::induction::is_vector;
 use super::induction::own_instructions;
-use super::induction::touched_elements;
+use super::induction::touched;
 use super::remainder::after_copies;
 use super::remainder::before_copies;
 use super::remainder::pass_candidates;
@@ -127,7 +127,7 @@ pub(super) fn narrowest_unrolled(
         return 1;
     }
     let invariant = invariant_arrays(function, cfg, narrowest);
-    let Some(per_pass) = touched_elements(&own, &invariant).filter(|e| *e > 0) else {
+    let Some((per_pass, arrays)) = touched(&own, &invariant).filter(|e| e.0 > 0) else {
         return 1;
     };
     pass_candidates(function, cfg, source, file, s, copies)
@@ -140,7 +140,10 @@ pub(super) fn narrowest_unrolled(
             if is_vector(&instructions) {
                 return None;
             }
-            touched_elements(&instructions, &invariant)
+            // A pass over fewer arrays (a store-only tail) is no measure of a whole one.
+            touched(&instructions, &invariant)
+                .filter(|t| t.1 == arrays)
+                .map(|t| t.0)
         })
         .filter(|&t| t > 0 && t < per_pass && per_pass % t == 0)
         .map(|t| per_pass / t)

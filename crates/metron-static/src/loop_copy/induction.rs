@@ -240,13 +240,25 @@ pub(super) fn is_vector(instructions: &[&Instruction]) -> bool {
 }
 
 /// Elements the instructions touch, summed over the arrays (accesses sharing base, index and
-/// scale; every lane of every access, each element once); constants are no array.
+/// scale; every lane of every access, each element once); constants are no array. A base or
+/// index register loaded anew (`mov` from the stack between accesses: clang -O3 reloads each
+/// array's pointer into `rax` at iir_filter.c's prologue) holds another array from then on;
+/// stepping it (`add`, `lea`) does not.
 pub(super) fn touched_elements(
     instructions: &[&Instruction],
     skip: &BTreeSet<Array>,
 ) -> Option<i64> {
+    touched(instructions, skip).map(|(elements, _)| elements)
+}
+
+/// `touched_elements`, and how many arrays they are in.
+pub(super) fn touched(
+    instructions: &[&Instruction],
+    skip: &BTreeSet<Array>,
+) -> Option<(i64, usize)> {
     let typed = arithmetic_element(instructions);
-    let mut groups: BTreeMap<Array, Touched> = BTreeMap::new();
+    let mut groups: BTreeMap<(Array, u32, u32), Touched> = BTreeMap::new();
+    let mut loaded: BTreeMap<Register, u32> = BTreeMap::new();
     for ins in instructions {
         for m in &ins.memory {
             if (m.base.is_none() && m.index.is_none())
@@ -257,14 +269,20 @@ pub(super) fn touched_elements(
                 continue;
             }
             let element = element_size(m, typed);
-            touch(
-                groups.entry((m.base, m.index, m.scale)).or_default(),
-                m,
-                element,
-            );
+            let anew = |r: Option<Register>| r.and_then(|r| loaded.get(&r).copied()).unwrap_or(0);
+            let key = ((m.base, m.index, m.scale), anew(m.base), anew(m.index));
+            touch(groups.entry(key).or_default(), m, element);
+        }
+        if ins.mnemonic == iced_x86::Mnemonic::Mov && ins.step.is_none() {
+            for &r in &ins.writes {
+                *loaded.entry(r).or_default() += 1;
+            }
         }
     }
-    (!groups.is_empty()).then(|| groups.values().map(|slots| slots.len() as i64).sum())
+    (!groups.is_empty()).then(|| {
+        let elements = groups.values().map(|slots| slots.len() as i64).sum();
+        (elements, groups.len())
+    })
 }
 
 /// Address forms loop `l` reads or writes at the same place on every pass (`x[i]` in a

@@ -207,3 +207,102 @@ fn exits_on_invariant_test(function: &Function, cfg: &Cfg, l: usize) -> bool {
             })
     })
 }
+
+/// How many instances of an unrolled-away loop share the entries of source loop `s`'s
+/// `copies`: the source loops around `s` that no binary loop is a copy of were fully
+/// unrolled, so the code of `s` is repeated once per iteration of them (`T`, their constant
+/// trip counts multiplied; nest_9 clang -O2's `for (j = 6; j > 1; j--)` leaves five copies of
+/// the `k` loop, each holding its own copies of `l`). Each instance runs `1/T` of the entries
+/// when none of the loops from the unrolled ones down to `s` reads an unrolled variable, and
+/// the copies sit under exactly `T` distinct instances (binary loops whose source loops are
+/// inside the unrolled ones, outermost). `None` otherwise.
+pub(super) fn unrolled_instances(
+    cfg: &Cfg,
+    source: &SourceModel,
+    mapping: &BTreeMap<usize, Option<usize>>,
+    s: usize,
+    copies: &[usize],
+) -> Option<i64> {
+    let mapped = |x: usize| mapping.values().any(|m| *m == Some(x));
+    let mut unrolled = Vec::new();
+    let mut below = vec![s];
+    let mut at = source.loops[s].parent;
+    while let Some(p) = at {
+        if mapped(p) {
+            if unrolled.is_empty() {
+                below.push(p);
+            }
+        } else {
+            unrolled.push(p);
+        }
+        at = source.loops[p].parent;
+    }
+    let outermost = *unrolled.last()?;
+    let mut instances = 1;
+    let mut vars = Vec::new();
+    for &u in &unrolled {
+        let l = source.loops[u].scop.as_ref().ok()?;
+        instances *= constant_trip(l)?;
+        vars.push(l.var.clone());
+    }
+    // Loops between the unrolled ones and `s` (and `s`): their counts must not differ from
+    // one instance to the next.
+    let reads_unrolled = source.loops.iter().enumerate().any(|(x, sl)| {
+        (x == s || (is_within(source, s, x) && is_within(source, x, outermost)))
+            && sl.scop.as_ref().map_or(true, |l| {
+                let exprs = l.start.exprs().iter().chain(l.end.exprs());
+                exprs.flat_map(|e| e.terms.keys()).any(|v| vars.contains(v))
+            })
+    });
+    let inside = |b: usize| {
+        mapping
+            .get(&b)
+            .copied()
+            .flatten()
+            .is_some_and(|x| x == outermost || is_within(source, x, outermost))
+    };
+    let roots: std::collections::BTreeSet<usize> = copies
+        .iter()
+        .map(|&o| {
+            let mut root = o;
+            while let Some(p) = cfg.loops[root].parent.filter(|&p| inside(p)) {
+                root = p;
+            }
+            root
+        })
+        .collect();
+    (!reads_unrolled && instances > 1 && roots.len() as i64 == instances).then_some(instances)
+}
+
+/// The trip count of a loop whose bounds are constants (at most 64 iterations: a loop the
+/// compiler unrolls fully).
+fn constant_trip(l: &metron_symbolic::Loop) -> Option<i64> {
+    let value = |b: &metron_symbolic::Bound| {
+        let cs: Option<Vec<i64>> = b
+            .exprs()
+            .iter()
+            .map(|e| e.terms.is_empty().then_some(e.constant))
+            .collect();
+        let cs = cs?;
+        match b {
+            metron_symbolic::Bound::Min(_) => cs.into_iter().min(),
+            metron_symbolic::Bound::Max(_) => cs.into_iter().max(),
+        }
+    };
+    let (mut v, end) = (value(&l.start)?, value(&l.end)?);
+    let mut n = 0;
+    while n <= 64 {
+        let runs = match (l.stride > 0, l.end_inclusive) {
+            (true, true) => v <= end,
+            (true, false) => v < end,
+            (false, true) => v >= end,
+            (false, false) => v > end,
+        };
+        if !runs {
+            return Some(n);
+        }
+        n += 1;
+        v += l.stride;
+    }
+    None
+}

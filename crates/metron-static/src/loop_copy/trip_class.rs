@@ -23,9 +23,12 @@ pub fn entries_with_at_least(
 
 /// Entries of source loop `i` whose trip count `N` is at least `k` and, with `modulo =
 /// (m, r)`, satisfies `N mod m == r`. `N` is `ceil(D / s)` with `D` the distance from the
-/// start to the tightest end (`+1` when inclusive) and `s` the step, so a `min` end is counted
-/// piece by piece (each piece: one end is the tightest) and a step `s > 1` by the `s` residues
-/// of `D - 1 mod s*m` that give `N mod m == r`.
+/// start to the end (`+1` when inclusive) and `s` the step. A `max`/`min` bound is a piecewise
+/// function (004 §III.C.2): in each piece one of its expressions is the bound's value, so the
+/// entries are counted piece by piece with that expression as the only start or end. The one
+/// case that needs no split is an end on the side the cut already tightens (`min` counting up,
+/// `max` counting down) when no residue is asked. A step `s > 1` is counted by the `s`
+/// residues of `D - 1 mod s*m` that give `N mod m == r`.
 pub fn entries_where(
     source: &SourceModel,
     i: usize,
@@ -34,16 +37,50 @@ pub fn entries_where(
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
     let mut loops = source.nest_of(i)?;
-    let Some(inner) = loops.last_mut() else {
+    let Some(inner) = loops.pop() else {
         return Err("empty loop nest".into());
     };
-    let (Bound::Max(starts) | Bound::Min(starts)) = &inner.start;
-    if starts.len() != 1 {
-        return Err("guard of a loop without a single start".into());
-    }
-    // A down-counting loop is the mirror image: its end is a lower bound (`max`).
+    // A down-counting loop is the mirror image: its end is a lower bound.
     let up = inner.stride > 0;
-    let start = starts[0].clone();
+    let tightened = matches!(
+        (&inner.end, up),
+        (Bound::Min(_), true) | (Bound::Max(_), false)
+    );
+    let end_pieces = if tightened && modulo.is_none() {
+        vec![(inner.end.exprs().to_vec(), Vec::new())]
+    } else {
+        pieces(&inner.end)
+            .into_iter()
+            .map(|(e, c)| (vec![e], c))
+            .collect()
+    };
+    let mut total = Piecewise::zero();
+    for (start, start_conditions) in pieces(&inner.start) {
+        for (ends, end_conditions) in &end_pieces {
+            let mut conditions = start_conditions.clone();
+            conditions.extend(end_conditions.iter().cloned());
+            let mut cut = loops.clone();
+            cut.push(cut_at(&inner, &start, ends, k)?);
+            let classes = match modulo {
+                None => vec![conditions],
+                Some((m, r)) => residue_classes(&inner, &start, &ends[0], m, r, &conditions)?,
+            };
+            for c in classes {
+                total = &total + &count(&cut, c, options)?;
+            }
+        }
+    }
+    Ok(total)
+}
+
+/// Source loop `inner` cut to its `k`-th iteration from `start`, run when that iteration is
+/// still before every one of `ends`.
+fn cut_at(
+    inner: &metron_symbolic::Loop,
+    start: &AffineExpr,
+    ends: &[AffineExpr],
+    k: i64,
+) -> Result<metron_symbolic::Loop, String> {
     let at = start
         .plus_constant((k - 1) * inner.stride)
         .map_err(|e| e.to_string())?;
@@ -53,70 +90,79 @@ pub fn entries_where(
         at.plus_constant(inner.stride.signum())
             .map_err(|e| e.to_string())?
     };
-    let ends = match (&inner.end, up) {
-        (Bound::Min(v), true) | (Bound::Max(v), false) => v.clone(),
-        (b, _) if b.exprs().len() == 1 => b.exprs().to_vec(),
-        _ => return Err("guard of a loop with a max end bound (min when counting down)".into()),
-    };
-    let (step, inclusive) = (inner.stride.abs(), i64::from(inner.end_inclusive));
-    let mut cut_ends = ends.clone();
+    let mut cut_ends = ends.to_vec();
     cut_ends.push(last);
-    inner.start = Bound::single(at);
-    inner.end = if up {
+    let mut cut = inner.clone();
+    cut.start = Bound::single(at);
+    cut.end = if inner.stride > 0 {
         Bound::Min(cut_ends)
     } else {
         Bound::Max(cut_ends)
     };
-    let Some((m, r)) = modulo else {
-        return count(&loops, Vec::new(), options);
+    Ok(cut)
+}
+
+/// The conditions (added to `conditions`) under which a loop from `start` to `end` has a trip
+/// count `N` with `N mod m == r`: `N = ceil(D/s) = floor((D-1)/s) + 1`, so `N mod m == r` iff
+/// `(D-1) mod s*m` lies in `[s*((r-1) mod m), s*((r-1) mod m) + s)`, one class per residue.
+fn residue_classes(
+    inner: &metron_symbolic::Loop,
+    start: &AffineExpr,
+    end: &AffineExpr,
+    m: i64,
+    r: i64,
+    conditions: &[Condition],
+) -> Result<Vec<Vec<Condition>>, String> {
+    let (step, inclusive) = (inner.stride.abs(), i64::from(inner.end_inclusive));
+    let (high, low) = if inner.stride > 0 {
+        (end, start)
+    } else {
+        (start, end)
     };
-    let mut total = Piecewise::zero();
-    for p in 0..ends.len() {
-        let tightest = tightest_end(&ends, p, up);
-        let (high, low) = if up {
-            (&ends[p], &start)
-        } else {
-            (&start, &ends[p])
-        };
-        let distance = high
-            .plus_scaled(low, -1)
-            .and_then(|e| e.plus_constant(inclusive - 1))
-            .map_err(|e| e.to_string())?;
-        // N = ceil(D/s) = floor((D-1)/s) + 1, so N mod m == r iff (D-1) mod s*m lies in
-        // [s*((r-1) mod m), s*((r-1) mod m) + s).
-        let first = step * (r - 1).rem_euclid(m);
-        for t in first..first + step {
-            let mut conditions = tightest.clone();
-            conditions.push(Condition::Modulo {
+    let distance = high
+        .plus_scaled(low, -1)
+        .and_then(|e| e.plus_constant(inclusive - 1))
+        .map_err(|e| e.to_string())?;
+    let first = step * (r - 1).rem_euclid(m);
+    Ok((first..first + step)
+        .map(|t| {
+            let mut c = conditions.to_vec();
+            c.push(Condition::Modulo {
                 expr: distance.clone(),
                 modulus: step * m,
                 residue: t,
                 negated: false,
             });
-            total = &total + &count(&loops, conditions, options)?;
-        }
-    }
-    Ok(total)
+            c
+        })
+        .collect())
 }
 
-/// Conditions under which `ends[p]` is the tightest end (the least of a `min` when counting
-/// up, the greatest of a `max` when counting down); ties go to the first end, so the pieces
-/// partition the domain.
-fn tightest_end(ends: &[AffineExpr], p: usize, up: bool) -> Vec<Condition> {
-    (0..ends.len())
-        .filter(|&q| q != p)
-        .map(|q| {
-            let op = match (up, q < p) {
-                (true, true) => CmpOp::Lt,
-                (true, false) => CmpOp::Le,
-                (false, true) => CmpOp::Gt,
-                (false, false) => CmpOp::Ge,
-            };
-            Condition::Affine {
-                lhs: ends[p].clone(),
-                op,
-                rhs: ends[q].clone(),
-            }
+/// The pieces of a bound: each expression with the conditions under which it is the bound's
+/// value (the least of a `min`, the greatest of a `max`); ties go to the first expression, so
+/// the pieces partition the domain. A single expression is one piece with no condition.
+fn pieces(bound: &Bound) -> Vec<(AffineExpr, Vec<Condition>)> {
+    let exprs = bound.exprs();
+    let least = matches!(bound, Bound::Min(_));
+    (0..exprs.len())
+        .map(|p| {
+            let conditions = (0..exprs.len())
+                .filter(|&q| q != p)
+                .map(|q| {
+                    let op = match (least, q < p) {
+                        (true, true) => CmpOp::Lt,
+                        (true, false) => CmpOp::Le,
+                        (false, true) => CmpOp::Gt,
+                        (false, false) => CmpOp::Ge,
+                    };
+                    Condition::Affine {
+                        lhs: exprs[p].clone(),
+                        op,
+                        rhs: exprs[q].clone(),
+                    }
+                })
+                .collect();
+            (exprs[p].clone(), conditions)
         })
         .collect()
 }
