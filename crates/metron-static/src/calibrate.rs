@@ -61,6 +61,15 @@ pub struct Calibration {
     pub address_dependent: Vec<u64>,
 }
 
+/// Branches the runs cannot decide but the model assumes (a libm error path not taken):
+/// the successor to follow, and the blocks whose counts rest on the assumption, which the
+/// runs neither check nor use.
+#[derive(Debug, Clone, Default)]
+pub struct Assumed {
+    pub take: HashMap<usize, usize>,
+    pub fixed: BTreeSet<usize>,
+}
+
 /// What the runs found, or why there were none to find it.
 pub type Checked = Result<Calibration, NotChecked>;
 
@@ -125,6 +134,7 @@ pub fn calibrate(
     function: &Function,
     cfg: &Cfg,
     source: &SourceModel,
+    assumed: &Assumed,
     counts: &mut [Piecewise],
 ) -> Checked {
     if function.clone_suffix().is_some() {
@@ -140,6 +150,7 @@ pub fn calibrate(
         function,
         cfg,
         f,
+        assumed,
         bounds,
         depth: nest_depth(source, f),
     };
@@ -151,6 +162,9 @@ pub fn calibrate(
     };
     let mut wrong = Vec::new();
     for (b, count) in counts.iter().enumerate() {
+        if assumed.fixed.contains(&b) {
+            continue;
+        }
         if runs.address_dependent(b) {
             out.address_dependent.push(cfg.blocks[b].start);
         } else if runs.values(count) != Some(runs.measured(b)) {
@@ -161,7 +175,11 @@ pub fn calibrate(
         return Ok(out);
     }
     let right: Vec<&Piecewise> = (0..counts.len())
-        .filter(|b| !wrong.contains(b) && !out.address_dependent.contains(&cfg.blocks[*b].start))
+        .filter(|b| {
+            !wrong.contains(b)
+                && !assumed.fixed.contains(b)
+                && !out.address_dependent.contains(&cfg.blocks[*b].start)
+        })
         .map(|b| &counts[b])
         .collect();
     let basis = Basis::new(right, &structural_counts(source, f), &|c| runs.values(c));
@@ -508,6 +526,7 @@ struct Subject<'a> {
     function: &'a Function,
     cfg: &'a Cfg,
     f: &'a SourceFunction,
+    assumed: &'a Assumed,
     /// Its integer parameters that bound loops (the sizes).
     bounds: Vec<String>,
     /// Loops in its deepest nest (the sizes shrink with it).
@@ -519,6 +538,12 @@ struct Subject<'a> {
 fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
     let mut key = subject.function.code_hash().to_le_bytes().to_vec();
     key.extend(subject.depth.to_le_bytes());
+    let mut taken: Vec<_> = subject.assumed.take.iter().collect();
+    taken.sort();
+    for (d, t) in taken {
+        key.extend(d.to_le_bytes());
+        key.extend(t.to_le_bytes());
+    }
     for b in &subject.bounds {
         key.extend(b.as_bytes());
         key.push(0);
@@ -542,9 +567,7 @@ fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
 /// Every other point runs again with the arrays in the opposite order, so that the blocks of
 /// alias tests (whose counts depend on where the arrays are, not on the sizes) show.
 fn run_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
-    let Subject {
-        function, cfg, f, ..
-    } = *subject;
+    let f = subject.f;
     let mut points = sizes(&subject.bounds, subject.depth);
     points.sort_by_key(|p| p.values().map(|v| v.unsigned_abs()).product::<u64>());
     let mut out = Vec::new();
@@ -554,7 +577,7 @@ fn run_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
         for mirrored in [false, true].into_iter().take(1 + t % 2) {
             let arguments = arguments(f, &values, mirrored);
             let budget = RUN_BUDGET.min(TOTAL_BUDGET.saturating_sub(spent));
-            match run(function, cfg, &arguments, budget) {
+            match run(subject, &arguments, budget) {
                 Run::Finished { visits, steps } => {
                     spent += steps;
                     runs.push(visits);
@@ -647,7 +670,13 @@ enum Run {
 }
 
 /// One run from the entry to the return, counting block visits.
-fn run(function: &Function, cfg: &Cfg, arguments: &[i64], budget: usize) -> Run {
+fn run(subject: &Subject, arguments: &[i64], budget: usize) -> Run {
+    let Subject {
+        function,
+        cfg,
+        assumed,
+        ..
+    } = *subject;
     let by_start: HashMap<u64, usize> = cfg
         .blocks
         .iter()
@@ -671,7 +700,11 @@ fn run(function: &Function, cfg: &Cfg, arguments: &[i64], budget: usize) -> Run 
         }
         match m.run_block(function, block) {
             Flow::Return => return Run::Finished { visits, steps },
-            Flow::Stop => return Run::Stopped { at: block.start },
+            // A branch the model assumes (an error path not taken) goes the assumed way.
+            Flow::Stop => match assumed.take.get(&b) {
+                Some(&taken) => b = taken,
+                None => return Run::Stopped { at: block.start },
+            },
             // A jump out of the function is a tail call: this function's part is done.
             Flow::Goto(next) => match by_start.get(&next) {
                 Some(&nb) => b = nb,

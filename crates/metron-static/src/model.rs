@@ -392,11 +392,6 @@ pub fn model_function(
     let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
     with_data_means(source, &function.name, &mut block_counts);
-    let calibration = (!mira_compat)
-        .then(|| crate::calibrate::calibrate(function, &cfg, source, &mut block_counts));
-    if let Some(Ok(c)) = &calibration {
-        note_refitted_loops(c, &mut loops);
-    }
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     let assumptions = crate::assumption::data_dependent(function, &cfg, source);
     FunctionModel {
@@ -408,7 +403,7 @@ pub fn model_function(
         plt_calls: Vec::new(),
         error_paths: Vec::new(),
         assumptions,
-        calibration,
+        calibration: None,
         renamed: contexts
             .iter()
             .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
@@ -787,9 +782,32 @@ pub fn model_binary(
             let mut m = model_function(f, source, mira_compat);
             m.plt_calls = plt_calls(binary, f, &m.cfg);
             count_error_paths(binary, f, source, &mut m);
+            if !mira_compat {
+                calibrate(f, source, &mut m);
+            }
             (i, m)
         })
         .collect()
+}
+
+/// Checks the counts against runs of the machine code (`calibrate`), the libm error paths
+/// followed as the model counts them.
+fn calibrate(function: &Function, source: &SourceModel, m: &mut FunctionModel) {
+    let mut assumed = crate::calibrate::Assumed::default();
+    for p in &m.error_paths {
+        assumed.take.insert(p.decide, p.other);
+        // The error side's blocks carry the assumption (or a profile's fraction), not a
+        // count the runs could check.
+        assumed.fixed.extend((0..m.cfg.blocks.len()).filter(|&b| {
+            m.cfg.dominates(p.error, b) || m.cfg.dominates(p.other, b) && p.other != p.decide
+        }));
+    }
+    let checked =
+        crate::calibrate::calibrate(function, &m.cfg, source, &assumed, &mut m.block_counts);
+    if let Ok(c) = &checked {
+        note_refitted_loops(c, &mut m.loops);
+    }
+    m.calibration = Some(checked);
 }
 
 /// Blocks that call (or tail-jump) through a PLT stub, with the stub's executed path.
