@@ -377,6 +377,7 @@ fn annotated_scop(l: &SourceLoop) -> std::result::Result<Loop, String> {
             end: Bound::single(parse(&n)?),
             end_inclusive: false,
             stride: 1,
+            residues: Vec::new(),
         });
     }
     let mut base = match (&l.scop, get("lp_init"), get("lp_cond")) {
@@ -393,6 +394,7 @@ fn annotated_scop(l: &SourceLoop) -> std::result::Result<Loop, String> {
                 end: Bound::single(AffineExpr::constant(0)),
                 end_inclusive: false,
                 stride: l.partial.1.filter(|s| *s > 0).unwrap_or(1),
+                residues: Vec::new(),
             }
         }
         (Err(e), _, _) => return Err(e.clone()),
@@ -867,6 +869,7 @@ fn for_scop(
         end,
         end_inclusive,
         stride,
+        residues: Vec::new(),
     })
 }
 
