@@ -53,8 +53,8 @@ pub fn tile_condition(
         return None;
     };
     // d = c·ii + e OP 0, c = ±1: ii OP' −c·e.
-    let (c, mut e) = (d.terms[t.var], d.clone());
-    e.terms.remove(t.var);
+    let mut e = d.clone();
+    let c = e.terms.remove(t.var)?;
     let op = match c {
         1 => op,
         -1 => mirror(op),
@@ -133,4 +133,79 @@ pub fn in_nest(cuts: &[TileCut], loops: &[Loop], conditions: Vec<Condition>) -> 
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decl(name: &str) -> Value {
+        serde_json::json!({"kind": "DeclRefExpr", "referencedDecl": {"name": name}})
+    }
+
+    fn op(opcode: &str, l: Value, r: Value) -> Value {
+        serde_json::json!({"kind": "BinaryOperator", "opcode": opcode, "inner": [l, r]})
+    }
+
+    #[test]
+    fn min_of_a_tile_edge_is_a_cut_of_the_tiles() {
+        // for (ii = 0; ii < m; ii += b) ... i < MIN(ii + b, m): the `?:` tests ii + b < m.
+        let trip = DerivedTrip::new(
+            "trip_20".into(),
+            AffineExpr::constant(0),
+            AffineExpr::var("m"),
+            "b".into(),
+            false,
+        );
+        let zero = AffineExpr::constant(0);
+        let tiles = [TileCandidate {
+            index: 0,
+            line: 20,
+            var: "ii",
+            counter: "__ii_step_20",
+            start: &zero,
+            trip: &trip,
+        }];
+        let mins = [AffineExpr::var("b"), AffineExpr::parse("m - t").unwrap()];
+        let tiles_of = metron_symbolic::TileLoop {
+            outer: "trip_20".into(),
+            shown: "the loop at line 20".into(),
+            trips: "trip_20".into(),
+            extra: 0,
+            step: "b".into(),
+        };
+        let sum = TileSum::of_mins("tile_22".into(), tiles_of, &mins, "t").unwrap();
+        let inside = [("__i_tile_22".to_string(), 0, sum)];
+        let cond = op("<", op("+", decl("ii"), decl("b")), decl("m"));
+        let (c, cut) = tile_condition(&cond, "cut_22_0".into(), &tiles, &["ii"], &inside).unwrap();
+        assert_eq!(c, Condition::parse("__ii_step_20 < cut_22_0").unwrap());
+        // m = 100, b = 16: ii = 0, 16, .., 80 have ii + 16 < 100 (6 tiles), ii = 96 not.
+        let b = metron_symbolic::binding([("m", 100), ("b", 16), ("trip_20", 7)]);
+        assert_eq!(cut.cut.value(&b), Ok(6));
+        let (_, capped) = &cut.flattened[0];
+        let mut b = b.clone();
+        b.insert("cut_22_0".into(), 6);
+        assert_eq!(capped.value(&b), Ok(96));
+        // A nest with the tile loop keeps the cut; one that counts it through `i` moves it.
+        let unit = |v: &str, end: &str| Loop::exclusive(v, "0", end, 1).unwrap();
+        let with = [
+            unit("__ii_step_20", "trip_20"),
+            unit("__jj_step_21", "trip_21"),
+        ];
+        let cuts = std::slice::from_ref(&cut);
+        let kept = in_nest(cuts, &with, vec![c.clone()]);
+        assert_eq!(kept, std::slice::from_ref(&c));
+        let flat = [
+            unit("__jj_step_21", "trip_21"),
+            unit("__i_tile_22", "tile_22"),
+        ];
+        let moved = Condition::parse("__i_tile_22 < tile_22_cut_22_0").unwrap();
+        assert_eq!(in_nest(cuts, &flat, vec![c]), [moved]);
+        // `ii >= m - b` is the complement; a condition on another counter is no cut.
+        let ge = op(">=", decl("ii"), op("-", decl("m"), decl("b")));
+        let (c, _) = tile_condition(&ge, "cut".into(), &tiles, &["ii"], &inside).unwrap();
+        assert_eq!(c, Condition::parse("__ii_step_20 >= cut").unwrap());
+        let other = op("<", op("+", decl("ii"), decl("j")), decl("m"));
+        assert!(tile_condition(&other, "c".into(), &tiles, &["ii", "j"], &inside).is_none());
+    }
 }
