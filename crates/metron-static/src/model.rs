@@ -54,9 +54,10 @@ pub struct FunctionModel {
     /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
     /// user like those of calls that stayed calls.
     pub renamed: BTreeSet<String>,
-    /// Trip counts of the function's own loops that step by a parameter, and counts of loops
-    /// inside their tiles summed over the tiles, computed from the other parameters when the
-    /// counts are evaluated, in this order (`source::derived_step`, `source::tile`).
+    /// Trip counts of the function's own loops that step by a parameter and of the tiles
+    /// before a branch on a tile counter changes, then counts of loops inside the tiles summed
+    /// over the tiles, computed from the other parameters when the counts are evaluated, in
+    /// this order (`source::derived_step`, `source::tile_condition`, `source::tile`).
     pub derived: Vec<metron_symbolic::Derived>,
     /// libm error paths (`sqrt`'s errno call), counted as not taken unless profiled.
     pub error_paths: Vec<crate::error_path::ErrorPath>,
