@@ -95,6 +95,27 @@ impl IndexCondition {
             },
         }
     }
+
+    pub fn from_symbolic(c: &Condition) -> IndexCondition {
+        match c {
+            Condition::Affine { lhs, op, rhs } => IndexCondition::Affine {
+                lhs: Affine::from_symbolic(lhs),
+                op: *op,
+                rhs: Affine::from_symbolic(rhs),
+            },
+            Condition::Modulo {
+                expr,
+                modulus,
+                residue,
+                negated,
+            } => IndexCondition::Modulo {
+                expr: Affine::from_symbolic(expr),
+                modulus: *modulus,
+                residue: *residue,
+                negated: *negated,
+            },
+        }
+    }
 }
 
 impl std::fmt::Display for IndexCondition {

@@ -1032,6 +1032,7 @@ pub fn site_count(s: &ExpandedSite) -> Result<Piecewise, MemoryError> {
             end: metron_symbolic::Bound::single(metron_symbolic::AffineExpr::constant(0)),
             end_inclusive: true,
             stride: *stride,
+            residues: Vec::new(),
         })
         .collect();
     let ends: Vec<_> = s

@@ -5,34 +5,27 @@
 //!   evolution writes the parity as an `i1` add recurrence `{{true,+,true},+,true}`, i.e.
 //!   (1 + k_a + k_b) mod 2. Each context of the loop is split into the residues r of that
 //!   expression (a modulo condition on the outer indices, counted exactly by metron-symbolic),
-//!   and in each the loop's count is affine with the parity fixed to r.
+//!   and in each the loop's count is affine with the parity fixed to r
+//!   (`metron_symbolic::residue`, shared with metron static).
 //! * **Tiles.** `for (ii = 0; ii < m; ii += b) ... for (i = ii; i < MIN(ii + b, m); i++)`:
 //!   the inner count max(0, min(b, m − b·k)) holds the product of the step b and the tile
 //!   number k. Over all tiles the inner loop runs Σ_k of it, which `metron_symbolic::tile_sum`
 //!   gives in closed form; the tile loop and its inner loop are flattened into one loop of
-//!   that many iterations (a derived parameter `s_<header>`, computed from the arguments).
+//!   that many iterations (a derived parameter `s_<header>`, computed from the arguments:
+//!   `metron_symbolic::TileSum`, shared with metron static).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use metron_symbolic::{AffineExpr, MaxOfMins};
-use serde::Serialize;
+use metron_symbolic::{AffineExpr, MaxOfMins, TileLoop};
 
 use crate::condition::IndexCondition;
 use crate::count::{Context, LoopReport};
-use crate::exit_count::{argument, evaluate, DerivedError};
 use crate::scev::{tile_offset_symbol, Affine, TripBound};
+
+pub use metron_symbolic::{Residue, TileSum};
 
 /// Most contexts one context is split into (residues of all its loops together).
 const MAX_SPLIT: usize = 16;
-
-/// A value `expr mod modulus` (a truncation to `iW`, modulus 2^W) standing in a trip count as
-/// the symbol `symbol`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Residue {
-    pub symbol: String,
-    pub expr: Affine,
-    pub modulus: i64,
-}
 
 /// The backedge-taken count text of loop `header` with each small residue of an add
 /// recurrence replaced by a value `%"__res_N"`, and those residues (named `r<N>_<header>`);
@@ -56,7 +49,9 @@ pub fn with_residues(
             continue;
         };
         let value = value.replace("true", "1").replace("false", "0");
-        let expr = crate::scev::to_affine(&value, symbol_of).ok()?;
+        let expr = crate::scev::to_affine(&value, symbol_of)
+            .ok()?
+            .to_symbolic();
         let n = match residues
             .iter()
             .position(|(t, r)| *t == value && r.modulus == modulus)
@@ -137,86 +132,27 @@ fn matching_paren(s: &str) -> Option<usize> {
 }
 
 /// Contexts split into the residues of their loops' counts: one context per combination,
-/// with the modulo conditions and the residue symbols fixed. A context whose split would be
-/// larger than [`MAX_SPLIT`] is kept whole (its count keeps the residue symbols).
+/// with the modulo conditions and the residue symbols fixed (`metron_symbolic::split_residues`).
+/// A context whose split would be larger than [`MAX_SPLIT`] is kept whole (its count keeps
+/// the residue symbols).
 pub fn split_residues(ctxs: Vec<Context>, loops: &[LoopReport]) -> Vec<Context> {
     let mut out = Vec::new();
     for ctx in ctxs {
         let residues: Vec<&Residue> = ctx.loops.iter().flat_map(|&l| &loops[l].residues).collect();
-        let size = residues
-            .iter()
-            .try_fold(1usize, |n, r| n.checked_mul(r.modulus as usize));
-        if residues.is_empty() || size.is_none_or(|s| s > MAX_SPLIT) {
+        let parts = metron_symbolic::split_residues(&residues, MAX_SPLIT);
+        let Some(parts) = parts.filter(|_| !residues.is_empty()) else {
             out.push(ctx);
             continue;
+        };
+        for part in parts {
+            let mut c = ctx.clone();
+            c.conds
+                .extend(part.conditions.iter().map(IndexCondition::from_symbolic));
+            c.fixed.extend(part.fixed);
+            out.push(c);
         }
-        let mut parts = vec![ctx];
-        for r in residues {
-            parts = parts
-                .into_iter()
-                .flat_map(|c| {
-                    (0..r.modulus).map(move |v| {
-                        let mut c = c.clone();
-                        c.conds.push(IndexCondition::Modulo {
-                            expr: r.expr.clone(),
-                            modulus: r.modulus,
-                            residue: v,
-                            negated: false,
-                        });
-                        c.fixed.insert(r.symbol.clone(), v);
-                        c
-                    })
-                })
-                .collect();
-        }
-        out.extend(parts);
     }
     out
-}
-
-/// The count of a loop inside a tile, summed over the tiles: a derived parameter.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TileSum {
-    /// `s_<header>`: the inner loop's backedges over all tiles.
-    pub name: String,
-    /// Sum over the tiles k = 0..K−1 of max(0, min(width, reach − step·k)), as shown.
-    pub definition: String,
-    /// Header of the tile loop (stepping by `step`).
-    pub outer: String,
-    /// The tile loop's derived parameter q; K = q + `extra` tiles.
-    pub outer_trips: String,
-    pub extra: i64,
-    pub step: String,
-    /// The per-tile width is the min of these (none: no limit).
-    pub width: Vec<AffineExpr>,
-    /// The reach from the tile loop's start is the min of these.
-    pub reach: Vec<AffineExpr>,
-}
-
-impl TileSum {
-    /// The sum under `binding`, which holds the tile loop's derived parameter.
-    pub fn value(&self, binding: &metron_symbolic::Binding) -> Result<i64, DerivedError> {
-        let min = |es: &[AffineExpr]| -> Result<Option<i64>, DerivedError> {
-            let vals = es.iter().map(|e| evaluate(e, binding));
-            vals.collect::<Result<Vec<_>, _>>()
-                .map(|v| v.into_iter().min())
-        };
-        let step = argument(&self.step, binding)?;
-        if step <= 0 {
-            return Err(DerivedError::NoEnd {
-                step: self.step.clone(),
-                value: step,
-            });
-        }
-        let tiles = argument(&self.outer_trips, binding)? + self.extra;
-        let reach = min(&self.reach)?.unwrap_or(0);
-        Ok(metron_symbolic::tile_sum(
-            min(&self.width)?,
-            reach,
-            step,
-            tiles,
-        ))
-    }
 }
 
 /// The tile sum of a loop whose count, read with the tile offsets of its enclosing derived
@@ -247,54 +183,22 @@ pub fn tile_sum_of(header: &str, count: &MaxOfMins, derived: &[&LoopReport]) -> 
         ([z], m) | (m, [z]) if *z == zero => m,
         _ => return None,
     };
-    let (mut width, mut reach) = (Vec::new(), Vec::new());
-    for e in mins {
-        if e.terms
+    if mins.iter().any(|e| {
+        e.terms
             .keys()
             .any(|v| v.starts_with("k_") || (v.starts_with("t_") && v != t))
-        {
-            return None;
-        }
-        let mut e = e.clone();
-        match e.terms.remove(t) {
-            None => width.push(e),
-            Some(-1) => reach.push(e),
-            Some(_) => return None,
-        }
-    }
-    if reach.is_empty() {
+    }) {
         return None;
     }
-    let show = |es: &[AffineExpr], sub: &str| {
-        let parts: Vec<String> = es
-            .iter()
-            .map(|e| format!("{}{sub}", MaxOfMins::affine(e.clone())))
-            .collect();
-        match parts.as_slice() {
-            [one] => one.clone(),
-            _ => format!("min({})", parts.join(", ")),
-        }
-    };
-    let step = d.step.clone();
-    let tail = format!(" - {step}*k");
-    let per_tile = if width.is_empty() {
-        show(&reach, &tail)
-    } else {
-        format!("min({}, {})", show(&width, ""), show(&reach, &tail))
-    };
-    Some(TileSum {
-        name: format!("s_{}", metron_symbolic::identifier(header)),
-        definition: format!(
-            "sum over the tiles k of %{} of max(0, {per_tile})",
-            outer.header
-        ),
+    let tiles = TileLoop {
         outer: outer.header.clone(),
-        outer_trips: d.name.clone(),
+        shown: format!("%{}", outer.header),
+        trips: d.name.clone(),
         extra: 1,
-        step,
-        width,
-        reach,
-    })
+        step: d.step.clone(),
+    };
+    let name = format!("s_{}", metron_symbolic::identifier(header));
+    TileSum::of_mins(name, tiles, mins, t)
 }
 
 /// Contexts with each tile loop flattened into its inner loop `li` (count `s_li`): a context
@@ -523,7 +427,7 @@ mod tests {
         assert_eq!(s.value(&bind), Ok(100));
         assert_eq!(
             s.value(&metron_symbolic::binding([("m", 1)])),
-            Err(DerivedError::Unbound("b".into()))
+            Err(crate::exit_count::DerivedError::Unbound("b".into()))
         );
         let bind = metron_symbolic::binding([("m", 70), ("b", 16), ("q_for_body", 4)]);
         assert_eq!(s.value(&bind), Ok(70));

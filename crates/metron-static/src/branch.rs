@@ -333,6 +333,8 @@ fn guarded_count(
                 nest.conditions.extend(n.iter().cloned());
             }
         }
+        // Cuts of tile loops the nest counts through a loop inside their tiles.
+        nest.conditions = source.conditions_in(&loops, nest.conditions);
         let count = trip_count(&nest, options).map_err(|e| e.to_string())?;
         total = if subset.count_ones() % 2 == 0 {
             &total + &count

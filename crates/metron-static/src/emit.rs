@@ -31,7 +31,7 @@ pub struct FunctionFormulas {
     pub external: Vec<ExternalCall>,
     pub loops: Vec<crate::model::LoopModel>,
     /// Trip counts derived from the parameters when evaluated (steps that are parameters).
-    pub derived: Vec<metron_symbolic::DerivedTrip>,
+    pub derived: Vec<metron_symbolic::Derived>,
     /// The data-dependent branches its counts rest on (file:line, what was assumed).
     pub assumptions: Vec<crate::assumption::Assumption>,
     /// What runs of its machine code checked and refitted (`calibrate`).
@@ -484,14 +484,16 @@ impl Formulas {
 }
 
 /// Python lines computing each derived trip count from the function's parameters (K =
-/// max(0, ceil(span / step)), written with floor division), refusing an endless loop.
-fn derived_python(derived: &[metron_symbolic::DerivedTrip]) -> String {
+/// max(0, ceil(span / step)), written with floor division), refusing an endless loop, and
+/// each tile sum by its definition, tile by tile.
+fn derived_python(derived: &[metron_symbolic::Derived]) -> String {
     let show =
         |e: &metron_symbolic::AffineExpr| metron_symbolic::MaxOfMins::affine(e.clone()).to_string();
     derived
         .iter()
-        .map(|d| {
-            format!(
+        .map(|d| match d {
+            metron_symbolic::Derived::Tile(t) => tile_python(t),
+            metron_symbolic::Derived::Trip(d) => format!(
                 "    # {name} = {def}\n    \
                  if {step} <= 0:\n        \
                  raise ValueError('{step} = %d: the loop stepping by it does not terminate' % {step})\n    \
@@ -502,7 +504,32 @@ fn derived_python(derived: &[metron_symbolic::DerivedTrip]) -> String {
                 bound = show(&d.bound),
                 start = show(&d.start),
                 incl = u8::from(d.inclusive),
-            )
+            ),
         })
         .collect()
+}
+
+/// Python lines summing a loop's count over the tiles of its tile loop
+/// (`metron_symbolic::TileSum`), tile by tile as its definition says.
+fn tile_python(t: &metron_symbolic::TileSum) -> String {
+    let show = |e: &metron_symbolic::AffineExpr| {
+        format!("({})", metron_symbolic::MaxOfMins::affine(e.clone()))
+    };
+    let reach: Vec<String> = t
+        .reach
+        .iter()
+        .map(|e| format!("{} - {} * k", show(e), t.step))
+        .collect();
+    let terms: Vec<String> = t.width.iter().map(show).chain(reach).collect();
+    format!(
+        "    # {name} = {def}\n    \
+         {name} = sum(max(0, min([{terms}])) for k in range({tiles}))\n",
+        name = t.name,
+        def = t.definition,
+        terms = terms.join(", "),
+        tiles = match &t.cap {
+            Some(cap) => format!("min({} + {}, {cap})", t.outer_trips, t.extra),
+            None => format!("{} + {}", t.outer_trips, t.extra),
+        },
+    )
 }

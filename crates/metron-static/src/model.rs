@@ -54,9 +54,11 @@ pub struct FunctionModel {
     /// Parameters named after an inlined call's line (`n_41`): program-wide, bound by the
     /// user like those of calls that stayed calls.
     pub renamed: BTreeSet<String>,
-    /// Trip counts of the function's own loops that step by a parameter, computed from the
-    /// other parameters when the counts are evaluated (`source::derived_step`).
-    pub derived: Vec<metron_symbolic::DerivedTrip>,
+    /// Trip counts of the function's own loops that step by a parameter and of the tiles
+    /// before a branch on a tile counter changes, then counts of loops inside the tiles summed
+    /// over the tiles, computed from the other parameters when the counts are evaluated, in
+    /// this order (`source::derived_step`, `source::tile_condition`, `source::tile`).
+    pub derived: Vec<metron_symbolic::Derived>,
     /// libm error paths (`sqrt`'s errno call), counted as not taken unless profiled.
     pub error_paths: Vec<crate::error_path::ErrorPath>,
     /// The data-dependent branches its counts rest on, with what was assumed (file:line).
@@ -74,9 +76,10 @@ impl FunctionModel {
             .iter()
             .flat_map(|c| c.parameters())
             .collect();
-        for d in &self.derived {
-            if out.remove(&d.name) {
-                out.extend(d.inputs().cloned());
+        // A tile sum's inputs hold its tile loop's trip count: latest first.
+        for d in self.derived.iter().rev() {
+            if out.remove(d.name()) {
+                out.extend(d.inputs().into_iter().cloned());
             }
         }
         out
@@ -315,6 +318,17 @@ impl FunctionContext<'_> {
                 d.definition
             ));
         }
+        if let Some(t) = &l.tile {
+            return Some(format!(
+                "{}:{}: runs inside the tiles of line {}: counted over all tiles as {} = {}, \
+                 computed from the parameters (the two loops are counted as one)",
+                file.to_string_lossy(),
+                l.line,
+                self.source.loops[t.tile_loop].line,
+                t.sum.name,
+                t.sum.definition
+            ));
+        }
         let d = l.data_bound.as_ref().filter(|d| d.mean.is_none())?;
         Some(format!(
             "{}:{}: data-dependent loop bound: the exit test reads data; counted with its \
@@ -413,13 +427,7 @@ pub fn model_function(
             })
             .filter(|n| used.contains(n))
             .collect(),
-        derived: source
-            .loops
-            .iter()
-            .filter(|l| l.function == base_name(&function.name))
-            .filter_map(|l| l.derived.clone())
-            .filter(|d| used.contains(&d.name))
-            .collect(),
+        derived: derived_of(source, &function.name, &used),
     }
 }
 
@@ -466,23 +474,55 @@ fn with_data_means(source: &SourceModel, function: &str, block_counts: &mut [Pie
     }
 }
 
-/// `binding` plus the values of `derived` trip counts whose inputs it gives.
-pub fn with_derived(
-    derived: &[metron_symbolic::DerivedTrip],
-    binding: &Binding,
-) -> Result<Binding> {
+/// The derived parameters of `function`'s loops: trip counts of steps that are parameters,
+/// then the tile sums that read them, those `used` by the counts and those they read.
+fn derived_of(
+    source: &SourceModel,
+    function: &str,
+    used: &BTreeSet<String>,
+) -> Vec<metron_symbolic::Derived> {
+    use metron_symbolic::Derived;
+    let own = source
+        .loops
+        .iter()
+        .filter(|l| l.function == base_name(function));
+    // Cut names are unique in the file (`cut_LINE_N`); only those the counts use are kept.
+    let cut_sums = source
+        .cuts
+        .iter()
+        .flat_map(|c| c.flattened.iter().map(|(_, s)| s));
+    let tiles: Vec<Derived> = own
+        .clone()
+        .filter_map(|l| l.tile.as_ref().map(|t| &t.sum))
+        .chain(cut_sums)
+        .filter(|t| used.contains(&t.name))
+        .map(|t| Derived::Tile(t.clone()))
+        .collect();
+    let read: BTreeSet<&String> = tiles.iter().flat_map(|t| t.inputs()).collect();
+    let trips = own
+        .filter_map(|l| l.derived.clone())
+        .chain(source.cuts.iter().map(|c| c.cut.clone()))
+        .filter(|d| used.contains(&d.name) || read.contains(&d.name))
+        .map(Derived::Trip);
+    trips.chain(tiles.iter().cloned()).collect()
+}
+
+/// `binding` plus the values of the `derived` parameters whose inputs it gives (in order: a
+/// tile sum reads the trip count before it).
+pub fn with_derived(derived: &[metron_symbolic::Derived], binding: &Binding) -> Result<Binding> {
     let mut out = binding.clone();
-    for d in derived.iter().filter(|d| !binding.contains_key(&d.name)) {
-        match d.value(binding) {
+    for d in derived.iter().filter(|d| !binding.contains_key(d.name())) {
+        match d.value(&out) {
             Ok(v) => {
-                out.insert(d.name.clone(), v);
+                out.insert(d.name().to_string(), v);
             }
             // An input without a value: the count asks for it when evaluated.
             Err(metron_symbolic::DerivedTripError::Unbound(_)) => {}
             Err(e) => {
                 return Err(crate::error::StaticError::Run(format!(
                     "loop with derived trip count {} = {}: {e}",
-                    d.name, d.definition
+                    d.name(),
+                    d.definition()
                 )))
             }
         }

@@ -14,9 +14,14 @@ mod call;
 mod data_bound;
 mod derived_step;
 mod minmax_call;
+mod residue_start;
+mod tile;
+mod tile_condition;
 pub use call::SourceCall;
 pub use data_bound::DataBound;
 use minmax_call::Helpers;
+pub use tile::SourceTile;
+pub use tile_condition::TileCut;
 
 pub use metron_measure::tool::CLANG;
 
@@ -42,7 +47,19 @@ pub struct SourceLoop {
     /// An exit test that compares the counter with data: the scop's end is its parameter.
     #[serde(default)]
     pub data_bound: Option<DataBound>,
+    /// A loop inside the tiles of an enclosing loop: its scop counts it over all tiles, so
+    /// the nests it is in leave the tile loop out.
+    #[serde(default)]
+    pub tile: Option<SourceTile>,
 }
+
+/// A loop's scop and what it rests on (`Walk::loop_scop`).
+type LoopScop = (
+    std::result::Result<Loop, String>,
+    Option<DerivedTrip>,
+    Option<DataBound>,
+    Option<SourceTile>,
+);
 
 /// A function definition's extent.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -148,6 +165,9 @@ pub struct SourceModel {
     pub calls: Vec<SourceCall>,
     /// Every `?:` of the file's functions, in source order.
     pub conditionals: Vec<SourceConditional>,
+    /// Conditions on tile loops' counters, as cuts of their tiles (their derived parameters).
+    #[serde(default)]
+    pub cuts: Vec<TileCut>,
     /// `call_cost` annotations: instructions per call of a function that is not analysed.
     pub call_costs: std::collections::BTreeMap<String, u64>,
     /// Probability of the libm error paths (`error_path`) at each line, from a branch
@@ -157,13 +177,24 @@ pub struct SourceModel {
 }
 
 impl SourceModel {
+    /// `conditions` for a count over `loops` (from [`nest_of`](Self::nest_of)): a cut of a
+    /// tile loop the nest leaves out becomes the cut of the loop that counts it.
+    pub fn conditions_in(&self, loops: &[Loop], conditions: Vec<Condition>) -> Vec<Condition> {
+        tile_condition::in_nest(&self.cuts, loops, conditions)
+    }
+
     /// The affine loops from loop `i`'s outermost ancestor down to `i` (the nest its count
     /// sums over), or why one of them is not affine.
     pub fn nest_of(&self, i: usize) -> std::result::Result<Vec<Loop>, String> {
         let mut loops = Vec::new();
         let mut at = Some(i);
-        while let Some(l) = at.and_then(|l| self.loops.get(l)) {
-            loops.push(l.scop.clone()?);
+        // Tile loops whose iterations a loop inside their tiles counts already (`tile`).
+        let mut counted = Vec::new();
+        while let Some((k, l)) = at.and_then(|k| Some((k, self.loops.get(k)?))) {
+            if !counted.contains(&k) {
+                loops.push(l.scop.clone()?);
+            }
+            counted.extend(l.tile.as_ref().map(|t| t.tile_loop));
             at = l.parent;
         }
         loops.reverse();
@@ -390,6 +421,7 @@ fn annotated_scop(l: &SourceLoop) -> std::result::Result<Loop, String> {
             end: Bound::single(parse(&n)?),
             end_inclusive: false,
             stride: 1,
+            residues: Vec::new(),
         });
     }
     let mut base = match (&l.scop, get("lp_init"), get("lp_cond")) {
@@ -406,6 +438,7 @@ fn annotated_scop(l: &SourceLoop) -> std::result::Result<Loop, String> {
                 end: Bound::single(AffineExpr::constant(0)),
                 end_inclusive: false,
                 stride: l.partial.1.filter(|s| *s > 0).unwrap_or(1),
+                residues: Vec::new(),
             }
         }
         (Err(e), _, _) => return Err(e.clone()),
@@ -612,20 +645,101 @@ impl Walk {
         self.function = saved;
     }
 
-    /// Records a `for` loop's static control part (004 §III.B) and walks its children.
-    fn for_stmt(&mut self, inner: &[Value], (begin, end): (u32, u32)) {
-        let index = self.model.loops.len();
+    /// A `for` loop's static control part: affine, with residues (`residue_start`), stepping
+    /// by a parameter (`derived_step`), bounded by data (`data_bound`), or inside the tiles of
+    /// an enclosing loop that steps by a parameter (`tile`).
+    fn loop_scop(&self, inner: &[Value], begin: u32) -> LoopScop {
         let outer: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
         let mut scop = for_scop(inner, &outer, &self.helpers);
-        let mut derived = None;
-        let mut data_bound = None;
+        let (mut derived, mut data_bound) = (None, None);
         if scop.is_err() {
-            if let Some((s, d)) = derived_step::derived_scop(inner, begin, &self.helpers) {
+            if let Some(s) = residue_start::residue_scop(inner, begin, &self.helpers) {
+                scop = Ok(s);
+            } else if let Some((s, d)) = derived_step::derived_scop(inner, begin, &self.helpers) {
                 (scop, derived) = (Ok(s), Some(d));
             } else if let Some((s, d)) = data_bound::data_scop(inner, begin, &self.helpers) {
                 (scop, data_bound) = (Ok(s), Some(d));
             }
         }
+        let tile = scop.as_ref().ok().and_then(|s| self.tile_of(s, begin));
+        if let Some((unit, t)) = tile {
+            return (Ok(unit), derived, data_bound, Some(t));
+        }
+        (scop, derived, data_bound, None)
+    }
+
+    /// `scop` as the loop inside the tiles of an enclosing loop that steps by a parameter.
+    fn tile_of(&self, scop: &Loop, line: u32) -> Option<(Loop, SourceTile)> {
+        let (candidates, outer_vars) = self.tile_candidates();
+        if candidates.is_empty() {
+            return None;
+        }
+        tile::tile_scop(scop, line, &candidates, &outer_vars)
+    }
+
+    /// The enclosing loops that step by a parameter (`derived_step`), and the names of every
+    /// enclosing loop's counter (in the source and in the nests).
+    fn tile_candidates(&self) -> (Vec<tile::TileCandidate<'_>>, Vec<&str>) {
+        let enclosing = self
+            .stack
+            .iter()
+            .filter_map(|(i, _)| Some((*i, self.model.loops.get(*i)?)));
+        let mut candidates = Vec::new();
+        let mut outer_vars: Vec<&str> = Vec::new();
+        for (index, l) in enclosing {
+            let counter = l.scop.as_ref().ok().map(|s| s.var.as_str());
+            outer_vars.extend(counter);
+            outer_vars.extend(l.partial.0.as_ref().map(|(v, _)| v.as_str()));
+            if let (Some(trip), Some((var, start)), Some(counter)) =
+                (&l.derived, &l.partial.0, counter)
+            {
+                candidates.push(tile::TileCandidate {
+                    index,
+                    line: l.line,
+                    var,
+                    counter,
+                    start,
+                    trip,
+                });
+            }
+        }
+        (candidates, outer_vars)
+    }
+
+    /// The condition of an `if` or `?:` (`branch_condition`), or one on a tile loop's counter
+    /// as a cut of its tiles (`tile_condition`, recorded in the model's cuts).
+    fn condition_of(
+        &mut self,
+        cond: &Value,
+        line: u32,
+    ) -> std::result::Result<Vec<Condition>, String> {
+        let in_main = self.function.as_deref() == Some("main");
+        let why = match branch_condition(cond, &self.known_names(), in_main) {
+            Ok(c) => return Ok(c),
+            Err(why) => why,
+        };
+        let inside: Vec<(String, usize, metron_symbolic::TileSum)> = self
+            .stack
+            .iter()
+            .filter_map(|(i, var)| {
+                let t = self.model.loops.get(*i)?.tile.as_ref()?;
+                Some((var.clone(), t.tile_loop, t.sum.clone()))
+            })
+            .collect();
+        let name = format!("cut_{line}_{}", self.model.cuts.len());
+        let (candidates, outer_vars) = self.tile_candidates();
+        let found = tile_condition::tile_condition(cond, name, &candidates, &outer_vars, &inside);
+        let Some((condition, cut)) = found else {
+            return Err(why);
+        };
+        self.model.cuts.push(cut);
+        Ok(vec![condition])
+    }
+
+    /// Records a `for` loop's static control part (004 §III.B) and walks its children.
+    fn for_stmt(&mut self, inner: &[Value], (begin, end): (u32, u32)) {
+        let index = self.model.loops.len();
+        let (scop, derived, data_bound, tile) = self.loop_scop(inner, begin);
         // An annotation completes a loop whose start is one affine expression.
         let init = inner
             .first()
@@ -649,6 +763,7 @@ impl Walk {
             partial: (init, stride),
             derived,
             data_bound,
+            tile,
         });
         self.stack.push((index, var));
         let ifs = std::mem::take(&mut self.if_stack);
@@ -685,6 +800,7 @@ impl Walk {
         self.children(&inner[..skip]);
         self.node(cond);
         let condition_end_line = self.line;
+        let condition = self.condition_of(cond, begin);
         let index = self.model.ifs.len();
         self.model.ifs.push(SourceIf {
             function: self.function.clone().unwrap_or_default(),
@@ -694,13 +810,7 @@ impl Walk {
             else_lines: None,
             parent_loop: self.stack.last().map(|(i, _)| *i),
             parent_if: self.if_stack.last().copied(),
-            condition: {
-                branch_condition(
-                    cond,
-                    &self.known_names(),
-                    self.function.as_deref() == Some("main"),
-                )
-            },
+            condition,
             probability: None,
         });
         // An arm's first line may hold the condition (`if (c) {`) or the other arm's end
@@ -726,8 +836,7 @@ impl Walk {
         let condition_range = self.peek_positions(cond);
         self.node(cond);
         let index = self.model.conditionals.len();
-        let vars = self.known_names();
-        let in_main = self.function.as_deref() == Some("main");
+        let condition = self.condition_of(cond, whole.0 .0);
         self.model.conditionals.push(SourceConditional {
             function: self.function.clone().unwrap_or_default(),
             line: whole.0 .0,
@@ -743,7 +852,7 @@ impl Walk {
             },
             parent_if: self.if_stack.last().copied(),
             parent_conditional: self.conditional_stack.last().copied(),
-            condition: branch_condition(cond, &vars, in_main),
+            condition,
             probability: None,
             arm_values: affine(then).zip(affine(otherwise)),
         });
@@ -881,6 +990,7 @@ fn for_scop(
         end,
         end_inclusive,
         stride,
+        residues: Vec::new(),
     })
 }
 

@@ -119,6 +119,47 @@ impl DerivedTrip {
     }
 }
 
+/// A parameter computed from the others when a count is evaluated: the trip count of a loop
+/// stepping by a parameter, or the count of a loop inside tiles summed over the tiles
+/// ([`crate::TileSum`], which reads its tile loop's trip count: evaluate in order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Derived {
+    Trip(DerivedTrip),
+    Tile(crate::TileSum),
+}
+
+impl Derived {
+    pub fn name(&self) -> &str {
+        match self {
+            Derived::Trip(d) => &d.name,
+            Derived::Tile(t) => &t.name,
+        }
+    }
+
+    pub fn definition(&self) -> &str {
+        match self {
+            Derived::Trip(d) => &d.definition,
+            Derived::Tile(t) => &t.definition,
+        }
+    }
+
+    pub fn value(&self, binding: &crate::Binding) -> Result<i64, DerivedTripError> {
+        match self {
+            Derived::Trip(d) => d.value(binding),
+            Derived::Tile(t) => t.value(binding),
+        }
+    }
+
+    /// The parameters it is computed from (other derived ones among them).
+    pub fn inputs(&self) -> Vec<&String> {
+        match self {
+            Derived::Trip(d) => d.inputs().collect(),
+            Derived::Tile(t) => t.inputs().collect(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,7 @@ mod parse;
 pub mod piecewise;
 pub mod poly;
 mod print;
+pub mod residue;
 mod small;
 pub mod tile;
 pub mod trip_count;
@@ -45,7 +46,7 @@ use std::collections::BTreeMap;
 /// Integer values of named parameters (and loop variables, inside the crate).
 pub type Binding = BTreeMap<String, i64>;
 
-pub use derived_trip::{DerivedTrip, DerivedTripError};
+pub use derived_trip::{Derived, DerivedTrip, DerivedTripError};
 pub use error::Error;
 pub use expr::{Atom, LinExpr, Rational};
 pub use guard::{Constraint, Guard, Relation};
@@ -54,7 +55,8 @@ pub use nest::{unknown_bound_parameter, AffineExpr, Bound, CmpOp, Condition, Loo
 pub use piecewise::{Piece, Piecewise};
 pub use poly::{Monomial, QuasiPolynomial};
 pub use print::{check_python_identifier, identifier};
-pub use tile::tile_sum;
+pub use residue::{split_residues, Residue, ResiduePart};
+pub use tile::{tile_sum, TileLoop, TileSum};
 pub use trip_count::{indicator, sum_over, trip_count, CountOptions, NotEqualRule};
 
 /// Builds a [`Binding`] from `(name, value)` pairs.

@@ -164,6 +164,11 @@ pub struct Loop {
     pub end_inclusive: bool,
     /// Constant, non-zero; negative for down-counting loops.
     pub stride: i64,
+    /// Values `e % k` of outer loop variables and parameters that the bounds name by their
+    /// symbols (red-black `j = 1 + (i + c) % 2`): the nest is counted per residue
+    /// ([`crate::residue`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub residues: Vec<crate::residue::Residue>,
 }
 
 impl Loop {
@@ -177,6 +182,7 @@ impl Loop {
             end: Bound::parse(end)?,
             end_inclusive: false,
             stride,
+            residues: Vec::new(),
         })
     }
 
@@ -323,6 +329,20 @@ impl LoopNest {
             if vars[..depth].contains(&&l.var) {
                 return invalid(format!("loop variable `{}` is bound twice", l.var));
             }
+            for r in &l.residues {
+                if r.modulus <= 0 {
+                    return invalid(format!(
+                        "residue `{}` of loop `{}` needs a positive modulus",
+                        r.symbol, l.var
+                    ));
+                }
+                if let Some(name) = r.expr.names().find(|n| vars[depth..].contains(n)) {
+                    return invalid(format!(
+                        "residue `{}` of loop `{}` uses `{name}`, which is not bound yet",
+                        r.symbol, l.var
+                    ));
+                }
+            }
             for b in [&l.start, &l.end] {
                 if b.exprs().is_empty() {
                     return invalid(format!("loop `{}` has an empty max/min bound", l.var));
@@ -351,11 +371,20 @@ impl LoopNest {
 
     /// Names used but not bound by a loop: the parameters of the count.
     pub fn parameters(&self) -> BTreeSet<String> {
-        let vars: BTreeSet<&String> = self.loops.iter().map(|l| &l.var).collect();
+        let mut vars: BTreeSet<&String> = self.loops.iter().map(|l| &l.var).collect();
+        vars.extend(
+            self.loops
+                .iter()
+                .flat_map(|l| &l.residues)
+                .map(|r| &r.symbol),
+        );
         let mut out = BTreeSet::new();
         for l in &self.loops {
             for e in l.start.exprs().iter().chain(l.end.exprs()) {
                 out.extend(e.names().filter(|n| !vars.contains(n)).cloned());
+            }
+            for r in &l.residues {
+                out.extend(r.expr.names().filter(|n| !vars.contains(n)).cloned());
             }
         }
         for c in &self.conditions {

@@ -46,6 +46,10 @@ fn walk(
         visit(values);
         return Ok(());
     };
+    for r in &l.residues {
+        let x = r.expr.evaluate(values)?.rem_euclid(r.modulus.max(1));
+        values.insert(r.symbol.clone(), x);
+    }
     let end = l.end.evaluate(values)?;
     let mut v = l.start.evaluate(values)?;
     let saved = values.get(&l.var).copied();

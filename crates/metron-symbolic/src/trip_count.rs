@@ -145,6 +145,13 @@ fn count_uncached(
     options: &CountOptions,
 ) -> Result<Piecewise, Error> {
     nest.validate()?;
+    if let Some(parts) = crate::residue::nest_parts(nest)? {
+        let mut total = Piecewise::zero();
+        for part in &parts {
+            total = &total + &sum_over(part, summand, options)?;
+        }
+        return Ok(total);
+    }
     let mut systems = initial_systems(nest, summand, options)?;
     for l in nest.loops.iter().rev() {
         let mut next = Vec::new();

@@ -59,6 +59,7 @@ fn looop(depth: usize) -> impl Strategy<Value = Loop> {
             end,
             end_inclusive,
             stride,
+            residues: Vec::new(),
         })
 }
 

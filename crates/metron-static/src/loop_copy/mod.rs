@@ -504,6 +504,7 @@ mod tests {
                     partial: (None, None),
                     derived: None,
                     data_bound: None,
+                    tile: None,
                 })
                 .collect(),
             ..SourceModel::default()

@@ -57,6 +57,7 @@ pub fn data_scop(inner: &[Value], line: u32, helpers: &Helpers) -> Option<(Loop,
         end: Bound::single(AffineExpr::var(&parameter)),
         end_inclusive,
         stride,
+        residues: Vec::new(),
     };
     Some((
         scop,

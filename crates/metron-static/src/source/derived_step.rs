@@ -45,6 +45,7 @@ pub fn derived_scop(inner: &[Value], line: u32, helpers: &Helpers) -> Option<(Lo
         end: Bound::single(AffineExpr::var(&trip.name)),
         end_inclusive: false,
         stride: 1,
+        residues: Vec::new(),
     };
     Some((scop, trip))
 }
