@@ -751,4 +751,39 @@ mod tests {
         // Linearly dependent columns have no unique solution.
         assert!(solve(&[&a, &a], &r(&[6, 10, 16, 26, 42])).is_none());
     }
+
+    /// The remainder loop of an 8-wide copy runs `n - 8 floor(n/8)` times: two terms of the
+    /// basis, found from samples at n <= 40 and right at n = 100003.
+    #[test]
+    fn a_remainder_is_found_as_iterations_minus_eight_passes() {
+        use metron_symbolic::{trip_count, Loop, LoopNest};
+        let count = |l: Loop| trip_count(&LoopNest::new(vec![l]), &CountOptions::default());
+        let iterations = count(Loop::exclusive("n_loop", "0", "n", 1).unwrap()).unwrap();
+        let passes = count(Loop::exclusive("n_loop", "0", "n - 7", 8).unwrap()).unwrap();
+        let noise = count(Loop::exclusive("n_loop", "0", "n - 3", 4).unwrap()).unwrap();
+        let samples: Vec<i64> = vec![5, 9, 13, 17, 22, 31, 40, 3];
+        let values = |c: &Piecewise| -> Option<Vec<BigInt>> {
+            samples
+                .iter()
+                .map(|&n| {
+                    c.evaluate_integer(&metron_symbolic::binding([("n", n)]))
+                        .ok()
+                })
+                .collect()
+        };
+        let basis = Basis::new(vec![], &[noise, iterations, passes], &values);
+        let target: Vec<BigInt> = samples.iter().map(|n| BigInt::from(n % 8)).collect();
+        let rows: Vec<usize> = (0..samples.len()).collect();
+        let fitted = basis.fit(&target, &rows).expect("n - 8 floor(n/8)");
+        let at = |n: i64| {
+            fitted
+                .evaluate_integer(&metron_symbolic::binding([("n", n)]))
+                .unwrap()
+        };
+        assert_eq!(at(100003), BigInt::from(3));
+        assert_eq!(at(100000), BigInt::from(0));
+        // A target no combination gives (n^2) is not fitted.
+        let square: Vec<BigInt> = samples.iter().map(|n| BigInt::from(n * n)).collect();
+        assert!(basis.fit(&square, &rows).is_none());
+    }
 }
