@@ -17,6 +17,7 @@
 //! Where the runs cannot decide, the model is left as it was: a branch on a value the machine
 //! does not know (data-dependent control), fewer finished runs than [`MIN_SAMPLES`], no
 //! combination of at most [`MAX_TERMS`] terms, or a clone whose arguments are not the source's.
+//! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -205,10 +206,23 @@ pub fn calibrate(
                 });
                 counts[b] = now;
             }
-            None => out.unfitted.push(address),
+            None => {
+                if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
+                    trace_unfitted(&runs, address, &counts[b], &target);
+                }
+                out.unfitted.push(address)
+            }
         }
     }
     Ok(out)
+}
+
+/// For whoever extends the terms: the block no combination fits, with its runs.
+fn trace_unfitted(runs: &Runs, address: u64, model: &Piecewise, target: &[BigInt]) {
+    eprintln!("calibrate: block 0x{address:x} fits no combination; model {model}");
+    for (s, t) in runs.samples.iter().zip(target) {
+        eprintln!("  at {:?}: {t}", s.values);
+    }
 }
 
 /// The finished runs, and the parameter bindings (derived trip counts included) to evaluate
@@ -309,12 +323,18 @@ fn bound_parameters(
 
 /// Widths of the copies whose passes and guards are candidate terms.
 const WIDTHS: [i64; 5] = [2, 4, 8, 16, 32];
+/// Thresholds of guards (entries with `N >= k`) beyond the widths: unroll-by-3 and peels.
+const THRESHOLDS: [i64; 4] = [3, 5, 6, 7];
+/// Iterations a prologue may peel before a narrow copy's passes.
+const PEELS: [i64; 3] = [1, 2, 3];
 
 /// The source nest's quantities of every loop of `f` (004 §III.C.2, counted by
 /// metron-symbolic): its iterations and entries, and the terms a loop copied `k` wide counts
-/// in: passes `sum floor(N/k)`, guards (entries with `N >= k`), and the entries whose `N` is a
-/// multiple of `k` (a remainder that does not run).
+/// in: passes `sum floor(N/k)` (also after a peel of a few iterations, for `k` up to 8),
+/// guards (entries with `N >= k`), and the entries whose `N` is a multiple of `k` (a
+/// remainder that does not run).
 fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    use crate::loop_copy::{entries_where, entries_with_at_least, passes_after_peel};
     let options = CountOptions::default();
     let mut out = Vec::new();
     for (i, l) in source.loops.iter().enumerate() {
@@ -325,11 +345,17 @@ fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise>
         if let Some(p) = l.parent {
             out.extend(crate::loop_context::source_total(source, p, &options).ok());
         }
-        out.extend(crate::loop_copy::entries_with_at_least(source, i, 1, &options).ok());
+        out.extend(entries_with_at_least(source, i, 1, &options).ok());
         for k in WIDTHS {
-            out.extend(crate::loop_copy::whole_passes(source, i, k, &options).ok());
-            out.extend(crate::loop_copy::entries_with_at_least(source, i, k, &options).ok());
-            out.extend(crate::loop_copy::entries_where(source, i, 1, Some((k, 0)), &options).ok());
+            out.extend(passes_after_peel(source, i, k, 0, &options).ok());
+            out.extend(entries_with_at_least(source, i, k, &options).ok());
+            out.extend(entries_where(source, i, 1, Some((k, 0)), &options).ok());
+        }
+        for k in THRESHOLDS {
+            out.extend(entries_with_at_least(source, i, k, &options).ok());
+        }
+        for (k, p) in [2, 4, 8].into_iter().flat_map(|k| PEELS.map(|p| (k, p))) {
+            out.extend(passes_after_peel(source, i, k, p, &options).ok());
         }
     }
     out

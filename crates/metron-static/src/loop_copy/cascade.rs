@@ -85,16 +85,29 @@ pub fn whole_passes(
     k: i64,
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
+    passes_after_peel(source, i, k, 0, options)
+}
+
+/// Passes of a `k`-wide copy that runs after `peeled` iterations were taken off each entry
+/// (a prologue, a peel for alignment): `sum max(0, floor((N - peeled)/k))`.
+pub fn passes_after_peel(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    peeled: i64,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
     let mut loops = source.nest_of(i)?;
-    if k == 1 {
+    if k == 1 && peeled == 0 {
         return trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string());
     }
     let Some(inner) = loops.last_mut() else {
         return Err("empty loop nest".into());
     };
     // `floor(N/k)` passes: the end pulled back by `k - 1` steps, the step `k` times as far
-    // (for a down-counting loop the same formula moves its lower end up).
-    let back = (k - 1) * inner.stride;
+    // (for a down-counting loop the same formula moves its lower end up); a peel pulls the
+    // end back by as many steps more.
+    let back = (k - 1 + peeled) * inner.stride;
     let shrink =
         |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
     inner.end = match &inner.end {

@@ -33,7 +33,7 @@ mod remainder;
 mod trip_class;
 mod unswitch;
 use cascade::*;
-pub use cascade::{whole_passes, Copy, Role};
+pub use cascade::{passes_after_peel, whole_passes, Copy, Role};
 pub use entry::{entry_blocks, must_reach};
 use guard::*;
 use induction::*;
