@@ -236,9 +236,9 @@ fn runs_at_least_once(
 /// jump threading): blocks outside loops whose instructions come from the same source lines,
 /// none reaching another, are copies of code that runs once per call, and at most one of them
 /// runs (004 §III.C.2: a block's count is the condition under which control reaches it, and
-/// exclusive paths do not add up to more than the paths that reach them). The copies a loop
-/// guard decided (`guarded`: `ran` behind a loop, `1 - ran` on its bypass) keep their
-/// counts; the others share what is left, `1 - (their sum)`: clang -O3 duplicates main's tail
+/// exclusive paths do not add up to more than the paths that reach them). The copies of a
+/// call that a loop guard decided (`guarded`: `ran` behind a loop, `1 - ran` on its bypass)
+/// keep their counts; the others share what is left, `1 - (their sum)`: clang -O3 duplicates main's tail
 /// after gemm.c's init loops into three copies of the call, one behind the last loop (`ni > 0`
 /// and `nj > 0`) and two on its bypasses (`ni <= 0`; `ni > 0`, `nj <= 0`), which the CFG
 /// alone does not tell apart. Their sum, what a callee called from them sees, is exact.
@@ -250,24 +250,36 @@ pub(crate) fn split_duplicated_blocks(
     block_counts: &mut [Piecewise],
 ) {
     let one = Piecewise::constant(1);
+    let apart =
+        |a: usize, b: usize| a == b || (!reaches(cfg, a, b, None) && !reaches(cfg, b, a, None));
     for copies in duplicated_groups(function, cfg, file, guarded, block_counts) {
-        let exclusive = copies
-            .iter()
-            .all(|&a| copies.iter().all(|&b| a == b || !reaches(cfg, a, b, None)));
-        if !exclusive {
+        let (decided, open): (Vec<usize>, Vec<usize>) =
+            copies.iter().partition(|x| guarded.contains(x));
+        if !open.iter().all(|&a| open.iter().all(|&b| apart(a, b))) {
             continue;
         }
-        let decided = copies
+        // The guarded copies on paths apart from every open one (a guarded copy that one of
+        // them reaches is another execution, not an alternative).
+        let decided: Vec<usize> = decided
+            .into_iter()
+            .filter(|&d| open.iter().all(|&x| apart(d, x)))
+            .collect();
+        let exclusive = decided
             .iter()
-            .filter(|x| guarded.contains(x))
+            .all(|&a| decided.iter().all(|&b| apart(a, b)));
+        let known = decided
+            .iter()
+            .filter(|_| exclusive)
             .fold(Piecewise::zero(), |sum, &x| &sum + &block_counts[x]);
-        // Which undecided copy runs is not known; compilers lay the expected path out first,
-        // so the first one in address order counts what is left (counts stay integers).
-        let open = copies.iter().copied().filter(|x| !guarded.contains(x));
-        let first = open.clone().min_by_key(|&x| cfg.blocks[x].start);
+        if open.len() < 2 && known == Piecewise::zero() {
+            continue;
+        }
+        // Which open copy runs is not known; compilers lay the expected path out first, so
+        // the first one in address order counts what is left (counts stay integers).
+        let first = open.iter().copied().min_by_key(|&x| cfg.blocks[x].start);
         for x in open {
             block_counts[x] = if Some(x) == first {
-                &one - &decided
+                &one - &known
             } else {
                 Piecewise::zero()
             };
@@ -275,8 +287,8 @@ pub(crate) fn split_duplicated_blocks(
     }
 }
 
-/// Groups of two or more blocks outside loops, still counted 1 or counted by a loop guard,
-/// that copy the same code: known by their lines or, for a call, by the callee and the call's
+/// Groups of two or more blocks outside loops, still counted 1 or (calls) counted by a loop
+/// guard, that copy the same code: known by their lines or, for a call, by the callee and the call's
 /// line (the argument set-up around it is scheduled differently in each copy).
 fn duplicated_groups(
     function: &Function,
@@ -288,13 +300,16 @@ fn duplicated_groups(
     let one = Piecewise::constant(1);
     let mut groups: BTreeMap<(Option<u64>, BTreeSet<u32>), Vec<usize>> = BTreeMap::new();
     for (x, count) in block_counts.iter().enumerate() {
-        if cfg.innermost_loop(x).is_some() || (*count != one && !guarded.contains(&x)) {
-            continue;
-        }
         let block = &cfg.blocks[x];
         let call = function.instructions[block.first..block.end]
             .iter()
             .find(|i| i.flow == iced_x86::FlowControl::Call && i.target.is_some());
+        // Only a call is known to be one execution in every copy; copies by lines alone
+        // (a `ret`, a loop's exit test) may be parts of one path, so guarded ones stay out.
+        let open = *count == one || (call.is_some() && guarded.contains(&x));
+        if cfg.innermost_loop(x).is_some() || !open {
+            continue;
+        }
         let key = match call.and_then(|i| Some((i.target?, i.outer_line()?))) {
             Some((target, at)) => (Some(target), BTreeSet::from([at.line])),
             None => (
