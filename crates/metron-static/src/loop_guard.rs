@@ -34,11 +34,12 @@ pub(crate) fn count_guarded_blocks(
     contexts: &[LoopContext],
     options: &CountOptions,
     block_counts: &mut [Piecewise],
-) {
+) -> BTreeSet<usize> {
     count_inner_guards(cfg, source, mapping, contexts, options, block_counts);
     let loops = guarded_loops(cfg, source, mapping, contexts, options);
+    let mut counted = BTreeSet::new();
     if loops.is_empty() {
-        return;
+        return counted;
     }
     let exits: Vec<usize> = (0..cfg.blocks.len())
         .filter(|&b| {
@@ -54,6 +55,7 @@ pub(crate) fn count_guarded_blocks(
         let mut count = one.clone();
         for g in &loops {
             if cfg.dominates(g.header, x) {
+                counted.insert(x);
                 count = &count * &g.ran;
             } else if !reaches(cfg, x, g.header, None)
                 && !reaches(cfg, g.header, x, None)
@@ -61,11 +63,13 @@ pub(crate) fn count_guarded_blocks(
                     .iter()
                     .any(|&e| reaches(cfg, 0, e, Some((x, g.header))))
             {
+                counted.insert(x);
                 count = &count * &(&one - &g.ran);
             }
         }
         *slot = count;
     }
+    counted
 }
 
 /// Blocks of a loop body that run once per entry of a rotated inner loop: its preheader (it
@@ -230,27 +234,82 @@ fn runs_at_least_once(
 
 /// Code the compiler duplicated into exclusive paths (tail duplication after a loop guard,
 /// jump threading): blocks outside loops whose instructions come from the same source lines,
-/// none reaching another, are copies of code that runs once per call: one of them counts 1,
-/// the others 0, unless a guard above decided it. Their sum, what a callee called from them
-/// sees, is exact.
+/// none reaching another, are copies of code that runs once per call, and at most one of them
+/// runs (004 §III.C.2: a block's count is the condition under which control reaches it, and
+/// exclusive paths do not add up to more than the paths that reach them). The copies of a
+/// call that a loop guard decided (`guarded`: `ran` behind a loop, `1 - ran` on its bypass)
+/// keep their counts; the others share what is left, `1 - (their sum)`: clang -O3 duplicates main's tail
+/// after gemm.c's init loops into three copies of the call, one behind the last loop (`ni > 0`
+/// and `nj > 0`) and two on its bypasses (`ni <= 0`; `ni > 0`, `nj <= 0`), which the CFG
+/// alone does not tell apart. Their sum, what a callee called from them sees, is exact.
 pub(crate) fn split_duplicated_blocks(
     function: &Function,
     cfg: &Cfg,
     file: &str,
+    guarded: &BTreeSet<usize>,
     block_counts: &mut [Piecewise],
 ) {
     let one = Piecewise::constant(1);
-    // A copy is known by its lines or, for a call, by the callee and the call's line (the
-    // argument set-up around it is scheduled differently in each copy).
-    let mut groups: BTreeMap<(Option<u64>, BTreeSet<u32>), Vec<usize>> = BTreeMap::new();
-    for (x, count) in block_counts.iter().enumerate() {
-        if cfg.innermost_loop(x).is_some() || *count != one {
+    let apart =
+        |a: usize, b: usize| a == b || (!reaches(cfg, a, b, None) && !reaches(cfg, b, a, None));
+    for copies in duplicated_groups(function, cfg, file, guarded, block_counts) {
+        let (decided, open): (Vec<usize>, Vec<usize>) =
+            copies.iter().partition(|x| guarded.contains(x));
+        if !open.iter().all(|&a| open.iter().all(|&b| apart(a, b))) {
             continue;
         }
+        // The guarded copies on paths apart from every open one (a guarded copy that one of
+        // them reaches is another execution, not an alternative).
+        let decided: Vec<usize> = decided
+            .into_iter()
+            .filter(|&d| open.iter().all(|&x| apart(d, x)))
+            .collect();
+        let exclusive = decided
+            .iter()
+            .all(|&a| decided.iter().all(|&b| apart(a, b)));
+        let known = decided
+            .iter()
+            .filter(|_| exclusive)
+            .fold(Piecewise::zero(), |sum, &x| &sum + &block_counts[x]);
+        if open.len() < 2 && known == Piecewise::zero() {
+            continue;
+        }
+        // Which open copy runs is not known; compilers lay the expected path out first, so
+        // the first one in address order counts what is left (counts stay integers).
+        let first = open.iter().copied().min_by_key(|&x| cfg.blocks[x].start);
+        for x in open {
+            block_counts[x] = if Some(x) == first {
+                &one - &known
+            } else {
+                Piecewise::zero()
+            };
+        }
+    }
+}
+
+/// Groups of two or more blocks outside loops, still counted 1 or (calls) counted by a loop
+/// guard, that copy the same code: known by their lines or, for a call, by the callee and the call's
+/// line (the argument set-up around it is scheduled differently in each copy).
+fn duplicated_groups(
+    function: &Function,
+    cfg: &Cfg,
+    file: &str,
+    guarded: &BTreeSet<usize>,
+    block_counts: &[Piecewise],
+) -> Vec<Vec<usize>> {
+    let one = Piecewise::constant(1);
+    let mut groups: BTreeMap<(Option<u64>, BTreeSet<u32>), Vec<usize>> = BTreeMap::new();
+    for (x, count) in block_counts.iter().enumerate() {
         let block = &cfg.blocks[x];
         let call = function.instructions[block.first..block.end]
             .iter()
             .find(|i| i.flow == iced_x86::FlowControl::Call && i.target.is_some());
+        // Only a call is known to be one execution in every copy; copies by lines alone
+        // (a `ret`, a loop's exit test) may be parts of one path, so guarded ones stay out.
+        let open = *count == one || (call.is_some() && guarded.contains(&x));
+        if cfg.innermost_loop(x).is_some() || !open {
+            continue;
+        }
         let key = match call.and_then(|i| Some((i.target?, i.outer_line()?))) {
             Some((target, at)) => (Some(target), BTreeSet::from([at.line])),
             None => (
@@ -262,20 +321,5 @@ pub(crate) fn split_duplicated_blocks(
             groups.entry(key).or_default().push(x);
         }
     }
-    for copies in groups.values().filter(|g| g.len() > 1) {
-        let exclusive = copies
-            .iter()
-            .all(|&a| copies.iter().all(|&b| a == b || !reaches(cfg, a, b, None)));
-        if !exclusive {
-            continue;
-        }
-        // Which copy runs is not known; compilers lay the expected path out first, so the
-        // first copy in address order counts the one execution (counts stay integers).
-        let first = copies.iter().copied().min_by_key(|&x| cfg.blocks[x].start);
-        for &x in copies {
-            if Some(x) != first {
-                block_counts[x] = Piecewise::zero();
-            }
-        }
-    }
+    groups.into_values().filter(|g| g.len() > 1).collect()
 }

@@ -718,7 +718,7 @@ fn count_outside_loops(
         block_counts,
         options,
     );
-    crate::loop_guard::count_guarded_blocks(
+    let guarded = crate::loop_guard::count_guarded_blocks(
         function,
         cfg,
         source,
@@ -727,7 +727,7 @@ fn count_outside_loops(
         options,
         block_counts,
     );
-    crate::loop_guard::split_duplicated_blocks(function, cfg, file, block_counts);
+    crate::loop_guard::split_duplicated_blocks(function, cfg, file, &guarded, block_counts);
     for (l, note) in arm_notes {
         if let Some(m) = loops.get_mut(l) {
             m.note.get_or_insert(note);
