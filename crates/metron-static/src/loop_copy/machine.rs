@@ -147,7 +147,8 @@ impl Machine {
         Flow::Stop
     }
 
-    /// A machine at a function's entry with its integer arguments in registers.
+    /// A machine at a function's entry with its integer arguments in registers and, past
+    /// the sixth, on the stack.
     pub fn at_entry(arguments: &[i64]) -> Machine {
         let mut m = Machine {
             regs: HashMap::new(),
@@ -159,6 +160,11 @@ impl Machine {
         m.store(STACK_TOP, 0x4000_0000, 8);
         for (r, v) in ARGUMENTS.iter().zip(arguments) {
             m.regs.insert(*r, *v);
+        }
+        // The seventh integer argument on is passed on the stack, above the return address
+        // (System V ABI 3.2.3).
+        for (k, v) in arguments.iter().skip(ARGUMENTS.len()).enumerate() {
+            m.store(STACK_TOP + 8 * (k as u64 + 1), *v, 8);
         }
         m
     }
