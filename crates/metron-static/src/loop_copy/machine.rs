@@ -25,10 +25,13 @@ pub enum Flags {
         r: i64,
         bits: u32,
     },
-    /// `add`/`inc`/`dec`/`neg`: result; carry unknown.
+    /// `add`/`inc`/`dec`/`neg`: result, and for `add` of two known values its carry and
+    /// overflow (clang counts down with `add $-4, ecx; jb`).
     Add {
         r: i64,
         bits: u32,
+        carry: Option<bool>,
+        overflow: Option<bool>,
     },
     Unknown,
 }
@@ -302,9 +305,19 @@ impl Machine {
                 let r = signed(r, bits);
                 (r == 0, r < 0, Some(r < 0), Some(false))
             }
-            Flags::Add { r, bits } => {
+            Flags::Add {
+                r,
+                bits,
+                carry,
+                overflow,
+            } => {
                 let r = signed(r, bits);
-                (r == 0, r < 0, Some(r < 0), None)
+                (
+                    r == 0,
+                    r < 0,
+                    Some((r < 0) != overflow.unwrap_or(false)),
+                    carry,
+                )
             }
             Flags::Unknown => return None,
         };
@@ -381,7 +394,18 @@ impl Machine {
             match m {
                 M::Cmp | M::Sub => {}
                 M::Test | M::And | M::Or | M::Xor => self.flags = Flags::Logic { r, bits },
-                M::Add | M::Inc | M::Dec | M::Neg => self.flags = Flags::Add { r, bits },
+                M::Add | M::Inc | M::Dec | M::Neg => {
+                    let (carry, overflow) = match (m, a, b) {
+                        (M::Add, Some(a), Some(b)) => add_carry_overflow(a, b, bits),
+                        _ => (None, None),
+                    };
+                    self.flags = Flags::Add {
+                        r,
+                        bits,
+                        carry,
+                        overflow,
+                    }
+                }
                 _ => {}
             }
         }
@@ -482,6 +506,20 @@ impl Machine {
     }
 }
 
+/// The carry (unsigned overflow) and signed overflow of `a + b` at `bits`.
+fn add_carry_overflow(a: i64, b: i64, bits: u32) -> (Option<bool>, Option<bool>) {
+    let (ua, ub) = (mask(a, bits) as u64 as u128, mask(b, bits) as u64 as u128);
+    let limit = if bits >= 64 {
+        u64::MAX as u128
+    } else {
+        (1u128 << bits) - 1
+    };
+    let (sa, sb) = (signed(a, bits), signed(b, bits));
+    let sr = signed(a.wrapping_add(b), bits);
+    let overflow = (sa < 0) == (sb < 0) && (sr < 0) != (sa < 0);
+    (Some(ua + ub > limit), Some(overflow))
+}
+
 fn shift(m: Mnemonic, a: Option<i64>, by: Option<i64>, bits: u32) -> Option<i64> {
     let (a, by) = (a?, (by? & if bits == 64 { 63 } else { 31 }) as u32);
     Some(match m {
@@ -494,6 +532,14 @@ fn shift(m: Mnemonic, a: Option<i64>, by: Option<i64>, bits: u32) -> Option<i64>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `add $-4, ecx; jb` (clang's down-counting exit): the carry is set while `ecx >= 4`.
+    #[test]
+    fn an_add_sets_the_carry_of_the_unsigned_sum() {
+        assert_eq!(add_carry_overflow(5, -4, 32), (Some(true), Some(false)));
+        assert_eq!(add_carry_overflow(3, -4, 32), (Some(false), Some(false)));
+        assert_eq!(add_carry_overflow(i32::MAX as i64, 1, 32), (Some(false), Some(true)));
+    }
 
     /// Instructions as the disassembly gives them (only what the machine reads).
     fn decode(bytes: &[u8]) -> Vec<crate::binary::Instruction> {
