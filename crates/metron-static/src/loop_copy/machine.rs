@@ -538,7 +538,10 @@ mod tests {
     fn an_add_sets_the_carry_of_the_unsigned_sum() {
         assert_eq!(add_carry_overflow(5, -4, 32), (Some(true), Some(false)));
         assert_eq!(add_carry_overflow(3, -4, 32), (Some(false), Some(false)));
-        assert_eq!(add_carry_overflow(i32::MAX as i64, 1, 32), (Some(false), Some(true)));
+        assert_eq!(
+            add_carry_overflow(i32::MAX as i64, 1, 32),
+            (Some(false), Some(true))
+        );
     }
 
     /// Instructions as the disassembly gives them (only what the machine reads).
