@@ -703,12 +703,7 @@ fn run(subject: &Subject, arguments: &[i64], budget: usize) -> Run {
         assumed,
         ..
     } = *subject;
-    let by_start: HashMap<u64, usize> = cfg
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.start, i))
-        .collect();
+    let by_start = cfg.blocks_by_start();
     let Some(&entry) = by_start.get(&function.address) else {
         return Run::Stopped {
             at: function.address,

@@ -41,6 +41,15 @@ pub struct Cfg {
 }
 
 impl Cfg {
+    /// Block index by start address (where a run of the machine code goes next).
+    pub fn blocks_by_start(&self) -> std::collections::HashMap<u64, usize> {
+        self.blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.start, i))
+            .collect()
+    }
+
     pub fn build(function: &Function) -> Cfg {
         let blocks = basic_blocks(&function.instructions, function);
         let succ: Vec<Vec<usize>> = blocks.iter().map(|b| b.successors.clone()).collect();

@@ -3,20 +3,12 @@
 //! (the independent ground truth) at sizes the runs never used.
 mod common;
 use common::*;
-use metron_nestgen::{Nest, Options};
 use metron_static::binary::Binary;
 use metron_static::calibrate::NotChecked;
 use metron_static::program::ProgramModel;
-use metron_static::validate::Comparison;
 
 fn tools() -> bool {
     have("valgrind", "valgrind") && have("clang", "clang") && have("gcc", "gcc")
-}
-
-fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
-    cs.iter()
-        .find(|c| c.region == name || c.region.starts_with(&format!("{name} (clone ")))
-        .unwrap_or_else(|| panic!("no row for {name}"))
 }
 
 /// examples/corpus/gauss_seidel.c at clang -O2/-O3: the backward sweep counts down and clang
@@ -50,22 +42,7 @@ fn copies_the_rules_miscounted_are_refitted_from_runs() {
         return;
     }
     for (seed, level) in [(19, "-O3"), (7, "-O2")] {
-        let nest = Nest::random(seed, &Options::default());
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path().join(format!("nest_{seed}.c"));
-        std::fs::write(&src, nest.c_source()).unwrap();
-        let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let params = [("n", nest.values[0]), ("m", nest.values[1])];
-        let cs = validate(
-            "clang",
-            &src,
-            &["-g", level, "-fno-inline"],
-            true,
-            &args,
-            &params,
-        );
-        let c = kernel(&cs, "nest");
+        let c = nest_row(seed, "clang", level);
         assert_eq!(c.predicted.total, c.measured.total, "seed {seed} {level}");
     }
 }
@@ -115,33 +92,16 @@ fn generated_nests_are_exact_at_o2_and_o3() {
         return;
     }
     for seed in [2, 8, 11, 12, 14] {
-        let nest = Nest::random(seed, &Options::default());
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path().join(format!("nest_{seed}.c"));
-        std::fs::write(&src, nest.c_source()).unwrap();
-        let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let params = [("n", nest.values[0]), ("m", nest.values[1])];
         for (cc, level) in [
             ("gcc", "-O2"),
             ("gcc", "-O3"),
             ("clang", "-O2"),
             ("clang", "-O3"),
         ] {
-            let cs = validate(
-                cc,
-                &src,
-                &["-g", level, "-fno-inline"],
-                true,
-                &args,
-                &params,
-            );
-            let c = kernel(&cs, "nest");
+            let c = nest_row(seed, cc, level);
             assert_eq!(
-                c.predicted.total,
-                c.measured.total,
-                "seed {seed} {cc} {level}:\n{}",
-                nest.c_source()
+                c.predicted.total, c.measured.total,
+                "seed {seed} {cc} {level}"
             );
         }
     }

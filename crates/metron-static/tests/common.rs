@@ -82,3 +82,31 @@ pub fn validate(
     }
     out
 }
+
+/// The row of the function users call `name` (a clone is reported under it).
+pub fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
+    cs.iter()
+        .find(|c| c.region == name || c.region.starts_with(&format!("{name} (clone ")))
+        .unwrap_or_else(|| panic!("no row for {name}"))
+}
+
+/// Builds generator seed `seed` with `cc level -fno-inline` and validates `nest` at the
+/// seed's own sizes.
+pub fn nest_row(seed: u64, cc: &str, level: &str) -> Comparison {
+    let nest = metron_nestgen::Nest::random(seed, &metron_nestgen::Options::default());
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join(format!("nest_{seed}.c"));
+    std::fs::write(&src, nest.c_source()).unwrap();
+    let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let params = [("n", nest.values[0]), ("m", nest.values[1])];
+    let cs = validate(
+        cc,
+        &src,
+        &["-g", level, "-fno-inline"],
+        true,
+        &args,
+        &params,
+    );
+    kernel(&cs, "nest").clone()
+}

@@ -12,13 +12,6 @@ fn tools() -> bool {
     have("valgrind", "valgrind") && have("clang", "clang") && have("gcc", "gcc")
 }
 
-/// The row of the function users call `name` (a clone is reported under it).
-fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
-    cs.iter()
-        .find(|c| c.region == name || c.region.starts_with(&format!("{name} (clone ")))
-        .unwrap_or_else(|| panic!("no row for {name}"))
-}
-
 const OPTIMISED: [(&str, &str); 4] = [
     ("gcc", "-O2"),
     ("gcc", "-O3"),
@@ -34,23 +27,8 @@ fn guards_of_an_inner_loop_that_never_runs_are_exact() {
     if !tools() {
         return;
     }
-    let nest = Nest::random(4, &Options::default());
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("nest_4.c");
-    std::fs::write(&src, nest.c_source()).unwrap();
-    let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let params = [("n", nest.values[0]), ("m", nest.values[1])];
     for (cc, level) in OPTIMISED {
-        let cs = validate(
-            cc,
-            &src,
-            &["-g", level, "-fno-inline"],
-            true,
-            &args,
-            &params,
-        );
-        let c = kernel(&cs, "nest");
+        let c = nest_row(4, cc, level);
         assert_eq!(c.predicted.total, c.measured.total, "{cc} {level}");
     }
 }
@@ -323,27 +301,6 @@ fn a_binary_loop_enclosing_a_copy_of_an_innermost_loop_is_its_parent() {
         let e = kernel(&cs, "nest").total_error_percent();
         assert!(e < 3.0, "n={n}: nest {e}%");
     }
-}
-
-/// Builds generator seed `seed` with `cc level -fno-inline` and validates `nest` at the
-/// seed's own sizes.
-fn nest_row(seed: u64, cc: &str, level: &str) -> Comparison {
-    let nest = Nest::random(seed, &Options::default());
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join(format!("nest_{seed}.c"));
-    std::fs::write(&src, nest.c_source()).unwrap();
-    let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let params = [("n", nest.values[0]), ("m", nest.values[1])];
-    let cs = validate(
-        cc,
-        &src,
-        &["-g", level, "-fno-inline"],
-        true,
-        &args,
-        &params,
-    );
-    kernel(&cs, "nest").clone()
 }
 
 /// Loops whose guards test a trip count that is a `max`/`min` of two expressions on the side

@@ -427,12 +427,7 @@ fn run(
     copies: &[usize],
     n: i64,
 ) -> BTreeMap<usize, Entry> {
-    let by_start: HashMap<u64, usize> = cfg
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.start, i))
-        .collect();
+    let by_start = cfg.blocks_by_start();
     let mut m = Machine::at_entry(arguments);
     let mut done: BTreeMap<usize, Entry> = BTreeMap::new();
     let mut open: HashMap<usize, Vec<Machine>> = HashMap::new();
