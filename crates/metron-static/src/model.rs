@@ -563,7 +563,7 @@ fn map_loops(
             .filter(|&x| x != l && cfg.loops[l].blocks.contains(&cfg.loops[x].header))
             .filter_map(|x| mapping.get(&x).copied().flatten())
             .collect();
-        let outside = |s: &usize| inner.iter().all(|&x| x != *s && !within(source, *s, x));
+        let outside = |s: &usize| inner.iter().all(|&x| x != *s && !source.is_within(*s, x));
         let fits = span.clone().filter(outside).collect::<Vec<_>>();
         let candidate = pick(source, &lines, &fits, &claimed, &depth_of).or_else(|| {
             pick(
@@ -610,18 +610,6 @@ fn pick(
     deepest(&|s| !claimed.contains(s) && at(s))
         .or_else(|| deepest(&at))
         .or_else(|| deepest(&holds))
-}
-
-/// Whether source loop `x` is nested (at any depth) in source loop `s`.
-fn within(source: &SourceModel, x: usize, s: usize) -> bool {
-    let mut at = source.loops[x].parent;
-    while let Some(p) = at {
-        if p == s {
-            return true;
-        }
-        at = source.loops[p].parent;
-    }
-    false
 }
 
 /// Only source loops within the lines this function's code comes from (source loops are in

@@ -177,6 +177,11 @@ pub struct SourceModel {
 }
 
 impl SourceModel {
+    /// Whether source loop `x` is nested (at any depth) in source loop `s`.
+    pub fn is_within(&self, x: usize, s: usize) -> bool {
+        std::iter::successors(self.loops[x].parent, |&p| self.loops[p].parent).any(|p| p == s)
+    }
+
     /// `conditions` for a count over `loops` (from [`nest_of`](Self::nest_of)): a cut of a
     /// tile loop the nest leaves out becomes the cut of the loop that counts it.
     pub fn conditions_in(&self, loops: &[Loop], conditions: Vec<Condition>) -> Vec<Condition> {

@@ -39,7 +39,7 @@ pub fn follow_nesting(
         let Some(Some(sp)) = mapping.get(&p) else {
             return false;
         };
-        is_within(source, *sp, *s)
+        source.is_within(*sp, *s)
     });
     if !contradicted {
         shells_to_their_loop(code, cfg, source, mapping);
@@ -59,7 +59,7 @@ pub fn follow_nesting(
             at
         } else if have < want {
             let below: Vec<usize> = (0..source.loops.len())
-                .filter(|&x| depth(x) == want && is_within(source, x, s))
+                .filter(|&x| depth(x) == want && source.is_within(x, s))
                 .collect();
             match below.as_slice() {
                 [only] => *only,
@@ -115,18 +115,6 @@ fn enclosing_copies_to_parent(
             mapping.insert(outer, source.loops[s].parent);
         }
     }
-}
-
-/// Whether source loop `x` is nested (at any depth) in source loop `s`.
-pub(super) fn is_within(source: &SourceModel, x: usize, s: usize) -> bool {
-    let mut at = source.loops[x].parent;
-    while let Some(p) = at {
-        if p == s {
-            return true;
-        }
-        at = source.loops[p].parent;
-    }
-    false
 }
 
 /// How many source loops enclose source loop `s` (0 for an outermost loop).
@@ -248,7 +236,7 @@ pub(super) fn unrolled_instances(
     // Loops between the unrolled ones and `s` (and `s`): their counts must not differ from
     // one instance to the next.
     let reads_unrolled = source.loops.iter().enumerate().any(|(x, sl)| {
-        (x == s || (is_within(source, s, x) && is_within(source, x, outermost)))
+        (x == s || (source.is_within(s, x) && source.is_within(x, outermost)))
             && sl.scop.as_ref().map_or(true, |l| {
                 let exprs = l.start.exprs().iter().chain(l.end.exprs());
                 exprs.flat_map(|e| e.terms.keys()).any(|v| vars.contains(v))
@@ -259,7 +247,7 @@ pub(super) fn unrolled_instances(
             .get(&b)
             .copied()
             .flatten()
-            .is_some_and(|x| x == outermost || is_within(source, x, outermost))
+            .is_some_and(|x| x == outermost || source.is_within(x, outermost))
     };
     let roots: std::collections::BTreeSet<usize> = copies
         .iter()

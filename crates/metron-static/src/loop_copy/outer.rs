@@ -12,7 +12,7 @@ use crate::cfg::Cfg;
 use crate::source::SourceModel;
 
 use super::induction::{is_vector, own_instructions};
-use super::nesting::{is_within, source_depth};
+use super::nesting::source_depth;
 
 /// Iterations per call of binary loop `l` (a copy of source loop `s`) and of its entries
 /// when a vectorised binary ancestor with `factor > 1` is a copy of an enclosing source loop; `None`
@@ -39,7 +39,7 @@ pub fn within_wide_parent(
         let wide = |a: usize| k > 1 && (k <= 8 || remainder(a) || vector());
         if let Some(Some(a)) = mapping.get(&p).filter(|a| a.is_some_and(wide)) {
             let depth = source_depth(source, s)?.checked_sub(source_depth(source, *a)?)?;
-            if depth == 0 || !is_within(source, s, *a) {
+            if depth == 0 || !source.is_within(s, *a) {
                 return None;
             }
             let inner = count_with_wide(source, s, depth, k, options)?;
