@@ -575,9 +575,16 @@ fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
         key.push(0);
     }
     let cache = crate::ast_cache::Entry::for_bytes("calibrate", &key);
+    // An entry whose runs do not cover this CFG's blocks (a corrupt or colliding file) is
+    // run again rather than indexed out of range.
+    let blocks = subject.cfg.blocks.len();
+    let fits = |s: &Sample| {
+        s.visits.len() == blocks && s.mirrored.as_ref().is_none_or(|m| m.len() == blocks)
+    };
     if let Some(samples) = cache
         .as_ref()
         .and_then(|c| c.load::<Result<Vec<Sample>, NotChecked>>())
+        .filter(|r| r.as_ref().map_or(true, |v| v.iter().all(fits)))
     {
         return samples;
     }
