@@ -13,6 +13,8 @@ use crate::error::{Result, StaticError};
 mod call;
 mod data_bound;
 mod derived_step;
+#[cfg(test)]
+mod fixtures;
 mod minmax_call;
 mod residue_start;
 mod tile;

@@ -81,13 +81,7 @@ fn remainder(v: &Value) -> Option<(AffineExpr, i64)> {
 mod tests {
     use super::*;
 
-    fn decl(name: &str) -> Value {
-        serde_json::json!({"kind": "DeclRefExpr", "referencedDecl": {"name": name}})
-    }
-
-    fn op(opcode: &str, l: Value, r: Value) -> Value {
-        serde_json::json!({"kind": "BinaryOperator", "opcode": opcode, "inner": [l, r]})
-    }
+    use crate::source::fixtures::{decl, op};
 
     fn int(v: i64) -> Value {
         serde_json::json!({"kind": "IntegerLiteral", "value": v.to_string()})

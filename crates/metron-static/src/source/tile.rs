@@ -111,22 +111,8 @@ mod tests {
     #[test]
     fn transpose_rows_inside_their_tiles() {
         // for (ii = 0; ii < m; ii += b) for (i = ii; i < MIN(ii + b, m); i++)
-        let trip = DerivedTrip::new(
-            "trip_20".into(),
-            AffineExpr::constant(0),
-            AffineExpr::var("m"),
-            "b".into(),
-            false,
-        );
-        let zero = AffineExpr::constant(0);
-        let tiles = [TileCandidate {
-            index: 0,
-            line: 20,
-            var: "ii",
-            counter: "__ii_step_20",
-            start: &zero,
-            trip: &trip,
-        }];
+        let transpose = crate::source::fixtures::TransposeTiles::new();
+        let tiles = transpose.tiles();
         let inner = Loop {
             end: Bound::Min(vec![
                 AffineExpr::parse("ii + b").unwrap(),

@@ -139,33 +139,13 @@ pub fn in_nest(cuts: &[TileCut], loops: &[Loop], conditions: Vec<Condition>) -> 
 mod tests {
     use super::*;
 
-    fn decl(name: &str) -> Value {
-        serde_json::json!({"kind": "DeclRefExpr", "referencedDecl": {"name": name}})
-    }
-
-    fn op(opcode: &str, l: Value, r: Value) -> Value {
-        serde_json::json!({"kind": "BinaryOperator", "opcode": opcode, "inner": [l, r]})
-    }
+    use crate::source::fixtures::{decl, op};
 
     #[test]
     fn min_of_a_tile_edge_is_a_cut_of_the_tiles() {
         // for (ii = 0; ii < m; ii += b) ... i < MIN(ii + b, m): the `?:` tests ii + b < m.
-        let trip = DerivedTrip::new(
-            "trip_20".into(),
-            AffineExpr::constant(0),
-            AffineExpr::var("m"),
-            "b".into(),
-            false,
-        );
-        let zero = AffineExpr::constant(0);
-        let tiles = [TileCandidate {
-            index: 0,
-            line: 20,
-            var: "ii",
-            counter: "__ii_step_20",
-            start: &zero,
-            trip: &trip,
-        }];
+        let transpose = crate::source::fixtures::TransposeTiles::new();
+        let tiles = transpose.tiles();
         let mins = [AffineExpr::var("b"), AffineExpr::parse("m - t").unwrap()];
         let tiles_of = metron_symbolic::TileLoop {
             outer: "trip_20".into(),
