@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
-use crate::loop_copy::machine::{Flow, Machine};
+use crate::loop_copy::machine::{Callee, Callees, Flow, Machine};
 use crate::source::{SourceFunction, SourceModel};
 
 /// Sample runs tried per function, and how many must finish for a refit.
@@ -58,7 +58,8 @@ pub struct Calibration {
     /// were.
     pub unfitted: Vec<u64>,
     /// Blocks whose counts changed with the order of the arrays in memory (alias tests):
-    /// left as modelled, which assumes the arrays do not overlap.
+    /// counted for arrays that do not overlap, the first test deciding (refitted to the
+    /// fewer runs of the two orders when the model disagreed), and no term for others.
     pub address_dependent: Vec<u64>,
 }
 
@@ -132,6 +133,7 @@ struct Sample {
 /// Checks `counts` (one per block of `cfg`) against runs of `function`'s machine code and
 /// refits the blocks they contradict; why not, when the runs cannot decide.
 pub fn calibrate(
+    binary: &crate::binary::Binary,
     function: &Function,
     cfg: &Cfg,
     source: &SourceModel,
@@ -147,9 +149,11 @@ pub fn calibrate(
         .find(|f| f.name == function.source_name())
         .ok_or(NotChecked::NoSizeParameter)?;
     let bounds = bound_parameters(source, f, counts)?;
+    let callees = callees(binary, function);
     let subject = Subject {
         function,
         cfg,
+        callees: &callees,
         f,
         assumed,
         bounds,
@@ -168,7 +172,12 @@ pub fn calibrate(
         }
         if runs.address_dependent(b) {
             out.address_dependent.push(cfg.blocks[b].start);
-        } else if runs.values(count) != Some(runs.measured(b)) {
+        }
+        let (target, rows) = runs.target(b);
+        let agrees = runs
+            .values(count)
+            .is_some_and(|v| rows.iter().all(|&r| v[r] == target[r]));
+        if !agrees {
             wrong.push(b);
         }
     }
@@ -184,18 +193,20 @@ pub fn calibrate(
         .map(|b| &counts[b])
         .collect();
     let basis = Basis::new(right, &structural_counts(source, f), &|c| runs.values(c));
-    let large = runs.large();
     for b in wrong {
-        let target = runs.measured(b);
+        let (target, rows) = runs.target(b);
         let address = cfg.blocks[b].start;
         // Every sample first; failing that, the samples where every size is past the small
         // ones (a guard's threshold the terms do not hold): right where the model is used.
-        let all: Vec<usize> = (0..runs.samples.len()).collect();
-        let fitted = basis.fit(&target, &all).or_else(|| {
-            (large.len() >= MIN_SAMPLES)
-                .then(|| basis.fit(&target, &large))
-                .flatten()
-        });
+        let large = runs.large(&rows);
+        let fitted = (rows.len() >= MIN_SAMPLES)
+            .then(|| basis.fit(&target, &rows))
+            .flatten()
+            .or_else(|| {
+                (large.len() >= MIN_SAMPLES)
+                    .then(|| basis.fit(&target, &large))
+                    .flatten()
+            });
         match fitted {
             Some(now) => {
                 out.refitted.push(Refit {
@@ -263,11 +274,27 @@ impl Runs {
             .collect()
     }
 
-    fn measured(&self, b: usize) -> Vec<BigInt> {
-        self.samples
-            .iter()
-            .map(|s| BigInt::from(s.visits[b]))
-            .collect()
+    /// What block `b` ran at each sample, and the samples that say it. An alias test's block
+    /// (one whose count follows the order of the arrays) counts its fewer runs of the two
+    /// orders, at the samples run in both: the model assumes that the arrays do not overlap
+    /// and that the first test decides, whichever order `malloc` gave them.
+    fn target(&self, b: usize) -> (Vec<BigInt>, Vec<usize>) {
+        if !self.address_dependent(b) {
+            let all = (0..self.samples.len()).collect();
+            return (
+                self.samples.iter().map(|s| s.visits[b].into()).collect(),
+                all,
+            );
+        }
+        let least = |s: &Sample| {
+            s.mirrored
+                .as_ref()
+                .map_or(s.visits[b], |m| m[b].min(s.visits[b]))
+        };
+        let rows = (0..self.samples.len())
+            .filter(|&t| self.samples[t].mirrored.is_some())
+            .collect();
+        (self.samples.iter().map(|s| least(s).into()).collect(), rows)
     }
 
     /// Whether block `b` ran a different number of times with the arrays in the other order.
@@ -277,9 +304,10 @@ impl Runs {
             .any(|s| s.mirrored.as_ref().is_some_and(|m| m[b] != s.visits[b]))
     }
 
-    /// The samples where no size is one of the small ones.
-    fn large(&self) -> Vec<usize> {
-        (0..self.samples.len())
+    /// The `rows` where no size is one of the small ones.
+    fn large(&self, rows: &[usize]) -> Vec<usize> {
+        rows.iter()
+            .copied()
             .filter(|&t| {
                 self.samples[t]
                     .values
@@ -551,6 +579,7 @@ fn solve(columns: &[&[BigRational]], y: &[BigRational]) -> Option<Vec<BigRationa
 struct Subject<'a> {
     function: &'a Function,
     cfg: &'a Cfg,
+    callees: &'a Callees<'a>,
     f: &'a SourceFunction,
     assumed: &'a Assumed,
     /// Its integer parameters that bound loops (the sizes).
@@ -564,6 +593,13 @@ struct Subject<'a> {
 fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
     let mut key = subject.function.code_hash().to_le_bytes().to_vec();
     key.extend(subject.depth.to_le_bytes());
+    // The entered callees' code decides the runs too.
+    let mut entered: Vec<_> = subject.callees.enter.values().collect();
+    entered.sort_by_key(|c| c.function.address);
+    for c in entered {
+        key.extend(c.function.code_hash().to_le_bytes());
+    }
+    key.extend(subject.callees.return_first_argument.len().to_le_bytes());
     let mut taken: Vec<_> = subject.assumed.take.iter().collect();
     taken.sort();
     for (d, t) in taken {
@@ -702,6 +738,32 @@ enum Run {
     Stopped { at: u64 },
 }
 
+/// What the runs know of `function`'s calls: the functions of the same binary it calls
+/// are entered, and the C library's functions that return their first argument say so.
+fn callees<'a>(binary: &'a crate::binary::Binary, function: &Function) -> Callees<'a> {
+    let mut out = Callees::default();
+    let targets: BTreeSet<u64> = function
+        .instructions
+        .iter()
+        .filter(|i| i.mnemonic == iced_x86::Mnemonic::Call)
+        .filter_map(|i| i.target)
+        .collect();
+    for t in targets {
+        match binary.plt.get(&t).map(String::as_str) {
+            Some("memset" | "memcpy" | "memmove") => {
+                out.return_first_argument.insert(t);
+            }
+            Some(_) => {}
+            None => {
+                if let Some(f) = binary.functions.iter().find(|f| f.address == t) {
+                    out.enter.insert(t, Callee::new(f));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// One run from the entry to the return, counting block visits.
 fn run(subject: &Subject, arguments: &[i64], budget: usize) -> Run {
     let Subject {
@@ -726,7 +788,7 @@ fn run(subject: &Subject, arguments: &[i64], budget: usize) -> Run {
         if steps > budget {
             return Run::OverBudget;
         }
-        match m.run_block(function, block) {
+        match m.run_block(function, block, subject.callees) {
             Flow::Return => return Run::Finished { visits, steps },
             // A branch the model assumes (an error path not taken) goes the assumed way.
             Flow::Stop => match assumed.take.get(&b) {

@@ -811,7 +811,7 @@ pub fn model_binary(
             m.plt_calls = plt_calls(binary, f, &m.cfg);
             count_error_paths(binary, f, source, &mut m);
             if !mira_compat {
-                calibrate(f, source, &mut m);
+                calibrate(binary, f, source, &mut m);
             }
             (i, m)
         })
@@ -820,7 +820,7 @@ pub fn model_binary(
 
 /// Checks the counts against runs of the machine code (`calibrate`), the libm error paths
 /// followed as the model counts them.
-fn calibrate(function: &Function, source: &SourceModel, m: &mut FunctionModel) {
+fn calibrate(binary: &Binary, function: &Function, source: &SourceModel, m: &mut FunctionModel) {
     let mut assumed = crate::calibrate::Assumed::default();
     for p in &m.error_paths {
         assumed.take.insert(p.decide, p.other);
@@ -830,8 +830,14 @@ fn calibrate(function: &Function, source: &SourceModel, m: &mut FunctionModel) {
             m.cfg.dominates(p.error, b) || m.cfg.dominates(p.other, b) && p.other != p.decide
         }));
     }
-    let checked =
-        crate::calibrate::calibrate(function, &m.cfg, source, &assumed, &mut m.block_counts);
+    let checked = crate::calibrate::calibrate(
+        binary,
+        function,
+        &m.cfg,
+        source,
+        &assumed,
+        &mut m.block_counts,
+    );
     if let Ok(c) = &checked {
         note_refitted_loops(c, &mut m.loops);
     }

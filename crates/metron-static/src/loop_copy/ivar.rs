@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use iced_x86::Register;
 use serde::Serialize;
 
-use super::machine::{Flow, Machine};
+use super::machine::{Callees, Flow, Machine};
 use crate::binary::Function;
 use crate::cfg::Cfg;
 use crate::source::SourceModel;
@@ -470,7 +470,7 @@ fn run(
         }
         let block = &cfg.blocks[b];
         steps += block.end - block.first;
-        let Flow::Goto(next) = m.run_block(function, block) else {
+        let Flow::Goto(next) = m.run_block(function, block, &Callees::default()) else {
             break;
         };
         let Some(&nb) = by_start.get(&next) else {

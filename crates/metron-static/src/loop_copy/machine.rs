@@ -100,6 +100,19 @@ pub const ARGUMENTS: [Register; 6] = [
     Register::R9,
 ];
 
+/// Registers that are neither arguments nor the stack pointer at a function's entry.
+const ENTRY_GARBAGE: [Register; 9] = [
+    Register::RAX,
+    Register::RBX,
+    Register::RBP,
+    Register::R10,
+    Register::R11,
+    Register::R12,
+    Register::R13,
+    Register::R14,
+    Register::R15,
+];
+
 /// Where control goes after a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
@@ -111,12 +124,59 @@ pub enum Flow {
     Stop,
 }
 
+/// A function of the same binary that runs enter, with its CFG.
+pub struct Callee<'a> {
+    pub function: &'a crate::binary::Function,
+    pub cfg: crate::cfg::Cfg,
+    by_start: HashMap<u64, usize>,
+}
+
+impl<'a> Callee<'a> {
+    pub fn new(function: &'a crate::binary::Function) -> Callee<'a> {
+        let cfg = crate::cfg::Cfg::build(function);
+        let by_start = cfg.blocks_by_start();
+        Callee {
+            function,
+            cfg,
+            by_start,
+        }
+    }
+}
+
+/// What a run knows of the functions it calls. Without it a call leaves the caller-saved
+/// registers unknown, and a branch on its result stops the run (box_separable's `imin`).
+#[derive(Default)]
+pub struct Callees<'a> {
+    /// Call targets (PLT stubs) of C library functions that return their first argument
+    /// (`memset`, `memcpy`, `memmove`: C11 7.24.2.1, 7.24.2.2, 7.24.6.1).
+    pub return_first_argument: std::collections::BTreeSet<u64>,
+    /// Functions of the same binary, by entry address, that a run enters.
+    pub enter: HashMap<u64, Callee<'a>>,
+}
+
+/// Blocks one call may run before it counts as not returning (a callee with loops of its
+/// own is not what this is for).
+const CALL_BUDGET: usize = 10_000;
+/// Calls within entered calls (recursion stops here).
+const CALL_DEPTH: usize = 4;
+
 impl Machine {
     /// Executes a block (004's basic block of the binary), and says where control goes.
     pub fn run_block(
         &mut self,
         function: &crate::binary::Function,
         block: &crate::cfg::BasicBlock,
+        callees: &Callees,
+    ) -> Flow {
+        self.run_block_at(function, block, callees, 0)
+    }
+
+    fn run_block_at(
+        &mut self,
+        function: &crate::binary::Function,
+        block: &crate::cfg::BasicBlock,
+        callees: &Callees,
+        depth: usize,
     ) -> Flow {
         let Some(last) = block
             .end
@@ -129,7 +189,13 @@ impl Machine {
             let next = ins.address + u64::from(ins.length);
             let goto = |t: Option<u64>| t.map_or(Flow::Stop, Flow::Goto);
             match ins.flow {
-                FlowControl::Next | FlowControl::Call => {
+                FlowControl::Call => {
+                    self.call(ins, callees, depth);
+                    if ins.address == last.address {
+                        return Flow::Goto(next);
+                    }
+                }
+                FlowControl::Next => {
                     self.execute(ins);
                     if ins.address == last.address {
                         return Flow::Goto(next);
@@ -150,6 +216,58 @@ impl Machine {
         Flow::Stop
     }
 
+    /// A call: entered when the callee is known, otherwise its effect on the registers.
+    fn call(&mut self, ins: &crate::binary::Instruction, callees: &Callees, depth: usize) {
+        let target = ins.target.unwrap_or(u64::MAX);
+        if depth < CALL_DEPTH {
+            if let Some(callee) = callees.enter.get(&target) {
+                let before = self.clone();
+                if self.enter(ins, callee, callees, depth + 1) {
+                    return;
+                }
+                *self = before;
+            }
+        }
+        let first = self.register(Register::RDI);
+        self.execute(ins);
+        if callees.return_first_argument.contains(&target) {
+            self.set_register(Register::RAX, first);
+        }
+    }
+
+    /// Runs `callee` from its entry to its return on this machine; false when it stops.
+    fn enter(
+        &mut self,
+        ins: &crate::binary::Instruction,
+        callee: &Callee,
+        callees: &Callees,
+        depth: usize,
+    ) -> bool {
+        let Some(sp) = self.register(Register::RSP).map(|s| s.wrapping_sub(8)) else {
+            return false;
+        };
+        self.set_register(Register::RSP, Some(sp));
+        self.store(sp as u64, (ins.address + u64::from(ins.length)) as i64, 8);
+        let mut b = callee.by_start.get(&callee.function.address).copied();
+        for _ in 0..CALL_BUDGET {
+            let Some(block) = b.map(|b| &callee.cfg.blocks[b]) else {
+                return false;
+            };
+            match self.run_block_at(callee.function, block, callees, depth) {
+                Flow::Return => {
+                    // `ret` pops the return address the call pushed.
+                    let top = self.register(Register::RSP).unwrap_or(sp);
+                    self.set_register(Register::RSP, Some(top.wrapping_add(8)));
+                    self.flags = Flags::Unknown;
+                    return true;
+                }
+                Flow::Goto(next) => b = callee.by_start.get(&next).copied(),
+                Flow::Stop => return false,
+            }
+        }
+        false
+    }
+
     /// A machine at a function's entry with its integer arguments in registers and, past
     /// the sixth, on the stack.
     pub fn at_entry(arguments: &[i64]) -> Machine {
@@ -159,6 +277,12 @@ impl Machine {
             flags: Flags::Unknown,
             flags_from: 0,
         };
+        // The other registers hold the caller's values: some value, not an unknown one, so
+        // that `setg r12b; test r12b, r12b` on a callee-saved register is followed (the
+        // compiler reads only the byte it wrote). Correct code never branches on the rest.
+        for (k, r) in ENTRY_GARBAGE.iter().enumerate() {
+            m.regs.insert(*r, 0x5eed_0000 + 0x100 * k as i64);
+        }
         m.regs.insert(Register::RSP, STACK_TOP as i64);
         m.store(STACK_TOP, 0x4000_0000, 8);
         for (r, v) in ARGUMENTS.iter().zip(arguments) {
