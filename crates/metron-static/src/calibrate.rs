@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use metron_symbolic::{Binding, CountOptions, Piecewise};
+use metron_symbolic::{Binding, CountOptions, Derived, Piecewise};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -38,6 +38,8 @@ pub const MIN_SAMPLES: usize = 7;
 /// Instructions one run may execute, and all runs of a function together.
 const RUN_BUDGET: usize = 1_000_000;
 const TOTAL_BUDGET: usize = 4_000_000;
+/// Instructions one run of a function with fixed sizes may take (it runs once per order).
+const FIXED_BUDGET: usize = 4_000_000;
 /// The sizes drawn for the loop-bound parameters: small ones, and the rest.
 const SMALL: std::ops::RangeInclusive<i64> = 1..=4;
 const SIZES: std::ops::RangeInclusive<i64> = 5..=40;
@@ -82,30 +84,31 @@ pub enum NotChecked {
     /// A compiler-made clone (`.constprop`, `.isra`, `.part`): its arguments are not the
     /// source's parameters.
     Clone,
-    /// No loop bound or count names an integer parameter of the function.
+    /// A loop bound or count names something that is no integer parameter of the function
+    /// (a value read from data, `main`'s `argv`).
     NoSizeParameter,
     /// A loop bound names a parameter passed in a floating-point register.
     FloatingBound,
     /// A run stopped at this address: a branch on a value the machine cannot know (data, a
     /// call's result, floating point), an indirect jump or a trap.
     Stopped { at: u64 },
-    /// Too few runs finished within the budget (the nest is deep).
-    OverBudget { finished: usize },
+    /// Too few runs finished within the budget (the nest is deep, or its fixed sizes large).
+    OverBudget { needed: usize, finished: usize },
 }
 
 impl std::fmt::Display for NotChecked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             NotChecked::Clone => write!(f, "a compiler-made clone, whose arguments are not the source's"),
-            NotChecked::NoSizeParameter => write!(f, "no loop bound names an integer parameter"),
+            NotChecked::NoSizeParameter => write!(f, "a loop bound is not an integer parameter"),
             NotChecked::FloatingBound => write!(f, "a loop bound is a floating-point parameter"),
             NotChecked::Stopped { at } => write!(
                 f,
                 "a run stopped at 0x{at:x} on a value it cannot know (data, a call's result or floating point)"
             ),
-            NotChecked::OverBudget { finished } => write!(
+            NotChecked::OverBudget { needed, finished } => write!(
                 f,
-                "{finished} runs finished within the budget, {MIN_SAMPLES} needed"
+                "{finished} runs finished within the budget, {needed} needed"
             ),
         }
     }
@@ -130,16 +133,29 @@ struct Sample {
     mirrored: Option<Vec<i64>>,
 }
 
-/// Checks `counts` (one per block of `cfg`) against runs of `function`'s machine code and
+/// The function to check, and what the model knows of it.
+pub struct Target<'a> {
+    pub binary: &'a crate::binary::Binary,
+    pub function: &'a Function,
+    pub cfg: &'a Cfg,
+    pub source: &'a SourceModel,
+    /// Trip counts derived from the parameters (steps and tiles that are parameters), in
+    /// the order they are computed.
+    pub derived: &'a [Derived],
+    pub assumed: &'a Assumed,
+}
+
+/// Checks `counts` (one per block of the target's CFG) against runs of its machine code and
 /// refits the blocks they contradict; why not, when the runs cannot decide.
-pub fn calibrate(
-    binary: &crate::binary::Binary,
-    function: &Function,
-    cfg: &Cfg,
-    source: &SourceModel,
-    assumed: &Assumed,
-    counts: &mut [Piecewise],
-) -> Checked {
+pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
+    let Target {
+        binary,
+        function,
+        cfg,
+        source,
+        derived,
+        assumed,
+    } = *target;
     if function.clone_suffix().is_some() {
         return Err(NotChecked::Clone);
     }
@@ -148,7 +164,14 @@ pub fn calibrate(
         .iter()
         .find(|f| f.name == function.source_name())
         .ok_or(NotChecked::NoSizeParameter)?;
-    let bounds = bound_parameters(source, f, counts)?;
+    let bounds = bound_parameters(source, f, derived, counts)?;
+    if bounds.is_empty() && modelled_instructions(cfg, counts) > FIXED_BUDGET as f64 {
+        // A run that the model already says is past the budget is not started.
+        return Err(NotChecked::OverBudget {
+            needed: 1,
+            finished: 0,
+        });
+    }
     let callees = callees(binary, function);
     let subject = Subject {
         function,
@@ -160,7 +183,7 @@ pub fn calibrate(
         depth: nest_depth(source, f),
     };
     let samples = cached_samples(&subject)?;
-    let runs = Runs::new(source, f, samples);
+    let runs = Runs::new(derived, samples);
     let mut out = Calibration {
         samples: runs.samples.len(),
         ..Default::default()
@@ -196,17 +219,11 @@ pub fn calibrate(
     for b in wrong {
         let (target, rows) = runs.target(b);
         let address = cfg.blocks[b].start;
-        // Every sample first; failing that, the samples where every size is past the small
-        // ones (a guard's threshold the terms do not hold): right where the model is used.
-        let large = runs.large(&rows);
-        let fitted = (rows.len() >= MIN_SAMPLES)
-            .then(|| basis.fit(&target, &rows))
-            .flatten()
-            .or_else(|| {
-                (large.len() >= MIN_SAMPLES)
-                    .then(|| basis.fit(&target, &large))
-                    .flatten()
-            });
+        let fitted = match subject.bounds.is_empty() {
+            // One size: the count is what the run said.
+            true => i64::try_from(&target[0]).ok().map(Piecewise::constant),
+            false => fit(&basis, &target, &rows, &runs.large(&rows)),
+        };
         match fitted {
             Some(now) => {
                 out.refitted.push(Refit {
@@ -228,6 +245,30 @@ pub fn calibrate(
     Ok(out)
 }
 
+/// The instructions one call executes by the model, at fixed sizes.
+fn modelled_instructions(cfg: &Cfg, counts: &[Piecewise]) -> f64 {
+    let none = Binding::new();
+    cfg.blocks
+        .iter()
+        .zip(counts)
+        .map(|(b, c)| {
+            let n = c
+                .evaluate_integer(&none)
+                .map_or(f64::INFINITY, |v| to_f64(&v));
+            n * (b.end - b.first) as f64
+        })
+        .sum()
+}
+
+/// The combination that matches the runs at every row or, failing that, at the `large`
+/// rows, where every size is past the small ones (a guard's threshold the terms do not
+/// hold): right where the model is used. Each needs enough rows to decide.
+fn fit(basis: &Basis, target: &[BigInt], rows: &[usize], large: &[usize]) -> Option<Piecewise> {
+    let enough = |r: &[usize]| r.len() >= MIN_SAMPLES;
+    (enough(rows).then(|| basis.fit(target, rows)).flatten())
+        .or_else(|| enough(large).then(|| basis.fit(target, large)).flatten())
+}
+
 /// For whoever extends the terms: the block no combination fits, with its runs.
 fn trace_unfitted(runs: &Runs, address: u64, model: &Piecewise, target: &[BigInt]) {
     eprintln!("calibrate: block 0x{address:x} fits no combination; model {model}");
@@ -244,20 +285,14 @@ struct Runs {
 }
 
 impl Runs {
-    fn new(source: &SourceModel, f: &SourceFunction, samples: Vec<Sample>) -> Runs {
-        let derived: Vec<_> = source
-            .loops
-            .iter()
-            .filter(|l| l.function == f.name)
-            .filter_map(|l| l.derived.clone())
-            .collect();
+    fn new(derived: &[Derived], samples: Vec<Sample>) -> Runs {
         let bindings = samples
             .iter()
             .map(|s| {
                 let mut b = s.values.clone();
-                for d in &derived {
-                    if let Ok(v) = d.value(&s.values) {
-                        b.insert(d.name.clone(), v);
+                for d in derived {
+                    if let Ok(v) = d.value(&b) {
+                        b.insert(d.name().to_string(), v);
                     }
                 }
                 b
@@ -318,11 +353,15 @@ impl Runs {
     }
 }
 
-/// The function's parameters that its loop bounds or its counts name: the ones the runs
-/// vary; none, or one passed in a floating-point register, is a reason not to check.
+/// The function's parameters that its loop bounds or its counts name (a derived trip
+/// count's inputs in its place): the ones the runs vary. None, when the counts name no
+/// parameter at all, is one run at the function's fixed sizes; a count that names something
+/// else (a value read from data) or a bound passed in a floating-point register is a reason
+/// not to check.
 fn bound_parameters(
     source: &SourceModel,
     f: &SourceFunction,
+    derived: &[Derived],
     counts: &[Piecewise],
 ) -> Result<Vec<String>, NotChecked> {
     let mut named: BTreeSet<String> = counts.iter().flat_map(|c| c.parameters()).collect();
@@ -331,6 +370,11 @@ fn bound_parameters(
             for e in scop.start.exprs().iter().chain(scop.end.exprs()) {
                 named.extend(e.names().cloned());
             }
+        }
+    }
+    for d in derived.iter().rev() {
+        if named.remove(d.name()) {
+            named.extend(d.inputs().into_iter().cloned());
         }
     }
     let integer: Vec<&String> = f.integer_arguments().collect();
@@ -343,7 +387,7 @@ fn bound_parameters(
     if floating {
         return Err(NotChecked::FloatingBound);
     }
-    if bounds.is_empty() {
+    if bounds.is_empty() && !named.is_empty() {
         return Err(NotChecked::NoSizeParameter);
     }
     Ok(bounds)
@@ -637,15 +681,28 @@ fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
 /// alias tests (whose counts depend on where the arrays are, not on the sizes) show.
 fn run_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
     let f = subject.f;
-    let mut points = sizes(&subject.bounds, subject.depth);
+    // Fixed sizes (no parameter): one point, run in both orders with a larger budget.
+    let fixed = subject.bounds.is_empty();
+    let (mut points, run_budget, total_budget, needed) = match fixed {
+        true => (vec![Binding::new()], FIXED_BUDGET, 2 * FIXED_BUDGET, 1),
+        false => (
+            sizes(&subject.bounds, subject.depth),
+            RUN_BUDGET,
+            TOTAL_BUDGET,
+            MIN_SAMPLES,
+        ),
+    };
     points.sort_by_key(|p| p.values().map(|v| v.unsigned_abs()).product::<u64>());
     let mut out = Vec::new();
     let mut spent = 0;
     for (t, values) in points.into_iter().enumerate() {
         let mut runs = Vec::new();
-        for mirrored in [false, true].into_iter().take(1 + t % 2) {
+        for mirrored in [false, true]
+            .into_iter()
+            .take(1 + (t + usize::from(fixed)) % 2)
+        {
             let arguments = arguments(f, &values, mirrored);
-            let budget = RUN_BUDGET.min(TOTAL_BUDGET.saturating_sub(spent));
+            let budget = run_budget.min(total_budget.saturating_sub(spent));
             match run(subject, &arguments, budget) {
                 Run::Finished { visits, steps } => {
                     spent += steps;
@@ -664,12 +721,13 @@ fn run_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
                 mirrored,
             });
         }
-        if spent >= TOTAL_BUDGET {
+        if spent >= total_budget {
             break;
         }
     }
-    if out.len() < MIN_SAMPLES {
+    if out.len() < needed {
         return Err(NotChecked::OverBudget {
+            needed,
             finished: out.len(),
         });
     }

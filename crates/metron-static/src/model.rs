@@ -830,14 +830,15 @@ fn calibrate(binary: &Binary, function: &Function, source: &SourceModel, m: &mut
             m.cfg.dominates(p.error, b) || m.cfg.dominates(p.other, b) && p.other != p.decide
         }));
     }
-    let checked = crate::calibrate::calibrate(
+    let target = crate::calibrate::Target {
         binary,
         function,
-        &m.cfg,
+        cfg: &m.cfg,
         source,
-        &assumed,
-        &mut m.block_counts,
-    );
+        derived: &m.derived,
+        assumed: &assumed,
+    };
+    let checked = crate::calibrate::calibrate(&target, &mut m.block_counts);
     if let Ok(c) = &checked {
         note_refitted_loops(c, &mut m.loops);
     }

@@ -36,10 +36,27 @@ pub enum Flags {
     Unknown,
 }
 
+/// A register's value and which of its bits are known: `setb bl` on an unknown `rbx` knows
+/// `bl`, which is all the compiler reads of it.
+#[derive(Debug, Clone, Copy)]
+struct Bits {
+    value: i64,
+    known: u64,
+}
+
+impl Bits {
+    fn full(value: i64) -> Bits {
+        Bits {
+            value,
+            known: u64::MAX,
+        }
+    }
+}
+
 /// Registers (full width), stack bytes and flags; an absent register is unknown.
 #[derive(Debug, Clone)]
 pub struct Machine {
-    regs: HashMap<Register, i64>,
+    regs: HashMap<Register, Bits>,
     memory: BTreeMap<u64, u8>,
     pub flags: Flags,
     /// Address of the instruction that set `flags` (the exit compare).
@@ -112,6 +129,10 @@ const ENTRY_GARBAGE: [Register; 9] = [
     Register::R14,
     Register::R15,
 ];
+
+fn is_high_byte(r: Register) -> bool {
+    matches!(r, Register::AH | Register::BH | Register::CH | Register::DH)
+}
 
 /// Where control goes after a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -281,12 +302,13 @@ impl Machine {
         // that `setg r12b; test r12b, r12b` on a callee-saved register is followed (the
         // compiler reads only the byte it wrote). Correct code never branches on the rest.
         for (k, r) in ENTRY_GARBAGE.iter().enumerate() {
-            m.regs.insert(*r, 0x5eed_0000 + 0x100 * k as i64);
+            m.regs
+                .insert(*r, Bits::full(0x5eed_0000 + 0x100 * k as i64));
         }
-        m.regs.insert(Register::RSP, STACK_TOP as i64);
+        m.regs.insert(Register::RSP, Bits::full(STACK_TOP as i64));
         m.store(STACK_TOP, 0x4000_0000, 8);
         for (r, v) in ARGUMENTS.iter().zip(arguments) {
-            m.regs.insert(*r, *v);
+            m.regs.insert(*r, Bits::full(*v));
         }
         // The seventh integer argument on is passed on the stack, above the return address
         // (System V ABI 3.2.3).
@@ -298,31 +320,50 @@ impl Machine {
 
     /// Value of a general-purpose register at its own width (`eax`: the low 32 bits).
     pub fn register(&self, r: Register) -> Option<i64> {
-        if !r.is_gpr() || matches!(r, Register::AH | Register::BH | Register::CH | Register::DH) {
+        if !r.is_gpr() || is_high_byte(r) {
             return None;
         }
-        let v = *self.regs.get(&r.full_register())?;
-        Some(mask(v, r.size() as u32 * 8))
+        let bits = r.size() as u32 * 8;
+        let width = mask(-1, bits) as u64;
+        let b = self.regs.get(&r.full_register())?;
+        (b.known & width == width).then_some(mask(b.value, bits))
     }
 
-    /// The known general-purpose registers (full width) and their values.
+    /// The fully known general-purpose registers (full width) and their values.
     pub fn registers(&self) -> impl Iterator<Item = (Register, i64)> + '_ {
-        self.regs.iter().map(|(r, v)| (*r, *v))
+        self.regs
+            .iter()
+            .filter(|(_, b)| b.known == u64::MAX)
+            .map(|(r, b)| (*r, b.value))
     }
 
     fn set_register(&mut self, r: Register, v: Option<i64>) {
         let full = r.full_register();
         let bits = r.size() as u32 * 8;
         let value = match (bits, v) {
-            (64, v) => v,
+            (64, v) => v.map(Bits::full),
             // 32-bit writes zero the upper half.
-            (32, v) => v.map(|v| mask(v, 32)),
-            (_, Some(v)) if r.is_gpr8() || r.is_gpr16() => {
-                let high = matches!(r, Register::AH | Register::BH | Register::CH | Register::DH);
-                self.regs
+            (32, v) => v.map(|v| Bits::full(mask(v, 32))),
+            // 8- and 16-bit writes keep the rest of the register, known or not.
+            _ if r.is_gpr8() || r.is_gpr16() => {
+                let shift = if is_high_byte(r) { 8 } else { 0 };
+                let field = (mask(-1, bits) as u64) << shift;
+                let old = self
+                    .regs
                     .get(&full)
-                    .filter(|_| !high)
-                    .map(|old| (old & !((1i64 << bits) - 1)) | mask(v, bits))
+                    .copied()
+                    .unwrap_or(Bits { value: 0, known: 0 });
+                let b = match v {
+                    Some(v) => Bits {
+                        value: ((old.value as u64 & !field) | ((v as u64) << shift & field)) as i64,
+                        known: old.known | field,
+                    },
+                    None => Bits {
+                        known: old.known & !field,
+                        ..old
+                    },
+                };
+                (b.known != 0).then_some(b)
             }
             _ => None,
         };
@@ -732,6 +773,25 @@ mod tests {
         assert_eq!(m.register(Register::RDX), Some(-1));
         // The flags of the `cmp` survive the moves.
         assert_eq!(m.condition(ConditionCode::l), Some(true));
+    }
+
+    /// `setb bl` after `rbx` was loaded from an array knows `bl`, which is all `test bl, bl`
+    /// reads; `ebx` stays unknown.
+    #[test]
+    fn a_byte_written_into_an_unknown_register_is_known() {
+        let code = decode(&[
+            0x8b, 0x1f, // mov ebx, [rdi]
+            0x39, 0xf7, // cmp edi, esi
+            0x0f, 0x92, 0xc3, // setb bl
+            0x84, 0xdb, // test bl, bl
+        ]);
+        let mut m = Machine::at_entry(&[1, 5]);
+        for ins in &code {
+            m.execute(ins);
+        }
+        assert_eq!(m.register(Register::BL), Some(1));
+        assert_eq!(m.register(Register::EBX), None);
+        assert_eq!(m.condition(ConditionCode::ne), Some(true));
     }
 
     /// A load from an array the run never wrote is unknown, and so is a branch on it.
