@@ -60,8 +60,8 @@ pub struct Calibration {
     /// were.
     pub unfitted: Vec<u64>,
     /// Blocks whose counts changed with the order of the arrays in memory (alias tests):
-    /// counted for arrays that do not overlap, the first test deciding (refitted to the
-    /// fewer runs of the two orders when the model disagreed), and no term for others.
+    /// counted for arrays that do not overlap, at ascending addresses in the order of the
+    /// parameters, and no term for other blocks.
     pub address_dependent: Vec<u64>,
 }
 
@@ -310,26 +310,15 @@ impl Runs {
     }
 
     /// What block `b` ran at each sample, and the samples that say it. An alias test's block
-    /// (one whose count follows the order of the arrays) counts its fewer runs of the two
-    /// orders, at the samples run in both: the model assumes that the arrays do not overlap
-    /// and that the first test decides, whichever order `malloc` gave them.
+    /// (one whose count follows the order of the arrays) counts the runs with the arrays at
+    /// ascending addresses in the order of the parameters: what `malloc` gives arrays
+    /// allocated in the order they are passed, below its mmap threshold.
     fn target(&self, b: usize) -> (Vec<BigInt>, Vec<usize>) {
-        if !self.address_dependent(b) {
-            let all = (0..self.samples.len()).collect();
-            return (
-                self.samples.iter().map(|s| s.visits[b].into()).collect(),
-                all,
-            );
-        }
-        let least = |s: &Sample| {
-            s.mirrored
-                .as_ref()
-                .map_or(s.visits[b], |m| m[b].min(s.visits[b]))
-        };
-        let rows = (0..self.samples.len())
-            .filter(|&t| self.samples[t].mirrored.is_some())
-            .collect();
-        (self.samples.iter().map(|s| least(s).into()).collect(), rows)
+        let all = (0..self.samples.len()).collect();
+        (
+            self.samples.iter().map(|s| s.visits[b].into()).collect(),
+            all,
+        )
     }
 
     /// Whether block `b` ran a different number of times with the arrays in the other order.
@@ -365,13 +354,17 @@ fn bound_parameters(
     counts: &[Piecewise],
 ) -> Result<Vec<String>, NotChecked> {
     let mut named: BTreeSet<String> = counts.iter().flat_map(|c| c.parameters()).collect();
+    let mut counters = BTreeSet::new();
     for l in source.loops.iter().filter(|l| l.function == f.name) {
         if let Ok(scop) = &l.scop {
             for e in scop.start.exprs().iter().chain(scop.end.exprs()) {
                 named.extend(e.names().cloned());
             }
+            counters.insert(scop.var.clone());
         }
     }
+    // An enclosing loop's counter in a triangular bound (`j < i`) is no parameter.
+    named.retain(|n| !counters.contains(n));
     for d in derived.iter().rev() {
         if named.remove(d.name()) {
             named.extend(d.inputs().into_iter().cloned());
