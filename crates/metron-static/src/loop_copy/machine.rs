@@ -33,6 +33,12 @@ pub enum Flags {
         carry: Option<bool>,
         overflow: Option<bool>,
     },
+    /// `shl`/`shr`/`sar` by a nonzero count: the result's zero and sign flags (the carry is
+    /// the last bit shifted out, not kept).
+    Shift {
+        r: i64,
+        bits: u32,
+    },
     Unknown,
 }
 
@@ -484,6 +490,10 @@ impl Machine {
                     carry,
                 )
             }
+            Flags::Shift { r, bits } => {
+                let r = signed(r, bits);
+                (r == 0, r < 0, None, None)
+            }
             Flags::Unknown => return None,
         };
         Some(match code {
@@ -559,6 +569,13 @@ impl Machine {
             match m {
                 M::Cmp | M::Sub => {}
                 M::Test | M::And | M::Or | M::Xor => self.flags = Flags::Logic { r, bits },
+                // A shift by zero leaves the flags as they were (not modelled: unknown).
+                M::Shl | M::Sar | M::Shr if shift_count(i, b) != Some(0) => {
+                    self.flags = Flags::Shift {
+                        r: mask(r, bits),
+                        bits,
+                    }
+                }
                 M::Add | M::Inc | M::Dec | M::Neg => {
                     let (carry, overflow) = match (m, a, b) {
                         (M::Add, Some(a), Some(b)) => add_carry_overflow(a, b, bits),
@@ -685,6 +702,13 @@ fn add_carry_overflow(a: i64, b: i64, bits: u32) -> (Option<bool>, Option<bool>)
     (Some(ua + ub > limit), Some(overflow))
 }
 
+/// A shift's count as the hardware masks it; `None` when unknown.
+fn shift_count(i: &Instruction, b: Option<i64>) -> Option<i64> {
+    let by = if i.op_count() == 1 { Some(1) } else { b };
+    let bits = i.op0_register().size().max(i.memory_size().size()) * 8;
+    by.map(|v| v & if bits == 64 { 63 } else { 31 })
+}
+
 fn shift(m: Mnemonic, a: Option<i64>, by: Option<i64>, bits: u32) -> Option<i64> {
     let (a, by) = (a?, (by? & if bits == 64 { 63 } else { 31 }) as u32);
     Some(match m {
@@ -792,6 +816,23 @@ mod tests {
         assert_eq!(m.register(Register::BL), Some(1));
         assert_eq!(m.register(Register::EBX), None);
         assert_eq!(m.condition(ConditionCode::ne), Some(true));
+    }
+
+    /// `shr rcx, 32; setne cl` (clang's test that a 64-bit trip count fits 32 bits): the
+    /// shift sets the zero flag; its carry is not kept.
+    #[test]
+    fn a_shift_sets_the_zero_flag_of_its_result() {
+        let code = decode(&[
+            0x48, 0xc1, 0xe9, 0x20, // shr rcx, 32
+            0x0f, 0x95, 0xc1, // setne cl
+        ]);
+        for (v, high) in [(5i64, 0), (5 << 32, 1)] {
+            let mut m = Machine::at_entry(&[0, 0, 0, v]);
+            m.execute(&code[0]);
+            assert_eq!(m.condition(ConditionCode::b), None);
+            m.execute(&code[1]);
+            assert_eq!(m.register(Register::CL), Some(high), "rcx = {v:#x}");
+        }
     }
 
     /// A load from an array the run never wrote is unknown, and so is a branch on it.
