@@ -19,6 +19,7 @@ mod minmax_call;
 mod residue_start;
 mod tile;
 mod tile_condition;
+mod while_loop;
 pub use call::SourceCall;
 pub use data_bound::DataBound;
 use minmax_call::Helpers;
@@ -743,10 +744,40 @@ impl Walk {
         Ok(vec![condition])
     }
 
-    /// Records a `for` loop's static control part (004 §III.B) and walks its children.
-    fn for_stmt(&mut self, inner: &[Value], (begin, end): (u32, u32)) {
+    /// Records a `for` loop's static control part (004 §III.B) and walks its children
+    /// (clang's: init, condition variable, condition, step, body).
+    fn for_stmt(&mut self, inner: &[Value], extent: (u32, u32)) {
+        let parts = [
+            LoopPart::Init,
+            LoopPart::Init,
+            LoopPart::Condition,
+            LoopPart::Step,
+        ];
+        let walk: Vec<(LoopPart, &Value)> = inner
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (parts.get(k).copied().unwrap_or(LoopPart::Body), c))
+            .collect();
+        self.loop_stmt(inner, &walk, extent, false);
+    }
+
+    /// Records a loop given in a `for` statement's shape, and walks `walk` inside it; a `do`
+    /// loop's body runs once before the first test.
+    fn loop_stmt(
+        &mut self,
+        inner: &[Value],
+        walk: &[(LoopPart, &Value)],
+        (begin, end): (u32, u32),
+        do_while: bool,
+    ) {
         let index = self.model.loops.len();
-        let (scop, derived, data_bound, tile) = self.loop_scop(inner, begin);
+        let (mut scop, derived, data_bound, tile) = self.loop_scop(inner, begin);
+        if do_while {
+            scop = scop.and_then(|l| {
+                while_loop::at_least_once(l)
+                    .ok_or_else(|| "a `do` loop's bound is not one affine expression".to_string())
+            });
+        }
         // An annotation completes a loop whose start is one affine expression.
         let init = inner
             .first()
@@ -776,14 +807,8 @@ impl Walk {
         let ifs = std::mem::take(&mut self.if_stack);
         let conditionals = std::mem::take(&mut self.conditional_stack);
         let saved_part = self.part;
-        // clang's children: init, condition variable, condition, step, body.
-        for (k, child) in inner.iter().enumerate() {
-            self.part = match k {
-                0 | 1 => LoopPart::Init,
-                2 => LoopPart::Condition,
-                3 => LoopPart::Step,
-                _ => LoopPart::Body,
-            };
+        for (part, child) in walk {
+            self.part = *part;
             self.node(child);
         }
         self.part = saved_part;
@@ -920,9 +945,27 @@ impl Walk {
     }
 
     fn children(&mut self, inner: &[Value]) {
-        for c in inner {
-            self.node(c);
+        for (k, c) in inner.iter().enumerate() {
+            let in_function = self.in_main_file() && self.function.is_some();
+            match in_function
+                .then(|| while_loop::as_for(c, &inner[..k], &self.helpers))
+                .flatten()
+            {
+                Some(w) => self.while_stmt(c, w),
+                None => self.node(c),
+            }
         }
+    }
+
+    /// A `while` or `do` loop that is a `for` loop written another way (`while_loop`):
+    /// recorded as one, its condition and body walked as the `for`'s.
+    fn while_stmt(&mut self, node: &Value, w: while_loop::WhileAsFor) {
+        let (first, last) = self.extent_positions(node);
+        let walk = [
+            (LoopPart::Condition, &w.children[2]),
+            (LoopPart::Body, &w.children[4]),
+        ];
+        self.loop_stmt(&w.children, &walk, (first.0, last.0), w.do_while);
     }
 }
 

@@ -435,3 +435,30 @@ fn a_branch_profile_from_one_size_predicts_another() {
         assert!(e < 0.5, "{flags:?}: {e}%");
     }
 }
+
+/// `while (i >= 0) { ...; i--; }` and `do { ...; k += 2; } while (k < n - 1);` are `for`
+/// loops written another way (`source::while_loop`): before, each binary loop had its own
+/// unbound `trip_0x...` parameter and the kernel failed outright. The `do` loop's body runs
+/// once at n = 1, where its condition is false from the start.
+#[test]
+fn while_and_do_loops_are_counted_as_the_for_loops_they_are() {
+    if !tools() {
+        return;
+    }
+    let cases: [Case; 3] = [
+        ("trsv_while.c", "trsv_while", &["37"], &[("n", 37)]),
+        ("pair_products_do.c", "pair_products", &["41"], &[("n", 41)]),
+        ("pair_products_do.c", "pair_products", &["1"], &[("n", 1)]),
+    ];
+    for (file, name, args, params) in cases {
+        for (cc, level) in [("gcc", "-O0"), ("gcc", "-O3"), ("clang", "-O2")] {
+            let flags = ["-g", "-gdwarf-4", level, "-fno-inline"];
+            let cs = validate(cc, &corpus(file), &flags, true, args, params);
+            let c = kernel(&cs, name);
+            assert_eq!(
+                c.predicted.total, c.measured.total,
+                "{cc} {level} {file} {args:?}"
+            );
+        }
+    }
+}

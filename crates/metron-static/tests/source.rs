@@ -181,3 +181,47 @@ fn paper_listings_4_and_5_ifs_from_clang() {
     assert!(m.ifs[2].condition.is_err());
     assert_eq!(m.ifs[2].probability, Some(0.25));
 }
+
+/// `while` and `do` loops whose counter is set before them and stepped once per pass are
+/// loops of the model, counted by brute force here (a `do` loop runs once even when its
+/// test fails at once); ones a pass can leave early, whose counter is written twice or that
+/// walk a pointer are not (their binary loops keep their own trip-count parameters).
+#[test]
+fn while_and_do_loops_with_a_counter_are_loops_of_the_model() {
+    if !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "w.c",
+        "void counted(int *a) {\n\
+         \x20 int i = 0;\n\
+         \x20 while (i < 10) { a[i] = 0; i++; }\n\
+         \x20 int k;\n\
+         \x20 k = 9;\n\
+         \x20 do { a[k] = 1; k -= 3; } while (k > 0);\n\
+         \x20 int j = 7;\n\
+         \x20 do { a[j] = 2; j++; } while (j < 5);\n\
+         }\n\
+         void not_counted(int *a, int *end) {\n\
+         \x20 int i = 0;\n\
+         \x20 while (i < 10) { if (a[i]) break; i++; }\n\
+         \x20 i = 0;\n\
+         \x20 while (i < 10) { if (a[i]) { i += 2; continue; } i++; }\n\
+         \x20 while (a < end) *a++ = 0;\n\
+         }\n",
+    );
+    let m = parse_file(&src, &[]).unwrap();
+    let lines: Vec<u32> = m.loops.iter().map(|l| l.line).collect();
+    assert_eq!(
+        lines,
+        [3, 6, 8],
+        "only `counted`'s loops are loops of the model"
+    );
+    // 0..9; 9, 6, 3; and 7 once.
+    assert_eq!(
+        (0..3).map(|l| nest_count(&m, l)).collect::<Vec<_>>(),
+        [10, 3, 1]
+    );
+}

@@ -1,0 +1,123 @@
+//! `while` and `do ... while` loops that are `for` loops written another way: the counter
+//! is set by the last statement before the loop, tested by the condition, and stepped by
+//! one statement at the top level of the body that nothing else in the body contradicts
+//! (004 §III.B's static control part holds for them as for `for`). Anything else (a `break`,
+//! a `continue` that skips the step, a second write of the counter, a pointer walk) stays
+//! unmodelled, and the binary loop keeps its own trip-count parameter.
+
+use metron_symbolic::{AffineExpr, Bound, Loop};
+use serde_json::Value;
+
+use super::{binary, children, decl_name, init_of, kind, step_of, strip, Helpers};
+
+/// A `while`/`do` loop in the shape of a `for` statement's children (clang's: init,
+/// condition variable, condition, step, body), and whether the body runs before the first
+/// test.
+pub struct WhileAsFor {
+    pub children: Vec<Value>,
+    pub do_while: bool,
+}
+
+/// `node` (a WhileStmt or DoStmt) as a `for` loop, given the statements before it in its
+/// block; `None` when it is not one.
+pub fn as_for(node: &Value, before: &[Value], helpers: &Helpers) -> Option<WhileAsFor> {
+    let (cond, body, do_while) = match (kind(node), children(node)) {
+        ("WhileStmt", [cond, body]) => (cond, body, false),
+        ("DoStmt", [body, cond]) => (cond, body, true),
+        _ => return None,
+    };
+    let statements = match kind(body) {
+        "CompoundStmt" => children(body),
+        _ => std::slice::from_ref(body),
+    };
+    let (op, l, r) = binary(cond)?;
+    matches!(op, "<" | "<=" | ">" | ">=" | "!=").then_some(())?;
+    let (var, step) = [l, r].into_iter().find_map(|side| {
+        let var = decl_name(side)?;
+        let steps: Vec<&Value> = statements
+            .iter()
+            .filter(|s| step_of(s, &var).is_some())
+            .collect();
+        match steps.as_slice() {
+            [one] => Some((var, (*one).clone())),
+            _ => None,
+        }
+    })?;
+    // The step is the body's only write of the counter, and every pass reaches it.
+    (writes(body, &var) == 1 && !leaves_early(body)).then_some(())?;
+    let init = before.iter().rev().find(|s| writes(s, &var) > 0)?;
+    init_of(init, helpers)?;
+    let children = vec![init.clone(), Value::Null, cond.clone(), step, body.clone()];
+    Some(WhileAsFor { children, do_while })
+}
+
+/// A `do` loop's body runs once before the test: the loop runs while the counter has not
+/// passed `end`, and at least once (`i < max(n, start + 1)` for `<` counting up).
+pub fn at_least_once(mut l: Loop) -> Option<Loop> {
+    let [start] = (match &l.start {
+        Bound::Max(v) | Bound::Min(v) => v.as_slice(),
+    }) else {
+        return None;
+    };
+    // The bound one step past the start, on the side the loop counts towards.
+    let once = match (l.stride > 0, l.end_inclusive) {
+        (true, false) => start.plus_scaled(&AffineExpr::constant(1), 1).ok()?,
+        (false, false) => start.plus_scaled(&AffineExpr::constant(1), -1).ok()?,
+        (_, true) => start.clone(),
+    };
+    l.end = match (l.end, l.stride > 0) {
+        (Bound::Max(mut v), true) => {
+            v.push(once);
+            Bound::Max(v)
+        }
+        (Bound::Min(mut v), false) => {
+            v.push(once);
+            Bound::Min(v)
+        }
+        (Bound::Max(v), false) if v.len() == 1 => Bound::Min(vec![v[0].clone(), once]),
+        (Bound::Min(v), true) if v.len() == 1 => Bound::Max(vec![v[0].clone(), once]),
+        _ => return None,
+    };
+    Some(l)
+}
+
+/// How many times `v` writes `var` (assignments, compound assignments, `++`/`--`), or
+/// takes its address (then anything may write it: counted as two).
+fn writes(v: &Value, var: &str) -> usize {
+    let target = |t: &Value| decl_name(t).as_deref() == Some(var);
+    let own = match kind(v) {
+        "DeclStmt" => children(v)
+            .iter()
+            .filter(|d| d.get("name").and_then(Value::as_str) == Some(var))
+            .count(),
+        "BinaryOperator" if v.get("opcode").and_then(Value::as_str) == Some("=") => {
+            children(v).first().map_or(0, |t| usize::from(target(t)))
+        }
+        "CompoundAssignOperator" => children(v).first().map_or(0, |t| usize::from(target(t))),
+        "UnaryOperator" => {
+            let op = v.get("opcode").and_then(Value::as_str).unwrap_or("");
+            let on_var = children(v).first().is_some_and(|t| target(strip(t)));
+            match op {
+                "++" | "--" if on_var => 1,
+                "&" if on_var => 2,
+                _ => 0,
+            }
+        }
+        _ => 0,
+    };
+    own + children(v).iter().map(|c| writes(c, var)).sum::<usize>()
+}
+
+/// Whether a pass can end before the step: `break`, `continue`, `return`, `goto` (a loop
+/// nested inside may break out of itself, not out of this one).
+fn leaves_early(v: &Value) -> bool {
+    match kind(v) {
+        "BreakStmt" | "ContinueStmt" | "ReturnStmt" | "GotoStmt" => true,
+        "ForStmt" | "WhileStmt" | "DoStmt" => children(v).iter().any(returns),
+        _ => children(v).iter().any(leaves_early),
+    }
+}
+
+fn returns(v: &Value) -> bool {
+    matches!(kind(v), "ReturnStmt" | "GotoStmt") || children(v).iter().any(returns)
+}
