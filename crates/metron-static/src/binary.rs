@@ -254,6 +254,9 @@ pub struct Binary {
     /// or `endbr64; jmp`): callgrind charges them to the call site (`--skip-plt`).
     #[serde(serialize_with = "serialize_paths")]
     pub plt_path: BTreeMap<u64, Vec<Mnemonic>>,
+    /// Defined data symbols of at most 8 bytes (global scalars such as a size `int n;` set
+    /// by `main`), by name: their (address, bytes).
+    pub variables: BTreeMap<String, (u64, u64)>,
 }
 
 impl Binary {
@@ -354,6 +357,7 @@ impl Binary {
             compilation_units,
             plt,
             plt_path,
+            variables: data_symbols(&file),
         })
     }
 
@@ -489,6 +493,15 @@ fn function_symbols(file: &object::File) -> Vec<(u64, u64, String)> {
     by_address
         .into_iter()
         .map(|(a, (s, n))| (a, s, n))
+        .collect()
+}
+
+/// Defined data symbols of 1 to 8 bytes: (address, size) by name.
+fn data_symbols(file: &object::File) -> BTreeMap<String, (u64, u64)> {
+    file.symbols()
+        .filter(|s| s.kind() == SymbolKind::Data && s.is_definition())
+        .filter(|s| (1..=8).contains(&s.size()))
+        .filter_map(|s| Some((s.name().ok()?.to_string(), (s.address(), s.size()))))
         .collect()
 }
 

@@ -19,7 +19,7 @@
 //! combination of at most [`MAX_TERMS`] terms, or a clone whose arguments are not the source's.
 //! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use metron_symbolic::{Binding, CountOptions, Derived, Piecewise};
 use num_bigint::BigInt;
@@ -164,7 +164,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         .iter()
         .find(|f| f.name == function.source_name())
         .ok_or(NotChecked::NoSizeParameter)?;
-    let bounds = bound_parameters(source, f, derived, counts)?;
+    let (bounds, globals) = bound_parameters(source, f, derived, counts, &binary.variables)?;
     if bounds.is_empty() && modelled_instructions(cfg, counts) > FIXED_BUDGET as f64 {
         // A run that the model already says is past the budget is not started.
         return Err(NotChecked::OverBudget {
@@ -180,6 +180,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         f,
         assumed,
         bounds,
+        globals,
         depth: nest_depth(source, f),
     };
     let samples = cached_samples(&subject)?;
@@ -352,7 +353,8 @@ fn bound_parameters(
     f: &SourceFunction,
     derived: &[Derived],
     counts: &[Piecewise],
-) -> Result<Vec<String>, NotChecked> {
+    variables: &BTreeMap<String, (u64, u64)>,
+) -> Result<(Vec<String>, Vec<Global>), NotChecked> {
     let mut named: BTreeSet<String> = counts.iter().flat_map(|c| c.parameters()).collect();
     let mut counters = BTreeSet::new();
     for l in source.loops.iter().filter(|l| l.function == f.name) {
@@ -371,7 +373,7 @@ fn bound_parameters(
         }
     }
     let integer: Vec<&String> = f.integer_arguments().collect();
-    let bounds: Vec<String> = integer
+    let mut bounds: Vec<String> = integer
         .iter()
         .filter(|p| named.contains(**p))
         .map(|p| p.to_string())
@@ -380,10 +382,33 @@ fn bound_parameters(
     if floating {
         return Err(NotChecked::FloatingBound);
     }
+    // A name that is no parameter but a global scalar of the binary (`int n;` that `main`
+    // sets): the runs store its value where the code loads it from.
+    let globals: Vec<Global> = named
+        .iter()
+        .filter(|n| !f.parameters.contains(n))
+        .filter_map(|n| {
+            let &(address, bytes) = variables.get(n)?;
+            matches!(bytes, 4 | 8).then(|| Global {
+                name: n.clone(),
+                address,
+                bytes: bytes as u32,
+            })
+        })
+        .collect();
+    bounds.extend(globals.iter().map(|g| g.name.clone()));
     if bounds.is_empty() && !named.is_empty() {
         return Err(NotChecked::NoSizeParameter);
     }
-    Ok(bounds)
+    Ok((bounds, globals))
+}
+
+/// A global scalar that bounds a loop, and where the code loads it from.
+#[derive(Debug, Clone)]
+struct Global {
+    name: String,
+    address: u64,
+    bytes: u32,
 }
 
 /// Widths of the copies whose passes and guards are candidate terms.
@@ -619,8 +644,10 @@ struct Subject<'a> {
     callees: &'a Callees<'a>,
     f: &'a SourceFunction,
     assumed: &'a Assumed,
-    /// Its integer parameters that bound loops (the sizes).
+    /// Its integer parameters and the global scalars that bound loops (the sizes).
     bounds: Vec<String>,
+    /// The global scalars among them, stored before each run.
+    globals: Vec<Global>,
     /// Loops in its deepest nest (the sizes shrink with it).
     depth: usize,
 }
@@ -696,7 +723,7 @@ fn run_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
         {
             let arguments = arguments(f, &values, mirrored);
             let budget = run_budget.min(total_budget.saturating_sub(spent));
-            match run(subject, &arguments, budget) {
+            match run(subject, &arguments, &values, budget) {
                 Run::Finished { visits, steps } => {
                     spent += steps;
                     runs.push(visits);
@@ -816,7 +843,7 @@ fn callees<'a>(binary: &'a crate::binary::Binary, function: &Function) -> Callee
 }
 
 /// One run from the entry to the return, counting block visits.
-fn run(subject: &Subject, arguments: &[i64], budget: usize) -> Run {
+fn run(subject: &Subject, arguments: &[i64], values: &Binding, budget: usize) -> Run {
     let Subject {
         function,
         cfg,
@@ -830,6 +857,11 @@ fn run(subject: &Subject, arguments: &[i64], budget: usize) -> Run {
         };
     };
     let mut m = Machine::at_entry(arguments);
+    for g in &subject.globals {
+        if let Some(&v) = values.get(&g.name) {
+            m.store(g.address, v, g.bytes);
+        }
+    }
     let mut visits = vec![0i64; cfg.blocks.len()];
     let (mut b, mut steps) = (entry, 0usize);
     loop {

@@ -387,7 +387,8 @@ impl Machine {
         Some(v as i64)
     }
 
-    fn store(&mut self, address: u64, v: i64, bytes: u32) {
+    /// Writes the low `bytes` of `v` at `address` (little-endian).
+    pub fn store(&mut self, address: u64, v: i64, bytes: u32) {
         for k in 0..u64::from(bytes) {
             self.memory
                 .insert(address.wrapping_add(k), (v >> (8 * k)) as u8);
