@@ -772,8 +772,9 @@ fn arguments(f: &SourceFunction, values: &Binding, mirrored: bool) -> Vec<i64> {
         .collect()
 }
 
-/// [`SAMPLES`] points, each parameter drawn from [`SMALL`] one time in four (the thresholds
-/// of guards, `n >= 4`, lie there) and from [`SIZES`] otherwise; a fixed generator, so that
+/// [`SAMPLES`] distinct points: first each parameter at its smallest values (the thresholds
+/// of guards, `n >= 4`, lie there) with the others drawn from [`SIZES`], then points drawn
+/// from [`SIZES`], a parameter from [`SMALL`] one time in eight; a fixed generator, so that
 /// the cache and the tests are reproducible.
 fn sizes(bounds: &[String], depth: usize) -> Vec<Binding> {
     let fits = (RUN_BUDGET as f64 / PER_ITERATION).powf(1.0 / depth.max(1) as f64) as i64;
@@ -788,17 +789,40 @@ fn sizes(bounds: &[String], depth: usize) -> Vec<Binding> {
     let draw = |range: &std::ops::RangeInclusive<i64>, r: u64| {
         range.start() + (r % (range.end() - range.start() + 1) as u64) as i64
     };
-    (0..SAMPLES)
-        .map(|_| {
-            bounds
-                .iter()
-                .map(|b| {
-                    let range = if next() % 4 == 0 { &SMALL } else { &sizes };
-                    (b.clone(), draw(range, next()))
-                })
-                .collect()
-        })
-        .collect()
+    let smallest = match bounds.len() {
+        1 => 4,
+        2 => 3,
+        _ => 2,
+    };
+    let mut points: Vec<Binding> = Vec::new();
+    for k in 0..bounds.len() {
+        for v in SMALL.take(smallest) {
+            if points.len() < SAMPLES / 2 {
+                let mut p: Binding = bounds
+                    .iter()
+                    .map(|b| (b.clone(), draw(&sizes, next())))
+                    .collect();
+                p.insert(bounds[k].clone(), v);
+                points.push(p);
+            }
+        }
+    }
+    for _ in 0..20 * SAMPLES {
+        if points.len() >= SAMPLES {
+            break;
+        }
+        let p: Binding = bounds
+            .iter()
+            .map(|b| {
+                let range = if next() % 8 == 0 { &SMALL } else { &sizes };
+                (b.clone(), draw(range, next()))
+            })
+            .collect();
+        if !points.contains(&p) {
+            points.push(p);
+        }
+    }
+    points
 }
 
 /// Loops in the deepest nest of `f`.

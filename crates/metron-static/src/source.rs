@@ -747,6 +747,8 @@ impl Walk {
     /// Records a `for` loop's static control part (004 §III.B) and walks its children
     /// (clang's: init, condition variable, condition, step, body).
     fn for_stmt(&mut self, inner: &[Value], extent: (u32, u32)) {
+        let written_out = while_loop::counting_for(inner);
+        let inner = written_out.as_deref().unwrap_or(inner);
         let parts = [
             LoopPart::Init,
             LoopPart::Init,
@@ -946,9 +948,16 @@ impl Walk {
 
     fn children(&mut self, inner: &[Value]) {
         for (k, c) in inner.iter().enumerate() {
-            let in_function = self.in_main_file() && self.function.is_some();
+            let in_function = self.in_main_file()
+                && self.function.is_some()
+                && matches!(kind(c), "WhileStmt" | "DoStmt");
+            let parameters = if in_function {
+                self.parameters()
+            } else {
+                Vec::new()
+            };
             match in_function
-                .then(|| while_loop::as_for(c, &inner[..k], &self.helpers))
+                .then(|| while_loop::as_for(c, &inner[..k], &parameters, &self.helpers))
                 .flatten()
             {
                 Some(w) => self.while_stmt(c, w),
@@ -965,7 +974,26 @@ impl Walk {
             (LoopPart::Condition, &w.children[2]),
             (LoopPart::Body, &w.children[4]),
         ];
+        let index = self.model.loops.len();
         self.loop_stmt(&w.children, &walk, (first.0, last.0), w.do_while);
+        if let (Some(counter), Some(Ok(l))) = (
+            w.counter,
+            self.model.loops.get_mut(index).map(|l| &mut l.scop),
+        ) {
+            l.var = counter;
+        }
+    }
+
+    /// The parameters of the function being walked.
+    fn parameters(&self) -> Vec<String> {
+        let name = self.function.as_deref();
+        self.model
+            .functions
+            .iter()
+            .rev()
+            .find(|f| Some(f.name.as_str()) == name)
+            .map(|f| f.parameters.clone())
+            .unwrap_or_default()
     }
 }
 

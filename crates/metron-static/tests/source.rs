@@ -225,3 +225,36 @@ fn while_and_do_loops_with_a_counter_are_loops_of_the_model() {
         [10, 3, 1]
     );
 }
+
+/// Conditions that count their counter down as they test it: `for (unsigned i = n; i-- > 0;)`
+/// and `while (n--)` on a parameter run n times, `while (k-- > 2)` from k = 9 seven times
+/// (brute force: the bodies see 8..2).
+#[test]
+fn conditions_that_count_down_as_they_test_are_loops_of_the_model() {
+    if !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "d.c",
+        "void d(unsigned n, int m, double *a) {\n\
+         \x20 for (unsigned i = n; i-- > 0;) a[i] = 0;\n\
+         \x20 while (m--) a[m] += 1;\n\
+         \x20 int k = 9;\n\
+         \x20 while (k-- > 2) a[k] *= 2;\n\
+         }\n",
+    );
+    let m = parse_file(&src, &[]).unwrap();
+    assert_eq!(m.loops.len(), 3);
+    let at = |l: usize, b: &[(&str, i64)]| {
+        let nest = LoopNest::new(vec![m.loops[l].scop.clone().unwrap()]);
+        let c = trip_count(&nest, &CountOptions::default()).unwrap();
+        c.evaluate_integer(&binding(b.iter().copied())).unwrap()
+    };
+    for v in [0, 1, 5] {
+        assert_eq!(at(0, &[("n", v)]), v.into(), "for at n = {v}");
+        assert_eq!(at(1, &[("m", v)]), v.into(), "while (m--) at m = {v}");
+    }
+    assert_eq!(at(2, &[]), 7.into());
+}
