@@ -493,6 +493,21 @@ fn derived_python(derived: &[metron_symbolic::Derived]) -> String {
         .iter()
         .map(|d| match d {
             metron_symbolic::Derived::Tile(t) => tile_python(t),
+            metron_symbolic::Derived::Exit(x) => format!(
+                "    # {name} = {def}\n    \
+                 {name} = ({start}) + ({stride}) * max(0, -(-({span} + {incl}) // {step}))\n",
+                name = x.name,
+                def = x.definition,
+                start = show(&x.start),
+                stride = x.stride,
+                span = if x.stride > 0 {
+                    format!("({}) - ({})", show(&x.end), show(&x.start))
+                } else {
+                    format!("({}) - ({})", show(&x.start), show(&x.end))
+                },
+                incl = u8::from(x.inclusive),
+                step = x.stride.abs(),
+            ),
             metron_symbolic::Derived::Trip(d) => format!(
                 "    # {name} = {def}\n    \
                  if {step} <= 0:\n        \

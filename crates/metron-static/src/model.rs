@@ -318,6 +318,16 @@ impl FunctionContext<'_> {
                 d.definition
             ));
         }
+        if let Some(x) = &l.start_from {
+            return Some(format!(
+                "{}:{}: goes on with the counter the loop before it left: {} = {}, computed \
+                 from the parameters",
+                file.to_string_lossy(),
+                l.line,
+                x.name,
+                x.definition
+            ));
+        }
         if let Some(t) = &l.tile {
             return Some(format!(
                 "{}:{}: runs inside the tiles of line {}: counted over all tiles as {} = {}, \
@@ -498,13 +508,24 @@ fn derived_of(
         .filter(|t| used.contains(&t.name))
         .map(|t| Derived::Tile(t.clone()))
         .collect();
+    // Exit values of loops that later loops go on from (`for (; i < n; i++)`).
+    let exits: Vec<Derived> = own
+        .clone()
+        .filter_map(|l| l.start_from.as_ref())
+        .filter(|x| used.contains(&x.name))
+        .map(|x| Derived::Exit(x.clone()))
+        .collect();
     let read: BTreeSet<&String> = tiles.iter().flat_map(|t| t.inputs()).collect();
     let trips = own
         .filter_map(|l| l.derived.clone())
         .chain(source.cuts.iter().map(|c| c.cut.clone()))
         .filter(|d| used.contains(&d.name) || read.contains(&d.name))
         .map(Derived::Trip);
-    trips.chain(tiles.iter().cloned()).collect()
+    exits
+        .into_iter()
+        .chain(trips)
+        .chain(tiles.iter().cloned())
+        .collect()
 }
 
 /// `binding` plus the values of the `derived` parameters whose inputs it gives (in order: a

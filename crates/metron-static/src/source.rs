@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::error::{Result, StaticError};
 
 mod call;
+mod continued;
 mod data_bound;
 mod derived_step;
 #[cfg(test)]
@@ -54,6 +55,10 @@ pub struct SourceLoop {
     /// the nests it is in leave the tile loop out.
     #[serde(default)]
     pub tile: Option<SourceTile>,
+    /// A loop that goes on with the counter an earlier loop left (`for (; i < n; i++)`
+    /// after a hand-unrolled loop): its start is that loop's exit value, a derived parameter.
+    #[serde(default)]
+    pub start_from: Option<metron_symbolic::ExitValue>,
 }
 
 /// A loop's scop and what it rests on (`Walk::loop_scop`).
@@ -487,6 +492,7 @@ impl Walk {
             part: LoopPart::Body,
             conditional_stack: Vec::new(),
             helpers: minmax_call::library(),
+            loop_ids: std::collections::HashMap::new(),
         }
     }
 }
@@ -510,6 +516,8 @@ struct Walk {
     conditional_stack: Vec<(usize, Arm)>,
     /// Functions defined so far that return the min or max of their arguments.
     helpers: Helpers,
+    /// clang's node id of each `for` statement recorded, and its index in model.loops.
+    loop_ids: std::collections::HashMap<String, usize>,
 }
 
 impl Walk {
@@ -605,7 +613,11 @@ impl Walk {
             {
                 self.function_definition(node, inner, (begin, end))
             }
-            "ForStmt" if in_function => self.for_stmt(inner, (begin, end)),
+            "ForStmt" if in_function => {
+                let index = self.model.loops.len();
+                self.for_stmt(inner, (begin, end));
+                self.remember_loop(node, index);
+            }
             "IfStmt" if in_function => self.if_stmt(node, begin),
             "CallExpr" | "CXXMemberCallExpr" | "CXXOperatorCallExpr" if in_function => {
                 self.call(node, begin);
@@ -804,6 +816,7 @@ impl Walk {
             derived,
             data_bound,
             tile,
+            start_from: None,
         });
         self.stack.push((index, var));
         let ifs = std::mem::take(&mut self.if_stack);
@@ -956,13 +969,65 @@ impl Walk {
             } else {
                 Vec::new()
             };
-            match in_function
+            if let Some(w) = in_function
                 .then(|| while_loop::as_for(c, &inner[..k], &parameters, &self.helpers))
                 .flatten()
             {
-                Some(w) => self.while_stmt(c, w),
-                None => self.node(c),
+                self.while_stmt(c, w);
+            } else if let Some(start) = self.continued_start(c, &inner[..k]) {
+                self.continued_for(c, start);
+            } else {
+                self.node(c);
             }
+        }
+    }
+
+    fn remember_loop(&mut self, node: &Value, index: usize) {
+        if let Some(id) = node.get("id").and_then(Value::as_str) {
+            if index < self.model.loops.len() {
+                self.loop_ids.insert(id.to_string(), index);
+            }
+        }
+    }
+
+    /// A `for` statement without initialisation in a function: its counter and where it
+    /// starts (`continued`).
+    fn continued_start(&self, c: &Value, before: &[Value]) -> Option<(String, continued::Start)> {
+        (kind(c) == "ForStmt" && self.in_main_file() && self.function.is_some()).then_some(())?;
+        let loop_of = |w: &Value| {
+            let id = w.get("id")?.as_str()?;
+            self.loop_ids.get(id).copied()
+        };
+        continued::start_of(children(c), before, &loop_of)
+    }
+
+    /// Records a loop that goes on with a counter set before it: from that statement, or
+    /// from the exit value of the loop that left it (a derived parameter, `exit_LINE`).
+    fn continued_for(&mut self, node: &Value, (var, start): (String, continued::Start)) {
+        let (first, last) = self.extent_positions(node);
+        let mut inner = children(node).to_vec();
+        let exit = match start {
+            continued::Start::Set(writer) => {
+                inner[0] = writer;
+                None
+            }
+            continued::Start::After(earlier) => {
+                let l = &self.model.loops[earlier];
+                let plain = l.derived.is_none() && l.data_bound.is_none() && l.tile.is_none();
+                let exit = l.scop.as_ref().ok().filter(|_| plain).and_then(|s| {
+                    (s.var == var).then(|| continued::exit_of(s, format!("exit_{}", first.0)))?
+                });
+                if let Some(x) = &exit {
+                    inner[0] = continued::init_at(&var, &x.name);
+                }
+                exit
+            }
+        };
+        let index = self.model.loops.len();
+        self.for_stmt(&inner, (first.0, last.0));
+        self.remember_loop(node, index);
+        if let Some(l) = self.model.loops.get_mut(index) {
+            l.start_from = exit;
         }
     }
 

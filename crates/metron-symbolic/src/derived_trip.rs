@@ -127,6 +127,7 @@ impl DerivedTrip {
 pub enum Derived {
     Trip(DerivedTrip),
     Tile(crate::TileSum),
+    Exit(crate::ExitValue),
 }
 
 impl Derived {
@@ -134,6 +135,7 @@ impl Derived {
         match self {
             Derived::Trip(d) => &d.name,
             Derived::Tile(t) => &t.name,
+            Derived::Exit(x) => &x.name,
         }
     }
 
@@ -141,6 +143,7 @@ impl Derived {
         match self {
             Derived::Trip(d) => &d.definition,
             Derived::Tile(t) => &t.definition,
+            Derived::Exit(x) => &x.definition,
         }
     }
 
@@ -148,6 +151,7 @@ impl Derived {
         match self {
             Derived::Trip(d) => d.value(binding),
             Derived::Tile(t) => t.value(binding),
+            Derived::Exit(x) => x.value(binding),
         }
     }
 
@@ -156,6 +160,7 @@ impl Derived {
         match self {
             Derived::Trip(d) => d.inputs().collect(),
             Derived::Tile(t) => t.inputs().collect(),
+            Derived::Exit(x) => x.inputs().collect(),
         }
     }
 }

@@ -26,6 +26,7 @@
 
 pub mod derived_trip;
 pub mod error;
+pub mod exit_value;
 pub mod expr;
 pub mod guard;
 pub mod minmax;
@@ -48,6 +49,7 @@ pub type Binding = BTreeMap<String, i64>;
 
 pub use derived_trip::{Derived, DerivedTrip, DerivedTripError};
 pub use error::Error;
+pub use exit_value::ExitValue;
 pub use expr::{Atom, LinExpr, Rational};
 pub use guard::{Constraint, Guard, Relation};
 pub use minmax::{sum_over_nested, MaxOfMins};

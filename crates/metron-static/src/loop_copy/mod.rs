@@ -505,6 +505,7 @@ mod tests {
                     derived: None,
                     data_bound: None,
                     tile: None,
+                    start_from: None,
                 })
                 .collect(),
             ..SourceModel::default()

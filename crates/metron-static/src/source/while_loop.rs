@@ -149,7 +149,7 @@ fn counted_down(var: &str, start: Value, limit: Value, strict: bool, body: &Valu
 }
 
 /// The value a `T v = e;` or `v = e;` statement gives its variable.
-fn initial_value(init: &Value) -> Option<&Value> {
+pub fn initial_value(init: &Value) -> Option<&Value> {
     match kind(init) {
         "DeclStmt" => children(children(init).first()?).first(),
         _ => binary(init)
@@ -215,7 +215,7 @@ pub fn at_least_once(mut l: Loop) -> Option<Loop> {
 
 /// How many times `v` writes `var` (assignments, compound assignments, `++`/`--`), or
 /// takes its address (then anything may write it: counted as two).
-fn writes(v: &Value, var: &str) -> usize {
+pub fn writes(v: &Value, var: &str) -> usize {
     let target = |t: &Value| decl_name(t).as_deref() == Some(var);
     let own = match kind(v) {
         "DeclStmt" => children(v)
@@ -242,7 +242,7 @@ fn writes(v: &Value, var: &str) -> usize {
 
 /// Whether a pass can end before the step: `break`, `continue`, `return`, `goto` (a loop
 /// nested inside may break out of itself, not out of this one).
-fn leaves_early(v: &Value) -> bool {
+pub fn leaves_early(v: &Value) -> bool {
     match kind(v) {
         "BreakStmt" | "ContinueStmt" | "ReturnStmt" | "GotoStmt" => true,
         "ForStmt" | "WhileStmt" | "DoStmt" => children(v).iter().any(returns),
