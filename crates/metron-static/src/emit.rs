@@ -483,6 +483,23 @@ impl Formulas {
     }
 }
 
+/// A C integer expression in Python: `/` and `%` truncate toward zero as C's do.
+fn int_expr_python(e: &metron_symbolic::IntExpr) -> String {
+    use metron_symbolic::IntExpr;
+    match e {
+        IntExpr::Const(c) => c.to_string(),
+        IntExpr::Var(v) => v.clone(),
+        IntExpr::Binary(op, l, r) => {
+            let (l, r) = (int_expr_python(l), int_expr_python(r));
+            match op {
+                '/' => format!("int(({l}) / ({r}))"),
+                '%' => format!("(({l}) - ({r}) * int(({l}) / ({r})))"),
+                _ => format!("({l} {op} {r})"),
+            }
+        }
+    }
+}
+
 /// Python lines computing each derived trip count from the function's parameters (K =
 /// max(0, ceil(span / step)), written with floor division), refusing an endless loop, and
 /// each tile sum by its definition, tile by tile.
@@ -493,6 +510,12 @@ fn derived_python(derived: &[metron_symbolic::Derived]) -> String {
         .iter()
         .map(|d| match d {
             metron_symbolic::Derived::Tile(t) => tile_python(t),
+            metron_symbolic::Derived::Local(l) => format!(
+                "    # {name} = {def}, in C's arithmetic\n    {name} = {py}\n",
+                name = l.name,
+                def = l.definition,
+                py = int_expr_python(&l.expr),
+            ),
             metron_symbolic::Derived::Exit(x) => format!(
                 "    # {name} = {def}\n    \
                  {name} = ({start}) + ({stride}) * max(0, -(-({span} + {incl}) // {step}))\n",

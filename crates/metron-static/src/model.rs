@@ -521,10 +521,42 @@ fn derived_of(
         .chain(source.cuts.iter().map(|c| c.cut.clone()))
         .filter(|d| used.contains(&d.name) || read.contains(&d.name))
         .map(Derived::Trip);
-    exits
+    let others: Vec<Derived> = exits
         .into_iter()
         .chain(trips)
         .chain(tiles.iter().cloned())
+        .collect();
+    locals_read(source, function, used, &others)
+        .into_iter()
+        .chain(others)
+        .collect()
+}
+
+/// The locals `function` computes from its parameters (`m = n % 5;`) that the counts or the
+/// `others` read, directly or through each other, in definition order (each reads only the
+/// ones before it).
+fn locals_read(
+    source: &SourceModel,
+    function: &str,
+    used: &BTreeSet<String>,
+    others: &[metron_symbolic::Derived],
+) -> Vec<metron_symbolic::Derived> {
+    let own: Vec<&metron_symbolic::LocalValue> = source
+        .locals
+        .iter()
+        .filter(|(f, _)| f == base_name(function))
+        .map(|(_, l)| l)
+        .collect();
+    let mut read: BTreeSet<&String> = used.iter().collect();
+    read.extend(others.iter().flat_map(|d| d.inputs()));
+    for l in own.iter().rev() {
+        if read.contains(&l.name) {
+            read.extend(l.inputs());
+        }
+    }
+    own.into_iter()
+        .filter(|l| read.contains(&l.name))
+        .map(|l| metron_symbolic::Derived::Local(l.clone()))
         .collect()
 }
 

@@ -16,6 +16,7 @@ mod data_bound;
 mod derived_step;
 #[cfg(test)]
 mod fixtures;
+mod locals;
 mod minmax_call;
 mod residue_start;
 mod tile;
@@ -178,6 +179,10 @@ pub struct SourceModel {
     pub cuts: Vec<TileCut>,
     /// `call_cost` annotations: instructions per call of a function that is not analysed.
     pub call_costs: std::collections::BTreeMap<String, u64>,
+    /// Locals each function computes once from its parameters (`m = n % 5;`): (function,
+    /// definition), in source order.
+    #[serde(default)]
+    pub locals: Vec<(String, metron_symbolic::LocalValue)>,
     /// Probability of the libm error paths (`error_path`) at each line, from a branch
     /// profile; a line without one is counted as never taking its path. Not from the AST.
     #[serde(skip)]
@@ -646,6 +651,11 @@ impl Walk {
             return;
         }
         let parameters = parameters_of(inner);
+        if let Some(body) = inner.last() {
+            for l in locals::definitions(body, &parameters) {
+                self.model.locals.push((name.clone(), l));
+            }
+        }
         if let Some(c) = inner
             .last()
             .and_then(|body| minmax_call::recognise(&parameters, body, &self.helpers))
@@ -923,6 +933,15 @@ impl Walk {
     /// `n` is a local of `main`).
     fn known_names(&self) -> Vec<String> {
         let mut out: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+        // Locals the function computes from its parameters (`if (m != 0)`).
+        let function = self.function.as_deref();
+        out.extend(
+            self.model
+                .locals
+                .iter()
+                .filter(|(f, _)| Some(f.as_str()) == function)
+                .map(|(_, l)| l.name.clone()),
+        );
         for (i, _) in &self.stack {
             if let Some(Ok(l)) = self.model.loops.get(*i).map(|l| &l.scop) {
                 for e in l.start.exprs().iter().chain(l.end.exprs()) {

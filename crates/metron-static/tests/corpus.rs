@@ -440,14 +440,17 @@ fn a_branch_profile_from_one_size_predicts_another() {
 /// loops written another way (`source::while_loop`): before, each binary loop had its own
 /// unbound `trip_0x...` parameter and the kernel failed outright. The `do` loop's body runs
 /// once at n = 1, where its condition is false from the start. `for (; i < n; i++)` after a
-/// loop unrolled by hand starts where that loop left `i` (`exit_LINE`, derived from `n`).
+/// loop unrolled by hand starts where that loop left `i` (`exit_LINE`, derived from `n`), and
+/// the reference BLAS's `m = n % 5; ... for (i = m; i < n; i += 5)` is counted in the local
+/// `m`, computed from `n` in C's arithmetic.
 #[test]
 fn while_and_do_loops_are_counted_as_the_for_loops_they_are() {
     if !tools() {
         return;
     }
-    let cases: [Case; 5] = [
+    let cases: [Case; 6] = [
         ("trsv_while.c", "trsv_while", &["37"], &[("n", 37)]),
+        ("dscal_ref.c", "dscal_ref", &["103"], &[("n", 103)]),
         ("dot_unrolled.c", "dot_unrolled", &["103"], &[("n", 103)]),
         ("dot_unrolled.c", "dot_unrolled", &["2"], &[("n", 2)]),
         ("pair_products_do.c", "pair_products", &["41"], &[("n", 41)]),

@@ -258,3 +258,34 @@ fn conditions_that_count_down_as_they_test_are_loops_of_the_model() {
     }
     assert_eq!(at(2, &[]), 7.into());
 }
+
+/// Locals computed once from the parameters before the loops (`m = n % 5;`, `int h = (n -
+/// 1) / 2;`) are derived values: a loop bounded by one is counted in it, and the model
+/// computes it from `n` in C's arithmetic; a local written again is not one.
+#[test]
+fn locals_computed_from_the_parameters_are_derived_values() {
+    if !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "l.c",
+        "void l(int n, double *a) {\n\
+         \x20 int i, m, s = 0;\n\
+         \x20 m = n % 5;\n\
+         \x20 int h = (n - 1) / 2;\n\
+         \x20 for (i = 0; i < m; i++) a[i] = 0;\n\
+         \x20 for (i = 0; i < h; i++) s += i;\n\
+         \x20 a[0] = s;\n\
+         }\n",
+    );
+    let m = parse_file(&src, &[]).unwrap();
+    let names: Vec<&str> = m.locals.iter().map(|(_, l)| l.name.as_str()).collect();
+    assert_eq!(names, ["m", "h"], "`s` is written in the loop");
+    for v in [-7, 0, 3, 12] {
+        let b = binding([("n", v)]);
+        assert_eq!(m.locals[0].1.value(&b), Ok(v % 5));
+        assert_eq!(m.locals[1].1.value(&b), Ok((v - 1) / 2));
+    }
+}

@@ -34,6 +34,8 @@ pub enum DerivedTripError {
     Unbound(String),
     /// The step is not positive: the loop does not terminate.
     NoEnd { step: String, value: i64 },
+    /// A local's definition divides by zero or overflows at these values.
+    Undefined(String),
 }
 
 impl std::fmt::Display for DerivedTripError {
@@ -44,6 +46,7 @@ impl std::fmt::Display for DerivedTripError {
                 f,
                 "{step} = {value}: the loop stepping by it does not terminate"
             ),
+            DerivedTripError::Undefined(e) => write!(f, "{e} is undefined at these values"),
         }
     }
 }
@@ -128,6 +131,7 @@ pub enum Derived {
     Trip(DerivedTrip),
     Tile(crate::TileSum),
     Exit(crate::ExitValue),
+    Local(crate::LocalValue),
 }
 
 impl Derived {
@@ -136,6 +140,7 @@ impl Derived {
             Derived::Trip(d) => &d.name,
             Derived::Tile(t) => &t.name,
             Derived::Exit(x) => &x.name,
+            Derived::Local(l) => &l.name,
         }
     }
 
@@ -144,6 +149,7 @@ impl Derived {
             Derived::Trip(d) => &d.definition,
             Derived::Tile(t) => &t.definition,
             Derived::Exit(x) => &x.definition,
+            Derived::Local(l) => &l.definition,
         }
     }
 
@@ -152,6 +158,7 @@ impl Derived {
             Derived::Trip(d) => d.value(binding),
             Derived::Tile(t) => t.value(binding),
             Derived::Exit(x) => x.value(binding),
+            Derived::Local(l) => l.value(binding),
         }
     }
 
@@ -161,6 +168,7 @@ impl Derived {
             Derived::Trip(d) => d.inputs().collect(),
             Derived::Tile(t) => t.inputs().collect(),
             Derived::Exit(x) => x.inputs().collect(),
+            Derived::Local(l) => l.inputs(),
         }
     }
 }

@@ -218,9 +218,11 @@ pub fn at_least_once(mut l: Loop) -> Option<Loop> {
 pub fn writes(v: &Value, var: &str) -> usize {
     let target = |t: &Value| decl_name(t).as_deref() == Some(var);
     let own = match kind(v) {
+        // A declaration writes only with an initialiser (`int i, m;` does not).
         "DeclStmt" => children(v)
             .iter()
             .filter(|d| d.get("name").and_then(Value::as_str) == Some(var))
+            .filter(|d| !children(d).is_empty())
             .count(),
         "BinaryOperator" if v.get("opcode").and_then(Value::as_str) == Some("=") => {
             children(v).first().map_or(0, |t| usize::from(target(t)))
