@@ -437,26 +437,19 @@ impl Basis {
         };
         let y = pick(target);
         let y_approx: Vec<f64> = rows.iter().map(|&r| to_f64(&target[r])).collect();
-        let exact: Vec<Vec<BigRational>> = self.terms.iter().map(|t| pick(&t.1)).collect();
         let approx: Vec<Vec<f64>> = self
             .terms
             .iter()
             .map(|t| rows.iter().map(|&r| t.2[r]).collect())
             .collect();
-        for size in 1..=MAX_TERMS.min(self.terms.len()) {
-            for chosen in subsets(self.terms.len(), size) {
-                let screen: Vec<&[f64]> = chosen.iter().map(|&j| approx[j].as_slice()).collect();
-                if !least_squares_fits(&screen, &y_approx) {
-                    continue;
-                }
-                let columns: Vec<&[BigRational]> =
-                    chosen.iter().map(|&j| exact[j].as_slice()).collect();
-                if let Some(k) = solve(&columns, &y) {
-                    return Some(self.combine(&chosen, &k));
-                }
-            }
-        }
-        None
+        let screen = Screen::new(&approx, &y_approx);
+        let exact = |chosen: &[usize]| {
+            let columns: Vec<Vec<BigRational>> =
+                chosen.iter().map(|&j| pick(&self.terms[j].1)).collect();
+            let columns: Vec<&[BigRational]> = columns.iter().map(Vec::as_slice).collect();
+            solve(&columns, &y).map(|k| self.combine(chosen, &k))
+        };
+        screen.first(MAX_TERMS, &mut |chosen| exact(chosen))
     }
 
     fn combine(&self, chosen: &[usize], k: &[BigRational]) -> Piecewise {
@@ -473,64 +466,88 @@ fn to_f64(v: &BigInt) -> f64 {
     v.to_string().parse().unwrap_or(f64::NAN)
 }
 
-/// Whether the least-squares combination of `columns` leaves (nearly) no residual: the
-/// normal equations solved in floating point, a cheap screen before the exact solve.
-fn least_squares_fits(columns: &[&[f64]], y: &[f64]) -> bool {
-    let n = columns.len();
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
-    let mut m: Vec<Vec<f64>> = (0..n)
-        .map(|i| {
-            let mut row: Vec<f64> = (0..n).map(|j| dot(columns[i], columns[j])).collect();
-            row.push(dot(columns[i], y));
-            row
-        })
-        .collect();
-    for col in 0..n {
-        let Some(p) = (col..n).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs())) else {
-            return false;
-        };
-        if m[p][col].abs() < 1e-9 {
-            return false;
-        }
-        m.swap(col, p);
-        let pivot = m[col].clone();
-        for (r, row) in m.iter_mut().enumerate() {
-            if r != col {
-                let f = row[col] / pivot[col];
-                for (x, p) in row.iter_mut().zip(&pivot).skip(col) {
-                    *x -= f * p;
-                }
-            }
-        }
-    }
-    let k: Vec<f64> = (0..n).map(|i| m[i][n] / m[i][i]).collect();
-    let scale = y.iter().fold(1.0f64, |a, v| a.max(v.abs()));
-    y.iter().enumerate().all(|(r, &yr)| {
-        let fitted: f64 = (0..n).map(|j| k[j] * columns[j][r]).sum();
-        (fitted - yr).abs() <= 1e-6 * scale
-    })
+/// Relative residual below which a subset passes the floating-point screen, and relative
+/// length below which a term is taken as dependent on the ones before it.
+const SCREEN_RESIDUAL: f64 = 1e-9;
+const DEPENDENT: f64 = 1e-10;
+
+/// The least-squares screen of every subset of terms, from their Gram matrix (computed once
+/// per fit, so a subset costs a few operations rather than dot products over the samples):
+/// `y` is in the span of terms `i < j < k` when its residual after projecting on them
+/// (Cholesky factors of the Gram matrix, built a term at a time) is nearly zero.
+struct Screen {
+    gram: Vec<Vec<f64>>,
+    /// `<t_i, y>` and `<y, y>`.
+    ty: Vec<f64>,
+    yy: f64,
 }
 
-/// Every `size`-subset of `0..n`, in lexicographic order.
-fn subsets(n: usize, size: usize) -> impl Iterator<Item = Vec<usize>> {
-    let mut next = Some((0..size).collect::<Vec<usize>>());
-    std::iter::from_fn(move || {
-        let out = next.take()?;
-        let mut c = out.clone();
-        let mut i = size;
-        while i > 0 {
-            i -= 1;
-            if c[i] < n - size + i {
-                c[i] += 1;
-                for j in i + 1..size {
-                    c[j] = c[j - 1] + 1;
-                }
-                next = Some(c);
-                break;
+impl Screen {
+    fn new(terms: &[Vec<f64>], y: &[f64]) -> Screen {
+        let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+        Screen {
+            gram: terms
+                .iter()
+                .map(|a| terms.iter().map(|b| dot(a, b)).collect())
+                .collect(),
+            ty: terms.iter().map(|a| dot(a, y)).collect(),
+            yy: dot(y, y),
+        }
+    }
+
+    /// The first subset of at most `most` terms, fewest terms first and lexicographic
+    /// within a size, that passes the screen and for which `check` gives a result.
+    fn first<T>(&self, most: usize, check: &mut dyn FnMut(&[usize]) -> Option<T>) -> Option<T> {
+        let mut chosen = Vec::new();
+        (1..=most.min(self.ty.len())).find_map(|size| {
+            self.extend(&mut chosen, &mut Vec::new(), size, self.yy, check)
+        })
+    }
+
+    /// Extends `chosen` (whose Cholesky rows are `factor`: for each chosen term its
+    /// projections on the orthonormalised earlier ones, its own length, and `y`'s projection
+    /// on it) by later terms up to `size`; `residual` is `|y|^2` minus what `chosen` explains.
+    fn extend<T>(
+        &self,
+        chosen: &mut Vec<usize>,
+        factor: &mut Vec<(Vec<f64>, f64, f64)>,
+        size: usize,
+        residual: f64,
+        check: &mut dyn FnMut(&[usize]) -> Option<T>,
+    ) -> Option<T> {
+        let from = chosen.last().map_or(0, |&l| l + 1);
+        for k in from..self.ty.len() {
+            // The new term's coordinates on the earlier ones' orthonormal basis.
+            let mut a = Vec::with_capacity(chosen.len());
+            for (r, (row, length, _)) in factor.iter().enumerate() {
+                let dot: f64 = a.iter().zip(row).map(|(x, y)| x * y).sum();
+                a.push((self.gram[chosen[r]][k] - dot) / length);
+            }
+            let own = self.gram[k][k] - a.iter().map(|x| x * x).sum::<f64>();
+            if own <= DEPENDENT * self.gram[k][k] {
+                continue;
+            }
+            let length = own.sqrt();
+            let along: f64 = factor.iter().zip(&a).map(|(f, x)| f.2 * x).sum();
+            let b = (self.ty[k] - along) / length;
+            let left = residual - b * b;
+            chosen.push(k);
+            factor.push((a, length, b));
+            let found = if chosen.len() == size {
+                (left <= SCREEN_RESIDUAL * self.yy)
+                    .then(|| check(chosen))
+                    .flatten()
+            } else {
+                self.extend(chosen, factor, size, left, check)
+            };
+            chosen.pop();
+            factor.pop();
+            if found.is_some() {
+                return found;
             }
         }
-        Some(out)
-    })
+        None
+    }
 }
 
 /// The unique `k` with `sum_j k_j columns_j = y` exactly (Gauss-Jordan over the rationals),
@@ -816,15 +833,32 @@ mod tests {
             .collect()
     }
 
+    /// The screen tries subsets fewest terms first, lexicographically, each once, and
+    /// passes the one whose span holds `y` (here `t1 + t3`, with `t0` and `t2` not).
     #[test]
-    fn subsets_are_every_combination_once() {
-        let all: Vec<Vec<usize>> = subsets(5, 3).collect();
-        assert_eq!(all.len(), 10);
-        assert_eq!(all[0], vec![0, 1, 2]);
-        assert_eq!(all[9], vec![2, 3, 4]);
-        let mut sorted = all.clone();
-        sorted.dedup();
-        assert_eq!(sorted.len(), 10);
+    fn the_screen_visits_subsets_in_order_and_passes_the_span() {
+        let terms: Vec<Vec<f64>> = vec![
+            vec![1.0, 0.0, 0.0, 0.0],
+            vec![0.0, 1.0, 0.0, 0.0],
+            vec![0.0, 0.0, 1.0, 1.0],
+            vec![0.0, 0.0, 1.0, 0.0],
+        ];
+        let screen = Screen::new(&terms, &[0.0, 2.0, 3.0, 0.0]);
+        let mut seen = Vec::new();
+        let found = screen.first(2, &mut |c| {
+            seen.push(c.to_vec());
+            Some(c.to_vec())
+        });
+        assert_eq!(found, Some(vec![1, 3]));
+        assert_eq!(seen, vec![vec![1, 3]]);
+        let mut all = Vec::new();
+        let everything = Screen::new(&terms[..3], &[1.0, 1.0, 1.0, 1.0]);
+        let none: Option<()> = everything.first(3, &mut |c| {
+            all.push(c.to_vec());
+            None
+        });
+        assert!(none.is_none());
+        assert_eq!(all, vec![vec![0, 1, 2]]);
     }
 
     /// `y = 2a - b` on five samples is found; a `y` off by one at one sample is not.
