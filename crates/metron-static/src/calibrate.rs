@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use metron_symbolic::{Binding, CountOptions, Piecewise};
+use metron_symbolic::{Binding, Bound, CountOptions, Piecewise};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -192,7 +192,9 @@ pub fn calibrate(
         })
         .map(|b| &counts[b])
         .collect();
-    let basis = Basis::new(right, &structural_counts(source, f), &|c| runs.values(c));
+    let mut structural = structural_counts(source, f);
+    structural.extend(instance_counts(source, f));
+    let basis = Basis::new(right, &structural, &|c| runs.values(c));
     for b in wrong {
         let (target, rows) = runs.target(b);
         let address = cfg.blocks[b].start;
@@ -387,6 +389,103 @@ fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise>
         }
     }
     out
+}
+
+/// Iterations of an enclosing loop whose inner loops a compiler may copy once per iteration:
+/// the first of any loop (a peeled first iteration), and each of a loop that runs at most
+/// [`UNROLLED`] times (a small constant loop unrolled away, each copy of its inner loops
+/// counting for one value of its counter).
+const UNROLLED: i64 = 8;
+
+/// The quantities of the loops inside each copied iteration (see [`UNROLLED`]): the source
+/// nest with the enclosing loop cut to its `c`-th iteration (004 §III.C.2, the same count as
+/// [`structural_counts`] on a narrower domain), for the terms a copy of an inner loop counts
+/// in: its iterations, entries, and passes, guards and multiples of narrow widths.
+fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    use crate::loop_copy::{entries_where, entries_with_at_least, passes_after_peel};
+    let options = CountOptions::default();
+    let mut out = Vec::new();
+    for (a, l) in source.loops.iter().enumerate() {
+        let inner: Vec<usize> = (0..source.loops.len())
+            .filter(|&i| source.is_within(i, a))
+            .collect();
+        let Ok(scop) = &l.scop else { continue };
+        if l.function != f.name || inner.is_empty() {
+            continue;
+        }
+        let last = most_iterations(scop).filter(|&t| t <= UNROLLED).unwrap_or(1);
+        for c in 1..=last {
+            let Some(cut) = iteration(scop, c) else { continue };
+            let mut one = source.clone();
+            one.loops[a].scop = Ok(cut);
+            for &i in &inner {
+                out.extend(crate::loop_context::source_total(&one, i, &options).ok());
+                out.extend(entries_with_at_least(&one, i, 1, &options).ok());
+                for k in [2, 4, 8] {
+                    out.extend(passes_after_peel(&one, i, k, 0, &options).ok());
+                    out.extend(entries_with_at_least(&one, i, k, &options).ok());
+                    out.extend(entries_where(&one, i, 1, Some((k, 0)), &options).ok());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The most iterations `l` runs, when its bounds make that a constant (`i < 5`, `j <
+/// MIN(11, n)` from 1: a constant start and a constant among the `min` of its ends).
+fn most_iterations(l: &metron_symbolic::Loop) -> Option<i64> {
+    let constant = |e: &metron_symbolic::AffineExpr| e.terms.is_empty().then_some(e.constant);
+    let up = l.stride > 0;
+    // The start's constant extreme on the side it cannot pass, and the end's.
+    let start = match (&l.start, up) {
+        (Bound::Max(v), true) | (Bound::Min(v), false) => {
+            let c = v.iter().filter_map(constant);
+            if up { c.max() } else { c.min() }
+        }
+        (b, _) => single_constant(b),
+    }?;
+    let end = match (&l.end, up) {
+        (Bound::Min(v), true) | (Bound::Max(v), false) => {
+            let c = v.iter().filter_map(constant);
+            if up { c.min() } else { c.max() }
+        }
+        (b, _) => single_constant(b),
+    }?;
+    let distance = (end - start) * l.stride.signum() + i64::from(l.end_inclusive);
+    Some(if distance <= 0 { 0 } else { (distance + l.stride.abs() - 1) / l.stride.abs() })
+}
+
+fn single_constant(b: &Bound) -> Option<i64> {
+    match b.exprs() {
+        [e] if e.terms.is_empty() => Some(e.constant),
+        _ => None,
+    }
+}
+
+/// `l` cut to its `c`-th iteration: started `c - 1` steps on, ended one step after that.
+/// `None` for a start that is the `max`/`min` of several expressions, whose `c`-th value
+/// is not one affine expression.
+fn iteration(l: &metron_symbolic::Loop, c: i64) -> Option<metron_symbolic::Loop> {
+    let [start] = l.start.exprs() else { return None };
+    let at = start.plus_constant((c - 1) * l.stride).ok()?;
+    let last = if l.end_inclusive {
+        at.clone()
+    } else {
+        at.plus_constant(l.stride.signum()).ok()?
+    };
+    let mut ends = l.end.exprs().to_vec();
+    ends.push(last);
+    let mut cut = l.clone();
+    cut.start = Bound::single(at);
+    cut.end = match (&l.end, l.stride > 0) {
+        (Bound::Min(_), true) => Bound::Min(ends),
+        (Bound::Max(_), false) => Bound::Max(ends),
+        (_, true) if l.end.exprs().len() == 1 => Bound::Min(ends),
+        (_, false) if l.end.exprs().len() == 1 => Bound::Max(ends),
+        _ => return None,
+    };
+    Some(cut)
 }
 
 /// Candidate terms with their values at the samples, distinct and not all zero: the model's
