@@ -414,8 +414,9 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
             continue;
         }
         let last = most_iterations(scop).filter(|&t| t <= UNROLLED).unwrap_or(1);
-        for c in 1..=last {
-            let Some(cut) = iteration(scop, c) else { continue };
+        let iterations = (1..=last).filter_map(|c| iteration(scop, c));
+        let ranges = inner.iter().flat_map(|&b| within_range(source, a, b));
+        for cut in iterations.chain(ranges).collect::<Vec<_>>() {
             let mut one = source.clone();
             one.loops[a].scop = Ok(cut);
             for &i in &inner {
@@ -430,6 +431,61 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
         }
     }
     out
+}
+
+/// Source loop `a` ended where its counter reaches the range of inner loop `b`'s counter
+/// (`a`'s iterations before it, and those before its end): a compiler that versions `a`'s
+/// body on whether `b`'s accesses can touch what `a`'s counter indexes (a dependence only
+/// inside the range) splits `a` there. Only `a`'s end moves, so its iterations keep their
+/// values for any step; `None` where a bound of `b` names counters inside `a`.
+fn within_range(source: &SourceModel, a: usize, b: usize) -> Vec<metron_symbolic::Loop> {
+    let (Ok(outer), Ok(inner)) = (&source.loops[a].scop, &source.loops[b].scop) else {
+        return Vec::new();
+    };
+    let inside: BTreeSet<&String> = (0..source.loops.len())
+        .filter(|&i| i == a || source.is_within(i, a))
+        .filter_map(|i| source.loops[i].scop.as_ref().ok().map(|l| &l.var))
+        .collect();
+    let free = |e: &&metron_symbolic::AffineExpr| e.names().all(|n| !inside.contains(n));
+    let [start] = inner.start.exprs() else { return Vec::new() };
+    let [end] = inner.end.exprs() else { return Vec::new() };
+    // The first and the last value of `b`'s counter, lowest first.
+    let Ok(last) = end.plus_constant(if inner.end_inclusive { 0 } else { -inner.stride.signum() })
+    else {
+        return Vec::new();
+    };
+    let (low, high) = if inner.stride > 0 { (start.clone(), last) } else { (last, start.clone()) };
+    let up = outer.stride > 0;
+    // Counting up, `a` ends before `low` and after `high`; counting down, the mirror.
+    let bounds = if up {
+        [low.plus_constant(-1), Ok(high)]
+    } else {
+        [high.plus_constant(1), Ok(low)]
+    };
+    bounds
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| free(&e))
+        .filter_map(|e| ended_at(outer, e))
+        .collect()
+}
+
+/// `l` with its counter's last value at most (counting down: at least) `e`.
+fn ended_at(l: &metron_symbolic::Loop, e: metron_symbolic::AffineExpr) -> Option<metron_symbolic::Loop> {
+    let l = &folded(l);
+    let up = l.stride > 0;
+    let last = if l.end_inclusive { e } else { e.plus_constant(l.stride.signum()).ok()? };
+    let mut ends = l.end.exprs().to_vec();
+    ends.push(last);
+    let mut cut = l.clone();
+    cut.end = match (&l.end, up) {
+        (Bound::Min(_), true) => Bound::Min(ends),
+        (Bound::Max(_), false) => Bound::Max(ends),
+        (_, true) if ends.len() == 2 => Bound::Min(ends),
+        (_, false) if ends.len() == 2 => Bound::Max(ends),
+        _ => return None,
+    };
+    Some(cut)
 }
 
 /// The most iterations `l` runs, when its bounds make that a constant (`i < 5`, `j <
@@ -456,6 +512,27 @@ fn most_iterations(l: &metron_symbolic::Loop) -> Option<i64> {
     Some(if distance <= 0 { 0 } else { (distance + l.stride.abs() - 1) / l.stride.abs() })
 }
 
+/// `l` with a `min`/`max` of constants (`MIN(1, 0)`) as the one constant it is.
+fn folded(l: &metron_symbolic::Loop) -> metron_symbolic::Loop {
+    let fold = |b: &Bound| {
+        let constants: Option<Vec<i64>> = b
+            .exprs()
+            .iter()
+            .map(|e| e.terms.is_empty().then_some(e.constant))
+            .collect();
+        let value = match (b, constants) {
+            (Bound::Max(_), Some(c)) => c.into_iter().max(),
+            (Bound::Min(_), Some(c)) => c.into_iter().min(),
+            _ => None,
+        };
+        value.map_or_else(|| b.clone(), |v| Bound::single(metron_symbolic::AffineExpr::constant(v)))
+    };
+    let mut out = l.clone();
+    out.start = fold(&l.start);
+    out.end = fold(&l.end);
+    out
+}
+
 fn single_constant(b: &Bound) -> Option<i64> {
     match b.exprs() {
         [e] if e.terms.is_empty() => Some(e.constant),
@@ -467,6 +544,7 @@ fn single_constant(b: &Bound) -> Option<i64> {
 /// `None` for a start that is the `max`/`min` of several expressions, whose `c`-th value
 /// is not one affine expression.
 fn iteration(l: &metron_symbolic::Loop, c: i64) -> Option<metron_symbolic::Loop> {
+    let l = &folded(l);
     let [start] = l.start.exprs() else { return None };
     let at = start.plus_constant((c - 1) * l.stride).ok()?;
     let last = if l.end_inclusive {
