@@ -413,7 +413,9 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
         if l.function != f.name || inner.is_empty() {
             continue;
         }
-        let last = most_iterations(scop).filter(|&t| t <= UNROLLED).unwrap_or(1);
+        let last = most_iterations(scop)
+            .filter(|&t| t <= UNROLLED)
+            .unwrap_or(1);
         let iterations = (1..=last).filter_map(|c| iteration(scop, c));
         let ranges = inner.iter().flat_map(|&b| within_range(source, a, b));
         for cut in iterations.chain(ranges).collect::<Vec<_>>() {
@@ -447,14 +449,25 @@ fn within_range(source: &SourceModel, a: usize, b: usize) -> Vec<metron_symbolic
         .filter_map(|i| source.loops[i].scop.as_ref().ok().map(|l| &l.var))
         .collect();
     let free = |e: &&metron_symbolic::AffineExpr| e.names().all(|n| !inside.contains(n));
-    let [start] = inner.start.exprs() else { return Vec::new() };
-    let [end] = inner.end.exprs() else { return Vec::new() };
-    // The first and the last value of `b`'s counter, lowest first.
-    let Ok(last) = end.plus_constant(if inner.end_inclusive { 0 } else { -inner.stride.signum() })
-    else {
+    let [start] = inner.start.exprs() else {
         return Vec::new();
     };
-    let (low, high) = if inner.stride > 0 { (start.clone(), last) } else { (last, start.clone()) };
+    let [end] = inner.end.exprs() else {
+        return Vec::new();
+    };
+    // The first and the last value of `b`'s counter, lowest first.
+    let Ok(last) = end.plus_constant(if inner.end_inclusive {
+        0
+    } else {
+        -inner.stride.signum()
+    }) else {
+        return Vec::new();
+    };
+    let (low, high) = if inner.stride > 0 {
+        (start.clone(), last)
+    } else {
+        (last, start.clone())
+    };
     let up = outer.stride > 0;
     // Counting up, `a` ends before `low` and after `high`; counting down, the mirror.
     let bounds = if up {
@@ -471,10 +484,17 @@ fn within_range(source: &SourceModel, a: usize, b: usize) -> Vec<metron_symbolic
 }
 
 /// `l` with its counter's last value at most (counting down: at least) `e`.
-fn ended_at(l: &metron_symbolic::Loop, e: metron_symbolic::AffineExpr) -> Option<metron_symbolic::Loop> {
+fn ended_at(
+    l: &metron_symbolic::Loop,
+    e: metron_symbolic::AffineExpr,
+) -> Option<metron_symbolic::Loop> {
     let l = &folded(l);
     let up = l.stride > 0;
-    let last = if l.end_inclusive { e } else { e.plus_constant(l.stride.signum()).ok()? };
+    let last = if l.end_inclusive {
+        e
+    } else {
+        e.plus_constant(l.stride.signum()).ok()?
+    };
     let mut ends = l.end.exprs().to_vec();
     ends.push(last);
     let mut cut = l.clone();
@@ -497,19 +517,31 @@ fn most_iterations(l: &metron_symbolic::Loop) -> Option<i64> {
     let start = match (&l.start, up) {
         (Bound::Max(v), true) | (Bound::Min(v), false) => {
             let c = v.iter().filter_map(constant);
-            if up { c.max() } else { c.min() }
+            if up {
+                c.max()
+            } else {
+                c.min()
+            }
         }
         (b, _) => single_constant(b),
     }?;
     let end = match (&l.end, up) {
         (Bound::Min(v), true) | (Bound::Max(v), false) => {
             let c = v.iter().filter_map(constant);
-            if up { c.min() } else { c.max() }
+            if up {
+                c.min()
+            } else {
+                c.max()
+            }
         }
         (b, _) => single_constant(b),
     }?;
     let distance = (end - start) * l.stride.signum() + i64::from(l.end_inclusive);
-    Some(if distance <= 0 { 0 } else { (distance + l.stride.abs() - 1) / l.stride.abs() })
+    Some(if distance <= 0 {
+        0
+    } else {
+        (distance + l.stride.abs() - 1) / l.stride.abs()
+    })
 }
 
 /// `l` with a `min`/`max` of constants (`MIN(1, 0)`) as the one constant it is.
@@ -525,7 +557,10 @@ fn folded(l: &metron_symbolic::Loop) -> metron_symbolic::Loop {
             (Bound::Min(_), Some(c)) => c.into_iter().min(),
             _ => None,
         };
-        value.map_or_else(|| b.clone(), |v| Bound::single(metron_symbolic::AffineExpr::constant(v)))
+        value.map_or_else(
+            || b.clone(),
+            |v| Bound::single(metron_symbolic::AffineExpr::constant(v)),
+        )
     };
     let mut out = l.clone();
     out.start = fold(&l.start);
@@ -545,7 +580,9 @@ fn single_constant(b: &Bound) -> Option<i64> {
 /// is not one affine expression.
 fn iteration(l: &metron_symbolic::Loop, c: i64) -> Option<metron_symbolic::Loop> {
     let l = &folded(l);
-    let [start] = l.start.exprs() else { return None };
+    let [start] = l.start.exprs() else {
+        return None;
+    };
     let at = start.plus_constant((c - 1) * l.stride).ok()?;
     let last = if l.end_inclusive {
         at.clone()
@@ -676,9 +713,8 @@ impl Screen {
     /// within a size, that passes the screen and for which `check` gives a result.
     fn first<T>(&self, most: usize, check: &mut dyn FnMut(&[usize]) -> Option<T>) -> Option<T> {
         let mut chosen = Vec::new();
-        (1..=most.min(self.ty.len())).find_map(|size| {
-            self.extend(&mut chosen, &mut Vec::new(), size, self.yy, check)
-        })
+        (1..=most.min(self.ty.len()))
+            .find_map(|size| self.extend(&mut chosen, &mut Vec::new(), size, self.yy, check))
     }
 
     /// Extends `chosen` (whose Cholesky rows are `factor`: for each chosen term its
