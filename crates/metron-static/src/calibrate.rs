@@ -181,53 +181,92 @@ pub fn calibrate(
             wrong.push(b);
         }
     }
-    if wrong.is_empty() {
-        return Ok(out);
+    if !wrong.is_empty() {
+        refit(source, f, cfg, assumed, &runs, counts, wrong, &mut out);
     }
-    let right: Vec<&Piecewise> = (0..counts.len())
+    Ok(out)
+}
+
+/// Refits the `wrong` blocks of `counts` from the combinations the runs admit; lists those
+/// no combination fits in `out`.
+#[allow(clippy::too_many_arguments)]
+fn refit(
+    source: &SourceModel,
+    f: &SourceFunction,
+    cfg: &Cfg,
+    assumed: &Assumed,
+    runs: &Runs,
+    counts: &mut [Piecewise],
+    wrong: Vec<usize>,
+    out: &mut Calibration,
+) {
+    let right: Vec<Piecewise> = (0..counts.len())
         .filter(|b| {
             !wrong.contains(b)
                 && !assumed.fixed.contains(b)
                 && !out.address_dependent.contains(&cfg.blocks[*b].start)
         })
-        .map(|b| &counts[b])
+        .map(|b| counts[b].clone())
         .collect();
-    let mut structural = structural_counts(source, f);
-    structural.extend(instance_counts(source, f));
-    let basis = Basis::new(right, &structural, &|c| runs.values(c));
+    let values = |c: &Piecewise| runs.values(c);
+    let structural = structural_counts(source, f);
+    let basis = Basis::new(right.iter().collect(), &structural, &values);
+    let mut left = Vec::new();
     for b in wrong {
-        let (target, rows) = runs.target(b);
-        let address = cfg.blocks[b].start;
-        // Every sample first; failing that, the samples where every size is past the small
-        // ones (a guard's threshold the terms do not hold): right where the model is used.
-        let large = runs.large(&rows);
-        let fitted = (rows.len() >= MIN_SAMPLES)
-            .then(|| basis.fit(&target, &rows))
-            .flatten()
-            .or_else(|| {
-                (large.len() >= MIN_SAMPLES)
-                    .then(|| basis.fit(&target, &large))
-                    .flatten()
-            });
-        match fitted {
-            Some(now) => {
-                out.refitted.push(Refit {
-                    block: b,
-                    address,
-                    was: counts[b].to_string(),
-                    now: now.to_string(),
-                });
-                counts[b] = now;
-            }
+        match fit_block(&basis, runs, b) {
+            Some(now) => out.refit(cfg, counts, b, now),
+            None => left.push(b),
+        }
+    }
+    if left.is_empty() {
+        return;
+    }
+    // The terms of single outer iterations and ranges only for the blocks the others do not
+    // fit: they cost many symbolic counts, and cannot change a fit already found.
+    let mut wider = structural;
+    wider.extend(instance_counts(source, f));
+    let basis = Basis::new(right.iter().collect(), &wider, &values);
+    for b in left {
+        match fit_block(&basis, runs, b) {
+            Some(now) => out.refit(cfg, counts, b, now),
             None => {
+                let address = cfg.blocks[b].start;
                 if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
-                    trace_unfitted(&runs, address, &counts[b], &target);
+                    trace_unfitted(runs, address, &counts[b], &runs.target(b).0);
                 }
                 out.unfitted.push(address)
             }
         }
     }
-    Ok(out)
+}
+
+/// Block `b`'s combination of `basis`: on every sample first; failing that, on the samples
+/// where every size is past the small ones (a guard's threshold the terms do not hold):
+/// right where the model is used.
+fn fit_block(basis: &Basis, runs: &Runs, b: usize) -> Option<Piecewise> {
+    let (target, rows) = runs.target(b);
+    let large = runs.large(&rows);
+    (rows.len() >= MIN_SAMPLES)
+        .then(|| basis.fit(&target, &rows))
+        .flatten()
+        .or_else(|| {
+            (large.len() >= MIN_SAMPLES)
+                .then(|| basis.fit(&target, &large))
+                .flatten()
+        })
+}
+
+impl Calibration {
+    /// Block `b` counts `now`, as the runs say.
+    fn refit(&mut self, cfg: &Cfg, counts: &mut [Piecewise], b: usize, now: Piecewise) {
+        self.refitted.push(Refit {
+            block: b,
+            address: cfg.blocks[b].start,
+            was: counts[b].to_string(),
+            now: now.to_string(),
+        });
+        counts[b] = now;
+    }
 }
 
 /// For whoever extends the terms: the block no combination fits, with its runs.
