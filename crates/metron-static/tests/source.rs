@@ -13,6 +13,17 @@ fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
     p
 }
 
+/// The source model of `text`, written to a file `name`; `None` without clang (which
+/// `have` reports, and fails under CI).
+fn model_of(name: &str, text: &str) -> Option<metron_static::source::SourceModel> {
+    if !have("clang", "clang") {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), name, text);
+    Some(parse_file(&src, &[]).unwrap())
+}
+
 fn nest_count(model: &metron_static::source::SourceModel, inner: usize) -> i64 {
     let mut chain = vec![inner];
     while let Some(p) = model.loops[*chain.last().unwrap()].parent {
@@ -188,12 +199,7 @@ fn paper_listings_4_and_5_ifs_from_clang() {
 /// walk a pointer are not (their binary loops keep their own trip-count parameters).
 #[test]
 fn while_and_do_loops_with_a_counter_are_loops_of_the_model() {
-    if !have("clang", "clang") {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let src = write(
-        dir.path(),
+    let Some(m) = model_of(
         "w.c",
         "void counted(int *a) {\n\
          \x20 int i = 0;\n\
@@ -211,8 +217,9 @@ fn while_and_do_loops_with_a_counter_are_loops_of_the_model() {
          \x20 while (i < 10) { if (a[i]) { i += 2; continue; } i++; }\n\
          \x20 while (a < end) *a++ = 0;\n\
          }\n",
-    );
-    let m = parse_file(&src, &[]).unwrap();
+    ) else {
+        return;
+    };
     let lines: Vec<u32> = m.loops.iter().map(|l| l.line).collect();
     assert_eq!(
         lines,
@@ -231,12 +238,7 @@ fn while_and_do_loops_with_a_counter_are_loops_of_the_model() {
 /// (brute force: the bodies see 8..2).
 #[test]
 fn conditions_that_count_down_as_they_test_are_loops_of_the_model() {
-    if !have("clang", "clang") {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let src = write(
-        dir.path(),
+    let Some(m) = model_of(
         "d.c",
         "void d(unsigned n, int m, double *a) {\n\
          \x20 for (unsigned i = n; i-- > 0;) a[i] = 0;\n\
@@ -244,8 +246,9 @@ fn conditions_that_count_down_as_they_test_are_loops_of_the_model() {
          \x20 int k = 9;\n\
          \x20 while (k-- > 2) a[k] *= 2;\n\
          }\n",
-    );
-    let m = parse_file(&src, &[]).unwrap();
+    ) else {
+        return;
+    };
     assert_eq!(m.loops.len(), 3);
     let at = |l: usize, b: &[(&str, i64)]| {
         let nest = LoopNest::new(vec![m.loops[l].scop.clone().unwrap()]);
@@ -264,12 +267,7 @@ fn conditions_that_count_down_as_they_test_are_loops_of_the_model() {
 /// computes it from `n` in C's arithmetic; a local written again is not one.
 #[test]
 fn locals_computed_from_the_parameters_are_derived_values() {
-    if !have("clang", "clang") {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let src = write(
-        dir.path(),
+    let Some(m) = model_of(
         "l.c",
         "void l(int n, double *a) {\n\
          \x20 int i, m, s = 0;\n\
@@ -279,8 +277,9 @@ fn locals_computed_from_the_parameters_are_derived_values() {
          \x20 for (i = 0; i < h; i++) s += i;\n\
          \x20 a[0] = s;\n\
          }\n",
-    );
-    let m = parse_file(&src, &[]).unwrap();
+    ) else {
+        return;
+    };
     let names: Vec<&str> = m.locals.iter().map(|(_, l)| l.name.as_str()).collect();
     assert_eq!(names, ["m", "h"], "`s` is written in the loop");
     for v in [-7, 0, 3, 12] {
