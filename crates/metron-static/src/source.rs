@@ -1091,6 +1091,37 @@ fn for_scop(
         [init, _, cond, inc, ..] => (init, cond, inc),
         _ => return Err("for statement without init/condition/step".into()),
     };
+    // `for (i = 0, j = n - 1; i < n; i++, j--)`: the counter is the variable the condition
+    // tests among those the init sets; the others step along with it.
+    let mut first_error = None;
+    for part in comma_parts(init) {
+        match counted_loop(part, cond, inc, helpers) {
+            Ok(l) => return Ok(l),
+            Err(e) => first_error = first_error.or(Some(e)),
+        }
+    }
+    Err(first_error.unwrap_or_else(|| "for statement without init".into()))
+}
+
+/// The operands of a comma expression, in order (`e` itself when it is none).
+fn comma_parts(e: &Value) -> Vec<&Value> {
+    match binary(e) {
+        Some((",", l, r)) => {
+            let mut out = comma_parts(l);
+            out.extend(comma_parts(r));
+            out
+        }
+        _ => vec![e],
+    }
+}
+
+/// The loop counted by `init`'s variable, tested by `cond` and stepped by one part of `inc`.
+fn counted_loop(
+    init: &Value,
+    cond: &Value,
+    inc: &Value,
+    helpers: &Helpers,
+) -> std::result::Result<Loop, String> {
     let (var, start) = init_of(init, helpers)
         .ok_or("loop initialisation is not `i = affine` (or min/max of affine)")?;
     let (op, lhs, rhs) = binary(cond).ok_or("loop condition is not a comparison")?;
@@ -1132,7 +1163,9 @@ fn for_scop(
         }
         _ => end,
     };
-    let stride = step_of(inc, &var)
+    let stride = comma_parts(inc)
+        .into_iter()
+        .find_map(|part| step_of(part, &var))
         .ok_or("loop step is not `i++`, `i--`, `i += c`, `i -= c` or `i = i + c`")?;
     // 004 §III.C.2: an up-counting loop runs while `i < end` (or `<=`), a down-counting one
     // while `i > end` (or `>=`); `i != end` stops at `end` from either side (a step that

@@ -288,3 +288,21 @@ fn locals_computed_from_the_parameters_are_derived_values() {
         assert_eq!(m.locals[1].1.value(&b), Ok((v - 1) / 2));
     }
 }
+
+/// `for (i = 0, j = 9; i < 10; i++, j--)` and `for (j = 7, i = 0; i < 5; ++i, --j)`: the
+/// counter is the variable the condition tests, whichever place it has in the comma lists.
+#[test]
+fn comma_lists_in_a_for_name_the_counter_the_condition_tests() {
+    let Some(m) = model_of(
+        "c.c",
+        "void c(double *a) {\n\
+         \x20 int i, j;\n\
+         \x20 for (i = 0, j = 9; i < 10; i++, j--) a[i] = a[j];\n\
+         \x20 for (j = 7, i = 0; i < 5; ++i, --j) a[i] += a[j];\n\
+         }\n",
+    ) else {
+        return;
+    };
+    assert_eq!(m.loops.len(), 2);
+    assert_eq!((nest_count(&m, 0), nest_count(&m, 1)), (10, 5));
+}
