@@ -69,9 +69,38 @@ fn step_c(l: &Loop) -> String {
     }
 }
 
+/// How a loop is written. Every style runs the same passes, so the counts are the same.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    For,
+    /// `v = start; while (v < end) { ...; v += step; }`.
+    While,
+    /// `for (v = start, t_v = 0; v < end; v += step, t_v++)`: a second counter along.
+    Comma,
+}
+
 impl Nest {
     /// The kernel function `nest(n, m)` and a `main` that reads `n` and `m` from `argv`.
     pub fn c_source(&self) -> String {
+        self.source(false)
+    }
+
+    /// As [`c_source`](Self::c_source), with loops also written as `while` loops and as
+    /// `for` loops carrying a second counter in comma lists, chosen by the seed and depth (not
+    /// by the generator's draws: the nest is the same as without styles).
+    pub fn c_source_in_styles(&self) -> String {
+        self.source(true)
+    }
+
+    fn style(&self, styled: bool, depth: usize) -> Style {
+        match (styled, (self.seed as usize + depth) % 3) {
+            (false, _) | (true, 0) => Style::For,
+            (true, 1) => Style::While,
+            _ => Style::Comma,
+        }
+    }
+
+    fn source(&self, styled: bool) -> String {
         let mut s = String::new();
         let params = PARAMETERS.map(|p| format!("int {p}")).join(", ");
         writeln!(
@@ -98,16 +127,23 @@ impl Nest {
         )
         .ok();
         writeln!(s, "void nest({params})\n{{").ok();
-        let undeclared: Vec<&str> = self
+        let mut undeclared: Vec<String> = self
             .loops
             .iter()
             .filter(|l| !l.declared_in_for)
-            .map(|l| l.var.as_str())
+            .map(|l| l.var.clone())
             .collect();
+        undeclared.extend(
+            (0..self.loops.len())
+                .filter(|&d| {
+                    self.style(styled, d) == Style::Comma && !self.loops[d].declared_in_for
+                })
+                .map(|d| format!("t_{}", self.loops[d].var)),
+        );
         if !undeclared.is_empty() {
             writeln!(s, "    int {};", undeclared.join(", ")).ok();
         }
-        self.emit_loops(&mut s, 0);
+        self.emit_loops(&mut s, 0, styled);
         s.push_str("}\n\n");
         s.push_str("int main(int argc, char **argv)\n{\n");
         for (i, p) in PARAMETERS.iter().enumerate() {
@@ -135,27 +171,39 @@ impl Nest {
         s
     }
 
-    fn emit_loops(&self, s: &mut String, depth: usize) {
+    fn emit_loops(&self, s: &mut String, depth: usize, styled: bool) {
         let pad = "    ".repeat(depth + 1);
         let Some(l) = self.loops.get(depth) else {
             self.emit_body(s, &pad);
             return;
         };
         let decl = if l.declared_in_for { "int " } else { "" };
-        writeln!(
-            s,
-            "{pad}for ({decl}{v} = {}; {v} {} {}; {}) {{",
-            l.start.to_c(),
-            l.cmp.to_c(),
-            l.end.to_c(),
-            step_c(l),
-            v = l.var
-        )
+        let (v, start, cmp, end) = (&l.var, l.start.to_c(), l.cmp.to_c(), l.end.to_c());
+        let style = self.style(styled, depth);
+        match style {
+            Style::For => writeln!(
+                s,
+                "{pad}for ({decl}{v} = {start}; {v} {cmp} {end}; {}) {{",
+                step_c(l)
+            ),
+            Style::While => writeln!(
+                s,
+                "{pad}{decl}{v} = {start};\n{pad}while ({v} {cmp} {end}) {{"
+            ),
+            Style::Comma => writeln!(
+                s,
+                "{pad}for ({decl}{v} = {start}, t_{v} = 0; {v} {cmp} {end}; {}, t_{v}++) {{",
+                step_c(l)
+            ),
+        }
         .ok();
         if l.pre_statement {
             writeln!(s, "{pad}    y[{} + OFF] += 0.25;", l.var).ok();
         }
-        self.emit_loops(s, depth + 1);
+        self.emit_loops(s, depth + 1, styled);
+        if style == Style::While {
+            writeln!(s, "{pad}    {};", step_c(l)).ok();
+        }
         writeln!(s, "{pad}}}").ok();
     }
 

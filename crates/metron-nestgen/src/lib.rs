@@ -56,6 +56,21 @@ mod tests {
         assert!(nests.iter().any(|n| n.body.select.is_some()));
     }
 
+    /// Styles change how loops are written, never the nest: every style appears within a few
+    /// seeds, and the counts are the nest's.
+    #[test]
+    fn styles_write_the_same_nest_as_while_loops_and_comma_lists() {
+        let o = Options::default();
+        let styled: String = (1..7)
+            .map(|s| Nest::random(s, &o).c_source_in_styles())
+            .collect();
+        assert!(styled.contains("while (") && styled.contains(", t_"));
+        for s in 1..7 {
+            let n = Nest::random(s, &o);
+            assert_ne!(n.c_source(), n.c_source_in_styles(), "seed {s}");
+        }
+    }
+
     #[test]
     fn counts_of_a_hand_written_nest() {
         // 004 Listing 4: for (i = 1; i <= 4; i++) for (j = i + 1; j <= 6; j++) if (j > 4).

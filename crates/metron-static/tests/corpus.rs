@@ -257,7 +257,18 @@ fn generated_nests_with_macro_arms_laid_out_else_first_are_exact_at_o0() {
     nests_exact_at_o0(&LAYOUT_SWAPPED_AT_O0);
 }
 
+/// The same nests with loops written as `while` loops and with comma lists
+/// (`Nest::c_source_in_styles`): seeds 2-4 hold each style at some depth.
+#[test]
+fn generated_nests_written_as_while_loops_and_comma_lists_are_exact_at_o0() {
+    nests_exact_at_o0_in(&[2, 3, 4], Nest::c_source_in_styles);
+}
+
 fn nests_exact_at_o0(seeds: &[u64]) {
+    nests_exact_at_o0_in(seeds, Nest::c_source);
+}
+
+fn nests_exact_at_o0_in(seeds: &[u64], write: fn(&Nest) -> String) {
     if !tools() {
         return;
     }
@@ -265,7 +276,7 @@ fn nests_exact_at_o0(seeds: &[u64]) {
         let nest = Nest::random(seed, &Options::default());
         let dir = tempfile::tempdir().unwrap();
         let src = dir.path().join(format!("nest_{seed}.c"));
-        std::fs::write(&src, nest.c_source()).unwrap();
+        std::fs::write(&src, write(&nest)).unwrap();
         let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         for cc in ["gcc", "clang"] {
@@ -282,7 +293,7 @@ fn nests_exact_at_o0(seeds: &[u64]) {
                 c.predicted.total,
                 c.measured.total,
                 "seed {seed} {cc}:\n{}",
-                nest.c_source()
+                write(&nest)
             );
         }
     }
