@@ -1199,15 +1199,32 @@ fn children(v: &Value) -> &[Value] {
         .map_or(&[], |a| a.as_slice())
 }
 
-/// Looks through implicit casts and parentheses.
+/// Looks through implicit casts, parentheses and casts between integer types (`(long)n`:
+/// the value is the same for every size a loop has).
 fn strip(mut v: &Value) -> &Value {
-    while matches!(kind(v), "ImplicitCastExpr" | "ParenExpr" | "ConstantExpr") {
+    while matches!(kind(v), "ImplicitCastExpr" | "ParenExpr" | "ConstantExpr")
+        || kind(v) == "CStyleCastExpr" && integer_type(v)
+    {
         match children(v).first() {
             Some(c) => v = c,
             None => break,
         }
     }
     v
+}
+
+/// Whether `v`'s type is an integer scalar (no pointer, array, float or aggregate).
+fn integer_type(v: &Value) -> bool {
+    let ty = v
+        .get("type")
+        .and_then(|t| t.get("qualType"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    !ty.is_empty()
+        && !ty.contains(['*', '[', '('])
+        && !["float", "double", "struct", "union", "_Bool", "bool"]
+            .iter()
+            .any(|w| ty.contains(w))
 }
 
 fn decl_name(v: &Value) -> Option<String> {

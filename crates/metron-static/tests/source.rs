@@ -306,3 +306,21 @@ fn comma_lists_in_a_for_name_the_counter_the_condition_tests() {
     assert_eq!(m.loops.len(), 2);
     assert_eq!((nest_count(&m, 0), nest_count(&m, 1)), (10, 5));
 }
+
+/// Casts between integer types in bounds (`i < (long)10`, `j <= (unsigned)(7)`) keep the
+/// loop affine; a cast to `double` does not.
+#[test]
+fn integer_casts_in_bounds_keep_a_loop_affine() {
+    let Some(m) = model_of(
+        "k.c",
+        "void k(double *a) {\n\
+         \x20 for (long i = 0; i < (long)10; i++) a[i] = 0;\n\
+         \x20 for (unsigned j = 0; j <= (unsigned)(7); j++) a[j] = 1;\n\
+         \x20 for (int k = 0; k < (double)3; k++) a[k] = 2;\n\
+         }\n",
+    ) else {
+        return;
+    };
+    assert_eq!((nest_count(&m, 0), nest_count(&m, 1)), (10, 8));
+    assert!(m.loops[2].scop.is_err(), "{:?}", m.loops[2].scop);
+}

@@ -7,7 +7,7 @@ use metron_symbolic::{IntExpr, LocalValue};
 use serde_json::Value;
 
 use super::while_loop::writes;
-use super::{binary, children, decl_name, kind, strip};
+use super::{binary, children, decl_name, integer_type, kind, strip};
 
 /// The definitions in `body` (a function's CompoundStmt), in order; each reads only the
 /// parameters and the locals defined before it.
@@ -16,7 +16,7 @@ pub fn definitions(body: &Value, parameters: &[String]) -> Vec<LocalValue> {
     let mut out = Vec::new();
     for statement in children(body) {
         for (name, ty, init) in assignments(statement) {
-            if known.contains(&name) || !is_integer(ty) || writes(body, &name) != 1 {
+            if known.contains(&name) || !ty || writes(body, &name) != 1 {
                 continue;
             }
             if let Some(expr) = int_expr(init, &known) {
@@ -28,14 +28,9 @@ pub fn definitions(body: &Value, parameters: &[String]) -> Vec<LocalValue> {
     out
 }
 
-/// (name, type, value) of `T v = e;` (each declarator) or `v = e;`.
-fn assignments(s: &Value) -> Vec<(String, &str, &Value)> {
-    fn ty(v: &Value) -> &str {
-        v.get("type")
-            .and_then(|t| t.get("qualType"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-    }
+/// (name, whether its type is an integer, value) of `T v = e;` (each declarator) or `v = e;`.
+fn assignments(s: &Value) -> Vec<(String, bool, &Value)> {
+    let ty = integer_type;
     match kind(s) {
         "DeclStmt" => children(s)
             .iter()
@@ -53,21 +48,9 @@ fn assignments(s: &Value) -> Vec<(String, &str, &Value)> {
     }
 }
 
-/// Integer scalars: no pointers, arrays, floating point or aggregates.
-fn is_integer(ty: &str) -> bool {
-    !ty.is_empty()
-        && !ty.contains(['*', '[', '('])
-        && !["float", "double", "struct", "union", "_Bool", "bool"]
-            .iter()
-            .any(|w| ty.contains(w))
-}
-
 /// `e` in `+ - * / %` of integer literals and `known` names (casts looked through).
 fn int_expr(e: &Value, known: &[String]) -> Option<IntExpr> {
-    let mut e = strip(e);
-    while kind(e) == "CStyleCastExpr" {
-        e = strip(children(e).first()?);
-    }
+    let e = strip(e);
     match kind(e) {
         "IntegerLiteral" => Some(IntExpr::Const(e.get("value")?.as_str()?.parse().ok()?)),
         "DeclRefExpr" => {
