@@ -30,8 +30,12 @@ pub struct CallSite {
     pub line: Option<u32>,
     /// The callee's declared parameters and the call's arguments, when the call was found in
     /// the source at that line.
-    source: Option<(Vec<String>, Vec<Option<AffineExpr>>)>,
+    source: Option<WrittenCall>,
 }
+
+/// A call as written: the callee's declared parameters, the arguments (affine ones), and
+/// the arguments that read a counter of an enclosing loop (position, counter).
+type WrittenCall = (Vec<String>, Vec<Option<AffineExpr>>, Vec<(usize, String)>);
 
 impl CallSite {
     /// How the callee's parameter `p` is bound here; `mira_compat` renames every parameter as
@@ -45,11 +49,22 @@ impl CallSite {
         if mira_compat {
             return renamed();
         }
-        let given = self.source.as_ref().and_then(|(params, args)| {
-            let i = params.iter().position(|q| q == p)?;
-            args.get(i)?.clone()
+        let position = |(params, _, _): &WrittenCall| params.iter().position(|q| q == p);
+        let given = self
+            .source
+            .as_ref()
+            .and_then(|w| w.1.get(position(w)?)?.clone());
+        // A loop counter's value changes from call to call: a name of its own, which the
+        // user's value of `p` does not stand for (`n_per_i_18`, not `n_18`).
+        let varies = self.source.as_ref().and_then(|w| {
+            let i = position(w)?;
+            w.2.iter().find(|(k, _)| *k == i).map(|(_, c)| c.clone())
         });
-        given.map_or_else(renamed, Argument::Expr)
+        match (given, varies, self.line) {
+            (Some(e), _, _) => Argument::Expr(e),
+            (None, Some(c), Some(l)) => Argument::Renamed(format!("{p}_per_{c}_{l}")),
+            _ => renamed(),
+        }
     }
 
     /// How each of the callee's own parameters is bound here.
@@ -126,7 +141,7 @@ fn written_call(
     callee_source: &SourceModel,
     line: u32,
     target: &Function,
-) -> Option<(Vec<String>, Vec<Option<AffineExpr>>)> {
+) -> Option<WrittenCall> {
     let name = base_name(&target.name);
     let call = source
         .calls
@@ -138,7 +153,11 @@ fn written_call(
         .chain(&callee_source.functions)
         .filter(|f| f.name == name)
         .find(|f| f.parameters.len() == call.arguments.len())?;
-    Some((declared.parameters.clone(), call.arguments.clone()))
+    Some((
+        declared.parameters.clone(),
+        call.arguments.clone(),
+        call.varying.clone(),
+    ))
 }
 
 /// Parameters of each function's model: its own (`local`: counts, call executions and the

@@ -233,3 +233,40 @@ fn exclusive_tails_of_main_call_the_kernel_once() {
         gemm.measured.total
     );
 }
+
+/// A call inside a loop that passes the loop's counter (`dot(i, ...)` for i = 1..n-1) runs
+/// its callee with a different size each time: no value of the callee's `n` stands for them
+/// all, so the call's size is its own parameter `n_per_i_LINE`, never the user's `n` (which
+/// counted every call at the full size: 25% too many before). At -O0 the callee's count is
+/// linear in its size, so the mean 15 of 1..29 makes the total exact against callgrind.
+#[test]
+fn a_loop_counter_passed_to_a_callee_is_not_the_callers_size() {
+    if !have("gcc", "gcc") || !have("valgrind", "valgrind") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("tri.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#include <stdlib.h>\n\
+         double dot(int n, const double *x, const double *y)\n{\n\
+         \x20   double s = 0;\n    for (int i = 0; i < n; i++)\n        s += x[i] * y[i];\n    return s;\n}\n\
+         void tri_dot(int n, const double *a, double *y)\n{\n\
+         \x20   for (int i = 1; i < n; i++)\n        y[i] = dot(i, a + (long)i * n, y);\n}\n\
+         int main(int argc, char **argv)\n{\n\
+         \x20   int n = argc > 1 ? atoi(argv[1]) : 30;\n\
+         \x20   double *a = calloc((size_t)n * n, 8), *y = calloc(n, 8);\n\
+         \x20   tri_dot(n, a, y);\n    printf(\"%f\\n\", y[1]);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let cs = validate(
+        "gcc",
+        &src,
+        &["-g", "-O0"],
+        true,
+        &["30"],
+        &[("n", 30), ("n_per_i_13", 15)],
+    );
+    let c = kernel(&cs, "dot");
+    assert_eq!(c.predicted.total, c.measured.total);
+}

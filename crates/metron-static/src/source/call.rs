@@ -19,6 +19,10 @@ pub struct SourceCall {
     /// Arguments in order (the object of a member call excluded): affine in the caller's
     /// parameters, or `None` (a call, array element, loop counter, floating value...).
     pub arguments: Vec<Option<AffineExpr>>,
+    /// Arguments that read a counter of an enclosing loop (position, counter): each call's
+    /// count differs, and no single value of the callee's parameter stands for them.
+    #[serde(default)]
+    pub varying: Vec<(usize, String)>,
 }
 
 impl Walk {
@@ -31,16 +35,30 @@ impl Walk {
         // A counter of an enclosing loop changes between executions of the call site: the
         // callee's count is then not `times * callee(argument)`.
         let counters: Vec<&str> = self.stack.iter().map(|(_, v)| v.as_str()).collect();
-        let arguments = inner
-            .iter()
-            .skip(skip)
-            .map(|a| affine(a).filter(|e| e.terms.keys().all(|v| !counters.contains(&v.as_str()))))
-            .collect();
+        let counter_of = |e: &AffineExpr| {
+            e.terms
+                .keys()
+                .find(|v| counters.contains(&v.as_str()))
+                .cloned()
+        };
+        let mut varying = Vec::new();
+        let mut arguments = Vec::new();
+        for (k, a) in inner.iter().skip(skip).enumerate() {
+            let e = affine(a);
+            match e.as_ref().and_then(counter_of) {
+                Some(c) => {
+                    varying.push((k, c));
+                    arguments.push(None);
+                }
+                None => arguments.push(e),
+            }
+        }
         self.model.calls.push(SourceCall {
             function: self.function.clone().unwrap_or_default(),
             line,
             callee,
             arguments,
+            varying,
         });
     }
 }
