@@ -16,7 +16,7 @@ use crate::binary::{Binary, Function, Instruction};
 use crate::error::Result;
 pub use crate::inline_frame::{base_name, bind_inlined, fallback_name, inline_levels, Argument};
 use crate::model::FunctionModel;
-use crate::source::SourceModel;
+use crate::source::{SourceModel, VaryingArgument};
 
 /// A direct call (or tail jump) from one modelled function to another.
 #[derive(Debug, Clone)]
@@ -31,11 +31,21 @@ pub struct CallSite {
     /// The callee's declared parameters and the call's arguments, when the call was found in
     /// the source at that line.
     source: Option<WrittenCall>,
+    /// Arguments that change from iteration to iteration of the loops around the call.
+    pub per_iteration: Option<PerIteration>,
 }
 
 /// A call as written: the callee's declared parameters, the arguments (affine ones), and
-/// the arguments that read a counter of an enclosing loop (position, counter).
-type WrittenCall = (Vec<String>, Vec<Option<AffineExpr>>, Vec<(usize, String)>);
+/// the arguments that read a counter of an enclosing loop.
+type WrittenCall = (Vec<String>, Vec<Option<AffineExpr>>, Vec<VaryingArgument>);
+
+/// A call whose arguments read the counters of the loops around it: the callee's parameters
+/// they bind, and that nest (outermost loop first), over which the calls are summed.
+#[derive(Debug, Clone)]
+pub struct PerIteration {
+    pub arguments: Vec<(String, AffineExpr)>,
+    pub nest: Vec<metron_symbolic::Loop>,
+}
 
 impl CallSite {
     /// How the callee's parameter `p` is bound here; `mira_compat` renames every parameter as
@@ -58,7 +68,9 @@ impl CallSite {
         // user's value of `p` does not stand for (`n_per_i_18`, not `n_18`).
         let varies = self.source.as_ref().and_then(|w| {
             let i = position(w)?;
-            w.2.iter().find(|(k, _)| *k == i).map(|(_, c)| c.clone())
+            w.2.iter()
+                .find(|v| v.position == i)
+                .map(|v| v.counter.clone())
         });
         match (given, varies, self.line) {
             (Some(e), _, _) => Argument::Expr(e),
@@ -110,12 +122,18 @@ pub fn call_sites(
                 let line = line_in(ins, sources[k]);
                 let target = &binary.functions[functions[callee].0];
                 let written = |l| written_call(sources[k], sources[callee], l, target);
+                let source = line.and_then(written);
+                let per_iteration = source
+                    .as_ref()
+                    .zip(line)
+                    .and_then(|(w, l)| per_iteration(sources[k], target, l, w));
                 out.push(CallSite {
                     caller: k,
                     callee,
                     block: b,
                     line,
-                    source: line.and_then(written),
+                    source,
+                    per_iteration,
                 });
             }
         }
@@ -131,6 +149,25 @@ pub fn line_in(ins: &Instruction, source: &SourceModel) -> Option<u32> {
             .filter(|p| std::path::Path::new(&p.file).file_name() == source.file.file_name())
             .map(|p| p.line)
     })
+}
+
+/// The callee parameters a call's varying arguments bind, with the nest around the call.
+fn per_iteration(
+    source: &SourceModel,
+    target: &Function,
+    line: u32,
+    w: &WrittenCall,
+) -> Option<PerIteration> {
+    let call = source
+        .calls
+        .iter()
+        .find(|c| c.line == line && c.callee == base_name(&target.name))?;
+    let nest = source.nest_of(call.in_loop?).ok()?;
+    let arguments: Vec<(String, AffineExpr)> =
+        w.2.iter()
+            .filter_map(|v| Some((w.0.get(v.position)?.clone(), v.value.clone())))
+            .collect();
+    (!arguments.is_empty()).then_some(PerIteration { arguments, nest })
 }
 
 /// The source call of `target` on `line` of the caller's `source`: the callee's declared

@@ -2,6 +2,8 @@
 //! between them with the callee's parameters bound per site, and the executions of every
 //! block summed over the call contexts reached from `main`.
 
+use std::collections::BTreeMap;
+
 use metron_symbolic::Binding;
 
 use crate::binary::Binary;
@@ -14,6 +16,17 @@ use crate::source::SourceModel;
 
 /// Deeper call chains are taken for recursion, which is not modelled.
 const MAX_CALL_DEPTH: usize = 64;
+/// Iterations walked to share out the calls of a site whose arguments follow loop counters.
+const POINT_LIMIT: u64 = 50_000_000;
+
+/// Where a call site is visited from: the caller's binding, the user's, how often the site
+/// runs in all, and the call depth.
+struct Context<'a> {
+    local: &'a Binding,
+    user: &'a Binding,
+    times: f64,
+    depth: usize,
+}
 
 /// Block executions of one run, with the functions that could not be evaluated.
 #[derive(Debug)]
@@ -150,6 +163,15 @@ impl ProgramModel {
             if site_runs == 0.0 {
                 continue;
             }
+            let at = Context {
+                local,
+                user,
+                times: times * site_runs,
+                depth,
+            };
+            if self.visit_per_iteration(s, k, &at, site_runs, run)? {
+                continue;
+            }
             let arguments = s.arguments(&self.parameters[s.callee].local, self.mira_compat);
             let (b, times) = match callee_binding(&arguments, local, user) {
                 Ok(b) if !site_runs.is_nan() => (b, times * site_runs),
@@ -162,6 +184,61 @@ impl ProgramModel {
             self.visit(s.callee, &b, user, times, depth + 1, run)?;
         }
         Ok(())
+    }
+
+    /// A call whose arguments follow the counters of the loops around it (`dot(i, ...)`):
+    /// the callee is visited once per distinct argument value, as often as the points of the
+    /// nest give it (shared out in proportion when the call runs under a condition). False
+    /// when the nest cannot be walked here (then the arguments' own parameters are needed).
+    fn visit_per_iteration(
+        &self,
+        s: &CallSite,
+        k: usize,
+        at: &Context,
+        site_runs: f64,
+        run: &mut ProgramRun,
+    ) -> Result<bool> {
+        let Some(per) = s.per_iteration.as_ref().filter(|_| !site_runs.is_nan()) else {
+            return Ok(false);
+        };
+        let Ok(local) = self.functions[k].1.with_derived(at.local) else {
+            return Ok(false);
+        };
+        let mut groups: BTreeMap<Vec<i64>, u64> = BTreeMap::new();
+        let nest = metron_symbolic::LoopNest::new(per.nest.clone());
+        let walked = metron_symbolic::oracle::for_each_point(&nest, &local, POINT_LIMIT, |pt| {
+            let values: Option<Vec<i64>> = per
+                .arguments
+                .iter()
+                .map(|(_, e)| e.evaluate(pt).ok())
+                .collect();
+            if let Some(v) = values {
+                *groups.entry(v).or_default() += 1;
+            }
+        });
+        let points: u64 = groups.values().sum();
+        if walked.is_err() || points == 0 {
+            return Ok(false);
+        }
+        let arguments = s.arguments(&self.parameters[s.callee].local, self.mira_compat);
+        let mut fixed = at.user.clone();
+        for (q, a) in &arguments {
+            if per.arguments.iter().all(|(p, _)| p != q) {
+                match a.value(&local, at.user) {
+                    Ok(v) => fixed.insert(q.clone(), v),
+                    Err(_) => return Ok(false),
+                };
+            }
+        }
+        for (values, count) in groups {
+            let mut b = fixed.clone();
+            for ((p, _), v) in per.arguments.iter().zip(values) {
+                b.insert(p.clone(), v);
+            }
+            let share = at.times * count as f64 / points as f64;
+            self.visit(s.callee, &b, at.user, share, at.depth + 1, run)?;
+        }
+        Ok(true)
     }
 
     /// Calls of each function in one run (the sum over its contexts).

@@ -22,7 +22,7 @@ mod residue_start;
 mod tile;
 mod tile_condition;
 mod while_loop;
-pub use call::SourceCall;
+pub use call::{SourceCall, VaryingArgument};
 pub use data_bound::DataBound;
 use minmax_call::Helpers;
 pub use tile::SourceTile;

@@ -19,10 +19,22 @@ pub struct SourceCall {
     /// Arguments in order (the object of a member call excluded): affine in the caller's
     /// parameters, or `None` (a call, array element, loop counter, floating value...).
     pub arguments: Vec<Option<AffineExpr>>,
-    /// Arguments that read a counter of an enclosing loop (position, counter): each call's
-    /// count differs, and no single value of the callee's parameter stands for them.
+    /// Arguments that read a counter of an enclosing loop: each call's count differs, and no
+    /// single value of the callee's parameter stands for them.
     #[serde(default)]
-    pub varying: Vec<(usize, String)>,
+    pub varying: Vec<VaryingArgument>,
+    /// The innermost source loop around the call (index into `SourceModel::loops`).
+    #[serde(default)]
+    pub in_loop: Option<usize>,
+}
+
+/// An argument affine in the counters of the loops around the call (`dot(i, ...)`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct VaryingArgument {
+    pub position: usize,
+    /// A counter it reads (for the parameter's name, `n_per_i_LINE`).
+    pub counter: String,
+    pub value: AffineExpr,
 }
 
 impl Walk {
@@ -45,9 +57,13 @@ impl Walk {
         let mut arguments = Vec::new();
         for (k, a) in inner.iter().skip(skip).enumerate() {
             let e = affine(a);
-            match e.as_ref().and_then(counter_of) {
-                Some(c) => {
-                    varying.push((k, c));
+            match e.as_ref().and_then(|e| Some((counter_of(e)?, e.clone()))) {
+                Some((counter, value)) => {
+                    varying.push(VaryingArgument {
+                        position: k,
+                        counter,
+                        value,
+                    });
                     arguments.push(None);
                 }
                 None => arguments.push(e),
@@ -59,6 +75,7 @@ impl Walk {
             callee,
             arguments,
             varying,
+            in_loop: self.stack.last().map(|(i, _)| *i),
         });
     }
 }
