@@ -39,7 +39,7 @@ pub const MIN_SAMPLES: usize = 7;
 const RUN_BUDGET: usize = 1_000_000;
 const TOTAL_BUDGET: usize = 4_000_000;
 /// Instructions one run of a function with fixed sizes may take (it runs once per order).
-const FIXED_BUDGET: usize = 4_000_000;
+const FIXED_BUDGET: usize = 8_000_000;
 /// The sizes drawn for the loop-bound parameters: small ones, and the rest.
 const SMALL: std::ops::RangeInclusive<i64> = 1..=4;
 const SIZES: std::ops::RangeInclusive<i64> = 5..=40;
