@@ -622,29 +622,15 @@ fn ended_at(
 fn most_iterations(l: &metron_symbolic::Loop) -> Option<i64> {
     let constant = |e: &metron_symbolic::AffineExpr| e.terms.is_empty().then_some(e.constant);
     let up = l.stride > 0;
-    // The start's constant extreme on the side it cannot pass, and the end's.
-    let start = match (&l.start, up) {
-        (Bound::Max(v), true) | (Bound::Min(v), false) => {
-            let c = v.iter().filter_map(constant);
-            if up {
-                c.max()
-            } else {
-                c.min()
-            }
-        }
+    // A bound's constant extreme on the side the counter cannot pass: the largest constant
+    // of a start's `max` (counting up), the smallest of an end's `min`, mirrored down.
+    let extreme = |b: &Bound, largest: bool| match (b, largest) {
+        (Bound::Max(v), true) => v.iter().filter_map(constant).max(),
+        (Bound::Min(v), false) => v.iter().filter_map(constant).min(),
         (b, _) => single_constant(b),
-    }?;
-    let end = match (&l.end, up) {
-        (Bound::Min(v), true) | (Bound::Max(v), false) => {
-            let c = v.iter().filter_map(constant);
-            if up {
-                c.min()
-            } else {
-                c.max()
-            }
-        }
-        (b, _) => single_constant(b),
-    }?;
+    };
+    let start = extreme(&l.start, up)?;
+    let end = extreme(&l.end, !up)?;
     let distance = (end - start) * l.stride.signum() + i64::from(l.end_inclusive);
     Some(if distance <= 0 {
         0
