@@ -8,7 +8,7 @@ use metron_symbolic::Binding;
 
 use crate::binary::Binary;
 use crate::call_site::{
-    call_sites, callee_binding, parameters, sites_by_caller, CallSite, Parameters,
+    call_sites, callee_binding, parameters, sites_by_caller, CallSite, Parameters, PerIteration,
 };
 use crate::error::{Result, StaticError};
 use crate::model::{model_binary, FunctionModel};
@@ -16,8 +16,51 @@ use crate::source::SourceModel;
 
 /// Deeper call chains are taken for recursion, which is not modelled.
 const MAX_CALL_DEPTH: usize = 64;
-/// Iterations walked to share out the calls of a site whose arguments follow loop counters.
-const POINT_LIMIT: u64 = 50_000_000;
+/// Points walked to share out the calls of a site whose arguments follow loop counters (the
+/// loops the arguments do not read are counted, not walked).
+const POINT_LIMIT: u64 = 10_000_000;
+
+/// How many calls of a site take each value of its varying arguments: the loops down to the
+/// deepest one the arguments read are walked point by point (`oracle::for_each_point`), the
+/// loops inside it counted (their trip count at each point), so that `daxpy(n - k - 1, ...)`
+/// under `k` and `j` walks `k` only. `None` past [`POINT_LIMIT`] points or on an error.
+fn argument_values(per: &PerIteration, local: &Binding) -> Option<BTreeMap<Vec<i64>, u64>> {
+    use metron_symbolic::{trip_count, CountOptions, LoopNest};
+    let read = |l: &metron_symbolic::Loop| {
+        per.arguments
+            .iter()
+            .any(|(_, e)| e.terms.contains_key(&l.var))
+    };
+    let walked = per.nest.iter().rposition(read).map_or(0, |d| d + 1);
+    let (outer, inner) = per.nest.split_at(walked);
+    let inside = match inner.is_empty() {
+        true => None,
+        false => Some(trip_count(&LoopNest::new(inner.to_vec()), &CountOptions::default()).ok()?),
+    };
+    let mut groups: BTreeMap<Vec<i64>, u64> = BTreeMap::new();
+    let mut failed = false;
+    let nest = LoopNest::new(outer.to_vec());
+    let visit = |pt: &BTreeMap<String, i64>| {
+        let values: Option<Vec<i64>> = per
+            .arguments
+            .iter()
+            .map(|(_, e)| e.evaluate(pt).ok())
+            .collect();
+        let times = match &inside {
+            None => Some(1),
+            Some(c) => c
+                .evaluate_integer(pt)
+                .ok()
+                .and_then(|v| u64::try_from(v).ok()),
+        };
+        match values.zip(times) {
+            Some((v, t)) => *groups.entry(v).or_default() += t,
+            None => failed = true,
+        }
+    };
+    metron_symbolic::oracle::for_each_point(&nest, local, POINT_LIMIT, visit).ok()?;
+    (!failed).then_some(groups)
+}
 
 /// Where a call site is visited from: the caller's binding, the user's, how often the site
 /// runs in all, and the call depth.
@@ -204,20 +247,11 @@ impl ProgramModel {
         let Ok(local) = self.functions[k].1.with_derived(at.local) else {
             return Ok(false);
         };
-        let mut groups: BTreeMap<Vec<i64>, u64> = BTreeMap::new();
-        let nest = metron_symbolic::LoopNest::new(per.nest.clone());
-        let walked = metron_symbolic::oracle::for_each_point(&nest, &local, POINT_LIMIT, |pt| {
-            let values: Option<Vec<i64>> = per
-                .arguments
-                .iter()
-                .map(|(_, e)| e.evaluate(pt).ok())
-                .collect();
-            if let Some(v) = values {
-                *groups.entry(v).or_default() += 1;
-            }
-        });
+        let Some(groups) = argument_values(per, &local) else {
+            return Ok(false);
+        };
         let points: u64 = groups.values().sum();
-        if walked.is_err() || points == 0 {
+        if points == 0 {
             return Ok(false);
         }
         let arguments = s.arguments(&self.parameters[s.callee].local, self.mira_compat);
