@@ -698,6 +698,29 @@ impl Walk {
         (scop, derived, data_bound, None)
     }
 
+    /// [`loop_scop`](Self::loop_scop), or with a start or bound that is an integer expression
+    /// of names no enclosing loop changes (`i < m * n`, `i = n / 3`) as a derived value
+    /// (`locals::bound_as_local`), recorded with the function's locals.
+    fn loop_scop_or_local_bound(&mut self, inner: &[Value], begin: u32) -> LoopScop {
+        let found = self.loop_scop(inner, begin);
+        if found.0.is_ok() || found.2.is_some() {
+            return found;
+        }
+        let counters: Vec<String> = self.stack.iter().map(|(_, v)| v.clone()).collect();
+        let Some((rewritten, values)) = locals::bound_as_local(inner, begin, &counters) else {
+            return found;
+        };
+        let again = self.loop_scop(&rewritten, begin);
+        if again.0.is_err() {
+            return found;
+        }
+        let function = self.function.clone().unwrap_or_default();
+        for v in values {
+            self.model.locals.push((function.clone(), v));
+        }
+        again
+    }
+
     /// `scop` as the loop inside the tiles of an enclosing loop that steps by a parameter.
     fn tile_of(&self, scop: &Loop, line: u32) -> Option<(Loop, SourceTile)> {
         let (candidates, outer_vars) = self.tile_candidates();
@@ -795,7 +818,7 @@ impl Walk {
         do_while: bool,
     ) {
         let index = self.model.loops.len();
-        let (mut scop, derived, data_bound, tile) = self.loop_scop(inner, begin);
+        let (mut scop, derived, data_bound, tile) = self.loop_scop_or_local_bound(inner, begin);
         if do_while {
             scop = scop.and_then(|l| {
                 while_loop::at_least_once(l)

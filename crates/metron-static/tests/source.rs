@@ -324,3 +324,30 @@ fn integer_casts_in_bounds_keep_a_loop_affine() {
     assert_eq!((nest_count(&m, 0), nest_count(&m, 1)), (10, 8));
     assert!(m.loops[2].scop.is_err(), "{:?}", m.loops[2].scop);
 }
+
+/// A loop whose bound or start is an integer expression of the parameters but not affine
+/// (`i < m * n`, `k = n / 3; k < n / 2`) is counted with that expression as a derived value
+/// (`bound_LINE`, `start_LINE`): 12 and 1 iterations at m = 3, n = 4.
+#[test]
+fn non_affine_bounds_of_parameters_are_derived_values() {
+    let Some(model) = model_of(
+        "f.c",
+        "void f(int m, int n, double *a) {\n\
+         \x20 for (int i = 0; i < m * n; i++) a[i] = 0;\n\
+         \x20 for (int k = n / 3; k < n / 2; k++) a[k] = 1;\n\
+         }\n",
+    ) else {
+        return;
+    };
+    let mut b = binding([("m", 3), ("n", 4)]);
+    for (_, l) in &model.locals {
+        let v = l.value(&b).unwrap();
+        b.insert(l.name.clone(), v);
+    }
+    let count = |l: usize| {
+        let nest = LoopNest::new(vec![model.loops[l].scop.clone().unwrap()]);
+        let c = trip_count(&nest, &CountOptions::default()).unwrap();
+        c.evaluate_integer(&b).unwrap()
+    };
+    assert_eq!((count(0), count(1)), (12.into(), 1.into()));
+}

@@ -19,7 +19,8 @@ pub fn definitions(body: &Value, parameters: &[String]) -> Vec<LocalValue> {
             if known.contains(&name) || !ty || writes(body, &name) != 1 {
                 continue;
             }
-            if let Some(expr) = int_expr(init, &known) {
+            let is_known = |n: &str| known.iter().any(|k| k == n);
+            if let Some(expr) = int_expr(init, &is_known) {
                 known.push(name.clone());
                 out.push(LocalValue::new(name, expr));
             }
@@ -49,13 +50,13 @@ fn assignments(s: &Value) -> Vec<(String, bool, &Value)> {
 }
 
 /// `e` in `+ - * / %` of integer literals and `known` names (casts looked through).
-fn int_expr(e: &Value, known: &[String]) -> Option<IntExpr> {
+fn int_expr(e: &Value, known: &dyn Fn(&str) -> bool) -> Option<IntExpr> {
     let e = strip(e);
     match kind(e) {
         "IntegerLiteral" => Some(IntExpr::Const(e.get("value")?.as_str()?.parse().ok()?)),
         "DeclRefExpr" => {
             let n = decl_name(e)?;
-            known.contains(&n).then_some(IntExpr::Var(n))
+            known(&n).then_some(IntExpr::Var(n))
         }
         "UnaryOperator" if e.get("opcode")?.as_str()? == "-" => Some(IntExpr::Binary(
             '-',
@@ -77,4 +78,46 @@ fn int_expr(e: &Value, known: &[String]) -> Option<IntExpr> {
         }
         _ => None,
     }
+}
+
+/// A `for` whose start or bound is an integer expression of names that no enclosing loop
+/// changes but is not affine (`i < m * n`, `i = n / 3`: the flattened and partial loops of
+/// set-up code): the loop with each replaced by a derived value (`start_LINE`, `bound_LINE`)
+/// of that expression. `counters`: the enclosing loops' counters.
+pub fn bound_as_local(
+    inner: &[Value],
+    line: u32,
+    counters: &[String],
+) -> Option<(Vec<Value>, Vec<LocalValue>)> {
+    let [init, _, cond, ..] = inner else {
+        return None;
+    };
+    let (var, _, start) = assignments(init).into_iter().next()?;
+    let free = |n: &str| n != var && counters.iter().all(|c| c != n);
+    let named =
+        |name: &str| serde_json::json!({"kind": "DeclRefExpr", "referencedDecl": {"name": name}});
+    let mut rewritten = inner.to_vec();
+    let mut values = Vec::new();
+    if let Some(expr) =
+        int_expr(start, &free).filter(|e| !matches!(e, IntExpr::Const(_) | IntExpr::Var(_)))
+    {
+        let name = format!("start_{line}");
+        rewritten[0] = serde_json::json!({"kind": "BinaryOperator", "opcode": "=", "inner": [named(&var), named(&name)]});
+        values.push(LocalValue::new(name, expr));
+    }
+    let (op, l, r) = binary(cond)?;
+    let counter_left = decl_name(l).as_deref() == Some(var.as_str());
+    let bound = if counter_left { r } else { l };
+    if let Some(expr) =
+        int_expr(bound, &free).filter(|e| !matches!(e, IntExpr::Const(_) | IntExpr::Var(_)))
+    {
+        let name = format!("bound_{line}");
+        let (l, r) = match counter_left {
+            true => (l.clone(), named(&name)),
+            false => (named(&name), r.clone()),
+        };
+        rewritten[2] = serde_json::json!({"kind": "BinaryOperator", "opcode": op, "inner": [l, r]});
+        values.push(LocalValue::new(name, expr));
+    }
+    (!values.is_empty()).then_some((rewritten, values))
 }
