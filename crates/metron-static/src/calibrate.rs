@@ -201,10 +201,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         if runs.address_dependent(b) {
             out.address_dependent.push(cfg.blocks[b].start);
         }
-        let (target, rows) = runs.target(b);
-        let agrees = runs
-            .values(count)
-            .is_some_and(|v| rows.iter().all(|&r| v[r] == target[r]));
+        let agrees = runs.values(count) == Some(runs.measured(b));
         if !agrees {
             wrong.push(b);
         }
@@ -260,7 +257,7 @@ fn refit(
             None => {
                 let address = cfg.blocks[b].start;
                 if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
-                    trace_unfitted(runs, address, &counts[b], &runs.target(b).0);
+                    trace_unfitted(runs, address, &counts[b], &runs.measured(b));
                 }
                 out.unfitted.push(address)
             }
@@ -270,11 +267,12 @@ fn refit(
 
 /// Block `b`'s combination of `basis` ([`fit`]); at fixed sizes, the count one run said.
 fn fit_block(basis: &Basis, runs: &Runs, b: usize) -> Option<Piecewise> {
-    let (target, rows) = runs.target(b);
+    let target = runs.measured(b);
     if runs.fixed() {
         return i64::try_from(&target[0]).ok().map(Piecewise::constant);
     }
-    fit(basis, &target, &rows, &runs.large(&rows))
+    let all: Vec<usize> = (0..target.len()).collect();
+    fit(basis, &target, &all, &runs.large())
 }
 
 impl Calibration {
@@ -354,16 +352,12 @@ impl Runs {
             .collect()
     }
 
-    /// What block `b` ran at each sample, and the samples that say it. An alias test's block
-    /// (one whose count follows the order of the arrays) counts the runs with the arrays at
-    /// ascending addresses in the order of the parameters: what `malloc` gives arrays
-    /// allocated in the order they are passed, below its mmap threshold.
-    fn target(&self, b: usize) -> (Vec<BigInt>, Vec<usize>) {
-        let all = (0..self.samples.len()).collect();
-        (
-            self.samples.iter().map(|s| s.visits[b].into()).collect(),
-            all,
-        )
+    /// What block `b` ran at each sample. An alias test's block (one whose count follows the
+    /// order of the arrays) counts the runs with the arrays at ascending addresses in the
+    /// order of the parameters: what `malloc` gives arrays allocated in the order they are
+    /// passed, below its mmap threshold.
+    fn measured(&self, b: usize) -> Vec<BigInt> {
+        self.samples.iter().map(|s| s.visits[b].into()).collect()
     }
 
     /// Whether block `b` ran a different number of times with the arrays in the other order.
@@ -378,10 +372,9 @@ impl Runs {
         self.samples.len() == 1 && self.samples[0].values.is_empty()
     }
 
-    /// The `rows` where no size is one of the small ones.
-    fn large(&self, rows: &[usize]) -> Vec<usize> {
-        rows.iter()
-            .copied()
+    /// The samples where no size is one of the small ones.
+    fn large(&self) -> Vec<usize> {
+        (0..self.samples.len())
             .filter(|&t| {
                 self.samples[t]
                     .values

@@ -60,19 +60,21 @@ impl ExitValue {
             evaluate(&self.start, binding)?,
             evaluate(&self.end, binding)?,
         );
-        let distance = if self.stride > 0 {
-            end - start
-        } else {
-            start - end
+        // Sizes near i64's range overflow: an error that names the value, never a panic.
+        let overflow = || DerivedTripError::Undefined(format!("{} (overflows)", self.name));
+        let distance = match self.stride > 0 {
+            true => end.checked_sub(start),
+            false => start.checked_sub(end),
         };
-        let span = distance + i64::from(self.inclusive);
-        let step = self.stride.abs();
-        let trips = if span > 0 {
-            (span + step - 1) / step
-        } else {
-            0
-        };
-        Ok(start + self.stride * trips)
+        let span = distance
+            .and_then(|d| d.checked_add(i64::from(self.inclusive)))
+            .ok_or_else(overflow)?;
+        let step = self.stride.checked_abs().ok_or_else(overflow)?;
+        let trips = if span > 0 { (span - 1) / step + 1 } else { 0 };
+        self.stride
+            .checked_mul(trips)
+            .and_then(|d| start.checked_add(d))
+            .ok_or_else(overflow)
     }
 
     /// The parameters it is computed from.
@@ -113,5 +115,18 @@ mod tests {
             let b = crate::binding([("s", start), ("e", end)]);
             assert_eq!(x.value(&b), Ok(i), "{start} {end} {stride} {inclusive}");
         }
+    }
+
+    /// Sizes at the edge of i64 give an error, not a panic or a wrapped value.
+    #[test]
+    fn an_exit_value_past_i64_is_an_error() {
+        let (s, e) = (AffineExpr::var("s"), AffineExpr::var("e"));
+        let x = ExitValue::new("exit_1".into(), s, e, 4, false);
+        assert!(x
+            .value(&crate::binding([("s", i64::MIN), ("e", i64::MAX)]))
+            .is_err());
+        assert!(x
+            .value(&crate::binding([("s", 0), ("e", i64::MAX)]))
+            .is_err());
     }
 }
