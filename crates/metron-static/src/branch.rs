@@ -351,6 +351,39 @@ fn rational(p: f64) -> Rational {
     Rational::new(scaled.into(), 1_000_000.into())
 }
 
+/// Executions per call of each arm of every `if` and `?:` of `function` whose condition the
+/// nest counts: the counts a block of an arm runs, whatever block the binary puts it in (the
+/// runs' basis for blocks whose arm positions cannot tell, gcc's `?:` arms at the colon).
+pub(crate) fn source_arm_counts(
+    source: &SourceModel,
+    function: &str,
+    options: &CountOptions,
+) -> Vec<Piecewise> {
+    let mut out = Vec::new();
+    for (k, f) in source.ifs.iter().enumerate() {
+        if f.function != function || f.condition.is_err() {
+            continue;
+        }
+        for side in [Arm::Then, Arm::Else] {
+            let guards = if_guards(source, (k, side));
+            out.extend(guarded_count(source, f.parent_loop, &guards, options).ok());
+        }
+    }
+    for (k, q) in source.conditionals.iter().enumerate() {
+        if q.function != function || q.condition.is_err() || q.part == LoopPart::Condition {
+            continue;
+        }
+        let s = match q.part {
+            LoopPart::Init => q.parent_loop.and_then(|p| source.loops[p].parent),
+            _ => q.parent_loop,
+        };
+        for side in [Arm::Then, Arm::Else] {
+            out.extend(conditional_count(source, s, k, side, options).and_then(Result::ok));
+        }
+    }
+    out
+}
+
 /// Executions per call of arm `side` of `?:` `k` for a block in source loop `s` (`None`:
 /// outside loops); `None` when the block is not where the `?:` runs.
 fn conditional_count(

@@ -407,6 +407,26 @@ fn bound_parameters(
             counters.insert(scop.var.clone());
         }
     }
+    // A size that only an index guard reads (`if (i <= n - 1)`) decides counts as much as a
+    // bound does: the runs must vary it too, or a refit learns the guard at one value.
+    let ifs = source
+        .ifs
+        .iter()
+        .filter(|c| c.function == f.name)
+        .map(|c| &c.condition);
+    let conditionals = source.conditionals.iter().filter(|c| c.function == f.name);
+    for c in ifs
+        .chain(conditionals.map(|c| &c.condition))
+        .flatten()
+        .flatten()
+    {
+        let sizes = c.names().into_iter();
+        named.extend(
+            sizes
+                .filter(|n| f.parameters.contains(n) || variables.contains_key(*n))
+                .cloned(),
+        );
+    }
     // An enclosing loop's counter in a triangular bound (`j < i`) is no parameter.
     named.retain(|n| !counters.contains(n));
     for d in derived.iter().rev() {
@@ -490,6 +510,7 @@ fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise>
             out.extend(passes_after_peel(source, i, k, p, &options).ok());
         }
     }
+    out.extend(crate::branch::source_arm_counts(source, &f.name, &options));
     out
 }
 

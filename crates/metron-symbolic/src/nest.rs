@@ -289,7 +289,8 @@ impl Condition {
         })
     }
 
-    fn names(&self) -> Vec<&String> {
+    /// The names the condition reads.
+    pub fn names(&self) -> Vec<&String> {
         match self {
             Condition::Affine { lhs, rhs, .. } => lhs.names().chain(rhs.names()).collect(),
             Condition::Modulo { expr, .. } => expr.names().collect(),
