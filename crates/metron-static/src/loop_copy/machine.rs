@@ -598,6 +598,49 @@ impl Machine {
         true
     }
 
+    /// `idiv`/`div` of `edx:eax` (`rdx:rax`) by the operand: quotient in `eax`, remainder in
+    /// `edx`. A dividend beyond the low half's range, or a zero divisor, leaves both unknown
+    /// (the hardware would fault; the runs cannot follow).
+    fn divide(&mut self, i: &Instruction) {
+        let (divisor, bits) = self.read(i, 0);
+        let (lo, hi) = match bits {
+            64 => (Register::RAX, Register::RDX),
+            32 => (Register::EAX, Register::EDX),
+            _ => {
+                self.set_register(Register::RAX, None);
+                self.set_register(Register::RDX, None);
+                return;
+            }
+        };
+        let signed_op = i.mnemonic() == Mnemonic::Idiv;
+        let result = (|| {
+            let (low, high, d) = (self.register(lo)?, self.register(hi)?, divisor?);
+            let (low, d) = if signed_op {
+                (signed(low, bits), signed(d, bits))
+            } else {
+                (low, d)
+            };
+            // The high half must be the low half's sign (or zero): a true 2n-bit dividend
+            // needs wider arithmetic than the runs do.
+            let extension = if signed_op && low < 0 {
+                mask(-1, bits)
+            } else {
+                0
+            };
+            if high != extension || d == 0 {
+                return None;
+            }
+            if signed_op {
+                Some((low.checked_div(d)?, low.checked_rem(d)?))
+            } else {
+                let (u, v) = (low as u64, d as u64);
+                Some(((u / v) as i64, (u % v) as i64))
+            }
+        })();
+        self.set_register(lo, result.map(|r| r.0));
+        self.set_register(hi, result.map(|r| r.1));
+    }
+
     /// Moves, extensions, `lea`, stack pushes and pops, `cmov`/`set`; false otherwise.
     fn moves(&mut self, i: &Instruction, flags: Flags) -> bool {
         use Mnemonic as M;
@@ -619,6 +662,17 @@ impl Machine {
                 let v = self.register(Register::EAX).map(|v| signed(v, 32));
                 self.set_register(Register::RAX, v);
             }
+            // Sign extension into the high half for a division (`x % 3` at -O2 keeps the
+            // sign in `edx` to correct its magic-number quotient).
+            M::Cdq => {
+                let v = self.register(Register::EAX).map(|v| signed(v, 32) >> 31);
+                self.set_register(Register::EDX, v);
+            }
+            M::Cqo => {
+                let v = self.register(Register::RAX).map(|v| v >> 63);
+                self.set_register(Register::RDX, v);
+            }
+            M::Idiv | M::Div => self.divide(i),
             M::Push => {
                 let v = self.read(i, 0).0;
                 let sp = self.register(Register::RSP).map(|s| s.wrapping_sub(8));
@@ -743,6 +797,44 @@ mod tests {
             out.push(crate::binary::Instruction::bare(decoded));
         }
         out
+    }
+
+    /// `x % 3` and `x / 7` as compilers emit them: `cltd` fills `edx` with the sign of
+    /// `eax`; `idiv` truncates toward zero with the remainder's sign the dividend's; `div`
+    /// is unsigned. A high half that is not the sign extension leaves both unknown.
+    #[test]
+    fn divisions_follow_the_sign_extension_into_edx() {
+        let code = decode(&[
+            0x99, // cltd
+            0xf7, 0xf9, // idiv ecx
+        ]);
+        let run = |eax: i64, ecx: i64| {
+            let mut m = Machine::at_entry(&[]);
+            m.set_register(Register::EAX, Some(eax));
+            m.set_register(Register::ECX, Some(ecx));
+            code.iter().for_each(|i| m.execute(i));
+            let q = m.register(Register::EAX).map(|v| signed(v, 32));
+            let r = m.register(Register::EDX).map(|v| signed(v, 32));
+            (q, r)
+        };
+        assert_eq!(run(17, 3), (Some(5), Some(2)));
+        assert_eq!(run(-17, 3), (Some(-5), Some(-2)));
+        assert_eq!(run(-17, -3), (Some(5), Some(-2)));
+        assert_eq!(run(5, 0), (None, None));
+        let unsigned = decode(&[0x31, 0xd2, 0xf7, 0xf1]); // xor edx, edx; div ecx
+        let mut m = Machine::at_entry(&[]);
+        m.set_register(Register::EAX, Some(0xffff_fff0));
+        m.set_register(Register::ECX, Some(16));
+        unsigned.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), Some(0x0fff_ffff));
+        assert_eq!(m.register(Register::EDX), Some(0));
+        let wide = decode(&[0xf7, 0xf9]); // idiv ecx with edx = 1: a 33-bit dividend
+        let mut m = Machine::at_entry(&[]);
+        m.set_register(Register::EAX, Some(4));
+        m.set_register(Register::EDX, Some(1));
+        m.set_register(Register::ECX, Some(2));
+        wide.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), None);
     }
 
     /// `mov ecx, 10; xor eax, eax; add rax, 2; dec ecx; jne` run by hand: ten passes, the
