@@ -572,6 +572,8 @@ fn within_range(source: &SourceModel, a: usize, b: usize) -> Vec<metron_symbolic
         .filter_map(|i| source.loops[i].scop.as_ref().ok().map(|l| &l.var))
         .collect();
     let free = |e: &&metron_symbolic::AffineExpr| e.names().all(|n| !inside.contains(n));
+    // `j >= MIN(0, 2)` is the single bound 0.
+    let inner = &folded(inner);
     let [start] = inner.start.exprs() else {
         return Vec::new();
     };

@@ -147,13 +147,17 @@ fn bounds_held_in_global_variables_are_sizes_of_the_runs() {
 
 /// A generated nest (seed `seed`) at gcc -O2, exact at `n`, `m`.
 fn nest_exact(seed: u64, n: i64, m: i64) {
+    nest_exact_at("-O2", seed, n, m)
+}
+
+fn nest_exact_at(level: &str, seed: u64, n: i64, m: i64) {
     let nest = metron_nestgen::Nest::random(seed, &metron_nestgen::Options::default());
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join(format!("nest_{seed}.c"));
     std::fs::write(&src, nest.c_source()).unwrap();
     let args = [n.to_string(), m.to_string()];
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    exact_at("gcc", "-O2", &src, "nest", &args, &[("n", n), ("m", m)]);
+    exact_at("gcc", level, &src, "nest", &args, &[("n", n), ("m", m)]);
 }
 
 /// Generator seed 273: `n` appears only in an index guard (`if (i <= n - 1)`) of a loop
@@ -186,4 +190,14 @@ fn a_remainder_through_cltd_is_followed() {
         return;
     }
     nest_exact(252, 19, 11);
+}
+
+/// Generator seed 238 at gcc -O3: the vectorised loop's trip count is `MAX(m, 1)` made
+/// branch-free with `cmp $1, esi; sbb eax, eax`; the runs stopped there.
+#[test]
+fn a_branch_free_max_through_sbb_is_followed() {
+    if !tools() {
+        return;
+    }
+    nest_exact_at("-O3", 238, 5, 14);
 }

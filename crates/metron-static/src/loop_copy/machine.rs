@@ -519,9 +519,10 @@ impl Machine {
     pub fn execute(&mut self, ins: &crate::binary::Instruction) {
         let i = &ins.decoded;
         let (before, from) = (self.flags, self.flags_from);
+        let carry = self.condition(ConditionCode::b);
         self.flags = Flags::Unknown;
         self.flags_from = i.ip();
-        if !self.arithmetic(i) && !self.moves(i, before) {
+        if !self.arithmetic(i, carry) && !self.moves(i, before) {
             self.clobber(ins);
         }
         // Moves, `lea`, `cmov`, `set` and pushes leave the flags as they were.
@@ -530,8 +531,9 @@ impl Machine {
         }
     }
 
-    /// Binary and unary integer arithmetic; false when `i` is none of it.
-    fn arithmetic(&mut self, i: &Instruction) -> bool {
+    /// Binary and unary integer arithmetic (`carry`: the flag `adc`/`sbb` read); false when
+    /// `i` is none of it.
+    fn arithmetic(&mut self, i: &Instruction, carry: Option<bool>) -> bool {
         use Mnemonic as M;
         let m = i.mnemonic();
         let (a, bits) = self.read(i, 0);
@@ -554,6 +556,16 @@ impl Machine {
             M::Or => a.zip(b).map(|(a, b)| a | b),
             M::Xor => a.zip(b).map(|(a, b)| a ^ b),
             M::Add => a.zip(b).map(|(a, b)| a.wrapping_add(b)),
+            // `cmp $1, esi; sbb eax, eax`: -1 when `esi` is 0, else 0 (a branch-free `min`).
+            M::Sbb if same => carry.map(|c| -i64::from(c)),
+            M::Sbb => a
+                .zip(b)
+                .zip(carry)
+                .map(|((a, b), c)| a.wrapping_sub(b).wrapping_sub(i64::from(c))),
+            M::Adc => a
+                .zip(b)
+                .zip(carry)
+                .map(|((a, b), c)| a.wrapping_add(b).wrapping_add(i64::from(c))),
             M::Inc => a.map(|a| a.wrapping_add(1)),
             M::Dec => a.map(|a| a.wrapping_sub(1)),
             M::Neg => a.map(|a| a.wrapping_neg()),
@@ -835,6 +847,26 @@ mod tests {
         m.set_register(Register::ECX, Some(2));
         wide.iter().for_each(|i| m.execute(i));
         assert_eq!(m.register(Register::EAX), None);
+    }
+
+    /// `cmp $1, esi; sbb eax, eax` (gcc's branch-free `esi == 0 ? -1 : 0`) and `adc`.
+    #[test]
+    fn sbb_and_adc_read_the_carry_of_the_compare() {
+        let code = decode(&[
+            0x83, 0xfe, 0x01, // cmp esi, 1
+            0x19, 0xc0, // sbb eax, eax
+            0x83, 0xfe, 0x01, // cmp esi, 1
+            0x11, 0xca, // adc edx, ecx
+        ]);
+        for (esi, sbb, adc) in [(0, -1i64, 11), (1, 0, 10), (7, 0, 10)] {
+            let mut m = Machine::at_entry(&[]);
+            m.set_register(Register::ESI, Some(esi));
+            m.set_register(Register::EDX, Some(3));
+            m.set_register(Register::ECX, Some(7));
+            code.iter().for_each(|i| m.execute(i));
+            assert_eq!(m.register(Register::EAX).map(|v| signed(v, 32)), Some(sbb));
+            assert_eq!(m.register(Register::EDX), Some(adc), "esi = {esi}");
+        }
     }
 
     /// `mov ecx, 10; xor eax, eax; add rax, 2; dec ecx; jne` run by hand: ten passes, the
