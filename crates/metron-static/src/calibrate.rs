@@ -27,6 +27,8 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::{Deserialize, Serialize};
 
+mod split;
+
 use crate::binary::Function;
 use crate::cfg::Cfg;
 use crate::loop_copy::machine::{Callee, Callees, Flow, Machine};
@@ -250,6 +252,7 @@ fn refit(
     // fit: they cost many symbolic counts, and cannot change a fit already found.
     let mut wider = structural;
     wider.extend(instance_counts(source, f));
+    wider.extend(split::split_counts(source, f));
     let basis = Basis::new(right.iter().collect(), &wider, &values);
     for b in left {
         match fit_block(&basis, runs, b) {
@@ -525,7 +528,6 @@ const UNROLLED: i64 = 8;
 /// [`structural_counts`] on a narrower domain), for the terms a copy of an inner loop counts
 /// in: its iterations, entries, and passes, guards and multiples of narrow widths.
 fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
-    use crate::loop_copy::{entries_where, entries_with_at_least, passes_after_peel};
     let options = CountOptions::default();
     let mut out = Vec::new();
     for (a, l) in source.loops.iter().enumerate() {
@@ -545,17 +547,24 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
             let mut one = source.clone();
             one.loops[a].scop = Ok(cut);
             for &i in &inner {
-                out.extend(crate::loop_context::source_total(&one, i, &options).ok());
-                out.extend(entries_with_at_least(&one, i, 1, &options).ok());
-                for k in [2, 4, 8] {
-                    out.extend(passes_after_peel(&one, i, k, 0, &options).ok());
-                    out.extend(entries_with_at_least(&one, i, k, &options).ok());
-                    out.extend(entries_where(&one, i, 1, Some((k, 0)), &options).ok());
-                }
+                copy_terms(&one, i, &options, &mut out);
             }
         }
     }
     out
+}
+
+/// The terms a copy of source loop `i` counts in: its iterations, entries, and passes,
+/// guards and multiples of narrow widths.
+fn copy_terms(source: &SourceModel, i: usize, options: &CountOptions, out: &mut Vec<Piecewise>) {
+    use crate::loop_copy::{entries_where, entries_with_at_least, passes_after_peel};
+    out.extend(crate::loop_context::source_total(source, i, options).ok());
+    out.extend(entries_with_at_least(source, i, 1, options).ok());
+    for k in [2, 4, 8] {
+        out.extend(passes_after_peel(source, i, k, 0, options).ok());
+        out.extend(entries_with_at_least(source, i, k, options).ok());
+        out.extend(entries_where(source, i, 1, Some((k, 0)), options).ok());
+    }
 }
 
 /// Source loop `a` ended where its counter reaches the range of inner loop `b`'s counter

@@ -1,0 +1,217 @@
+//! Terms of a loop split where an `if` on its own counter changes side. gcc -O3
+//! (`-fsplit-loops`) turns `for (j = a; j < b; j++) if (j < c) S1; else S2;` into one loop
+//! over `[a, min(b, c))` running `S1` and one over `[max(a, c), b)` running `S2`; each copy
+//! has its own entries, passes and remainders. The condition, solved for the counter, is a
+//! bound of the same loop, so each copy's counts are the source nest's on a narrower range
+//! (004 §III.C.2, the same count on a cut domain as the other runs' terms).
+
+use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, CountOptions, Loop, Piecewise};
+
+use crate::source::{SourceFunction, SourceModel};
+
+/// Where a condition puts the counter: at most (`Below`) or at least (`Above`) a value.
+#[derive(Debug, Clone, PartialEq)]
+enum Side {
+    Below(AffineExpr),
+    Above(AffineExpr),
+}
+
+impl Side {
+    /// The counter values where the condition fails.
+    fn negated(&self) -> Option<Side> {
+        match self {
+            Side::Below(e) => e.plus_constant(1).ok().map(Side::Above),
+            Side::Above(e) => e.plus_constant(-1).ok().map(Side::Below),
+        }
+    }
+}
+
+/// `c` solved for `var` when `var`'s coefficient is ±1: `j < n - 1` is `Below(n - 2)`.
+fn solve(c: &Condition, var: &str) -> Option<Side> {
+    let Condition::Affine { lhs, op, rhs } = c else {
+        return None;
+    };
+    let d = lhs.plus_scaled(rhs, -1).ok()?;
+    let a = *d.terms.get(var)?;
+    // `a*var + rest OP 0`: `var OP -rest` for a = 1, the mirrored OP of `rest` for a = -1.
+    let rest = d.plus_scaled(&AffineExpr::var(var), -a).ok()?;
+    let (e, op) = match (a, op) {
+        (1, op) => (AffineExpr::constant(0).plus_scaled(&rest, -1).ok()?, *op),
+        (-1, CmpOp::Lt) => (rest, CmpOp::Gt),
+        (-1, CmpOp::Le) => (rest, CmpOp::Ge),
+        (-1, CmpOp::Gt) => (rest, CmpOp::Lt),
+        (-1, CmpOp::Ge) => (rest, CmpOp::Le),
+        _ => return None,
+    };
+    match op {
+        CmpOp::Lt => e.plus_constant(-1).ok().map(Side::Below),
+        CmpOp::Le => Some(Side::Below(e)),
+        CmpOp::Gt => e.plus_constant(1).ok().map(Side::Above),
+        CmpOp::Ge => Some(Side::Above(e)),
+        CmpOp::Eq | CmpOp::Ne => None,
+    }
+}
+
+/// `l` (unit step) with its counter kept on `side`: the side is one more start or end
+/// expression, on the side of the loop it tightens.
+fn restricted(l: &Loop, side: &Side) -> Option<Loop> {
+    if l.stride.abs() != 1 {
+        return None;
+    }
+    let up = l.stride > 0;
+    let mut out = l.clone();
+    // The end's expressions are exclusive unless the loop says otherwise.
+    let past = |e: &AffineExpr, by: i64| {
+        if l.end_inclusive {
+            Some(e.clone())
+        } else {
+            e.plus_constant(by).ok()
+        }
+    };
+    match (side, up) {
+        (Side::Below(e), true) => out.end = tightened(&l.end, past(e, 1)?, true)?,
+        (Side::Above(e), false) => out.end = tightened(&l.end, past(e, -1)?, false)?,
+        (Side::Above(e), true) => out.start = tightened(&l.start, e.clone(), false)?,
+        (Side::Below(e), false) => out.start = tightened(&l.start, e.clone(), true)?,
+    }
+    Some(out)
+}
+
+/// `b` with `e` added to its `min` (`least`) or `max`; `None` when `b` is the other kind
+/// with several expressions.
+fn tightened(b: &Bound, e: AffineExpr, least: bool) -> Option<Bound> {
+    let mut exprs = b.exprs().to_vec();
+    let kind_matches = matches!((b, least), (Bound::Min(_), true) | (Bound::Max(_), false));
+    if !kind_matches && exprs.len() > 1 {
+        return None;
+    }
+    exprs.push(e);
+    Some(if least {
+        Bound::Min(exprs)
+    } else {
+        Bound::Max(exprs)
+    })
+}
+
+/// The ranges of source loop `i`'s copies after a split at each `if` directly in its body:
+/// the then side (all conditions of a conjunction) and, for a single condition, the else.
+fn split_ranges(source: &SourceModel, i: usize) -> Vec<Loop> {
+    let Ok(l) = &source.loops[i].scop else {
+        return Vec::new();
+    };
+    let l = &super::folded(l);
+    let mut out = Vec::new();
+    for f in source.ifs.iter().filter(|f| f.parent_loop == Some(i)) {
+        let Ok(conditions) = &f.condition else {
+            continue;
+        };
+        let sides: Option<Vec<Side>> = conditions.iter().map(|c| solve(c, &l.var)).collect();
+        let Some(sides) = sides.filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        let then = sides
+            .iter()
+            .try_fold(l.clone(), |cut, side| restricted(&cut, side));
+        out.extend(then);
+        if let [single] = sides.as_slice() {
+            out.extend(single.negated().and_then(|s| restricted(l, &s)));
+        }
+    }
+    out
+}
+
+/// The terms of each split copy of `f`'s loops: for the copy and the loops inside it, what
+/// [`super::copy_terms`] counts.
+pub(super) fn split_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut out = Vec::new();
+    for (i, l) in source.loops.iter().enumerate() {
+        if l.function != f.name {
+            continue;
+        }
+        for cut in split_ranges(source, i) {
+            let mut one = source.clone();
+            one.loops[i].scop = Ok(cut);
+            let inside = (0..source.loops.len()).filter(|&x| x == i || source.is_within(x, i));
+            for x in inside {
+                super::copy_terms(&one, x, &options, &mut out);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(c: &str, var: &str) -> Option<Side> {
+        solve(&Condition::parse(c).unwrap(), var)
+    }
+
+    fn e(s: &str) -> AffineExpr {
+        AffineExpr::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_condition_is_solved_for_the_counter() {
+        assert_eq!(side("j < n - 1", "j"), Some(Side::Below(e("n - 2"))));
+        assert_eq!(side("j <= n", "j"), Some(Side::Below(e("n"))));
+        assert_eq!(side("n - 1 > j", "j"), Some(Side::Below(e("n - 2"))));
+        assert_eq!(side("i - j >= 2", "j"), Some(Side::Below(e("i - 2"))));
+        assert_eq!(side("j > i", "j"), Some(Side::Above(e("i + 1"))));
+        assert_eq!(side("2*j < n", "j"), None);
+        assert_eq!(side("j != i - 2", "j"), None);
+        assert_eq!(side("i < n", "j"), None);
+    }
+
+    /// Every value of the split copies, by enumeration: the then copy holds exactly the
+    /// iterations where the condition holds, the else copy the others.
+    #[test]
+    fn the_copies_partition_the_iterations() {
+        let up = Loop::exclusive("j", "-1", "m - 1", 1).unwrap();
+        let down = Loop {
+            end_inclusive: true,
+            ..Loop::exclusive("j", "m", "2", -1).unwrap()
+        };
+        for l in [up, down] {
+            for c in ["j < n - 1", "j >= n", "n > j"] {
+                let cond = Condition::parse(c).unwrap();
+                let s = solve(&cond, "j").unwrap();
+                let then = restricted(&l, &s).unwrap();
+                let otherwise = restricted(&l, &s.negated().unwrap()).unwrap();
+                for (n, m) in [(0, 9), (5, 9), (12, 9), (4, 4), (-3, 7)] {
+                    let v = |x: &Loop| values(x, n, m);
+                    let holds = |j: i64| {
+                        let b = [("j", j), ("n", n), ("m", m)].map(|(k, v)| (k.to_string(), v));
+                        cond.holds(&b.into_iter().collect()).unwrap()
+                    };
+                    let all = v(&l);
+                    let want: Vec<i64> = all.iter().copied().filter(|&j| holds(j)).collect();
+                    let rest: Vec<i64> = all.iter().copied().filter(|&j| !holds(j)).collect();
+                    assert_eq!(v(&then), want, "{c} n={n} m={m} {l:?}");
+                    assert_eq!(v(&otherwise), rest, "not {c} n={n} m={m}");
+                }
+            }
+        }
+    }
+
+    fn values(l: &Loop, n: i64, m: i64) -> Vec<i64> {
+        let b: std::collections::BTreeMap<String, i64> =
+            [("n", n), ("m", m)].map(|(k, v)| (k.to_string(), v)).into();
+        let (start, end) = (l.start.evaluate(&b).unwrap(), l.end.evaluate(&b).unwrap());
+        let mut out = Vec::new();
+        let mut j = start;
+        let inside = |j: i64| match (l.stride > 0, l.end_inclusive) {
+            (true, true) => j <= end,
+            (true, false) => j < end,
+            (false, true) => j >= end,
+            (false, false) => j > end,
+        };
+        while inside(j) {
+            out.push(j);
+            j += l.stride;
+        }
+        out
+    }
+}
