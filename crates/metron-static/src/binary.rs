@@ -257,6 +257,10 @@ pub struct Binary {
     /// Defined data symbols of at most 8 bytes (global scalars such as a size `int n;` set
     /// by `main`), by name: their (address, bytes).
     pub variables: BTreeMap<String, (u64, u64)>,
+    /// Read-only data sections (`.rodata`): (address, bytes). The runs of `calibrate` read
+    /// the constants the code loads from them (a vector induction variable's `{0, 1, 2, 3}`).
+    #[serde(skip)]
+    pub read_only: Vec<(u64, Vec<u8>)>,
 }
 
 impl Binary {
@@ -358,7 +362,19 @@ impl Binary {
             plt,
             plt_path,
             variables: data_symbols(&file),
+            read_only: read_only_data(&file),
         })
+    }
+
+    /// The `bytes` bytes at `address` when they lie in read-only data.
+    pub fn constant(&self, address: u64, bytes: usize) -> Option<&[u8]> {
+        let k = self
+            .read_only
+            .partition_point(|(a, _)| *a <= address)
+            .checked_sub(1)?;
+        let (start, data) = &self.read_only[k];
+        let from = usize::try_from(address - start).ok()?;
+        data.get(from..from.checked_add(bytes)?)
     }
 
     /// The function whose symbol or demangled name is `name` (or whose demangled name starts
@@ -497,6 +513,19 @@ fn function_symbols(file: &object::File) -> Vec<(u64, u64, String)> {
 }
 
 /// Defined data symbols of 1 to 8 bytes: (address, size) by name.
+/// Allocated sections that are neither code nor writable (`.rodata`), by address.
+fn read_only_data(file: &object::File) -> Vec<(u64, Vec<u8>)> {
+    use object::SectionKind as K;
+    let mut out: Vec<(u64, Vec<u8>)> = file
+        .sections()
+        .filter(|s| matches!(s.kind(), K::ReadOnlyData | K::ReadOnlyString))
+        .filter(|s| s.address() != 0)
+        .filter_map(|s| Some((s.address(), s.data().ok()?.to_vec())))
+        .collect();
+    out.sort_by_key(|(a, _)| *a);
+    out
+}
+
 fn data_symbols(file: &object::File) -> BTreeMap<String, (u64, u64)> {
     file.symbols()
         .filter(|s| s.kind() == SymbolKind::Data && s.is_definition())

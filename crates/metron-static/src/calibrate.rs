@@ -36,6 +36,10 @@ use crate::source::{SourceFunction, SourceModel};
 
 /// Sample runs tried per function, and how many must finish for a refit.
 const SAMPLES: usize = 18;
+/// Further runs, at other sizes, that every count must also match: a refit that fits the
+/// samples by coincidence (many terms, few runs with `n > m`) fails them and is fitted
+/// again on all runs.
+const CHECKS: usize = 8;
 pub const MIN_SAMPLES: usize = 7;
 /// Instructions one run may execute, and all runs of a function together.
 const RUN_BUDGET: usize = 1_000_000;
@@ -58,8 +62,8 @@ pub struct Calibration {
     pub samples: usize,
     /// Blocks whose model disagreed with a run, and what they count now.
     pub refitted: Vec<Refit>,
-    /// Blocks whose model disagreed with a run and that no combination fits: left as they
-    /// were.
+    /// Blocks whose model disagreed with a run and that no combination fits on all runs:
+    /// left as they were, or as the first samples alone fitted them (also in `refitted`).
     pub unfitted: Vec<u64>,
     /// Blocks whose counts changed with the order of the arrays in memory (alias tests):
     /// counted for arrays that do not overlap, at ascending addresses in the order of the
@@ -184,8 +188,9 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         bounds,
         globals,
         depth: nest_depth(source, f),
+        constants: constants(binary, function, &callees),
     };
-    let samples = cached_samples(&subject)?;
+    let samples = cached_samples(&subject, Draw::Fit)?;
     if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
         let at: Vec<&Binding> = samples.iter().map(|s| &s.values).collect();
         eprintln!("calibrate: {} runs at {at:?}", function.name);
@@ -208,10 +213,92 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
             wrong.push(b);
         }
     }
+    let modelled = counts.to_vec();
     if !wrong.is_empty() {
         refit(source, f, cfg, assumed, &runs, counts, wrong, &mut out);
     }
+    if !runs.fixed() {
+        let ctx = Recheck {
+            source,
+            f,
+            cfg,
+            assumed,
+            derived,
+            modelled: &modelled,
+        };
+        recheck(&ctx, &subject, runs.samples, counts, &mut out);
+    }
     Ok(out)
+}
+
+/// What [`recheck`] needs of the function besides its runs.
+struct Recheck<'a> {
+    source: &'a SourceModel,
+    f: &'a SourceFunction,
+    cfg: &'a Cfg,
+    assumed: &'a Assumed,
+    derived: &'a [Derived],
+    /// The counts before any refit, for blocks that no combination fits on all runs.
+    modelled: &'a [Piecewise],
+}
+
+/// Checks every count against [`CHECKS`] further runs and fits those that disagree again on
+/// all runs. A block no combination fits keeps the count it had (the samples' fit matched
+/// more runs than the model did) and is listed as unfitted. Without further runs (one
+/// stopped or none finished) the counts stay as the samples fitted them.
+fn recheck(
+    ctx: &Recheck,
+    subject: &Subject,
+    mut samples: Vec<Sample>,
+    counts: &mut [Piecewise],
+    out: &mut Calibration,
+) {
+    let extra = match cached_samples(subject, Draw::Check) {
+        Ok(extra) => extra,
+        Err(why) => {
+            if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
+                eprintln!("calibrate: {}: no checks: {why}", subject.function.name);
+            }
+            return;
+        }
+    };
+    samples.extend(extra);
+    let runs = Runs::new(ctx.derived, samples);
+    let address_dependent: BTreeSet<u64> = out.address_dependent.iter().copied().collect();
+    let wrong: Vec<usize> = (0..counts.len())
+        .filter(|b| !ctx.assumed.fixed.contains(b))
+        .filter(|&b| !address_dependent.contains(&ctx.cfg.blocks[b].start))
+        .filter(|&b| runs.values(&counts[b]) != Some(runs.measured(b)))
+        .collect();
+    out.samples = runs.samples.len();
+    if wrong.is_empty() {
+        return;
+    }
+    let fitted = counts.to_vec();
+    let mut first = Vec::new();
+    for &b in &wrong {
+        counts[b] = ctx.modelled[b].clone();
+        let address = ctx.cfg.blocks[b].start;
+        first.extend(out.refitted.iter().filter(|r| r.block == b).cloned());
+        out.refitted.retain(|r| r.block != b);
+        out.unfitted.retain(|&a| a != address);
+    }
+    let (source, f, cfg, assumed) = (ctx.source, ctx.f, ctx.cfg, ctx.assumed);
+    refit(source, f, cfg, assumed, &runs, counts, wrong.clone(), out);
+    for b in wrong {
+        if out.unfitted.contains(&ctx.cfg.blocks[b].start) {
+            counts[b] = fitted[b].clone();
+            out.refitted
+                .extend(first.iter().filter(|r| r.block == b).cloned());
+        }
+    }
+}
+
+/// Which runs: the samples the counts are fitted to, or the further ones they are checked on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Draw {
+    Fit,
+    Check,
 }
 
 /// Refits the `wrong` blocks of `counts` from the combinations the runs admit; lists those
@@ -938,12 +1025,17 @@ struct Subject<'a> {
     globals: Vec<Global>,
     /// Loops in its deepest nest (the sizes shrink with it).
     depth: usize,
+    /// The read-only constants its code (and its callees') loads: (address, bytes).
+    constants: Vec<(u64, Vec<u8>)>,
 }
 
 /// The finished runs, from the analysis cache when this build already ran the same machine
 /// code (warm analyses then run no interpreter).
-fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
+fn cached_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked> {
     let mut key = subject.function.code_hash().to_le_bytes().to_vec();
+    if draw == Draw::Check {
+        key.extend(b"check");
+    }
     key.extend(subject.depth.to_le_bytes());
     // The entered callees' code decides the runs too.
     let mut entered: Vec<_> = subject.callees.enter.values().collect();
@@ -976,7 +1068,7 @@ fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
     {
         return samples;
     }
-    let samples = run_samples(subject);
+    let samples = run_samples(subject, draw);
     if let Some(c) = cache {
         c.store(&samples, &Default::default());
     }
@@ -987,17 +1079,17 @@ fn cached_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
 /// run stopped on something it cannot know (then the counts rest on data) or too few finished.
 /// Every other point runs again with the arrays in the opposite order, so that the blocks of
 /// alias tests (whose counts depend on where the arrays are, not on the sizes) show.
-fn run_samples(subject: &Subject) -> Result<Vec<Sample>, NotChecked> {
+fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked> {
     let f = subject.f;
     // Fixed sizes (no parameter): one point, run in both orders with a larger budget.
     let fixed = subject.bounds.is_empty();
     let (mut points, run_budget, total_budget, needed) = match fixed {
         true => (vec![Binding::new()], FIXED_BUDGET, 2 * FIXED_BUDGET, 1),
         false => (
-            sizes(&subject.bounds, subject.depth),
+            sizes(&subject.bounds, subject.depth, draw),
             RUN_BUDGET,
             TOTAL_BUDGET,
-            MIN_SAMPLES,
+            if draw == Draw::Fit { MIN_SAMPLES } else { 1 },
         ),
     };
     points.sort_by_key(|p| p.values().map(|v| v.unsigned_abs()).product::<u64>());
@@ -1060,13 +1152,16 @@ fn arguments(f: &SourceFunction, values: &Binding, mirrored: bool) -> Vec<i64> {
         .collect()
 }
 
-/// [`SAMPLES`] distinct points, each parameter drawn from [`SMALL`] one time in four (the
+/// [`SAMPLES`] distinct points ([`CHECKS`] from another seed for the checks), each parameter drawn from [`SMALL`] one time in four (the
 /// thresholds of guards, `n >= 4`, lie there) and from [`SIZES`] otherwise; a fixed
 /// generator, so that the cache and the tests are reproducible.
-fn sizes(bounds: &[String], depth: usize) -> Vec<Binding> {
+fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
     let fits = (RUN_BUDGET as f64 / PER_ITERATION).powf(1.0 / depth.max(1) as f64) as i64;
     let sizes = *SIZES.start()..=(*SIZES.end()).min(fits.max(SIZES.start() + 4));
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let (mut state, wanted) = match draw {
+        Draw::Fit => (0x9e37_79b9_7f4a_7c15u64, SAMPLES),
+        Draw::Check => (0x2545_f491_4f6c_dd1d, CHECKS),
+    };
     let mut next = move || {
         state ^= state << 13;
         state ^= state >> 7;
@@ -1079,8 +1174,8 @@ fn sizes(bounds: &[String], depth: usize) -> Vec<Binding> {
     let mut points: Vec<Binding> = Vec::new();
     // A repeated point says nothing new: drawn again (a one-parameter kernel drew n = 23
     // three times in 18).
-    for _ in 0..20 * SAMPLES {
-        if points.len() >= SAMPLES {
+    for _ in 0..20 * wanted {
+        if points.len() >= wanted {
             break;
         }
         let p: Binding = bounds
@@ -1138,6 +1233,29 @@ fn callees<'a>(binary: &'a crate::binary::Binary, function: &Function) -> Callee
     out
 }
 
+/// The read-only data that `function` and the callees the runs enter load (RIP-relative
+/// operands in `.rodata`): stored before each run, as the loader maps them.
+fn constants(
+    binary: &crate::binary::Binary,
+    function: &Function,
+    callees: &Callees,
+) -> Vec<(u64, Vec<u8>)> {
+    let entered = callees.enter.values().map(|c| c.function);
+    let mut out: Vec<(u64, Vec<u8>)> = std::iter::once(function)
+        .chain(entered)
+        .flat_map(|f| &f.instructions)
+        .filter(|i| i.decoded.is_ip_rel_memory_operand())
+        .filter_map(|i| {
+            let address = i.decoded.ip_rel_memory_address();
+            let bytes = binary.constant(address, i.decoded.memory_size().size())?;
+            Some((address, bytes.to_vec()))
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// One run from the entry to the return, counting block visits.
 fn run(subject: &Subject, arguments: &[i64], values: &Binding, budget: usize) -> Run {
     let Subject {
@@ -1153,6 +1271,11 @@ fn run(subject: &Subject, arguments: &[i64], values: &Binding, budget: usize) ->
         };
     };
     let mut m = Machine::at_entry(arguments);
+    for (address, bytes) in &subject.constants {
+        for (k, b) in bytes.iter().enumerate() {
+            m.store(address + k as u64, i64::from(*b), 1);
+        }
+    }
     for g in &subject.globals {
         if let Some(&v) = values.get(&g.name) {
             m.store(g.address, v, g.bytes);

@@ -4,6 +4,8 @@
 //! (array contents, floating point, unmodelled instructions) are unknown, and a branch that
 //! tests an unknown value stops the run: the reading then falls back to the older rules.
 
+mod lanes;
+
 use std::collections::{BTreeMap, HashMap};
 
 use iced_x86::{ConditionCode, FlowControl, Instruction, Mnemonic, OpKind, Register};
@@ -63,6 +65,8 @@ impl Bits {
 #[derive(Debug, Clone)]
 pub struct Machine {
     regs: HashMap<Register, Bits>,
+    /// Known XMM registers (by full register), as 128 bits: see [`lanes`].
+    vectors: HashMap<Register, u128>,
     memory: BTreeMap<u64, u8>,
     pub flags: Flags,
     /// Address of the instruction that set `flags` (the exit compare).
@@ -300,6 +304,7 @@ impl Machine {
     pub fn at_entry(arguments: &[i64]) -> Machine {
         let mut m = Machine {
             regs: HashMap::new(),
+            vectors: HashMap::new(),
             memory: BTreeMap::new(),
             flags: Flags::Unknown,
             flags_from: 0,
@@ -522,7 +527,7 @@ impl Machine {
         let carry = self.condition(ConditionCode::b);
         self.flags = Flags::Unknown;
         self.flags_from = i.ip();
-        if !self.arithmetic(i, carry) && !self.moves(i, before) {
+        if !self.arithmetic(i, carry) && !self.moves(i, before) && !self.lanes(i) {
             self.clobber(ins);
         }
         // Moves, `lea`, `cmov`, `set` and pushes leave the flags as they were.
@@ -741,6 +746,8 @@ impl Machine {
             for r in CALLER_SAVED {
                 self.regs.remove(&r);
             }
+            // Every XMM register is caller-saved (System V ABI 3.2.1).
+            self.vectors.clear();
             return;
         }
         for r in &ins.writes {
@@ -867,6 +874,30 @@ mod tests {
             assert_eq!(m.register(Register::EAX).map(|v| signed(v, 32)), Some(sbb));
             assert_eq!(m.register(Register::EDX), Some(adc), "esi = {esi}");
         }
+    }
+
+    /// gcc -O3's vector induction variable: broadcast, `paddd` per pass, last lane out
+    /// through `pshufd $0xff; movd`. Floating-point arithmetic on the register forgets it.
+    #[test]
+    fn a_vector_induction_variable_is_followed_through_its_lanes() {
+        let code = decode(&[
+            0x66, 0x0f, 0x6e, 0xc0, // movd xmm0, eax
+            0x66, 0x0f, 0x70, 0xc0, 0x00, // pshufd xmm0, xmm0, 0
+            0x66, 0x0f, 0x6e, 0xc9, // movd xmm1, ecx
+            0x66, 0x0f, 0x70, 0xc9, 0x00, // pshufd xmm1, xmm1, 0
+            0x66, 0x0f, 0xfe, 0xc1, // paddd xmm0, xmm1
+            0x66, 0x0f, 0xfe, 0xc1, // paddd xmm0, xmm1
+            0x66, 0x0f, 0x70, 0xc0, 0xff, // pshufd xmm0, xmm0, 0xff
+            0x66, 0x0f, 0x7e, 0xc0, // movd eax, xmm0
+        ]);
+        let mut m = Machine::at_entry(&[]);
+        m.set_register(Register::EAX, Some(5));
+        m.set_register(Register::ECX, Some(4));
+        code.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), Some(13));
+        let addpd = decode(&[0x66, 0x0f, 0x58, 0xc0, 0x66, 0x0f, 0x7e, 0xc0]); // addpd; movd
+        addpd.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), None);
     }
 
     /// `mov ecx, 10; xor eax, eax; add rax, 2; dec ecx; jne` run by hand: ten passes, the
