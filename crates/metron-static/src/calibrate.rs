@@ -38,7 +38,8 @@ use crate::source::{SourceFunction, SourceModel};
 const SAMPLES: usize = 18;
 /// Further runs, at other sizes, that every count must also match: a refit that fits the
 /// samples by coincidence (many terms, few runs with `n > m`) fails them and is fitted
-/// again on all runs.
+/// again on all runs. These many are drawn at large sizes, after each size's sweep through
+/// [`CHECK_SMALL`].
 const CHECKS: usize = 8;
 pub const MIN_SAMPLES: usize = 7;
 /// Instructions one run may execute, and all runs of a function together.
@@ -49,6 +50,9 @@ const FIXED_BUDGET: usize = 8_000_000;
 /// The sizes drawn for the loop-bound parameters: small ones, and the rest.
 const SMALL: std::ops::RangeInclusive<i64> = 1..=4;
 const SIZES: std::ops::RangeInclusive<i64> = 5..=40;
+/// The sizes each parameter is swept through in the checks: past the thresholds of guards
+/// and the copies of short unrolled loops.
+const CHECK_SMALL: std::ops::RangeInclusive<i64> = 1..=8;
 /// Instructions a deep nest's run may spend per iteration of its innermost body, to narrow
 /// [`SIZES`] so that `size^depth` iterations fit in a run.
 const PER_ITERATION: f64 = 16.0;
@@ -262,6 +266,10 @@ fn recheck(
             return;
         }
     };
+    if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
+        let at: Vec<&Binding> = extra.iter().map(|s| &s.values).collect();
+        eprintln!("calibrate: {} checks at {at:?}", subject.function.name);
+    }
     samples.extend(extra);
     let runs = Runs::new(ctx.derived, samples);
     let address_dependent: BTreeSet<u64> = out.address_dependent.iter().copied().collect();
@@ -325,44 +333,69 @@ fn refit(
     let values = |c: &Piecewise| runs.values(c);
     let structural = structural_counts(source, f);
     let basis = Basis::new(right.iter().collect(), &structural, &values);
-    let mut left = Vec::new();
-    for b in wrong {
-        match fit_block(&basis, runs, b) {
-            Some(now) => out.refit(cfg, counts, b, now),
-            None => left.push(b),
+    // The terms of single outer iterations, ranges and split loops only for the blocks the
+    // others do not fit: they cost many symbolic counts, and cannot change a fit found.
+    let mut wider = None;
+    let mut left = wrong;
+    // Every run first, then (a count right where sizes are not small) the large ones.
+    for (rows, wide) in [
+        (Rows::All, false),
+        (Rows::All, true),
+        (Rows::Large, false),
+        (Rows::Large, true),
+    ] {
+        if left.is_empty() {
+            return;
         }
-    }
-    if left.is_empty() {
-        return;
-    }
-    // The terms of single outer iterations and ranges only for the blocks the others do not
-    // fit: they cost many symbolic counts, and cannot change a fit already found.
-    let mut wider = structural;
-    wider.extend(instance_counts(source, f));
-    wider.extend(split::split_counts(source, f));
-    let basis = Basis::new(right.iter().collect(), &wider, &values);
-    for b in left {
-        match fit_block(&basis, runs, b) {
-            Some(now) => out.refit(cfg, counts, b, now),
-            None => {
-                let address = cfg.blocks[b].start;
-                if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
-                    trace_unfitted(runs, address, &counts[b], &runs.measured(b));
-                }
-                out.unfitted.push(address)
+        let basis = match wide {
+            false => &basis,
+            true => wider.get_or_insert_with(|| {
+                let mut terms = structural.clone();
+                terms.extend(instance_counts(source, f));
+                terms.extend(split::split_counts(source, f));
+                Basis::new(right.iter().collect(), &terms, &values)
+            }),
+        };
+        let mut still = Vec::new();
+        for b in left {
+            match fit_block(basis, runs, b, rows) {
+                Some(now) => out.refit(cfg, counts, b, now),
+                None => still.push(b),
             }
         }
+        left = still;
+    }
+    for b in left {
+        let address = cfg.blocks[b].start;
+        if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
+            trace_unfitted(runs, address, &counts[b], &runs.measured(b));
+        }
+        out.unfitted.push(address)
     }
 }
 
-/// Block `b`'s combination of `basis` ([`fit`]); at fixed sizes, the count one run said.
-fn fit_block(basis: &Basis, runs: &Runs, b: usize) -> Option<Piecewise> {
+/// Which runs a fit must match: all, or those where no size is small.
+#[derive(Debug, Clone, Copy)]
+enum Rows {
+    All,
+    Large,
+}
+
+/// Block `b`'s combination of `basis` matching the `rows` runs ([`Basis::fit`]); at fixed
+/// sizes, the count one run said.
+fn fit_block(basis: &Basis, runs: &Runs, b: usize, rows: Rows) -> Option<Piecewise> {
     let target = runs.measured(b);
     if runs.fixed() {
         return i64::try_from(&target[0]).ok().map(Piecewise::constant);
     }
-    let all: Vec<usize> = (0..target.len()).collect();
-    fit(basis, &target, &all, &runs.large())
+    // A fit to the large runs is a count where sizes are large: checked there only.
+    let (rows, grid) = match rows {
+        Rows::All => ((0..target.len()).collect(), runs.grid.clone()),
+        Rows::Large => (runs.large(), runs.large_grid()),
+    };
+    (rows.len() >= MIN_SAMPLES)
+        .then(|| basis.fit(&target, &rows, &grid))
+        .flatten()
 }
 
 impl Calibration {
@@ -393,15 +426,6 @@ fn modelled_instructions(cfg: &Cfg, counts: &[Piecewise]) -> f64 {
         .sum()
 }
 
-/// The combination that matches the runs at every row or, failing that, at the `large`
-/// rows, where every size is past the small ones (a guard's threshold the terms do not
-/// hold): right where the model is used. Each needs enough rows to decide.
-fn fit(basis: &Basis, target: &[BigInt], rows: &[usize], large: &[usize]) -> Option<Piecewise> {
-    let enough = |r: &[usize]| r.len() >= MIN_SAMPLES;
-    (enough(rows).then(|| basis.fit(target, rows)).flatten())
-        .or_else(|| enough(large).then(|| basis.fit(target, large)).flatten())
-}
-
 /// For whoever extends the terms: the block no combination fits, with its runs.
 fn trace_unfitted(runs: &Runs, address: u64, model: &Piecewise, target: &[BigInt]) {
     eprintln!("calibrate: block 0x{address:x} fits no combination; model {model}");
@@ -415,23 +439,73 @@ fn trace_unfitted(runs: &Runs, address: u64, model: &Piecewise, target: &[BigInt
 struct Runs {
     samples: Vec<Sample>,
     bindings: Vec<Binding>,
+    /// Sizes across the sampled range (derived values added) where a fit must be a count.
+    grid: Vec<Binding>,
+}
+
+/// Points of the grid a fit is checked on: at most this many.
+const GRID_POINTS: usize = 512;
+
+/// Whether `c` is a non-negative integer at every point of `grid` where it has a value:
+/// a combination that matches the runs with fractions (`(n + 2)/7` where `n + 2` is 7 at
+/// every sample) is a coincidence, not a count.
+fn a_count_everywhere(c: &Piecewise, grid: &[Binding]) -> bool {
+    grid.iter().all(|b| match c.evaluate(b) {
+        Ok(v) => v.is_integer() && !v.is_negative(),
+        Err(_) => true,
+    })
+}
+
+/// Every combination of sizes from an even spread of `SMALL.start..=SIZES.end` per
+/// parameter, [`GRID_POINTS`] at most, with the derived values each point gives.
+fn size_grid(names: &[String], derived: &[Derived]) -> Vec<Binding> {
+    let (low, high) = (*SMALL.start(), *SIZES.end());
+    let per = (GRID_POINTS as f64).powf(1.0 / names.len().max(1) as f64) as i64;
+    let per = per.clamp(2, high - low + 1);
+    let values: Vec<i64> = (0..per)
+        .map(|k| low + k * (high - low) / (per - 1))
+        .collect();
+    let mut grid = vec![Binding::new()];
+    for n in names {
+        grid = grid
+            .into_iter()
+            .flat_map(|b| {
+                values.iter().map(move |&v| {
+                    let mut b = b.clone();
+                    b.insert(n.clone(), v);
+                    b
+                })
+            })
+            .collect();
+    }
+    grid.into_iter().map(|b| with_derived(b, derived)).collect()
+}
+
+fn with_derived(mut b: Binding, derived: &[Derived]) -> Binding {
+    for d in derived {
+        if let Ok(v) = d.value(&b) {
+            b.insert(d.name().to_string(), v);
+        }
+    }
+    b
 }
 
 impl Runs {
     fn new(derived: &[Derived], samples: Vec<Sample>) -> Runs {
         let bindings = samples
             .iter()
-            .map(|s| {
-                let mut b = s.values.clone();
-                for d in derived {
-                    if let Ok(v) = d.value(&b) {
-                        b.insert(d.name().to_string(), v);
-                    }
-                }
-                b
-            })
+            .map(|s| with_derived(s.values.clone(), derived))
             .collect();
-        Runs { samples, bindings }
+        let names: Vec<String> = samples
+            .first()
+            .map(|s| s.values.keys().cloned().collect())
+            .unwrap_or_default();
+        let grid = size_grid(&names, derived);
+        Runs {
+            samples,
+            bindings,
+            grid,
+        }
     }
 
     /// `c` at every sample, `None` when it names a parameter the runs do not give.
@@ -460,6 +534,21 @@ impl Runs {
     /// One run at a function's fixed sizes (no parameter to vary).
     fn fixed(&self) -> bool {
         self.samples.len() == 1 && self.samples[0].values.is_empty()
+    }
+
+    /// The points of the grid where no size is one of the small ones.
+    fn large_grid(&self) -> Vec<Binding> {
+        let names: BTreeSet<&String> = self
+            .samples
+            .first()
+            .map(|s| s.values.keys().collect())
+            .unwrap_or_default();
+        let large = |b: &Binding| {
+            b.iter()
+                .filter(|(n, _)| names.contains(n))
+                .all(|(_, v)| *v >= *SIZES.start())
+        };
+        self.grid.iter().filter(|b| large(b)).cloned().collect()
     }
 
     /// The samples where no size is one of the small ones.
@@ -622,19 +711,32 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
             .filter(|&i| source.is_within(i, a))
             .collect();
         let Ok(scop) = &l.scop else { continue };
-        if l.function != f.name || inner.is_empty() {
+        let arms = source.ifs.iter().any(|c| {
+            c.parent_loop
+                .is_some_and(|p| p == a || source.is_within(p, a))
+        });
+        if l.function != f.name || (inner.is_empty() && !arms) {
             continue;
         }
         let last = most_iterations(scop)
             .filter(|&t| t <= UNROLLED)
             .unwrap_or(1);
-        let iterations = (1..=last).filter_map(|c| iteration(scop, c));
+        let iterations: Vec<_> = (1..=last).filter_map(|c| iteration(scop, c)).collect();
         let ranges = inner.iter().flat_map(|&b| within_range(source, a, b));
-        for cut in iterations.chain(ranges).collect::<Vec<_>>() {
+        for cut in iterations.iter().cloned().chain(ranges).collect::<Vec<_>>() {
             let mut one = source.clone();
             one.loops[a].scop = Ok(cut);
             for &i in &inner {
                 copy_terms(&one, i, &options, &mut out);
+            }
+        }
+        // A small constant loop unrolled away: each copy of an `if` in it runs where the
+        // condition holds for that one value of the counter (`i <= n + 1` at `i = 4`).
+        if arms && last > 1 {
+            for cut in iterations {
+                let mut one = source.clone();
+                one.loops[a].scop = Ok(cut);
+                out.extend(crate::branch::source_arm_counts(&one, &f.name, &options));
             }
         }
     }
@@ -847,7 +949,7 @@ impl Basis {
     /// The sparsest combination (fewest terms, earlier terms first) equal to `target` at
     /// the samples `rows`, with a unique solution: screened in floating point, confirmed
     /// exactly.
-    fn fit(&self, target: &[BigInt], rows: &[usize]) -> Option<Piecewise> {
+    fn fit(&self, target: &[BigInt], rows: &[usize], grid: &[Binding]) -> Option<Piecewise> {
         if rows.iter().all(|&r| target[r].is_zero()) {
             return Some(Piecewise::zero());
         }
@@ -868,7 +970,9 @@ impl Basis {
             let columns: Vec<Vec<BigRational>> =
                 chosen.iter().map(|&j| pick(&self.terms[j].1)).collect();
             let columns: Vec<&[BigRational]> = columns.iter().map(Vec::as_slice).collect();
-            solve(&columns, &y).map(|k| self.combine(chosen, &k))
+            solve(&columns, &y)
+                .map(|k| self.combine(chosen, &k))
+                .filter(|c| a_count_everywhere(c, grid))
         };
         screen.first(MAX_TERMS, &mut |chosen| exact(chosen))
     }
@@ -1168,12 +1272,29 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
         state ^= state << 17;
         state
     };
-    let draw = |range: &std::ops::RangeInclusive<i64>, r: u64| {
+    let pick = |range: &std::ops::RangeInclusive<i64>, r: u64| {
         range.start() + (r % (range.end() - range.start() + 1) as u64) as i64
     };
     let mut points: Vec<Binding> = Vec::new();
+    if draw == Draw::Check {
+        // Each size swept through the small ones, the others drawn: where guards and the
+        // copies of short unrolled loops change (`i <= n + 1` for i = 0..6 changes at every
+        // n up to 5), one point per value.
+        for swept in bounds {
+            for v in CHECK_SMALL {
+                let p: Binding = bounds
+                    .iter()
+                    .map(|b| (b.clone(), if b == swept { v } else { pick(&sizes, next()) }))
+                    .collect();
+                if !points.contains(&p) {
+                    points.push(p);
+                }
+            }
+        }
+    }
     // A repeated point says nothing new: drawn again (a one-parameter kernel drew n = 23
     // three times in 18).
+    let wanted = wanted + points.len();
     for _ in 0..20 * wanted {
         if points.len() >= wanted {
             break;
@@ -1181,8 +1302,11 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
         let p: Binding = bounds
             .iter()
             .map(|b| {
-                let range = if next() % 4 == 0 { &SMALL } else { &sizes };
-                (b.clone(), draw(range, next()))
+                let range = match draw {
+                    Draw::Fit if next() % 4 == 0 => &SMALL,
+                    _ => &sizes,
+                };
+                (b.clone(), pick(range, next()))
             })
             .collect();
         if !points.contains(&p) {
@@ -1383,7 +1507,7 @@ mod tests {
         let basis = Basis::new(vec![], &[noise, iterations, passes], &values);
         let target: Vec<BigInt> = samples.iter().map(|n| BigInt::from(n % 8)).collect();
         let rows: Vec<usize> = (0..samples.len()).collect();
-        let fitted = basis.fit(&target, &rows).expect("n - 8 floor(n/8)");
+        let fitted = basis.fit(&target, &rows, &[]).expect("n - 8 floor(n/8)");
         let at = |n: i64| {
             fitted
                 .evaluate_integer(&metron_symbolic::binding([("n", n)]))
@@ -1393,6 +1517,6 @@ mod tests {
         assert_eq!(at(100000), BigInt::from(0));
         // A target no combination gives (n^2) is not fitted.
         let square: Vec<BigInt> = samples.iter().map(|n| BigInt::from(n * n)).collect();
-        assert!(basis.fit(&square, &rows).is_none());
+        assert!(basis.fit(&square, &rows, &[]).is_none());
     }
 }
