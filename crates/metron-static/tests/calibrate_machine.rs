@@ -214,3 +214,18 @@ fn a_loop_split_at_its_condition_is_fitted_per_side() {
     nest_exact_at("-O3", 239, 5, 14);
     nest_exact_at("-O3", 239, 13, 30);
 }
+
+/// Generator seeds 1036 and 1022 at gcc -O3: an `if` on the counter of a short constant
+/// loop (`for (i = 6; i >= 0; i--) if (i <= n + 1)`), unrolled away into one guarded copy
+/// per iteration. Each copy runs where its own value passes, `[n >= 5]`: a term per
+/// unrolled iteration, found on runs that sweep `n` through 1..8 (before: a fit of
+/// `(n + 2)/7` that matched every sample, 2.2% off; 1022 was 68% off).
+#[test]
+fn an_if_in_a_loop_unrolled_away_is_counted_per_iteration() {
+    if !tools() {
+        return;
+    }
+    nest_exact_at("-O3", 1036, 4, 11);
+    nest_exact_at("-O3", 1022, 12, 15);
+    nest_exact_at("-O3", 1022, 5, 15);
+}
