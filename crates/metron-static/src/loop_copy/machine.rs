@@ -658,6 +658,29 @@ impl Machine {
         self.set_register(hi, result.map(|r| r.1));
     }
 
+    /// `rdx:rax = rax * operand` (`edx:eax` at 32 bits), signed or not.
+    fn widening_multiply(&mut self, i: &Instruction, signed_op: bool) {
+        let (factor, bits) = self.read(i, 0);
+        let (lo, hi) = match bits {
+            64 => (Register::RAX, Register::RDX),
+            32 => (Register::EAX, Register::EDX),
+            _ => {
+                self.set_register(Register::RAX, None);
+                self.set_register(Register::RDX, None);
+                return;
+            }
+        };
+        let product = self.register(lo).zip(factor).map(|(a, b)| {
+            if signed_op {
+                (i128::from(signed(a, bits)) * i128::from(signed(b, bits))) as u128
+            } else {
+                u128::from(mask(a, bits) as u64) * u128::from(mask(b, bits) as u64)
+            }
+        });
+        self.set_register(lo, product.map(|p| p as u64 as i64));
+        self.set_register(hi, product.map(|p| (p >> bits) as u64 as i64));
+    }
+
     /// Moves, extensions, `lea`, stack pushes and pops, `cmov`/`set`; false otherwise.
     fn moves(&mut self, i: &Instruction, flags: Flags) -> bool {
         use Mnemonic as M;
@@ -690,6 +713,10 @@ impl Machine {
                 self.set_register(Register::RDX, v);
             }
             M::Idiv | M::Div => self.divide(i),
+            // `mul`/`imul` of one operand: the double-width product in `rdx:rax` (`x / 3` by
+            // a magic number at clang -O3 keeps the high half).
+            M::Mul => self.widening_multiply(i, false),
+            M::Imul if i.op_count() == 1 => self.widening_multiply(i, true),
             M::Push => {
                 let v = self.read(i, 0).0;
                 let sp = self.register(Register::RSP).map(|s| s.wrapping_sub(8));
@@ -854,6 +881,29 @@ mod tests {
         m.set_register(Register::ECX, Some(2));
         wide.iter().for_each(|i| m.execute(i));
         assert_eq!(m.register(Register::EAX), None);
+    }
+
+    /// clang's `x / 3` for unsigned `x`: `mul` by 0xaaaaaaaaaaaaaaab, the high half shifted.
+    #[test]
+    fn a_widening_multiply_gives_the_high_half() {
+        let code = decode(&[
+            0x48, 0xf7, 0xe2, // mul rdx
+            0x48, 0xd1, 0xea, // shr rdx, 1
+        ]);
+        for x in [0i64, 1, 5, 6, 7, 100, 1 << 40] {
+            let mut m = Machine::at_entry(&[]);
+            m.set_register(Register::RAX, Some(x));
+            m.set_register(Register::RDX, Some(0xaaaa_aaaa_aaaa_aaabu64 as i64));
+            code.iter().for_each(|i| m.execute(i));
+            assert_eq!(m.register(Register::RDX), Some(x / 3), "x = {x}");
+        }
+        let imul = decode(&[0xf7, 0xe9]); // imul ecx: edx:eax = eax * ecx, signed
+        let mut m = Machine::at_entry(&[]);
+        m.set_register(Register::EAX, Some(-3));
+        m.set_register(Register::ECX, Some(1 << 30));
+        imul.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), Some(0x4000_0000));
+        assert_eq!(m.register(Register::EDX).map(|v| signed(v, 32)), Some(-1));
     }
 
     /// `cmp $1, esi; sbb eax, eax` (gcc's branch-free `esi == 0 ? -1 : 0`) and `adc`.
