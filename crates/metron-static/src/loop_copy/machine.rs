@@ -945,6 +945,14 @@ mod tests {
         m.set_register(Register::ECX, Some(4));
         code.iter().for_each(|i| m.execute(i));
         assert_eq!(m.register(Register::EAX), Some(13));
+        // `pcmpeqd xmm2, xmm2` is -1 in every lane: `paddd xmm0, xmm2` counts back one.
+        let minus_one = decode(&[
+            0x66, 0x0f, 0x76, 0xd2, // pcmpeqd xmm2, xmm2
+            0x66, 0x0f, 0xfe, 0xc2, // paddd xmm0, xmm2
+            0x66, 0x0f, 0x7e, 0xc0, // movd eax, xmm0
+        ]);
+        minus_one.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), Some(12));
         let addpd = decode(&[0x66, 0x0f, 0x58, 0xc0, 0x66, 0x0f, 0x7e, 0xc0]); // addpd; movd
         addpd.iter().for_each(|i| m.execute(i));
         assert_eq!(m.register(Register::EAX), None);

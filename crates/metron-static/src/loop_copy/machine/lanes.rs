@@ -101,6 +101,11 @@ impl Machine {
                 .read_wide(i, 1)
                 .map(|v| shuffle(v, i.immediate(2) as u8)),
             M::Pxor | M::Xorps | M::Xorpd if same_register(i) => Some(0),
+            // A register equal to itself in every lane: all ones (the vector `-1` that
+            // `paddd` subtracts with).
+            M::Pcmpeqb | M::Pcmpeqw | M::Pcmpeqd | M::Pcmpeqq if same_register(i) => {
+                Some(u128::MAX)
+            }
             M::Pxor | M::Pand | M::Por => {
                 let (a, b) = (self.read_wide(i, 0), self.read_wide(i, 1));
                 a.zip(b).map(|(a, b)| match m {
