@@ -27,6 +27,7 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::{Deserialize, Serialize};
 
+mod remainder;
 mod split;
 
 use crate::binary::Function;
@@ -353,6 +354,7 @@ fn refit(
                 let mut terms = structural.clone();
                 terms.extend(instance_counts(source, f));
                 terms.extend(split::split_counts(source, f));
+                terms.extend(remainder::remainder_arm_counts(source, f));
                 Basis::new(right.iter().collect(), &terms, &values)
             }),
         };

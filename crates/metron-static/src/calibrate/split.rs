@@ -93,7 +93,7 @@ fn tightened(b: &Bound, e: AffineExpr, least: bool) -> Option<Bound> {
     })
 }
 
-/// The ranges of source loop `i`'s copies after a split at each `if` directly in its body:
+/// The ranges of source loop `i`'s copies after a split at each `if` or `?:` directly in its body:
 /// the then side (all conditions of a conjunction) and, for a single condition, the else.
 fn split_ranges(source: &SourceModel, i: usize) -> Vec<Loop> {
     let Ok(l) = &source.loops[i].scop else {
@@ -101,8 +101,17 @@ fn split_ranges(source: &SourceModel, i: usize) -> Vec<Loop> {
     };
     let l = &super::folded(l);
     let mut out = Vec::new();
-    for f in source.ifs.iter().filter(|f| f.parent_loop == Some(i)) {
-        let Ok(conditions) = &f.condition else {
+    // gcc splits at a `?:` on the counter as at an `if` (its arms become the two loops').
+    let ifs = source.ifs.iter().filter(|f| f.parent_loop == Some(i));
+    let conditionals = source
+        .conditionals
+        .iter()
+        .filter(|q| q.parent_loop == Some(i) && q.part != crate::source::LoopPart::Condition);
+    let conditions = ifs
+        .map(|f| &f.condition)
+        .chain(conditionals.map(|q| &q.condition));
+    for conditions in conditions {
+        let Ok(conditions) = conditions else {
             continue;
         };
         let sides: Option<Vec<Side>> = conditions.iter().map(|c| solve(c, &l.var)).collect();

@@ -1,0 +1,219 @@
+//! Terms of the `?:` and `if` arms in the remainder of a loop copied `k` wide. A vectorised
+//! or unrolled loop leaves its last `r = N mod k` iterations to a scalar epilogue, whose
+//! `j`-th pass (a straight-line copy or a loop) runs the arm where the condition holds at the
+//! counter's value `L - (r - 1) + j` (`L` the last value): one indicator per entry of the
+//! loop with `N mod k == r`. gcc -O3 blends the arms in the vector body and branches only in
+//! the epilogue, so these are the counts its arm blocks take (004 §III.C.3's arm count on
+//! the iterations the copy runs).
+
+use metron_symbolic::{
+    trip_count, AffineExpr, CmpOp, Condition, CountOptions, LoopNest, Piecewise,
+};
+
+use crate::source::{SourceFunction, SourceModel};
+
+/// Widths whose remainders are counted.
+const WIDTHS: [i64; 2] = [2, 4];
+
+/// `e` with `var` replaced by `v`.
+fn substituted(e: &AffineExpr, var: &str, v: &AffineExpr) -> Option<AffineExpr> {
+    let Some(&a) = e.terms.get(var) else {
+        return Some(e.clone());
+    };
+    let mut out = e.clone();
+    out.terms.remove(var);
+    out.plus_scaled(v, a).ok()
+}
+
+fn substitute(c: &Condition, var: &str, v: &AffineExpr) -> Option<Condition> {
+    Some(match c {
+        Condition::Affine { lhs, op, rhs } => Condition::Affine {
+            lhs: substituted(lhs, var, v)?,
+            op: *op,
+            rhs: substituted(rhs, var, v)?,
+        },
+        Condition::Modulo {
+            expr,
+            modulus,
+            residue,
+            negated,
+        } => Condition::Modulo {
+            expr: substituted(expr, var, v)?,
+            modulus: *modulus,
+            residue: *residue,
+            negated: *negated,
+        },
+    })
+}
+
+/// The condition that holds exactly where `c` fails.
+fn negated(c: &Condition) -> Condition {
+    match c {
+        Condition::Affine { lhs, op, rhs } => Condition::Affine {
+            lhs: lhs.clone(),
+            op: match op {
+                CmpOp::Lt => CmpOp::Ge,
+                CmpOp::Le => CmpOp::Gt,
+                CmpOp::Gt => CmpOp::Le,
+                CmpOp::Ge => CmpOp::Lt,
+                CmpOp::Eq => CmpOp::Ne,
+                CmpOp::Ne => CmpOp::Eq,
+            },
+            rhs: rhs.clone(),
+        },
+        Condition::Modulo {
+            expr,
+            modulus,
+            residue,
+            negated,
+        } => Condition::Modulo {
+            expr: expr.clone(),
+            modulus: *modulus,
+            residue: *residue,
+            negated: !negated,
+        },
+    }
+}
+
+/// The conditions of each arm of the `if`s and `?:`s directly in source loop `i`: the
+/// conjunction for the then arm, and for a single condition its negation for the else arm.
+fn arm_conditions(source: &SourceModel, i: usize) -> Vec<Vec<Condition>> {
+    let ifs = source
+        .ifs
+        .iter()
+        .filter(|c| c.parent_loop == Some(i) && c.parent_if.is_none())
+        .map(|c| &c.condition);
+    let conditionals = source
+        .conditionals
+        .iter()
+        .filter(|c| c.parent_loop == Some(i) && c.parent_if.is_none())
+        .filter(|c| c.parent_conditional.is_none())
+        .filter(|c| c.part != crate::source::LoopPart::Condition)
+        .map(|c| &c.condition);
+    let mut out = Vec::new();
+    for c in ifs.chain(conditionals).flatten() {
+        out.push(c.clone());
+        if let [single] = c.as_slice() {
+            out.push(vec![negated(single)]);
+        }
+    }
+    out
+}
+
+/// The counter's last value `L` and the trip count `N` of a unit-step loop with single
+/// bounds, as affine expressions of the enclosing counters and the parameters.
+fn last_and_trips(l: &metron_symbolic::Loop) -> Option<(AffineExpr, AffineExpr)> {
+    let ([start], [end]) = (l.start.exprs(), l.end.exprs()) else {
+        return None;
+    };
+    let up = match l.stride {
+        1 => true,
+        -1 => false,
+        _ => return None,
+    };
+    let last = match (up, l.end_inclusive) {
+        (_, true) => end.clone(),
+        (true, false) => end.plus_constant(-1).ok()?,
+        (false, false) => end.plus_constant(1).ok()?,
+    };
+    // N = L - s + 1 counting up, s - L + 1 counting down.
+    let (a, b) = if up { (&last, start) } else { (start, &last) };
+    let trips = a.plus_scaled(b, -1).ok()?.plus_constant(1).ok()?;
+    Some((last, trips))
+}
+
+/// The terms of every arm in every remainder pass of `f`'s unit-step loops.
+pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut out = Vec::new();
+    for (i, l) in source.loops.iter().enumerate() {
+        let Ok(scop) = &l.scop else { continue };
+        if l.function != f.name {
+            continue;
+        }
+        let arms = arm_conditions(source, i);
+        let Some((last, trips)) = last_and_trips(&super::folded(scop)) else {
+            continue;
+        };
+        if arms.is_empty() {
+            continue;
+        }
+        let Ok(mut outer) = source.nest_of(i) else {
+            continue;
+        };
+        outer.pop();
+        let up = scop.stride > 0;
+        for k in WIDTHS {
+            for r in 1..k {
+                let entries = [
+                    Condition::Modulo {
+                        expr: trips.clone(),
+                        modulus: k,
+                        residue: r,
+                        negated: false,
+                    },
+                    Condition::Affine {
+                        lhs: trips.clone(),
+                        op: CmpOp::Ge,
+                        rhs: AffineExpr::constant(r),
+                    },
+                ];
+                for j in 0..r {
+                    let back = if up { j - (r - 1) } else { (r - 1) - j };
+                    let Ok(at) = last.plus_constant(back) else {
+                        continue;
+                    };
+                    for arm in &arms {
+                        let at_pass: Option<Vec<Condition>> =
+                            arm.iter().map(|c| substitute(c, &scop.var, &at)).collect();
+                        let Some(at_pass) = at_pass else { continue };
+                        let mut nest = LoopNest::new(outer.clone());
+                        nest.conditions = entries.iter().cloned().chain(at_pass).collect();
+                        nest.conditions = source.conditions_in(&outer, nest.conditions);
+                        out.extend(trip_count(&nest, &options).ok());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use metron_symbolic::{binding, Loop};
+
+    /// `for (i = 0; i <= n - 2; i++) y = i <= m + 2 ? ...`: the remainder of a 2-wide copy
+    /// is the last iteration when `N` is odd; its then arm runs where `n - 2 <= m + 2`.
+    #[test]
+    fn the_last_pass_of_an_odd_trip_count_runs_the_arm_its_counter_takes() {
+        let l = Loop {
+            end_inclusive: true,
+            ..Loop::exclusive("i", "0", "n - 2", 1).unwrap()
+        };
+        let (last, trips) = last_and_trips(&l).unwrap();
+        assert_eq!(last, AffineExpr::parse("n - 2").unwrap());
+        assert_eq!(trips, AffineExpr::parse("n - 1").unwrap());
+        let arm = Condition::parse("i <= m + 2").unwrap();
+        let at = substitute(&arm, "i", &last).unwrap();
+        let mut nest = LoopNest::new(Vec::new());
+        nest.conditions = vec![
+            Condition::Modulo {
+                expr: trips.clone(),
+                modulus: 2,
+                residue: 1,
+                negated: false,
+            },
+            at,
+        ];
+        let p = trip_count(&nest, &CountOptions::default()).unwrap();
+        for (n, m) in [(18, 9), (19, 9), (14, 9), (13, 9), (2, 0)] {
+            let want = i64::from((n - 1) % 2 == 1 && n - 2 <= m + 2);
+            let got = p.evaluate_integer(&binding([("n", n), ("m", m)])).unwrap();
+            assert_eq!(got, want.into(), "n={n} m={m}");
+        }
+        let not = negated(&arm);
+        assert_eq!(not, Condition::parse("i > m + 2").unwrap());
+    }
+}
