@@ -58,7 +58,7 @@ impl IndexCondition {
         match self.clone() {
             IndexCondition::Affine { lhs, op, rhs } => IndexCondition::Affine {
                 lhs,
-                op: negate_op(op),
+                op: op.negated(),
                 rhs,
             },
             IndexCondition::Modulo {
@@ -133,17 +133,6 @@ impl std::fmt::Display for IndexCondition {
                 if *negated { "!=" } else { "==" }
             ),
         }
-    }
-}
-
-fn negate_op(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Le => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Ge => CmpOp::Lt,
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
     }
 }
 

@@ -213,6 +213,18 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// The comparison that holds exactly where `self` fails (`<` and `>=`).
+    pub fn negated(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+        }
+    }
+
     pub fn holds(self, a: i64, b: i64) -> bool {
         match self {
             CmpOp::Lt => a < b,
@@ -287,6 +299,28 @@ impl Condition {
                 (expr.evaluate(values)?.rem_euclid(*modulus) == *residue) != *negated
             }
         })
+    }
+
+    /// The condition that holds exactly where `self` fails.
+    pub fn negated(&self) -> Condition {
+        match self {
+            Condition::Affine { lhs, op, rhs } => Condition::Affine {
+                lhs: lhs.clone(),
+                op: op.negated(),
+                rhs: rhs.clone(),
+            },
+            Condition::Modulo {
+                expr,
+                modulus,
+                residue,
+                negated,
+            } => Condition::Modulo {
+                expr: expr.clone(),
+                modulus: *modulus,
+                residue: *residue,
+                negated: !negated,
+            },
+        }
     }
 
     /// The names the condition reads.

@@ -46,35 +46,6 @@ fn substitute(c: &Condition, var: &str, v: &AffineExpr) -> Option<Condition> {
     })
 }
 
-/// The condition that holds exactly where `c` fails.
-fn negated(c: &Condition) -> Condition {
-    match c {
-        Condition::Affine { lhs, op, rhs } => Condition::Affine {
-            lhs: lhs.clone(),
-            op: match op {
-                CmpOp::Lt => CmpOp::Ge,
-                CmpOp::Le => CmpOp::Gt,
-                CmpOp::Gt => CmpOp::Le,
-                CmpOp::Ge => CmpOp::Lt,
-                CmpOp::Eq => CmpOp::Ne,
-                CmpOp::Ne => CmpOp::Eq,
-            },
-            rhs: rhs.clone(),
-        },
-        Condition::Modulo {
-            expr,
-            modulus,
-            residue,
-            negated,
-        } => Condition::Modulo {
-            expr: expr.clone(),
-            modulus: *modulus,
-            residue: *residue,
-            negated: !negated,
-        },
-    }
-}
-
 /// The conditions of each arm of the `if`s and `?:`s directly in source loop `i`: the
 /// conjunction for the then arm, and for a single condition its negation for the else arm.
 fn arm_conditions(source: &SourceModel, i: usize) -> Vec<Vec<Condition>> {
@@ -94,7 +65,7 @@ fn arm_conditions(source: &SourceModel, i: usize) -> Vec<Vec<Condition>> {
     for c in ifs.chain(conditionals).flatten() {
         out.push(c.clone());
         if let [single] = c.as_slice() {
-            out.push(vec![negated(single)]);
+            out.push(vec![single.negated()]);
         }
     }
     out
@@ -213,7 +184,7 @@ mod tests {
             let got = p.evaluate_integer(&binding([("n", n), ("m", m)])).unwrap();
             assert_eq!(got, want.into(), "n={n} m={m}");
         }
-        let not = negated(&arm);
+        let not = arm.negated();
         assert_eq!(not, Condition::parse("i > m + 2").unwrap());
     }
 }

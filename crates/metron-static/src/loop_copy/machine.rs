@@ -620,14 +620,8 @@ impl Machine {
     /// (the hardware would fault; the runs cannot follow).
     fn divide(&mut self, i: &Instruction) {
         let (divisor, bits) = self.read(i, 0);
-        let (lo, hi) = match bits {
-            64 => (Register::RAX, Register::RDX),
-            32 => (Register::EAX, Register::EDX),
-            _ => {
-                self.set_register(Register::RAX, None);
-                self.set_register(Register::RDX, None);
-                return;
-            }
+        let Some((lo, hi)) = self.double_width(bits) else {
+            return;
         };
         let signed_op = i.mnemonic() == Mnemonic::Idiv;
         let result = (|| {
@@ -658,17 +652,25 @@ impl Machine {
         self.set_register(hi, result.map(|r| r.1));
     }
 
-    /// `rdx:rax = rax * operand` (`edx:eax` at 32 bits), signed or not.
-    fn widening_multiply(&mut self, i: &Instruction, signed_op: bool) {
-        let (factor, bits) = self.read(i, 0);
-        let (lo, hi) = match bits {
-            64 => (Register::RAX, Register::RDX),
-            32 => (Register::EAX, Register::EDX),
+    /// The low and high halves of a double-width operand of `bits` bits (`rax`/`rdx`,
+    /// `eax`/`edx`); at other widths (not modelled) both become unknown.
+    fn double_width(&mut self, bits: u32) -> Option<(Register, Register)> {
+        match bits {
+            64 => Some((Register::RAX, Register::RDX)),
+            32 => Some((Register::EAX, Register::EDX)),
             _ => {
                 self.set_register(Register::RAX, None);
                 self.set_register(Register::RDX, None);
-                return;
+                None
             }
+        }
+    }
+
+    /// `rdx:rax = rax * operand` (`edx:eax` at 32 bits), signed or not.
+    fn widening_multiply(&mut self, i: &Instruction, signed_op: bool) {
+        let (factor, bits) = self.read(i, 0);
+        let Some((lo, hi)) = self.double_width(bits) else {
+            return;
         };
         let product = self.register(lo).zip(factor).map(|(a, b)| {
             if signed_op {
