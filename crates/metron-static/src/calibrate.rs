@@ -469,6 +469,8 @@ fn size_grid(names: &[String], derived: &[Derived]) -> Vec<Binding> {
         .collect();
     let mut grid = vec![Binding::new()];
     for n in names {
+        // Many sizes (globals and parameters together) would make `2^d` points: the first
+        // [`GRID_POINTS`] of them are checked.
         grid = grid
             .into_iter()
             .flat_map(|b| {
@@ -478,6 +480,7 @@ fn size_grid(names: &[String], derived: &[Derived]) -> Vec<Binding> {
                     b
                 })
             })
+            .take(GRID_POINTS)
             .collect();
     }
     grid.into_iter().map(|b| with_derived(b, derived)).collect()

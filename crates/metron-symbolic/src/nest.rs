@@ -301,6 +301,33 @@ impl Condition {
         })
     }
 
+    /// The condition with `var` replaced by `value` (a loop counter by its value at one
+    /// iteration).
+    pub fn substituted(&self, var: &str, value: &AffineExpr) -> Result<Condition, Error> {
+        let sub = |e: &AffineExpr| -> Result<AffineExpr, Error> {
+            let Some(&a) = e.terms.get(var) else {
+                return Ok(e.clone());
+            };
+            let mut out = e.clone();
+            out.terms.remove(var);
+            out.plus_scaled(value, a)
+        };
+        Ok(match self {
+            Condition::Affine { lhs, op, rhs } => Condition::Affine {
+                lhs: sub(lhs)?,
+                op: *op,
+                rhs: sub(rhs)?,
+            },
+            Condition::Modulo { expr, .. } => {
+                let mut out = self.clone();
+                if let Condition::Modulo { expr: e, .. } = &mut out {
+                    *e = sub(expr)?;
+                }
+                out
+            }
+        })
+    }
+
     /// The condition that holds exactly where `self` fails.
     pub fn negated(&self) -> Condition {
         match self {
@@ -309,17 +336,13 @@ impl Condition {
                 op: op.negated(),
                 rhs: rhs.clone(),
             },
-            Condition::Modulo {
-                expr,
-                modulus,
-                residue,
-                negated,
-            } => Condition::Modulo {
-                expr: expr.clone(),
-                modulus: *modulus,
-                residue: *residue,
-                negated: !negated,
-            },
+            Condition::Modulo { .. } => {
+                let mut out = self.clone();
+                if let Condition::Modulo { negated, .. } = &mut out {
+                    *negated = !*negated;
+                }
+                out
+            }
         }
     }
 

@@ -310,3 +310,38 @@ fn remembered_counts_depend_on_the_options() {
         assert_eq!(p.evaluate_integer(&binding([])).unwrap(), 17.into());
     }
 }
+
+/// `Condition::substituted` and `Condition::negated`, checked by evaluating the conditions
+/// themselves: substituting `i := v` holds where the condition holds at `i = v(n, m)`, and
+/// the negation holds exactly where the condition fails.
+#[test]
+fn substituted_and_negated_conditions_agree_with_evaluation() {
+    use metron_symbolic::{AffineExpr, Condition};
+    let value = AffineExpr::parse("n - m + 1").unwrap();
+    for text in [
+        "i <= m + 2",
+        "2*i - n > 3",
+        "i + m != 4",
+        "(i + n) % 3 == 1",
+        "i % 2 != 0",
+    ] {
+        let c = Condition::parse(text).unwrap();
+        let at = c.substituted("i", &value).unwrap();
+        let not = c.negated();
+        for n in -3..8 {
+            for m in -3..8 {
+                let b: std::collections::BTreeMap<String, i64> =
+                    [("n".to_string(), n), ("m".to_string(), m)].into();
+                let mut with_i = b.clone();
+                with_i.insert("i".into(), n - m + 1);
+                let holds = c.holds(&with_i).unwrap();
+                assert_eq!(at.holds(&b).unwrap(), holds, "{text} n={n} m={m}");
+                assert_eq!(
+                    not.holds(&with_i).unwrap(),
+                    !holds,
+                    "not {text} n={n} m={m}"
+                );
+            }
+        }
+    }
+}

@@ -15,37 +15,6 @@ use crate::source::{SourceFunction, SourceModel};
 /// Widths whose remainders are counted.
 const WIDTHS: [i64; 2] = [2, 4];
 
-/// `e` with `var` replaced by `v`.
-fn substituted(e: &AffineExpr, var: &str, v: &AffineExpr) -> Option<AffineExpr> {
-    let Some(&a) = e.terms.get(var) else {
-        return Some(e.clone());
-    };
-    let mut out = e.clone();
-    out.terms.remove(var);
-    out.plus_scaled(v, a).ok()
-}
-
-fn substitute(c: &Condition, var: &str, v: &AffineExpr) -> Option<Condition> {
-    Some(match c {
-        Condition::Affine { lhs, op, rhs } => Condition::Affine {
-            lhs: substituted(lhs, var, v)?,
-            op: *op,
-            rhs: substituted(rhs, var, v)?,
-        },
-        Condition::Modulo {
-            expr,
-            modulus,
-            residue,
-            negated,
-        } => Condition::Modulo {
-            expr: substituted(expr, var, v)?,
-            modulus: *modulus,
-            residue: *residue,
-            negated: *negated,
-        },
-    })
-}
-
 /// The conditions of each arm of the `if`s and `?:`s directly in source loop `i`: the
 /// conjunction for the then arm, and for a single condition its negation for the else arm.
 fn arm_conditions(source: &SourceModel, i: usize) -> Vec<Vec<Condition>> {
@@ -135,8 +104,10 @@ pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> 
                         continue;
                     };
                     for arm in &arms {
-                        let at_pass: Option<Vec<Condition>> =
-                            arm.iter().map(|c| substitute(c, &scop.var, &at)).collect();
+                        let at_pass: Option<Vec<Condition>> = arm
+                            .iter()
+                            .map(|c| c.substituted(&scop.var, &at).ok())
+                            .collect();
                         let Some(at_pass) = at_pass else { continue };
                         let mut nest = LoopNest::new(outer.clone());
                         nest.conditions = entries.iter().cloned().chain(at_pass).collect();
@@ -167,7 +138,7 @@ mod tests {
         assert_eq!(last, AffineExpr::parse("n - 2").unwrap());
         assert_eq!(trips, AffineExpr::parse("n - 1").unwrap());
         let arm = Condition::parse("i <= m + 2").unwrap();
-        let at = substitute(&arm, "i", &last).unwrap();
+        let at = arm.substituted("i", &last).unwrap();
         let mut nest = LoopNest::new(Vec::new());
         nest.conditions = vec![
             Condition::Modulo {
