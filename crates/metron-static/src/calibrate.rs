@@ -27,13 +27,15 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::{Deserialize, Serialize};
 
+mod command_line;
+mod frames;
 mod remainder;
 mod split;
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
-use crate::loop_copy::machine::{Callee, Callees, Flow, Machine};
-use crate::source::{SourceFunction, SourceModel};
+use crate::loop_copy::machine::{Callee, Callees, Flow, Library, Machine};
+use crate::source::{ProgramInput, SourceFunction, SourceModel};
 
 /// Sample runs tried per function, and how many must finish for a refit.
 const SAMPLES: usize = 18;
@@ -175,7 +177,11 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         .iter()
         .find(|f| f.name == function.source_name())
         .ok_or(NotChecked::NoSizeParameter)?;
-    let (bounds, globals) = bound_parameters(source, f, derived, counts, &binary.variables)?;
+    let Sizes {
+        bounds,
+        globals,
+        inputs,
+    } = bound_parameters(source, f, derived, counts, &binary.variables)?;
     if bounds.is_empty() && modelled_instructions(cfg, counts) > FIXED_BUDGET as f64 {
         // A run that the model already says is past the budget is not started.
         return Err(NotChecked::OverBudget {
@@ -184,6 +190,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         });
     }
     let callees = callees(binary, function);
+    let frames = frames::frames(source, f, function);
     let subject = Subject {
         function,
         cfg,
@@ -192,7 +199,12 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         assumed,
         bounds,
         globals,
-        depth: nest_depth(source, f),
+        inputs,
+        depth: frames
+            .iter()
+            .map(|fr| nest_depth(source, fr.function))
+            .max()
+            .unwrap_or(1),
         constants: constants(binary, function, &callees),
     };
     let samples = cached_samples(&subject, Draw::Fit)?;
@@ -220,12 +232,14 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     }
     let modelled = counts.to_vec();
     if !wrong.is_empty() {
-        refit(source, f, cfg, assumed, &runs, counts, wrong, &mut out);
+        refit(
+            source, &frames, cfg, assumed, &runs, counts, wrong, &mut out,
+        );
     }
     if !runs.fixed() {
         let ctx = Recheck {
             source,
-            f,
+            frames: &frames,
             cfg,
             assumed,
             derived,
@@ -239,7 +253,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
 /// What [`recheck`] needs of the function besides its runs.
 struct Recheck<'a> {
     source: &'a SourceModel,
-    f: &'a SourceFunction,
+    frames: &'a [frames::Frame<'a>],
     cfg: &'a Cfg,
     assumed: &'a Assumed,
     derived: &'a [Derived],
@@ -292,8 +306,17 @@ fn recheck(
         out.refitted.retain(|r| r.block != b);
         out.unfitted.retain(|&a| a != address);
     }
-    let (source, f, cfg, assumed) = (ctx.source, ctx.f, ctx.cfg, ctx.assumed);
-    refit(source, f, cfg, assumed, &runs, counts, wrong.clone(), out);
+    let (source, cfg, assumed) = (ctx.source, ctx.cfg, ctx.assumed);
+    refit(
+        source,
+        ctx.frames,
+        cfg,
+        assumed,
+        &runs,
+        counts,
+        wrong.clone(),
+        out,
+    );
     for b in wrong {
         if out.unfitted.contains(&ctx.cfg.blocks[b].start) {
             counts[b] = fitted[b].clone();
@@ -315,7 +338,7 @@ enum Draw {
 #[allow(clippy::too_many_arguments)]
 fn refit(
     source: &SourceModel,
-    f: &SourceFunction,
+    frames: &[frames::Frame],
     cfg: &Cfg,
     assumed: &Assumed,
     runs: &Runs,
@@ -332,7 +355,7 @@ fn refit(
         .map(|b| counts[b].clone())
         .collect();
     let values = |c: &Piecewise| runs.values(c);
-    let structural = structural_counts(source, f);
+    let structural = frames::terms_of(source, frames, structural_counts);
     let basis = Basis::new(right.iter().collect(), &structural, &values);
     // The terms of single outer iterations, ranges and split loops only for the blocks the
     // others do not fit: they cost many symbolic counts, and cannot change a fit found.
@@ -352,9 +375,13 @@ fn refit(
             false => &basis,
             true => wider.get_or_insert_with(|| {
                 let mut terms = structural.clone();
-                terms.extend(instance_counts(source, f));
-                terms.extend(split::split_counts(source, f));
-                terms.extend(remainder::remainder_arm_counts(source, f));
+                for more in [
+                    instance_counts,
+                    split::split_counts,
+                    remainder::remainder_arm_counts,
+                ] {
+                    terms.extend(frames::terms_of(source, frames, more));
+                }
                 Basis::new(right.iter().collect(), &terms, &values)
             }),
         };
@@ -580,7 +607,7 @@ fn bound_parameters(
     derived: &[Derived],
     counts: &[Piecewise],
     variables: &BTreeMap<String, (u64, u64)>,
-) -> Result<(Vec<String>, Vec<Global>), NotChecked> {
+) -> Result<Sizes, NotChecked> {
     let mut named: BTreeSet<String> = counts.iter().flat_map(|c| c.parameters()).collect();
     let mut counters = BTreeSet::new();
     for l in source.loops.iter().filter(|l| l.function == f.name) {
@@ -628,11 +655,22 @@ fn bound_parameters(
     if floating {
         return Err(NotChecked::FloatingBound);
     }
+    // `main`'s sizes from its command line: the runs pass them as arguments.
+    let inputs: Vec<ProgramInput> = match f.name == "main" {
+        true => source
+            .inputs
+            .iter()
+            .filter(|i| named.contains(&i.name))
+            .cloned()
+            .collect(),
+        false => Vec::new(),
+    };
+    bounds.extend(inputs.iter().map(|i| i.name.clone()));
     // A name that is no parameter but a global scalar of the binary (`int n;` that `main`
     // sets): the runs store its value where the code loads it from.
     let globals: Vec<Global> = named
         .iter()
-        .filter(|n| !f.parameters.contains(n))
+        .filter(|n| !f.parameters.contains(n) && !inputs.iter().any(|i| i.name == **n))
         .filter_map(|n| {
             let &(address, bytes) = variables.get(n)?;
             matches!(bytes, 4 | 8).then(|| Global {
@@ -646,7 +684,21 @@ fn bound_parameters(
     if bounds.is_empty() && !named.is_empty() {
         return Err(NotChecked::NoSizeParameter);
     }
-    Ok((bounds, globals))
+    Ok(Sizes {
+        bounds,
+        globals,
+        inputs,
+    })
+}
+
+/// What the runs of a function vary, and how each size reaches its code.
+struct Sizes {
+    /// Every size, by name.
+    bounds: Vec<String>,
+    /// The global scalars among them, stored before each run.
+    globals: Vec<Global>,
+    /// `main`'s sizes from its command line, passed in `argv`.
+    inputs: Vec<ProgramInput>,
 }
 
 /// A global scalar that bounds a loop, and where the code loads it from.
@@ -1132,6 +1184,8 @@ struct Subject<'a> {
     bounds: Vec<String>,
     /// The global scalars among them, stored before each run.
     globals: Vec<Global>,
+    /// `main`'s sizes from its command line, passed in `argv`.
+    inputs: Vec<ProgramInput>,
     /// Loops in its deepest nest (the sizes shrink with it).
     depth: usize,
     /// The read-only constants its code (and its callees') loads: (address, bytes).
@@ -1152,7 +1206,9 @@ fn cached_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotCheck
     for c in entered {
         key.extend(c.function.code_hash().to_le_bytes());
     }
-    key.extend(subject.callees.return_first_argument.len().to_le_bytes());
+    for f in subject.callees.library.values() {
+        key.extend(format!("{f:?}").as_bytes());
+    }
     let mut taken: Vec<_> = subject.assumed.take.iter().collect();
     taken.sort();
     for (d, t) in taken {
@@ -1210,9 +1266,12 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
             .into_iter()
             .take(1 + (t + usize::from(fixed)) % 2)
         {
-            let arguments = arguments(f, &values, mirrored);
+            let arguments = match subject.inputs.is_empty() {
+                true => arguments(f, &values, mirrored),
+                false => command_line::arguments(&subject.inputs),
+            };
             let budget = run_budget.min(total_budget.saturating_sub(spent));
-            match run(subject, &arguments, &values, budget) {
+            match run(subject, &arguments, &values, mirrored, budget) {
                 Run::Finished { visits, steps } => {
                     spent += steps;
                     runs.push(visits);
@@ -1347,11 +1406,12 @@ fn callees<'a>(binary: &'a crate::binary::Binary, function: &Function) -> Callee
         .filter_map(|i| i.target)
         .collect();
     for t in targets {
-        match binary.plt.get(&t).map(String::as_str) {
-            Some("memset" | "memcpy" | "memmove") => {
-                out.return_first_argument.insert(t);
+        match binary.plt.get(&t) {
+            Some(name) => {
+                if let Some(f) = Library::by_name(name) {
+                    out.library.insert(t, f);
+                }
             }
-            Some(_) => {}
             None => {
                 if let Some(f) = binary.functions.iter().find(|f| f.address == t) {
                     out.enter.insert(t, Callee::new(f));
@@ -1386,7 +1446,13 @@ fn constants(
 }
 
 /// One run from the entry to the return, counting block visits.
-fn run(subject: &Subject, arguments: &[i64], values: &Binding, budget: usize) -> Run {
+fn run(
+    subject: &Subject,
+    arguments: &[i64],
+    values: &Binding,
+    mirrored: bool,
+    budget: usize,
+) -> Run {
     let Subject {
         function,
         cfg,
@@ -1400,6 +1466,10 @@ fn run(subject: &Subject, arguments: &[i64], values: &Binding, budget: usize) ->
         };
     };
     let mut m = Machine::at_entry(arguments);
+    if mirrored {
+        m.allocate_descending();
+    }
+    command_line::store(&mut m, &subject.inputs, values);
     for (address, bytes) in &subject.constants {
         for (k, b) in bytes.iter().enumerate() {
             m.store(address + k as u64, i64::from(*b), 1);

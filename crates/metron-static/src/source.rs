@@ -18,6 +18,7 @@ mod derived_step;
 mod fixtures;
 mod locals;
 mod minmax_call;
+mod program_input;
 mod residue_start;
 mod tile;
 mod tile_condition;
@@ -25,6 +26,7 @@ mod while_loop;
 pub use call::{SourceCall, VaryingArgument};
 pub use data_bound::DataBound;
 use minmax_call::Helpers;
+pub use program_input::ProgramInput;
 pub use tile::SourceTile;
 pub use tile_condition::TileCut;
 
@@ -183,6 +185,9 @@ pub struct SourceModel {
     /// definition), in source order.
     #[serde(default)]
     pub locals: Vec<(String, metron_symbolic::LocalValue)>,
+    /// The sizes `main` reads from its command line (`n = atoi(argv[1])`).
+    #[serde(default)]
+    pub inputs: Vec<ProgramInput>,
     /// Probability of the libm error paths (`error_path`) at each line, from a branch
     /// profile; a line without one is counted as never taking its path. Not from the AST.
     #[serde(skip)]
@@ -654,6 +659,9 @@ impl Walk {
         if let Some(body) = inner.last() {
             for l in locals::definitions(body, &parameters) {
                 self.model.locals.push((name.clone(), l));
+            }
+            if let (true, Some(argv)) = (name == "main", parameters.get(1)) {
+                self.model.inputs = program_input::program_inputs(body, argv);
             }
         }
         if let Some(c) = inner

@@ -5,6 +5,9 @@
 //! tests an unknown value stops the run: the reading then falls back to the older rules.
 
 mod lanes;
+mod library;
+
+pub use library::Library;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -71,6 +74,8 @@ pub struct Machine {
     pub flags: Flags,
     /// Address of the instruction that set `flags` (the exit compare).
     pub flags_from: u64,
+    /// The next region an allocation returns, and whether they descend.
+    heap: (u64, bool),
 }
 
 fn mask(v: i64, bits: u32) -> i64 {
@@ -178,9 +183,8 @@ impl<'a> Callee<'a> {
 /// registers unknown, and a branch on its result stops the run (box_separable's `imin`).
 #[derive(Default)]
 pub struct Callees<'a> {
-    /// Call targets (PLT stubs) of C library functions that return their first argument
-    /// (`memset`, `memcpy`, `memmove`: C11 7.24.2.1, 7.24.2.2, 7.24.6.1).
-    pub return_first_argument: std::collections::BTreeSet<u64>,
+    /// Call targets (PLT stubs) of the C library functions whose effect a run follows.
+    pub library: BTreeMap<u64, Library>,
     /// Functions of the same binary, by entry address, that a run enters.
     pub enter: HashMap<u64, Callee<'a>>,
 }
@@ -261,8 +265,8 @@ impl Machine {
         }
         let first = self.register(Register::RDI);
         self.execute(ins);
-        if callees.return_first_argument.contains(&target) {
-            self.set_register(Register::RAX, first);
+        if let Some(&f) = callees.library.get(&target) {
+            self.library_call(f, first);
         }
     }
 
@@ -308,6 +312,7 @@ impl Machine {
             memory: BTreeMap::new(),
             flags: Flags::Unknown,
             flags_from: 0,
+            heap: (library::HEAP_START, false),
         };
         // The other registers hold the caller's values: some value, not an unknown one, so
         // that `setg r12b; test r12b, r12b` on a callee-saved register is followed (the
