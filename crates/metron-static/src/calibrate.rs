@@ -440,16 +440,16 @@ impl Calibration {
     }
 }
 
-/// The instructions one call executes by the model, at fixed sizes.
+/// The instructions one call executes by the model, at fixed sizes (those it can count).
 fn modelled_instructions(cfg: &Cfg, counts: &[Piecewise]) -> f64 {
     let none = Binding::new();
     cfg.blocks
         .iter()
         .zip(counts)
         .map(|(b, c)| {
-            let n = c
-                .evaluate_integer(&none)
-                .map_or(f64::INFINITY, |v| to_f64(&v));
+            // A count the model cannot evaluate (a loop no source loop explains) is the
+            // run's to find: the budget still stops it.
+            let n = c.evaluate_integer(&none).map_or(0.0, |v| to_f64(&v));
             n * (b.end - b.first) as f64
         })
         .sum()
@@ -638,8 +638,9 @@ fn bound_parameters(
                 .cloned(),
         );
     }
-    // An enclosing loop's counter in a triangular bound (`j < i`) is no parameter.
-    named.retain(|n| !counters.contains(n));
+    // An enclosing loop's counter in a triangular bound (`j < i`) is no parameter, nor is the
+    // trip count of a loop no source loop explains: the runs fit its blocks.
+    named.retain(|n| !counters.contains(n) && !crate::loop_context::is_unmapped_trip(n));
     for d in derived.iter().rev() {
         if named.remove(d.name()) {
             named.extend(d.inputs().into_iter().cloned());

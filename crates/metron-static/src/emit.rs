@@ -373,14 +373,15 @@ impl Formulas {
                 self.functions[k].name
             )));
         }
+        // The derived parameters first: the counts below read them (`m = n % 5`).
+        let f = &self.functions[k];
+        let local = &crate::model::with_derived(&f.derived, local)?;
         let number = |p: &Piecewise| -> Result<f64> {
             // Rational: `br_prob` arms are expected counts.
             let v = p.evaluate(local)?;
             Ok(v.numer().to_string().parse::<f64>().unwrap_or(f64::NAN)
                 / v.denom().to_string().parse::<f64>().unwrap_or(f64::NAN))
         };
-        let f = &self.functions[k];
-        let local = &crate::model::with_derived(&f.derived, local)?;
         let mut out = BTreeMap::new();
         for (m, p) in pick(f) {
             let v = number(p)?;
@@ -500,6 +501,29 @@ fn int_expr_python(e: &metron_symbolic::IntExpr) -> String {
     }
 }
 
+/// A derived parameter of an inlined function: its definition in a function whose parameters
+/// are the callee's, called with the call's arguments (evaluated in the caller's names).
+fn inlined_python(d: &metron_symbolic::InlinedDerived) -> String {
+    let name = d.inner.name();
+    let (params, args): (Vec<&str>, Vec<String>) = d
+        .arguments
+        .iter()
+        .map(|(p, e)| {
+            let value = metron_symbolic::MaxOfMins::affine(e.clone()).to_string();
+            (p.as_str(), value)
+        })
+        .unzip();
+    let mut out = format!("    def _inlined_{name}({}):\n", params.join(", "));
+    for line in derived_python(std::slice::from_ref(&*d.inner)).lines() {
+        out.push_str(&format!("    {line}\n"));
+    }
+    out.push_str(&format!(
+        "        return {name}\n    {name} = _inlined_{name}({})\n",
+        args.join(", ")
+    ));
+    out
+}
+
 /// Python lines computing each derived trip count from the function's parameters (K =
 /// max(0, ceil(span / step)), written with floor division), refusing an endless loop, and
 /// each tile sum by its definition, tile by tile.
@@ -510,6 +534,7 @@ fn derived_python(derived: &[metron_symbolic::Derived]) -> String {
         .iter()
         .map(|d| match d {
             metron_symbolic::Derived::Tile(t) => tile_python(t),
+            metron_symbolic::Derived::Inlined(d) => inlined_python(d),
             metron_symbolic::Derived::Local(l) => format!(
                 "    # {name} = {def}, in C's arithmetic\n    {name} = {py}\n",
                 name = l.name,

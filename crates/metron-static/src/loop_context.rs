@@ -31,6 +31,18 @@ impl LoopContext {
     }
 }
 
+/// The parameter that stands for the trip count of a binary loop at `header` that no source
+/// loop explains (the user annotates it, or the runs of the machine code fit its blocks).
+pub fn unmapped_trip(header: u64) -> String {
+    format!("trip_0x{header:x}")
+}
+
+/// Whether `name` is an [`unmapped_trip`]: no size of the program, and none a run can vary.
+pub fn is_unmapped_trip(name: &str) -> bool {
+    name.strip_prefix("trip_0x")
+        .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
 pub fn lines_of(
     function: &Function,

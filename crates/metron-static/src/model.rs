@@ -219,7 +219,7 @@ impl FunctionContext<'_> {
         let Some(s) = self.source_loop(l) else {
             let header = cfg.blocks[cfg.loops[l].header].start;
             return LoopCount::unknown(
-                format!("trip_0x{header:x}"),
+                crate::loop_context::unmapped_trip(header),
                 "no source loop found at this loop's lines".to_string(),
             );
         };
@@ -418,6 +418,13 @@ pub fn model_function(
     with_data_means(source, &function.name, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     let assumptions = crate::assumption::data_dependent(function, &cfg, source);
+    let mut derived = derived_of(source, &function.name, &used);
+    let inlined = (0..cfg.loops.len()).filter_map(|l| Some((cx.source_loop(l)?, &contexts[l])));
+    for d in inlined_derived(source, inlined, &used) {
+        if derived.iter().all(|o| o.name() != d.name()) {
+            derived.push(d);
+        }
+    }
     FunctionModel {
         name: function.name.clone(),
         symbol: function.symbol.clone(),
@@ -437,8 +444,47 @@ pub fn model_function(
             })
             .filter(|n| used.contains(n))
             .collect(),
-        derived: derived_of(source, &function.name, &used),
+        derived,
     }
+}
+
+/// The derived parameters of the functions inlined into this one (a local `m = n % 5` of a
+/// kernel inlined into `main`) that its counts read: each computed in its function's names,
+/// bound to the arguments of the call it was inlined at, level by level.
+fn inlined_derived<'a>(
+    source: &SourceModel,
+    loops: impl Iterator<Item = (usize, &'a LoopContext)>,
+    used: &BTreeSet<String>,
+) -> Vec<metron_symbolic::Derived> {
+    use metron_symbolic::{AffineExpr, Derived, InlinedDerived};
+    let mut out: Vec<Derived> = Vec::new();
+    for (s, context) in loops.filter(|(_, c)| !c.inlined.is_empty()) {
+        for mut d in derived_of(source, &source.loops[s].function, used) {
+            for level in &context.inlined {
+                // Only the parameters it reads: another (`double da`) may have no value.
+                let reads: BTreeSet<&String> = d.inputs().into_iter().collect();
+                let arguments = level
+                    .iter()
+                    .filter(|(p, _)| reads.contains(p))
+                    .map(|(p, a)| {
+                        let value = match a {
+                            Argument::Expr(e) => e.clone(),
+                            Argument::Renamed(n) => AffineExpr::var(n),
+                        };
+                        (p.clone(), value)
+                    })
+                    .collect();
+                d = Derived::Inlined(InlinedDerived {
+                    arguments,
+                    inner: Box::new(d),
+                });
+            }
+            if out.iter().all(|o| o.name() != d.name()) {
+                out.push(d);
+            }
+        }
+    }
+    out
 }
 
 fn one_line(count: &str) -> String {

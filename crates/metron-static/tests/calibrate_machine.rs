@@ -294,3 +294,45 @@ fn a_kernel_inlined_into_main_is_checked_through_its_command_line() {
         );
     }
 }
+
+/// Kernels inlined into `main` bring their derived parameters: dscal_ref's local `m = n %
+/// 5`, transpose_blocked's tiles of a step `b`, each computed in the kernel's names from the
+/// call's arguments (unevaluated before: "parameter `m` has no value"). jacobi2d's fixed
+/// sizes leave clang -O3's inner copies without a source loop (`trip_0x...`): the one run
+/// at the fixed size counts them (not checked before: the unknown trip made the run look
+/// over budget).
+#[test]
+fn kernels_inlined_into_main_bring_their_derived_parameters() {
+    if !tools() {
+        return;
+    }
+    let inlined = |level: &str, file: &str, args: &[&str], params: &[(&str, i64)]| {
+        let src = example(&format!("../corpus/{file}"));
+        let cs = validate(
+            "clang",
+            &src,
+            &["-g", "-gdwarf-4", level],
+            true,
+            args,
+            params,
+        );
+        let main = kernel(&cs, "main");
+        assert_eq!(
+            main.predicted.total, main.measured.total,
+            "{file} clang {level}"
+        );
+    };
+    inlined("-O2", "dscal_ref.c", &["1003"], &[("n", 1003)]);
+    let tiles = [("m", 70), ("n", 50), ("b", 16)];
+    inlined("-O3", "transpose_blocked.c", &["70", "50", "16"], &tiles);
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("jacobi2d.c");
+    let text = std::fs::read_to_string(example("../corpus/jacobi2d.c")).unwrap();
+    std::fs::write(&src, format!("#define N 40\n#define T 10\n{text}")).unwrap();
+    let cs = validate("clang", &src, &["-g", "-gdwarf-4", "-O3"], true, &[], &[]);
+    let main = kernel(&cs, "main");
+    assert_eq!(
+        main.predicted.total, main.measured.total,
+        "jacobi2d clang -O3"
+    );
+}

@@ -150,3 +150,61 @@ fn source_that_does_not_match_the_binary_is_reported() {
         "{e}"
     );
 }
+
+/// A derived parameter of a kernel inlined into `main` (dscal_ref's `m = n % 5` at clang
+/// -O2) is computed in the Python model as metron computes it: in the kernel's names, from
+/// the call's arguments.
+#[test]
+fn python_model_computes_derived_parameters_of_inlined_kernels() {
+    if !have("clang", "clang") || !have("python3", "python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = example("../corpus/dscal_ref.c");
+    let bin = build("clang", &src, &["-g", "-gdwarf-4", "-O2"], dir.path(), true);
+    let a = analyse(
+        &bin,
+        &SourceOptions {
+            source: Some(src),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let py = dir.path().join("model.py");
+    let text = a.formulas.to_python().unwrap();
+    assert!(text.contains("def _inlined_m(n):"), "{text}");
+    std::fs::write(&py, text).unwrap();
+    let out = metron_measure::tool::testing::command("python3")
+        .arg(&py)
+        .arg("n=1003")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_python: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let binding = metron_symbolic::binding([("n", 1003)]);
+    let report = metron_static::report::ModelReport::build(
+        &a.formulas,
+        &Architecture::x86_64(),
+        Some(&binding),
+    )
+    .unwrap();
+    let json = serde_json::to_value(report).unwrap();
+    let main = json["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "main")
+        .unwrap();
+    let ours = main["total"].as_f64().unwrap();
+    assert!(ours > 0.0);
+    assert_eq!(
+        from_python[main["model_name"].as_str().unwrap()]
+            .as_f64()
+            .unwrap(),
+        ours
+    );
+}

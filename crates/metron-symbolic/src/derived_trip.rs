@@ -132,6 +132,43 @@ pub enum Derived {
     Tile(crate::TileSum),
     Exit(crate::ExitValue),
     Local(crate::LocalValue),
+    Inlined(InlinedDerived),
+}
+
+/// A derived parameter of a function inlined into another (a local `m = n % 5` of a BLAS
+/// kernel that `main` inlines): computed in the callee's names, its parameters bound to the
+/// call's arguments in the caller's (004 §III.C.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InlinedDerived {
+    /// Each parameter of the callee that the derived one reads, and its argument.
+    pub arguments: Vec<(String, AffineExpr)>,
+    pub inner: Box<Derived>,
+}
+
+impl InlinedDerived {
+    fn value(&self, binding: &crate::Binding) -> Result<i64, DerivedTripError> {
+        let mut callee = binding.clone();
+        for (p, e) in &self.arguments {
+            callee.insert(p.clone(), evaluate(e, binding)?);
+        }
+        self.inner.value(&callee)
+    }
+
+    fn inputs(&self) -> Vec<&String> {
+        let bound = |v: &&String| self.arguments.iter().any(|(p, _)| p == *v);
+        let mut out: Vec<&String> = self
+            .inner
+            .inputs()
+            .into_iter()
+            .filter(|v| !bound(v))
+            .collect();
+        out.extend(
+            self.arguments
+                .iter()
+                .flat_map(|(_, e)| e.terms.iter().map(|(v, _)| v)),
+        );
+        out
+    }
 }
 
 impl Derived {
@@ -141,6 +178,7 @@ impl Derived {
             Derived::Tile(t) => &t.name,
             Derived::Exit(x) => &x.name,
             Derived::Local(l) => &l.name,
+            Derived::Inlined(d) => d.inner.name(),
         }
     }
 
@@ -150,6 +188,7 @@ impl Derived {
             Derived::Tile(t) => &t.definition,
             Derived::Exit(x) => &x.definition,
             Derived::Local(l) => &l.definition,
+            Derived::Inlined(d) => d.inner.definition(),
         }
     }
 
@@ -159,6 +198,7 @@ impl Derived {
             Derived::Tile(t) => t.value(binding),
             Derived::Exit(x) => x.value(binding),
             Derived::Local(l) => l.value(binding),
+            Derived::Inlined(d) => d.value(binding),
         }
     }
 
@@ -169,6 +209,7 @@ impl Derived {
             Derived::Tile(t) => t.inputs().collect(),
             Derived::Exit(x) => x.inputs().collect(),
             Derived::Local(l) => l.inputs(),
+            Derived::Inlined(d) => d.inputs(),
         }
     }
 }
@@ -253,5 +294,42 @@ mod tests {
                 value: 0
             })
         );
+    }
+
+    /// A local `m = n % 5` of a kernel called as `kernel(2*k + 1)`: computed from the
+    /// argument, in C's arithmetic, whatever the caller's own `n` (or `m`) is.
+    #[test]
+    fn an_inlined_local_is_computed_from_the_call_argument() {
+        use crate::{IntExpr, LocalValue};
+        let local = LocalValue::new(
+            "m".into(),
+            IntExpr::Binary(
+                '%',
+                Box::new(IntExpr::Var("n".into())),
+                Box::new(IntExpr::Const(5)),
+            ),
+        );
+        let d = Derived::Inlined(InlinedDerived {
+            arguments: vec![(
+                "n".into(),
+                AffineExpr::var("k")
+                    .plus_scaled(&AffineExpr::var("k"), 1)
+                    .unwrap()
+                    .plus_scaled(&AffineExpr::constant(1), 1)
+                    .unwrap(),
+            )],
+            inner: Box::new(Derived::Local(local)),
+        });
+        for k in -12..40 {
+            let b = [("k", k), ("n", 1000)]
+                .iter()
+                .map(|(a, v)| (a.to_string(), *v))
+                .collect();
+            assert_eq!(d.value(&b), Ok((2 * k + 1) % 5), "k = {k}");
+        }
+        assert_eq!(d.name(), "m");
+        assert_eq!(d.inputs(), vec![&"k".to_string()]);
+        let none = crate::Binding::new();
+        assert_eq!(d.value(&none), Err(DerivedTripError::Unbound("k".into())));
     }
 }

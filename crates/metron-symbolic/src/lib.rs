@@ -48,7 +48,7 @@ use std::collections::BTreeMap;
 /// Integer values of named parameters (and loop variables, inside the crate).
 pub type Binding = BTreeMap<String, i64>;
 
-pub use derived_trip::{Derived, DerivedTrip, DerivedTripError};
+pub use derived_trip::{Derived, DerivedTrip, DerivedTripError, InlinedDerived};
 pub use error::Error;
 pub use exit_value::ExitValue;
 pub use expr::{Atom, LinExpr, Rational};
