@@ -1,6 +1,6 @@
 /* lu_daxpy: LU elimination in the style of LINPACK's dgefa, the row updates done by a daxpy
  * helper whose length n - k - 1 follows the elimination step.
- * corpus: kernel=daxpy args="60" params="n=60" */
+ * corpus: kernel=daxpy host=lu_daxpy args="60" params="n=60" */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -367,6 +367,7 @@ pub(crate) fn source_arm_counts(
         for side in [Arm::Then, Arm::Else] {
             let guards = if_guards(source, (k, side));
             out.extend(guarded_count(source, f.parent_loop, &guards, options).ok());
+            hoisted_counts(source, f.parent_loop, &guards, options, &mut out);
         }
     }
     for (k, q) in source.conditionals.iter().enumerate() {
@@ -379,6 +380,10 @@ pub(crate) fn source_arm_counts(
         };
         for side in [Arm::Then, Arm::Else] {
             out.extend(conditional_count(source, s, k, side, options).and_then(Result::ok));
+            if q.part != LoopPart::Init {
+                let guards = conditional_guards(source, k, side);
+                hoisted_counts(source, s, &guards, options, &mut out);
+            }
         }
     }
     out
@@ -402,23 +407,7 @@ fn conditional_count(
     if expected != s {
         return None;
     }
-    let mut guards = Vec::new();
-    let mut at = Some((k, side));
-    let mut parent_if = None;
-    while let Some((i, side)) = at {
-        let c = &source.conditionals[i];
-        guards.push(Guard {
-            condition: c.condition.clone(),
-            probability: c.probability,
-            side,
-            line: c.line,
-        });
-        parent_if = c.parent_if;
-        at = c.parent_conditional;
-    }
-    if let Some(arm) = parent_if {
-        guards.extend(if_guards(source, arm));
-    }
+    let guards = conditional_guards(source, k, side);
     let result = match (q.part, q.parent_loop) {
         (LoopPart::Condition, Some(p)) => {
             // Header executions: iterations + entries. The entries are counted in the
@@ -444,6 +433,53 @@ fn conditional_count(
         _ => guarded_count(source, expected, &guards, options),
     };
     Some(result)
+}
+
+/// The guards of arm `side` of `?:` `k`: its own condition, those of the `?:` and `if` arms
+/// around it.
+fn conditional_guards(source: &SourceModel, k: usize, side: Arm) -> Vec<Guard> {
+    let mut guards = Vec::new();
+    let mut at = Some((k, side));
+    let mut parent_if = None;
+    while let Some((i, side)) = at {
+        let c = &source.conditionals[i];
+        guards.push(Guard {
+            condition: c.condition.clone(),
+            probability: c.probability,
+            side,
+            line: c.line,
+        });
+        parent_if = c.parent_if;
+        at = c.parent_conditional;
+    }
+    if let Some(arm) = parent_if {
+        guards.extend(if_guards(source, arm));
+    }
+    guards
+}
+
+/// An arm's count at each loop out from `s` whose counter no guard reads: gcc's unswitching
+/// hoists such a test out of the loop (`if (i % 3 == 0)` in a loop over `j`), and each
+/// version of the loop is entered as often as the arm holds in the loops around it.
+fn hoisted_counts(
+    source: &SourceModel,
+    s: Option<usize>,
+    guards: &[Guard],
+    options: &CountOptions,
+    out: &mut Vec<Piecewise>,
+) {
+    let mut at = s;
+    while let Some(p) = at {
+        let Ok(l) = &source.loops[p].scop else {
+            return;
+        };
+        let mut conditions = guards.iter().filter_map(|g| g.condition.as_ref().ok());
+        if conditions.any(|c| c.iter().any(|c| condition_reads(c, &l.var))) {
+            return;
+        }
+        at = source.loops[p].parent;
+        out.extend(guarded_count(source, at, guards, options).ok());
+    }
 }
 
 fn condition_reads(c: &Condition, var: &str) -> bool {

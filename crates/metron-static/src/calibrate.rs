@@ -656,14 +656,10 @@ fn bound_parameters(
     if floating {
         return Err(NotChecked::FloatingBound);
     }
-    // `main`'s sizes from its command line: the runs pass them as arguments.
+    // `main`'s sizes from its command line: the runs pass them all as arguments, also those
+    // no count names (`argc > 1 ? atoi(argv[1]) : N` takes the arm the program runs with).
     let inputs: Vec<ProgramInput> = match f.name == "main" {
-        true => source
-            .inputs
-            .iter()
-            .filter(|i| named.contains(&i.name))
-            .cloned()
-            .collect(),
+        true => source.inputs.clone(),
         false => Vec::new(),
     };
     bounds.extend(inputs.iter().map(|i| i.name.clone()));
