@@ -191,6 +191,9 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     }
     let callees = callees(binary, function);
     let frames = frames::frames(source, f, function);
+    // The terms of the basis come from the source with calls inside loops inlined.
+    let inlined = frames::inlined_source(source, f, function);
+    let terms_source = inlined.as_ref().unwrap_or(source);
     let subject = Subject {
         function,
         cfg,
@@ -238,7 +241,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     }
     if !runs.fixed() {
         let ctx = Recheck {
-            source,
+            source: terms_source,
             frames: &frames,
             cfg,
             assumed,

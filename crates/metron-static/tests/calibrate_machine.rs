@@ -336,3 +336,32 @@ fn kernels_inlined_into_main_bring_their_derived_parameters() {
         "jacobi2d clang -O3"
     );
 }
+
+/// lu_daxpy calls `daxpy(n - k - 1, ...)` inside its elimination loops: inlined, the helper's
+/// loop runs a different count per call, which no binding of its `n` gives (the model names
+/// it `n_21`; 49% off at gcc -O2, 25% at clang -O2, where lu_daxpy is inlined into `main`
+/// too). The runs' basis writes the inlined loops into the caller's nest at the call, level
+/// by level.
+#[test]
+fn a_helper_inlined_in_a_loop_counts_in_the_callers_nest() {
+    if !tools() {
+        return;
+    }
+    let src = example("../corpus/lu_daxpy.c");
+    for (cc, level, host) in [("gcc", "-O2", "lu_daxpy"), ("clang", "-O2", "main")] {
+        let cs = validate(
+            cc,
+            &src,
+            &["-g", "-gdwarf-4", level],
+            true,
+            &["60"],
+            &[("n", 60)],
+        );
+        let row = kernel(&cs, host);
+        assert!(row.measured.total > 0.0, "{cc} {level}: {host} did not run");
+        assert_eq!(
+            row.predicted.total, row.measured.total,
+            "{host} {cc} {level}"
+        );
+    }
+}
