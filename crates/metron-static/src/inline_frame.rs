@@ -97,17 +97,21 @@ pub fn base_name(demangled: &str) -> &str {
     head.rsplit(' ').next().unwrap_or(head)
 }
 
+/// The line of `frame` when it is in `source`'s file (an inline frame's call line).
+pub fn line_in_file(frame: &crate::binary::Frame, source: &SourceModel) -> Option<u32> {
+    frame
+        .position
+        .as_ref()
+        .filter(|p| std::path::Path::new(&p.file).file_name() == source.file.file_name())
+        .map(|p| p.line)
+}
+
 /// 004 §III.C.5 for code inlined into its caller: the inline levels of `ins`, innermost
 /// first, each binding the inlined function's declared parameters to the arguments of the call
 /// it was inlined at (an affine argument in the next function out, else `NAME_LINE`). Names
 /// that are not declared parameters (struct members, annotation variables) are left alone.
 pub fn inline_levels(ins: &Instruction, source: &SourceModel) -> Vec<BTreeMap<String, Argument>> {
-    let in_file = |f: &crate::binary::Frame| {
-        f.position
-            .as_ref()
-            .filter(|p| std::path::Path::new(&p.file).file_name() == source.file.file_name())
-            .map(|p| p.line)
-    };
+    let in_file = |f: &crate::binary::Frame| line_in_file(f, source);
     let mut levels = Vec::new();
     for pair in ins.frames.windows(2) {
         let (Some(callee), Some(line)) = (pair[0].function.as_deref(), in_file(&pair[1])) else {

@@ -272,21 +272,7 @@ fn a_kernel_inlined_into_main_is_checked_through_its_command_line() {
         return;
     }
     for (seed, level) in [(1017, "-O2"), (1028, "-O3"), (1011, "-O2")] {
-        let nest = metron_nestgen::Nest::random(seed, &metron_nestgen::Options::default());
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path().join(format!("nest_{seed}.c"));
-        std::fs::write(&src, nest.c_source()).unwrap();
-        let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let params = [("n", nest.values[0]), ("m", nest.values[1])];
-        let cs = validate(
-            "clang",
-            &src,
-            &["-g", "-gdwarf-4", level],
-            true,
-            &args,
-            &params,
-        );
+        let cs = validate_nest(seed, "clang", &["-g", "-gdwarf-4", level]);
         let main = kernel(&cs, "main");
         assert_eq!(
             main.predicted.total, main.measured.total,

@@ -93,6 +93,13 @@ pub fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
 /// Builds generator seed `seed` with `cc level -fno-inline` and validates `nest` at the
 /// seed's own sizes.
 pub fn nest_row(seed: u64, cc: &str, level: &str) -> Comparison {
+    let cs = validate_nest(seed, cc, &["-g", level, "-fno-inline"]);
+    kernel(&cs, "nest").clone()
+}
+
+/// Builds generator seed `seed` with `cc flags` and validates it at the seed's own sizes
+/// (every function's rows).
+pub fn validate_nest(seed: u64, cc: &str, flags: &[&str]) -> Vec<Comparison> {
     let nest = metron_nestgen::Nest::random(seed, &metron_nestgen::Options::default());
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join(format!("nest_{seed}.c"));
@@ -100,13 +107,5 @@ pub fn nest_row(seed: u64, cc: &str, level: &str) -> Comparison {
     let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let params = [("n", nest.values[0]), ("m", nest.values[1])];
-    let cs = validate(
-        cc,
-        &src,
-        &["-g", level, "-fno-inline"],
-        true,
-        &args,
-        &params,
-    );
-    kernel(&cs, "nest").clone()
+    validate(cc, &src, flags, true, &args, &params)
 }

@@ -6,6 +6,21 @@ use common::*;
 use metron_static::analysis::{analyse, SourceOptions};
 use metron_static::category::Architecture;
 
+/// What the generated model prints when python3 runs it with `args` (`n=300`).
+fn run_python(py: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = metron_measure::tool::testing::command("python3")
+        .arg(py)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn python_model_of_cg_matches_param_evaluation() {
     if !have("g++", "g++") || !have("clang", "clang") || !have("python3", "python3") {
@@ -26,17 +41,7 @@ fn python_model_of_cg_matches_param_evaluation() {
     let text = std::fs::read_to_string(&py).unwrap();
     assert!(text.contains("def handle_function_call(caller, callee, times=1):"));
     assert!(text.contains("local = defaultdict(lambda: 0)"));
-    let out = metron_measure::tool::testing::command("python3")
-        .arg(&py)
-        .args(["n=300", "max_iter=7"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let from_python: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let from_python = run_python(&py, &["n=300", "max_iter=7"]);
     let binding = metron_symbolic::binding([("n", 300), ("max_iter", 7)]);
     let json = serde_json::to_value(
         metron_static::report::ModelReport::build(
@@ -174,17 +179,7 @@ fn python_model_computes_derived_parameters_of_inlined_kernels() {
     let text = a.formulas.to_python().unwrap();
     assert!(text.contains("def _inlined_m(n):"), "{text}");
     std::fs::write(&py, text).unwrap();
-    let out = metron_measure::tool::testing::command("python3")
-        .arg(&py)
-        .arg("n=1003")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let from_python: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let from_python = run_python(&py, &["n=1003"]);
     let binding = metron_symbolic::binding([("n", 1003)]);
     let report = metron_static::report::ModelReport::build(
         &a.formulas,

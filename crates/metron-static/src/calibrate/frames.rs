@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use metron_symbolic::{AffineExpr, Bound, Piecewise};
 
 use crate::binary::Function;
-use crate::inline_frame::{base_name, bind_inlined, inline_levels, Argument};
+use crate::inline_frame::{base_name, bind_inlined, inline_levels, line_in_file, Argument};
 use crate::source::{SourceCall, SourceFunction, SourceModel};
 
 /// One source function at one inline position: how its parameters are bound, innermost
@@ -109,12 +109,7 @@ fn call_chain<'a>(
     ins: &crate::binary::Instruction,
     source: &'a SourceModel,
 ) -> Vec<(&'a SourceFunction, &'a SourceCall)> {
-    let in_file = |fr: &crate::binary::Frame| {
-        fr.position
-            .as_ref()
-            .filter(|p| std::path::Path::new(&p.file).file_name() == source.file.file_name())
-            .map(|p| p.line)
-    };
+    let in_file = |fr: &crate::binary::Frame| line_in_file(fr, source);
     let mut out = Vec::new();
     for pair in ins.frames.windows(2).rev() {
         let (Some(callee), Some(caller), Some(line)) = (
