@@ -76,6 +76,18 @@ pub struct Calibration {
     /// counted for arrays that do not overlap, at ascending addresses in the order of the
     /// parameters, and no term for other blocks.
     pub address_dependent: Vec<u64>,
+    /// Blocks whose counts changed with the way the branches on data went (every one taken,
+    /// then none: the runs do not know the data): left as the model counts them, with its
+    /// `br_prob` or branch profile, and no term for other blocks.
+    #[serde(default)]
+    pub data_dependent: Vec<u64>,
+}
+
+impl Calibration {
+    /// Whether the runs leave block `start`'s count to the model (alias tests, data).
+    fn left_to_model(&self, start: u64) -> bool {
+        self.address_dependent.contains(&start) || self.data_dependent.contains(&start)
+    }
 }
 
 /// Branches the runs cannot decide but the model assumes (a libm error path not taken):
@@ -144,6 +156,10 @@ struct Sample {
     visits: Vec<i64>,
     /// The visits with the arrays in the opposite order, for every other sample.
     mirrored: Option<Vec<i64>>,
+    /// The visits with every branch on data going the other way (`visits` took them all),
+    /// when the run met one.
+    #[serde(default)]
+    other_way: Option<Vec<i64>>,
 }
 
 /// The function to check, and what the model knows of it.
@@ -228,6 +244,10 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         if runs.address_dependent(b) {
             out.address_dependent.push(cfg.blocks[b].start);
         }
+        if runs.data_dependent(b) {
+            out.data_dependent.push(cfg.blocks[b].start);
+            continue;
+        }
         let agrees = runs.values(count) == Some(runs.measured(b));
         if !agrees {
             wrong.push(b);
@@ -290,10 +310,17 @@ fn recheck(
     }
     samples.extend(extra);
     let runs = Runs::new(ctx.derived, samples);
-    let address_dependent: BTreeSet<u64> = out.address_dependent.iter().copied().collect();
+    for b in (0..counts.len()).filter(|&b| runs.data_dependent(b)) {
+        let start = ctx.cfg.blocks[b].start;
+        if !out.data_dependent.contains(&start) {
+            out.data_dependent.push(start);
+            counts[b] = ctx.modelled[b].clone();
+            out.refitted.retain(|r| r.block != b);
+        }
+    }
     let wrong: Vec<usize> = (0..counts.len())
         .filter(|b| !ctx.assumed.fixed.contains(b))
-        .filter(|&b| !address_dependent.contains(&ctx.cfg.blocks[b].start))
+        .filter(|&b| !out.left_to_model(ctx.cfg.blocks[b].start))
         .filter(|&b| runs.values(&counts[b]) != Some(runs.measured(b)))
         .collect();
     out.samples = runs.samples.len();
@@ -353,7 +380,7 @@ fn refit(
         .filter(|b| {
             !wrong.contains(b)
                 && !assumed.fixed.contains(b)
-                && !out.address_dependent.contains(&cfg.blocks[*b].start)
+                && !out.left_to_model(cfg.blocks[*b].start)
         })
         .map(|b| counts[b].clone())
         .collect();
@@ -557,6 +584,14 @@ impl Runs {
     /// passed, below its mmap threshold.
     fn measured(&self, b: usize) -> Vec<BigInt> {
         self.samples.iter().map(|s| s.visits[b].into()).collect()
+    }
+
+    /// Whether block `b` ran a different number of times with the branches on data the other
+    /// way.
+    fn data_dependent(&self, b: usize) -> bool {
+        self.samples
+            .iter()
+            .any(|s| s.other_way.as_ref().is_some_and(|o| o[b] != s.visits[b]))
     }
 
     /// Whether block `b` ran a different number of times with the arrays in the other order.
@@ -1262,31 +1297,48 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
     let mut spent = 0;
     for (t, values) in points.into_iter().enumerate() {
         let mut runs = Vec::new();
-        for mirrored in [false, true]
-            .into_iter()
-            .take(1 + (t + usize::from(fixed)) % 2)
-        {
+        let mut other_way = None;
+        // The arrays in order, the arrays mirrored, and (when a run met a branch on data)
+        // every such branch the other way.
+        let ways = [(false, true), (true, true), (false, false)];
+        for (k, &(mirrored, taken)) in ways.iter().enumerate() {
+            let wanted = match k {
+                1 => (t + usize::from(fixed)) % 2 == 1,
+                2 => runs.first().is_some_and(|(_, guessed)| *guessed),
+                _ => true,
+            };
+            if !wanted {
+                continue;
+            }
             let arguments = match subject.inputs.is_empty() {
                 true => arguments(f, &values, mirrored),
                 false => command_line::arguments(&subject.inputs),
             };
             let budget = run_budget.min(total_budget.saturating_sub(spent));
-            match run(subject, &arguments, &values, mirrored, budget) {
-                Run::Finished { visits, steps } => {
+            let way = Way { mirrored, taken };
+            match run(subject, &arguments, &values, way, budget) {
+                Run::Finished {
+                    visits,
+                    steps,
+                    guessed,
+                } => {
                     spent += steps;
-                    runs.push(visits);
+                    match k {
+                        2 => other_way = Some(visits),
+                        _ => runs.push((visits, guessed)),
+                    }
                 }
                 Run::OverBudget => spent += budget,
                 Run::Stopped { at } => return Err(NotChecked::Stopped { at }),
             }
         }
-        let mut runs = runs.into_iter();
+        let mut runs = runs.into_iter().map(|(v, _)| v);
         if let Some(visits) = runs.next() {
-            let mirrored = runs.next();
             out.push(Sample {
                 values,
                 visits,
-                mirrored,
+                mirrored: runs.next(),
+                other_way,
             });
         }
         if spent >= total_budget {
@@ -1390,9 +1442,16 @@ fn nest_depth(source: &SourceModel, f: &SourceFunction) -> usize {
 }
 
 enum Run {
-    Finished { visits: Vec<i64>, steps: usize },
+    /// `guessed`: a branch on data went the way [`Way::taken`] says.
+    Finished {
+        visits: Vec<i64>,
+        steps: usize,
+        guessed: bool,
+    },
     OverBudget,
-    Stopped { at: u64 },
+    Stopped {
+        at: u64,
+    },
 }
 
 /// What the runs know of `function`'s calls: the functions of the same binary it calls
@@ -1446,13 +1505,28 @@ fn constants(
 }
 
 /// One run from the entry to the return, counting block visits.
-fn run(
-    subject: &Subject,
-    arguments: &[i64],
-    values: &Binding,
+/// How one run goes where the sizes do not say: the arrays' order, and the branches on data.
+#[derive(Debug, Clone, Copy)]
+struct Way {
+    /// Arrays (and allocations) in the opposite order.
     mirrored: bool,
-    budget: usize,
-) -> Run {
+    /// Every branch on a value the run cannot know is taken (else none is).
+    taken: bool,
+}
+
+/// Where a block ending in a conditional branch on an unknown value goes, the `taken` way.
+fn data_branch(function: &Function, block: &crate::cfg::BasicBlock, taken: bool) -> Option<u64> {
+    let last = function.instructions.get(block.end.checked_sub(1)?)?;
+    if last.flow != iced_x86::FlowControl::ConditionalBranch {
+        return None;
+    }
+    match taken {
+        true => last.target,
+        false => Some(last.address + u64::from(last.length)),
+    }
+}
+
+fn run(subject: &Subject, arguments: &[i64], values: &Binding, way: Way, budget: usize) -> Run {
     let Subject {
         function,
         cfg,
@@ -1466,7 +1540,7 @@ fn run(
         };
     };
     let mut m = Machine::at_entry(arguments);
-    if mirrored {
+    if way.mirrored {
         m.allocate_descending();
     }
     command_line::store(&mut m, &subject.inputs, values);
@@ -1481,7 +1555,7 @@ fn run(
         }
     }
     let mut visits = vec![0i64; cfg.blocks.len()];
-    let (mut b, mut steps) = (entry, 0usize);
+    let (mut b, mut steps, mut guessed) = (entry, 0usize, false);
     loop {
         visits[b] += 1;
         let block = &cfg.blocks[b];
@@ -1489,19 +1563,37 @@ fn run(
         if steps > budget {
             return Run::OverBudget;
         }
-        match m.run_block(function, block, subject.callees) {
-            Flow::Return => return Run::Finished { visits, steps },
+        let next = match m.run_block(function, block, subject.callees) {
+            Flow::Return => None,
             // A branch the model assumes (an error path not taken) goes the assumed way.
             Flow::Stop => match assumed.take.get(&b) {
-                Some(&taken) => b = taken,
-                None => return Run::Stopped { at: block.start },
+                Some(&taken) => {
+                    b = taken;
+                    continue;
+                }
+                // A branch on data goes the run's way: the blocks whose counts that
+                // changes are the model's (`Runs::data_dependent`).
+                None => match data_branch(function, block, way.taken) {
+                    Some(to) => {
+                        guessed = true;
+                        Some(to)
+                    }
+                    None => return Run::Stopped { at: block.start },
+                },
             },
-            // A jump out of the function is a tail call: this function's part is done.
-            Flow::Goto(next) => match by_start.get(&next) {
-                Some(&nb) => b = nb,
-                None if !function.contains(next) => return Run::Finished { visits, steps },
-                None => return Run::Stopped { at: next },
-            },
+            Flow::Goto(next) => Some(next),
+        };
+        // A jump out of the function is a tail call: this function's part is done.
+        match next.map(|n| (n, by_start.get(&n))) {
+            Some((_, Some(&nb))) => b = nb,
+            Some((n, None)) if function.contains(n) => return Run::Stopped { at: n },
+            _ => {
+                return Run::Finished {
+                    visits,
+                    steps,
+                    guessed,
+                }
+            }
         }
     }
 }

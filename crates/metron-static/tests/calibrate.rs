@@ -4,7 +4,6 @@
 mod common;
 use common::*;
 use metron_static::binary::Binary;
-use metron_static::calibrate::NotChecked;
 use metron_static::program::ProgramModel;
 
 fn tools() -> bool {
@@ -47,9 +46,11 @@ fn copies_the_rules_miscounted_are_refitted_from_runs() {
     }
 }
 
-/// A kernel whose control reads data (threshold.c's `if (img[i] > t)`) cannot be run without
-/// the data: it is not calibrated, and says where its run stopped. An affine kernel of the
-/// same build is, with enough runs finished.
+/// A kernel whose control reads data (threshold.c's `if (img[i] > t)`) runs with every branch
+/// on data taken, then with none: the blocks whose counts that changes (the arm) are left to
+/// the model, which a `br_prob` or branch profile weighs, and the others are checked (its
+/// runs stopped at the branch before, and nothing was checked). An affine kernel of the same
+/// build follows no data.
 #[test]
 fn control_that_reads_data_is_left_to_the_model() {
     if !have("gcc", "gcc") || !have("clang", "clang") {
@@ -70,16 +71,22 @@ fn control_that_reads_data_is_left_to_the_model() {
             .clone();
         m
     };
-    let threshold = model("threshold.c", "threshold").calibration;
-    assert!(
-        matches!(threshold, Some(Err(NotChecked::Stopped { .. }))),
-        "{threshold:?}"
-    );
+    let threshold = model("threshold.c", "threshold");
+    let Some(Ok(c)) = &threshold.calibration else {
+        panic!("threshold: calibrated, not {:?}", threshold.calibration)
+    };
+    assert!(c.samples >= metron_static::calibrate::MIN_SAMPLES, "{c:?}");
+    assert!(!c.data_dependent.is_empty(), "{c:?}");
+    // What follows the data keeps the model's count (no refit of it).
+    for a in &c.data_dependent {
+        assert!(c.refitted.iter().all(|r| r.address != *a), "{c:?}");
+    }
     let c = model("syrk.c", "syrk").calibration;
     let Some(Ok(c)) = c else {
         panic!("syrk's control is affine: calibrated, not {c:?}")
     };
     assert!(c.samples >= metron_static::calibrate::MIN_SAMPLES, "{c:?}");
+    assert!(c.data_dependent.is_empty(), "{c:?}");
 }
 
 /// A few seeds of the nest generator at every optimised build (scripts/static-accuracy runs

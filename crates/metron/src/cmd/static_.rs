@@ -228,18 +228,18 @@ fn print_function(f: &FunctionReport) {
         );
     }
     if let Some(c) = &f.calibration {
+        let unfitted = match c.unfitted.len() {
+            0 => String::new(),
+            n => format!(", {n} disagree with the runs and fit no combination (left as modelled)"),
+        };
+        let data = match c.data_dependent.len() {
+            0 => String::new(),
+            n => format!(", {n} follow the data (left as modelled)"),
+        };
         println!(
-            "    checked against {} runs of the machine code: {} block counts refitted{}",
+            "    checked against {} runs of the machine code: {} block counts refitted{unfitted}{data}",
             c.samples,
             c.refitted.len(),
-            if c.unfitted.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", {} disagree with the runs and fit no combination (left as modelled)",
-                    c.unfitted.len()
-                )
-            }
         );
     }
     if let Some(why) = &f.not_checked {
