@@ -21,7 +21,7 @@ use crate::callgrind::ObjectCounts;
 use crate::error::{Result, StaticError};
 use crate::loop_profile::file_name;
 use crate::program::ProgramModel;
-use crate::source::SourceModel;
+use crate::source::{DataShare, SourceModel};
 use crate::validate::{load_bias, measured_per_instruction};
 
 pub const FORMAT: &str = "metron.branch-profile/2";
@@ -41,6 +41,9 @@ pub struct BranchProfile {
     /// Means of data-dependent loop bounds (`loop_profile`).
     #[serde(default)]
     pub loops: Vec<crate::loop_profile::LoopBoundMean>,
+    /// The share of its envelope each block whose count follows data ran (`calibrate`).
+    #[serde(default)]
+    pub shares: Vec<DataShare>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -194,13 +197,52 @@ pub fn record_all(
         .filter_map(|(&probe, p)| Some(probability(&sources[probe.source], probe, (*p)?)))
         .collect();
     branches.extend(error_paths(binary, &program, &measured.0));
+    let shares = data_shares(binary, &current, mira_compat, binding, &measured.0)?;
     Ok(BranchProfile {
         format: FORMAT.to_string(),
         sources: sources.iter().map(|s| file_name(&s.file)).collect(),
         source: None,
         branches,
         loops,
+        shares,
     })
+}
+
+/// What each block whose count follows data ran (`measured`) over its envelope (`calibrate`,
+/// with the probabilities found where no envelope fits): its share, where it ran.
+fn data_shares(
+    binary: &Binary,
+    sources: &[SourceModel],
+    mira_compat: bool,
+    binding: &Binding,
+    measured: &[Vec<f64>],
+) -> Result<Vec<DataShare>> {
+    // The envelopes: the counts the shares multiply.
+    let mut envelopes = sources.to_vec();
+    for s in &mut envelopes {
+        s.data_shares = Some(Vec::new());
+    }
+    let program = ProgramModel::build_all(binary, &envelopes, mira_compat);
+    let predicted = program.run(binary, binding)?.blocks;
+    let mut out = Vec::new();
+    for (((i, m), predicted), measured) in program.functions.iter().zip(&predicted).zip(measured) {
+        let Some(Ok(c)) = &m.calibration else {
+            continue;
+        };
+        let function = &binary.functions[*i];
+        for (b, block) in m.cfg.blocks.iter().enumerate() {
+            let (p, x) = (predicted[b], measured[b]);
+            if c.data_dependent.contains(&block.start) && p.is_finite() && p > 0.0 {
+                out.push(DataShare {
+                    function: function.symbol.clone(),
+                    code: function.code_hash(),
+                    block: block.start,
+                    share: x / p,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn probability(source: &SourceModel, probe: Probe, p: f64) -> BranchProbability {
@@ -321,6 +363,8 @@ fn file_of<'a>(profile: &'a BranchProfile, b: &'a BranchProbability) -> &'a str 
 /// its libm error paths.
 pub fn apply(source: &mut SourceModel, profile: &BranchProfile) {
     crate::loop_profile::apply(source, &profile.loops);
+    // Shares name the binary's functions, whatever file they come from.
+    source.data_shares = Some(profile.shares.clone());
     let own = file_name(&source.file);
     for b in profile
         .branches

@@ -256,21 +256,81 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     let modelled = counts.to_vec();
     if !wrong.is_empty() {
         refit(
-            source, &frames, cfg, assumed, &runs, counts, wrong, &mut out,
-        );
-    }
-    if !runs.fixed() {
-        let ctx = Recheck {
-            source: terms_source,
-            frames: &frames,
+            terms_source,
+            &frames,
             cfg,
             assumed,
-            derived,
-            modelled: &modelled,
-        };
-        recheck(&ctx, &subject, runs.samples, counts, &mut out);
+            &runs,
+            counts,
+            wrong,
+            &mut out,
+        );
+    }
+    let runs = match runs.fixed() {
+        true => runs,
+        false => {
+            let ctx = Recheck {
+                source: terms_source,
+                frames: &frames,
+                cfg,
+                assumed,
+                derived,
+                modelled: &modelled,
+            };
+            recheck(&ctx, &subject, runs, counts, &mut out)
+        }
+    };
+    if !out.data_dependent.is_empty() && target.source.data_shares.is_some() {
+        let structural = frames::terms_of(terms_source, &frames, structural_counts);
+        let basis = Basis::new(Vec::new(), &structural, &|c| runs.values(c));
+        data_counts(target, &runs, &basis, counts, &out);
     }
     Ok(out)
+}
+
+/// With a branch profile, blocks whose counts follow data count their envelope (the larger
+/// of the runs' counts with every branch on data taken and with none, fitted as any count;
+/// the model's where none fits) times the share the profile recorded for them (1 where it
+/// has none: the profile is being recorded).
+fn data_counts(
+    target: &Target,
+    runs: &Runs,
+    terms: &Basis,
+    counts: &mut [Piecewise],
+    out: &Calibration,
+) {
+    let (function, cfg) = (target.function, target.cfg);
+    // A loop bounded by data counts its bound's mean (`data_LINE`, `loop_profile`): a better
+    // count than any envelope.
+    let means: BTreeSet<&String> = target
+        .source
+        .loops
+        .iter()
+        .filter_map(|l| Some(&l.data_bound.as_ref()?.parameter))
+        .collect();
+    for (b, block) in cfg.blocks.iter().enumerate() {
+        let by_mean = counts[b].parameters().iter().any(|p| means.contains(p));
+        if !out.data_dependent.contains(&block.start) || by_mean {
+            continue;
+        }
+        let envelope = runs.envelope(b);
+        let rows: Vec<usize> = (0..envelope.len()).collect();
+        let fit = match runs.fixed() {
+            true => i64::try_from(&envelope[0]).ok().map(Piecewise::constant),
+            false => terms.fit(&envelope, &rows, &runs.grid),
+        };
+        if let Some(fit) = fit {
+            counts[b] = fit;
+        }
+        let share = target.source.data_shares.iter().flatten().find(|s| {
+            s.block == block.start
+                && s.function == function.symbol
+                && s.code == function.code_hash()
+        });
+        if let Some(r) = share.and_then(|s| metron_symbolic::Rational::from_float(s.share)) {
+            counts[b] = counts[b].scaled(&r);
+        }
+    }
 }
 
 /// What [`recheck`] needs of the function besides its runs.
@@ -291,19 +351,20 @@ struct Recheck<'a> {
 fn recheck(
     ctx: &Recheck,
     subject: &Subject,
-    mut samples: Vec<Sample>,
+    runs: Runs,
     counts: &mut [Piecewise],
     out: &mut Calibration,
-) {
+) -> Runs {
     let extra = match cached_samples(subject, Draw::Check) {
         Ok(extra) => extra,
         Err(why) => {
             if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
                 eprintln!("calibrate: {}: no checks: {why}", subject.function.name);
             }
-            return;
+            return runs;
         }
     };
+    let mut samples = runs.samples;
     if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
         let at: Vec<&Binding> = extra.iter().map(|s| &s.values).collect();
         eprintln!("calibrate: {} checks at {at:?}", subject.function.name);
@@ -325,7 +386,7 @@ fn recheck(
         .collect();
     out.samples = runs.samples.len();
     if wrong.is_empty() {
-        return;
+        return runs;
     }
     let fitted = counts.to_vec();
     let mut first = Vec::new();
@@ -354,6 +415,7 @@ fn recheck(
                 .extend(first.iter().filter(|r| r.block == b).cloned());
         }
     }
+    runs
 }
 
 /// Which runs: the samples the counts are fitted to, or the further ones they are checked on.
@@ -584,6 +646,17 @@ impl Runs {
     /// passed, below its mmap threshold.
     fn measured(&self, b: usize) -> Vec<BigInt> {
         self.samples.iter().map(|s| s.visits[b].into()).collect()
+    }
+
+    /// Block `b`'s larger count of the two ways the branches on data went, at each sample.
+    fn envelope(&self, b: usize) -> Vec<BigInt> {
+        self.samples
+            .iter()
+            .map(|s| {
+                let other = s.other_way.as_ref().map_or(s.visits[b], |o| o[b]);
+                s.visits[b].max(other).into()
+            })
+            .collect()
     }
 
     /// Whether block `b` ran a different number of times with the branches on data the other
@@ -1331,6 +1404,12 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
                 Run::OverBudget => spent += budget,
                 Run::Stopped { at } => return Err(NotChecked::Stopped { at }),
             }
+        }
+        // A run that guessed the data says nothing when the other way did not finish (a loop
+        // bounded by data runs on): which blocks follow the data is unknown.
+        let guessed = runs.first().is_some_and(|(_, g)| *g);
+        if guessed && other_way.is_none() {
+            runs.clear();
         }
         let mut runs = runs.into_iter().map(|(v, _)| v);
         if let Some(visits) = runs.next() {

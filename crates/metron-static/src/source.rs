@@ -192,6 +192,25 @@ pub struct SourceModel {
     /// profile; a line without one is counted as never taking its path. Not from the AST.
     #[serde(skip)]
     pub error_paths: std::collections::BTreeMap<u32, f64>,
+    /// Shares of the blocks whose counts follow data, from a branch profile (`None` without
+    /// one: such blocks keep the model's count, weighed by `br_prob`). Not from the AST.
+    #[serde(skip)]
+    pub data_shares: Option<Vec<DataShare>>,
+}
+
+/// The share of its envelope that a block whose count follows data ran in a profiled run
+/// (`branch_profile`): what `calibrate` counts it as, times the envelope at other sizes. The
+/// envelope is the count with every branch on data going the block's way (the runs' larger
+/// count), so the share is the fraction of the data that takes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataShare {
+    /// The function's symbol and its machine code's hash: a share is for the binary it was
+    /// recorded on.
+    pub function: String,
+    pub code: u64,
+    /// The block's start address.
+    pub block: u64,
+    pub share: f64,
 }
 
 impl SourceModel {
