@@ -236,23 +236,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         samples: runs.samples.len(),
         ..Default::default()
     };
-    let mut wrong = Vec::new();
-    for (b, count) in counts.iter().enumerate() {
-        if assumed.fixed.contains(&b) {
-            continue;
-        }
-        if runs.address_dependent(b) {
-            out.address_dependent.push(cfg.blocks[b].start);
-        }
-        if runs.data_dependent(b) {
-            out.data_dependent.push(cfg.blocks[b].start);
-            continue;
-        }
-        let agrees = runs.values(count) == Some(runs.measured(b));
-        if !agrees {
-            wrong.push(b);
-        }
-    }
+    let wrong = disagreeing(cfg, assumed, &runs, counts, &mut out);
     let modelled = counts.to_vec();
     if !wrong.is_empty() {
         refit(
@@ -286,6 +270,34 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         data_counts(target, &runs, &basis, counts, &out);
     }
     Ok(out)
+}
+
+/// The blocks whose counts disagree with the first runs; those whose counts the runs leave
+/// to the model (alias tests, data) are noted in `out` instead.
+fn disagreeing(
+    cfg: &Cfg,
+    assumed: &Assumed,
+    runs: &Runs,
+    counts: &[Piecewise],
+    out: &mut Calibration,
+) -> Vec<usize> {
+    let mut wrong = Vec::new();
+    for (b, count) in counts.iter().enumerate() {
+        if assumed.fixed.contains(&b) {
+            continue;
+        }
+        if runs.address_dependent(b) {
+            out.address_dependent.push(cfg.blocks[b].start);
+        }
+        if runs.data_dependent(b) {
+            out.data_dependent.push(cfg.blocks[b].start);
+            continue;
+        }
+        if runs.values(count) != Some(runs.measured(b)) {
+            wrong.push(b);
+        }
+    }
+    wrong
 }
 
 /// With a branch profile, blocks whose counts follow data count their envelope (the larger

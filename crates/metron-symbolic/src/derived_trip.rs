@@ -162,11 +162,7 @@ impl InlinedDerived {
             .into_iter()
             .filter(|v| !bound(v))
             .collect();
-        out.extend(
-            self.arguments
-                .iter()
-                .flat_map(|(_, e)| e.terms.iter().map(|(v, _)| v)),
-        );
+        out.extend(self.arguments.iter().flat_map(|(_, e)| e.terms.keys()));
         out
     }
 }
