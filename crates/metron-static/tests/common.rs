@@ -109,3 +109,48 @@ pub fn validate_nest(seed: u64, cc: &str, flags: &[&str]) -> Vec<Comparison> {
     let params = [("n", nest.values[0]), ("m", nest.values[1])];
     validate(cc, &src, flags, true, &args, &params)
 }
+
+/// The error in percent of `kernel_name` in `src` built with `cc flags`, its branch profile
+/// recorded at the sizes `train` and the model evaluated at `test` (also the program's
+/// arguments), and the recorded profile.
+pub fn profiled_error_at(
+    cc: &str,
+    src: &std::path::Path,
+    kernel_name: &str,
+    flags: &[&str],
+    train: &[(&str, i64)],
+    test: &[(&str, i64)],
+) -> (f64, metron_static::branch_profile::BranchProfile) {
+    use metron_static::branch_profile;
+    use metron_static::category::Architecture;
+    use metron_static::program::ProgramModel;
+    use metron_static::validate::{compare_program, run_callgrind};
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build(cc, src, flags, dir.path(), true);
+    let binary = Binary::load(&bin).unwrap();
+    let args = |p: &[(&str, i64)]| p.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>();
+    let mut source = metron_static::source::parse_file(src, &[]).unwrap();
+    let counts = run_callgrind(&bin, &args(train), dir.path()).unwrap();
+    let binding = metron_symbolic::binding(train.iter().copied());
+    let profile = branch_profile::record(
+        &binary,
+        &source,
+        false,
+        &binding,
+        counts.object(&bin).unwrap(),
+    )
+    .unwrap();
+    branch_profile::apply(&mut source, &profile);
+    let program = ProgramModel::build(&binary, &source, false);
+    let counts = run_callgrind(&bin, &args(test), dir.path()).unwrap();
+    let binding = metron_symbolic::binding(test.iter().copied());
+    let cs = compare_program(
+        &binary,
+        &program,
+        &Architecture::x86_64(),
+        &binding,
+        counts.object(&bin).unwrap(),
+    )
+    .unwrap();
+    (kernel(&cs, kernel_name).total_error_percent(), profile)
+}

@@ -341,54 +341,12 @@ fn profiled_error(
     train: &[(&str, i64)],
     test: &[(&str, i64)],
 ) -> f64 {
-    let (error, profile) = profiled_error_at(&corpus(file), kernel_name, flags, train, test);
+    let (error, profile) = profiled_error_at("gcc", &corpus(file), kernel_name, flags, train, test);
     assert!(
         !profile.branches.is_empty() || !profile.shares.is_empty(),
         "{file}: no data-dependent branch recorded"
     );
     error
-}
-
-/// As `profiled_error`, for any source file; also returns the recorded profile.
-fn profiled_error_at(
-    src: &std::path::Path,
-    kernel_name: &str,
-    flags: &[&str],
-    train: &[(&str, i64)],
-    test: &[(&str, i64)],
-) -> (f64, metron_static::branch_profile::BranchProfile) {
-    use metron_static::branch_profile;
-    use metron_static::category::Architecture;
-    use metron_static::program::ProgramModel;
-    use metron_static::validate::{compare_program, run_callgrind};
-    let dir = tempfile::tempdir().unwrap();
-    let bin = build("gcc", src, flags, dir.path(), true);
-    let binary = Binary::load(&bin).unwrap();
-    let args = |p: &[(&str, i64)]| p.iter().map(|(_, v)| v.to_string()).collect::<Vec<_>>();
-    let mut source = metron_static::source::parse_file(src, &[]).unwrap();
-    let counts = run_callgrind(&bin, &args(train), dir.path()).unwrap();
-    let binding = metron_symbolic::binding(train.iter().copied());
-    let profile = branch_profile::record(
-        &binary,
-        &source,
-        false,
-        &binding,
-        counts.object(&bin).unwrap(),
-    )
-    .unwrap();
-    branch_profile::apply(&mut source, &profile);
-    let program = ProgramModel::build(&binary, &source, false);
-    let counts = run_callgrind(&bin, &args(test), dir.path()).unwrap();
-    let binding = metron_symbolic::binding(test.iter().copied());
-    let cs = compare_program(
-        &binary,
-        &program,
-        &Architecture::x86_64(),
-        &binding,
-        counts.object(&bin).unwrap(),
-    )
-    .unwrap();
-    (kernel(&cs, kernel_name).total_error_percent(), profile)
 }
 
 /// Row sums of a jagged array: row `i` holds `len[i]` entries, so the inner loop's bound is
@@ -435,6 +393,7 @@ fn a_data_dependent_loop_bound_is_predicted_from_a_profile_of_another_size() {
     for flags in [["-g", "-O0"], ["-g", "-O2"]] {
         for test in [[("rows", 200), ("width", 8)], [("rows", 35), ("width", 20)]] {
             let (e, profile) = profiled_error_at(
+                "gcc",
                 &src,
                 "ragged_sums",
                 &flags,
@@ -449,6 +408,7 @@ fn a_data_dependent_loop_bound_is_predicted_from_a_profile_of_another_size() {
     // knapsack's inner loop also holds a data-dependent `if` (an improvement of best[w]),
     // whose share depends on the size; the bound's mean is exact (weights i % 7 + 1).
     let (e, profile) = profiled_error_at(
+        "gcc",
         &corpus("knapsack.c"),
         "knapsack",
         &["-g", "-O0"],

@@ -217,39 +217,17 @@ fn a_branch_profile_covers_every_source_file() {
     assert_eq!(p("magnitude.c", 21), 0.0);
 }
 
-/// `kernel` of corpus `file` built with `cc flags`, its branch profile recorded at `train`
-/// and the model evaluated at `test` (sizes in `params` order, also the program's
-/// arguments): the error against callgrind in percent.
+/// The error in percent of `file`'s kernel built with `cc flags`, its branch profile
+/// recorded at the sizes `train` and the model evaluated at `test` (also the arguments).
 fn profiled_error(
     cc: &str,
     flags: &[&str],
     file: &str,
-    params: &[&str],
-    train: &[i64],
-    test: &[i64],
+    train: &[(&str, i64)],
+    test: &[(&str, i64)],
 ) -> f64 {
-    let dir = tempfile::tempdir().unwrap();
-    let src = corpus(file);
-    let bin = build(cc, &src, flags, dir.path(), true);
-    let binary = Binary::load(&bin).unwrap();
-    let mut source = metron_static::source::parse_file(&src, &[]).unwrap();
-    let at = |values: &[i64]| {
-        let args: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        let binding = metron_symbolic::binding(params.iter().copied().zip(values.iter().copied()));
-        (args, binding)
-    };
-    let (args, binding) = at(train);
-    let counts = run_callgrind(&bin, &args, dir.path()).unwrap();
-    let object = counts.object(&bin).unwrap();
-    let profile =
-        metron_static::branch_profile::record(&binary, &source, false, &binding, object).unwrap();
-    metron_static::branch_profile::apply(&mut source, &profile);
-    let program = ProgramModel::build(&binary, &source, false);
-    let (args, binding) = at(test);
-    let counts = run_callgrind(&bin, &args, dir.path()).unwrap();
-    let object = counts.object(&bin).unwrap();
-    let cs = compare_program(&binary, &program, &Architecture::x86_64(), &binding, object).unwrap();
-    row(&cs, file.trim_end_matches(".c")).total_error_percent()
+    let kernel = file.trim_end_matches(".c");
+    profiled_error_at(cc, &corpus(file), kernel, flags, train, test).0
 }
 
 #[test]
@@ -265,9 +243,8 @@ fn a_branch_profile_predicts_lcs_at_another_size() {
         "gcc",
         &flags,
         "lcs.c",
-        &["n", "m"],
-        &[150, 100],
-        &[300, 200],
+        &[("n", 150), ("m", 100)],
+        &[("n", 300), ("m", 200)],
     );
     assert!(e < 0.5, "{e}%");
 }
@@ -285,9 +262,8 @@ fn runs_past_branches_on_data_check_the_rest_of_a_profiled_kernel() {
         "gcc",
         &flags,
         "viterbi.c",
-        &["steps", "states"],
-        &[100, 6],
-        &[200, 12],
+        &[("steps", 100), ("states", 6)],
+        &[("steps", 200), ("states", 12)],
     );
     assert!(e < 0.5, "{e}%");
 }
@@ -306,9 +282,8 @@ fn a_profile_weighs_the_blocks_that_follow_the_data_by_their_share() {
         "gcc",
         &flags,
         "gamma_clamp.c",
-        &["h", "w"],
-        &[50, 60],
-        &[100, 120],
+        &[("h", 50), ("w", 60)],
+        &[("h", 100), ("w", 120)],
     );
     assert!(e < 0.5, "{e}%");
 }

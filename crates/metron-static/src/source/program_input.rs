@@ -18,6 +18,9 @@ pub struct ProgramInput {
     pub argv: u32,
 }
 
+/// The highest `argv` index read as a size: the runs write every argument up to it.
+const MAX_ARGV: u32 = 64;
+
 /// The C library's conversions of a decimal string (C11 7.22.1.2, 7.22.1.4).
 const CONVERSIONS: [&str; 7] = [
     "atoi", "atol", "atoll", "strtol", "strtoll", "strtoul", "strtoull",
@@ -104,6 +107,7 @@ fn argv_element(e: &Value, argv: &str) -> Option<u32> {
     (kind(index) == "IntegerLiteral")
         .then(|| index.get("value")?.as_str()?.parse().ok())
         .flatten()
+        .filter(|&k| k <= MAX_ARGV)
 }
 
 #[cfg(test)]
@@ -126,10 +130,12 @@ mod tests {
              if (argc > 2) m = strtol(argv[2], NULL, 10);\n\
              if (argc > 3) { g = (int)atol(argv[3]); }\n\
              k = atoi(argv[1]); k = atoi(argv[2]);\n\
-             double x = atof(argv[1]);\n return n + m + g + k + (int)x; }\n",
+             double x = atof(argv[1]);\n int far = atoi(argv[4000000000]);\n\
+             return n + m + g + k + (int)x + far; }\n",
         );
         let got: Vec<(&str, u32)> = inputs.iter().map(|i| (i.name.as_str(), i.argv)).collect();
-        // `k` takes two arguments and `x` is no integer: neither is an input.
+        // `k` takes two arguments, `x` is no integer and `far`'s index is past any command
+        // line the runs would write: none is an input.
         assert_eq!(got, vec![("n", 1), ("m", 2), ("g", 3)]);
     }
 }

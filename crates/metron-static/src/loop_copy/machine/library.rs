@@ -75,7 +75,7 @@ impl Machine {
     fn decimal(&self, at: u64) -> Option<i64> {
         let mut k = at;
         while matches!(self.load(k, 1)? as u8, b' ' | b'\t' | b'\n') {
-            k += 1;
+            k = k.wrapping_add(1);
         }
         let negative = match self.load(k, 1)? as u8 {
             b'-' => true,
@@ -93,7 +93,7 @@ impl Machine {
                 break;
             }
             v = v.checked_mul(10)?.checked_add(i64::from(c - b'0'))?;
-            k += 1;
+            k = k.wrapping_add(1);
         }
         Some(if negative { -v } else { v })
     }
