@@ -41,6 +41,7 @@ pub(crate) struct BranchContext<'a> {
 
 /// One condition on the way from an arm out to its loop: the conjunction (or why there is
 /// none), its `br_prob`, and which side the arm is on.
+#[derive(Clone)]
 struct Guard {
     condition: std::result::Result<Vec<Condition>, String>,
     probability: Option<f64>,
@@ -345,6 +346,22 @@ fn guarded_count(
     Ok(total.scaled(&probability))
 }
 
+/// Executions per call of a block in source loop `s` that runs where `conditions` hold.
+pub(crate) fn conditioned_count(
+    source: &SourceModel,
+    s: Option<usize>,
+    conditions: Vec<Condition>,
+    options: &CountOptions,
+) -> std::result::Result<Piecewise, String> {
+    let guard = Guard {
+        condition: Ok(conditions),
+        probability: None,
+        side: Arm::Then,
+        line: 0,
+    };
+    guarded_count(source, s, &[guard], options)
+}
+
 /// A probability as an exact rational with 6 decimal digits.
 fn rational(p: f64) -> Rational {
     let scaled = (p * 1e6).round() as i64;
@@ -387,6 +404,61 @@ pub(crate) fn source_arm_counts(
         }
     }
     out
+}
+
+/// Executions per call of each path through two tests of one loop body (or of the
+/// function's straight code): both arms' guards at once. Compilers thread the jump after one
+/// test into the next (gcc duplicates the code after an `if` into each arm), so a block runs
+/// where two conditions hold a given way, which neither arm's count alone gives.
+pub(crate) fn path_counts(
+    source: &SourceModel,
+    function: &str,
+    options: &CountOptions,
+) -> Vec<Piecewise> {
+    let arms = counted_arms(source, function);
+    let mut out = Vec::new();
+    for (a, (loop_a, first)) in arms.iter().enumerate() {
+        for (loop_b, second) in &arms[a + 1..] {
+            if loop_a != loop_b || same_test(first, second) {
+                continue;
+            }
+            let both: Vec<Guard> = first.iter().chain(second).cloned().collect();
+            out.extend(guarded_count(source, *loop_a, &both, options).ok());
+        }
+    }
+    out
+}
+
+/// Every arm of the `if`s and `?:`s of `function` whose conditions the nest counts: the loop
+/// it runs in and its guards.
+fn counted_arms(source: &SourceModel, function: &str) -> Vec<(Option<usize>, Vec<Guard>)> {
+    let mut out = Vec::new();
+    for (k, f) in source.ifs.iter().enumerate() {
+        if f.function == function && f.condition.is_ok() && f.probability.is_none() {
+            for side in [Arm::Then, Arm::Else] {
+                out.push((f.parent_loop, if_guards(source, (k, side))));
+            }
+        }
+    }
+    for (k, q) in source.conditionals.iter().enumerate() {
+        let counted = q.condition.is_ok() && q.probability.is_none();
+        if q.function != function || !counted || q.part != LoopPart::Body {
+            continue;
+        }
+        for side in [Arm::Then, Arm::Else] {
+            out.push((q.parent_loop, conditional_guards(source, k, side)));
+        }
+    }
+    out
+}
+
+/// Whether two arms' innermost guards are the two sides of one test (their conjunction is
+/// empty).
+fn same_test(a: &[Guard], b: &[Guard]) -> bool {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) => x.line == y.line && x.condition == y.condition,
+        _ => false,
+    }
 }
 
 /// Executions per call of arm `side` of `?:` `k` for a block in source loop `s` (`None`:
@@ -482,7 +554,7 @@ fn hoisted_counts(
     }
 }
 
-fn condition_reads(c: &Condition, var: &str) -> bool {
+pub(crate) fn condition_reads(c: &Condition, var: &str) -> bool {
     match c {
         Condition::Affine { lhs, rhs, .. } => {
             lhs.terms.contains_key(var) || rhs.terms.contains_key(var)

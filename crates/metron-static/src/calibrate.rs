@@ -27,6 +27,8 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::{Deserialize, Serialize};
 
+mod alias;
+mod bound_piece;
 mod command_line;
 mod frames;
 mod remainder;
@@ -483,6 +485,9 @@ fn refit(
                     instance_counts,
                     split::split_counts,
                     remainder::remainder_arm_counts,
+                    path_counts,
+                    alias::range_counts,
+                    bound_piece::piece_counts,
                 ] {
                     terms.extend(frames::terms_of(source, frames, more));
                 }
@@ -870,6 +875,77 @@ fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise>
     out
 }
 
+/// The counts of paths through two tests of one loop body (`branch::path_counts`), and of
+/// trip-count guards hoisted out of the loops whose counters they do not read.
+fn path_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut out = crate::branch::path_counts(source, &f.name, &options);
+    let moduli = residue_moduli(source, f);
+    for (i, _) in source
+        .loops
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.function == f.name)
+    {
+        for k in [1].into_iter().chain(WIDTHS).chain(THRESHOLDS) {
+            out.extend(crate::loop_copy::hoisted_entries_with_at_least(
+                source, i, k, &options,
+            ));
+        }
+        for &q in &moduli {
+            out.extend(crate::loop_copy::passes_after_peel(source, i, q, 0, &options).ok());
+            for r in 0..q {
+                let class = Some((q, r));
+                out.extend(crate::loop_copy::entries_where(source, i, 1, class, &options).ok());
+            }
+        }
+        jammed_counts(source, i, &options, &mut out);
+    }
+    out
+}
+
+/// Entries of loop `i`'s trip classes once per pass of its parent unrolled and jammed
+/// (`loop_copy::jammed_entries`): the parent by 2 or 4, after a peel of 0 or 1.
+fn jammed_counts(source: &SourceModel, i: usize, options: &CountOptions, out: &mut Vec<Piecewise>) {
+    use crate::loop_copy::{jammed_entries, PerEntry};
+    for parent in [(2, 0), (2, 1), (4, 0), (4, 1)] {
+        let classes = [1, 2, 4, 8].map(|k| PerEntry::Class(k, None)).into_iter();
+        let residues = [2, 4]
+            .into_iter()
+            .flat_map(|q| (0..q).map(move |r| PerEntry::Class(1, Some((q, r)))));
+        let passes = [2, 4, 8].map(PerEntry::Passes).into_iter();
+        for per_entry in classes.chain(residues).chain(passes) {
+            let Some(c) = jammed_entries(source, i, parent, per_entry, options) else {
+                return;
+            };
+            out.push(c);
+        }
+    }
+}
+
+/// The moduli of trip-count classes a copied loop's remainder tests (`N mod q == r`, every
+/// `r`): a loop unrolled `q` times enters one of `q` remainder paths. Narrow widths, and the
+/// moduli of the function's `%` tests (gcc unrolls a loop by the period of an `i % 3` in it).
+fn residue_moduli(source: &SourceModel, f: &SourceFunction) -> BTreeSet<i64> {
+    let tests = source
+        .ifs
+        .iter()
+        .filter(|c| c.function == f.name)
+        .filter_map(|c| c.condition.as_ref().ok());
+    let conditionals = source
+        .conditionals
+        .iter()
+        .filter(|c| c.function == f.name)
+        .filter_map(|c| c.condition.as_ref().ok());
+    let mut moduli: BTreeSet<i64> = [2, 3, 4].into();
+    for c in tests.chain(conditionals).flatten() {
+        if let metron_symbolic::Condition::Modulo { modulus, .. } = c {
+            moduli.extend((2..=8).contains(modulus).then_some(*modulus));
+        }
+    }
+    moduli
+}
+
 /// Iterations of an enclosing loop whose inner loops a compiler may copy once per iteration:
 /// the first of any loop (a peeled first iteration), and each of a loop that runs at most
 /// [`UNROLLED`] times (a small constant loop unrolled away, each copy of its inner loops
@@ -888,17 +964,16 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
             .filter(|&i| source.is_within(i, a))
             .collect();
         let Ok(scop) = &l.scop else { continue };
-        let arms = source.ifs.iter().any(|c| {
-            c.parent_loop
-                .is_some_and(|p| p == a || source.is_within(p, a))
-        });
+        let in_a = |p: Option<usize>| p.is_some_and(|p| p == a || source.is_within(p, a));
+        let arms = source.ifs.iter().any(|c| in_a(c.parent_loop))
+            || source.conditionals.iter().any(|c| in_a(c.parent_loop));
         if l.function != f.name || (inner.is_empty() && !arms) {
             continue;
         }
         let last = most_iterations(scop)
             .filter(|&t| t <= UNROLLED)
             .unwrap_or(1);
-        let iterations: Vec<_> = (1..=last).filter_map(|c| iteration(scop, c)).collect();
+        let iterations: Vec<_> = (1..=last).flat_map(|c| iteration(scop, c)).collect();
         let ranges = inner.iter().flat_map(|&b| within_range(source, a, b));
         for cut in iterations.iter().cloned().chain(ranges).collect::<Vec<_>>() {
             let mut one = source.clone();
@@ -908,8 +983,10 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
             }
         }
         // A small constant loop unrolled away: each copy of an `if` in it runs where the
-        // condition holds for that one value of the counter (`i <= n + 1` at `i = 4`).
-        if arms && last > 1 {
+        // condition holds for that one value of the counter (`i <= n + 1` at `i = 4`). At
+        // the first iteration alone: a test hoisted out of the loop, run where it is
+        // entered (the loop not empty).
+        if arms {
             for cut in iterations {
                 let mut one = source.clone();
                 one.loops[a].scop = Ok(cut);
@@ -1061,31 +1138,78 @@ fn single_constant(b: &Bound) -> Option<i64> {
     }
 }
 
-/// `l` cut to its `c`-th iteration: started `c - 1` steps on, ended one step after that.
-/// `None` for a start that is the `max`/`min` of several expressions, whose `c`-th value
-/// is not one affine expression.
-fn iteration(l: &metron_symbolic::Loop, c: i64) -> Option<metron_symbolic::Loop> {
+/// `l` cut to its `c`-th iteration: started `c - 1` steps on, ended one step after that;
+/// one cut per piece of a start that is the `min` (counting down) or `max` (counting up) of
+/// several expressions (`for (i = MIN(8, n + 1); i > 0; i -= 3)`). Empty for a start whose
+/// `c`-th value no cut gives (a `max` counting down).
+fn iteration(l: &metron_symbolic::Loop, c: i64) -> Vec<metron_symbolic::Loop> {
     let l = &folded(l);
-    let [start] = l.start.exprs() else {
-        return None;
+    let up = l.stride > 0;
+    let tightened = matches!(
+        (&l.start, up),
+        (Bound::Max(_), true) | (Bound::Min(_), false)
+    );
+    let starts = l.start.exprs();
+    if starts.len() > 1 && !tightened {
+        return Vec::new();
+    }
+    // Every end as an inclusive bound: `i > e` is `i >= e + 1`.
+    let inclusive = |e: &metron_symbolic::AffineExpr| match l.end_inclusive {
+        true => Some(e.clone()),
+        false => e.plus_constant(-l.stride.signum()).ok(),
     };
-    let at = start.plus_constant((c - 1) * l.stride).ok()?;
-    let last = if l.end_inclusive {
-        at.clone()
-    } else {
-        at.plus_constant(l.stride.signum()).ok()?
+    let Some(ends) = l
+        .end
+        .exprs()
+        .iter()
+        .map(inclusive)
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Vec::new();
     };
-    let mut ends = l.end.exprs().to_vec();
-    ends.push(last);
+    let single_end = ends.len() == 1;
+    let end_tightened = matches!((&l.end, up), (Bound::Min(_), true) | (Bound::Max(_), false));
+    if !single_end && !end_tightened {
+        return Vec::new();
+    }
+    (0..starts.len())
+        .filter_map(|p| piece_iteration(l, starts, &ends, p, c))
+        .collect()
+}
+
+/// [`iteration`]'s cut for start piece `p`: the counter runs from the start (the `min`
+/// counting down, ties to the first expression) to piece `p`'s value, which it reaches only
+/// where that piece is the start.
+fn piece_iteration(
+    l: &metron_symbolic::Loop,
+    starts: &[metron_symbolic::AffineExpr],
+    ends: &[metron_symbolic::AffineExpr],
+    p: usize,
+    c: i64,
+) -> Option<metron_symbolic::Loop> {
+    let (up, step) = (l.stride > 0, (c - 1) * l.stride);
+    let at = starts[p].plus_constant(step).ok()?;
+    // Earlier pieces win ties: strictly past them (`+1` counting up).
+    let start: Option<Vec<_>> = starts
+        .iter()
+        .enumerate()
+        .map(|(q, e)| {
+            let tie = if q < p { l.stride.signum() } else { 0 };
+            e.plus_constant(step + tie).ok()
+        })
+        .collect();
+    let mut cut_ends = ends.to_vec();
+    cut_ends.push(at);
     let mut cut = l.clone();
-    cut.start = Bound::single(at);
-    cut.end = match (&l.end, l.stride > 0) {
-        (Bound::Min(_), true) => Bound::Min(ends),
-        (Bound::Max(_), false) => Bound::Max(ends),
-        (_, true) if l.end.exprs().len() == 1 => Bound::Min(ends),
-        (_, false) if l.end.exprs().len() == 1 => Bound::Max(ends),
-        _ => return None,
+    cut.start = match up {
+        true => Bound::Max(start?),
+        false => Bound::Min(start?),
     };
+    cut.end = match up {
+        true => Bound::Min(cut_ends),
+        false => Bound::Max(cut_ends),
+    };
+    cut.end_inclusive = true;
     Some(cut)
 }
 

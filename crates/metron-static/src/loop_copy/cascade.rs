@@ -104,18 +104,25 @@ pub fn passes_after_peel(
     let Some(inner) = loops.last_mut() else {
         return Err("empty loop nest".into());
     };
-    // `floor(N/k)` passes: the end pulled back by `k - 1` steps, the step `k` times as far
-    // (for a down-counting loop the same formula moves its lower end up); a peel pulls the
-    // end back by as many steps more.
-    let back = (k - 1 + peeled) * inner.stride;
-    let shrink =
-        |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).map_err(|e| e.to_string());
-    inner.end = match &inner.end {
-        Bound::Min(v) => Bound::Min(v.iter().map(shrink).collect::<Result<_, _>>()?),
-        Bound::Max(v) => Bound::Max(v.iter().map(shrink).collect::<Result<_, _>>()?),
-    };
-    inner.stride *= k;
+    *inner = as_passes(inner, k, peeled).ok_or("a bound out of range")?;
     trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+}
+
+/// A loop whose iterations are `l`'s passes `k` wide after `peeled` iterations,
+/// `max(0, floor((N - peeled)/k))` of them: the end pulled back by `k - 1 + peeled` steps,
+/// the step `k` times as far (for a down-counting loop the same formula moves its lower end
+/// up). Its counter's values are not `l`'s: for loops no bound inside reads.
+pub fn as_passes(l: &metron_symbolic::Loop, k: i64, peeled: i64) -> Option<metron_symbolic::Loop> {
+    let back = (k - 1 + peeled) * l.stride;
+    let shrink = |e: &metron_symbolic::AffineExpr| e.plus_constant(-back).ok();
+    let ends: Option<Vec<_>> = l.end.exprs().iter().map(shrink).collect();
+    let mut out = l.clone();
+    out.end = match &l.end {
+        Bound::Min(_) => Bound::Min(ends?),
+        Bound::Max(_) => Bound::Max(ends?),
+    };
+    out.stride *= k;
+    Some(out)
 }
 
 /// Iterations per pass of the narrowest loop copy of source loop `s`, when a scalar

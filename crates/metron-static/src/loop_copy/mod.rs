@@ -42,7 +42,10 @@ pub use nesting::follow_nesting;
 pub use outer::within_wide_parent;
 pub use remainder::padding_blocks;
 use remainder::*;
-pub use trip_class::{entries_where, entries_with_at_least};
+pub use trip_class::{
+    entries_where, entries_with_at_least, hoisted_entries_with_at_least, jammed_entries, pieces,
+    PerEntry,
+};
 pub use unswitch::unswitched_iterations;
 
 /// The copies of every source loop of one function: each binary loop's factor, and per

@@ -4,6 +4,8 @@
 //! enclosing nest with the loop cut to one iteration (004 §III.C.2: the polyhedral count) and
 //! conditions on `N` (004 §III.C.3: an `if` constraint added to the domain).
 
+use std::collections::BTreeSet;
+
 use metron_symbolic::{
     trip_count, AffineExpr, Bound, CmpOp, Condition, CountOptions, LoopNest, Piecewise,
 };
@@ -40,6 +42,83 @@ pub fn entries_where(
     let Some(inner) = loops.pop() else {
         return Err("empty loop nest".into());
     };
+    entries_in(&loops, &inner, k, modulo, options)
+}
+
+/// Entries of source loop `i` with at least `k` iterations, counted at each level out whose
+/// counters its bounds do not read: a compiler hoists the test of such a loop's trip count
+/// (`N >= k`, a vector copy's guard) out of the loops around it, to run once per iteration
+/// of the innermost loop whose counter the bounds read.
+pub fn hoisted_entries_with_at_least(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    options: &CountOptions,
+) -> Vec<Piecewise> {
+    let Ok(mut loops) = source.nest_of(i) else {
+        return Vec::new();
+    };
+    let Some(inner) = loops.pop() else {
+        return Vec::new();
+    };
+    if !inner.residues.is_empty() {
+        return Vec::new();
+    }
+    let mut bounds = inner.start.exprs().iter().chain(inner.end.exprs());
+    let read: BTreeSet<&String> = bounds.by_ref().flat_map(|e| e.terms.keys()).collect();
+    let mut out = Vec::new();
+    while loops.last().is_some_and(|l| !read.contains(&l.var)) {
+        loops.pop();
+        out.extend(entries_in(&loops, &inner, k, None, options).ok());
+    }
+    out
+}
+
+/// What a jammed term counts of the inner loop per pass of its parent.
+#[derive(Debug, Clone, Copy)]
+pub enum PerEntry {
+    /// Entries in a trip class ([`entries_where`]): at least `k` iterations, `N mod q == r`.
+    Class(i64, Option<(i64, i64)>),
+    /// Passes `k` wide.
+    Passes(i64),
+}
+
+/// Source loop `i`'s entries ([`PerEntry`]) counted once per pass of its parent unrolled
+/// `u` times after `peeled` iterations (unroll-and-jam: the parent's copies share one entry
+/// of `i`'s copies), where `i`'s bounds do not read the parent's counter. `None` where they
+/// do.
+pub fn jammed_entries(
+    source: &SourceModel,
+    i: usize,
+    (u, peeled): (i64, i64),
+    per_entry: PerEntry,
+    options: &CountOptions,
+) -> Option<Piecewise> {
+    let mut loops = source.nest_of(i).ok()?;
+    let inner = loops.pop()?;
+    let parent = loops.last_mut()?;
+    let mut bounds = inner.start.exprs().iter().chain(inner.end.exprs());
+    if !inner.residues.is_empty() || bounds.any(|e| e.terms.contains_key(&parent.var)) {
+        return None;
+    }
+    *parent = super::cascade::as_passes(parent, u, peeled)?;
+    match per_entry {
+        PerEntry::Class(k, modulo) => entries_in(&loops, &inner, k, modulo, options).ok(),
+        PerEntry::Passes(k) => {
+            loops.push(super::cascade::as_passes(&inner, k, 0)?);
+            trip_count(&LoopNest::new(loops), options).ok()
+        }
+    }
+}
+
+/// [`entries_where`] for `inner` inside `loops`.
+fn entries_in(
+    loops: &[metron_symbolic::Loop],
+    inner: &metron_symbolic::Loop,
+    k: i64,
+    modulo: Option<(i64, i64)>,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
     // A down-counting loop is the mirror image: its end is a lower bound.
     let up = inner.stride > 0;
     let tightened = matches!(
@@ -59,11 +138,11 @@ pub fn entries_where(
         for (ends, end_conditions) in &end_pieces {
             let mut conditions = start_conditions.clone();
             conditions.extend(end_conditions.iter().cloned());
-            let mut cut = loops.clone();
-            cut.push(cut_at(&inner, &start, ends, k)?);
+            let mut cut = loops.to_vec();
+            cut.push(cut_at(inner, &start, ends, k)?);
             let classes = match modulo {
                 None => vec![conditions],
-                Some((m, r)) => residue_classes(&inner, &start, &ends[0], m, r, &conditions)?,
+                Some((m, r)) => residue_classes(inner, &start, &ends[0], m, r, &conditions)?,
             };
             for c in classes {
                 total = &total + &count(&cut, c, options)?;
@@ -141,7 +220,7 @@ fn residue_classes(
 /// The pieces of a bound: each expression with the conditions under which it is the bound's
 /// value (the least of a `min`, the greatest of a `max`); ties go to the first expression, so
 /// the pieces partition the domain. A single expression is one piece with no condition.
-fn pieces(bound: &Bound) -> Vec<(AffineExpr, Vec<Condition>)> {
+pub fn pieces(bound: &Bound) -> Vec<(AffineExpr, Vec<Condition>)> {
     let exprs = bound.exprs();
     let least = matches!(bound, Bound::Min(_));
     (0..exprs.len())
