@@ -452,6 +452,27 @@ fn counted_arms(source: &SourceModel, function: &str) -> Vec<(Option<usize>, Vec
     out
 }
 
+/// Each arm of `function`'s tests inside a loop whose conditions the nest counts, as one
+/// conjunction with the loop it runs in: the conditions on the way out to it, an else arm's
+/// single condition negated (an else arm of a conjunction, a disjunction, is left out).
+pub(crate) fn arm_conditions(source: &SourceModel, function: &str) -> Vec<(usize, Vec<Condition>)> {
+    let mut out = Vec::new();
+    for (at, guards) in counted_arms(source, function) {
+        let conditions: Option<Vec<Vec<Condition>>> = guards
+            .iter()
+            .map(|g| match (g.condition.as_ref(), g.side) {
+                (Ok(c), Arm::Then) => Some(c.clone()),
+                (Ok(c), Arm::Else) if c.len() == 1 => Some(vec![c[0].negated()]),
+                _ => None,
+            })
+            .collect();
+        if let (Some(at), Some(c)) = (at, conditions) {
+            out.push((at, c.concat()));
+        }
+    }
+    out
+}
+
 /// Whether two arms' innermost guards are the two sides of one test (their conjunction is
 /// empty).
 fn same_test(a: &[Guard], b: &[Guard]) -> bool {

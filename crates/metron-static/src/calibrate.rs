@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 mod alias;
 mod bound_piece;
 mod command_line;
+mod conditioned;
 mod frames;
 mod remainder;
 mod split;
@@ -486,8 +487,7 @@ fn refit(
                     split::split_counts,
                     remainder::remainder_arm_counts,
                     path_counts,
-                    alias::range_counts,
-                    bound_piece::piece_counts,
+                    conditioned::conditioned_counts,
                 ] {
                     terms.extend(frames::terms_of(source, frames, more));
                 }

@@ -4,18 +4,18 @@
 //! each version runs where the test went its way, once per iteration of the loop the test
 //! is hoisted to. The test is `lo <= i <= hi` with `b`'s first and last counter values,
 //! one piece at a time where a bound is a `min`/`max` (004 §III.C.2: each piece is one
-//! affine bound), counted at every loop from the counter's own down to `b` (004
-//! §III.C.3: a condition added to the domain).
+//! affine bound), counted at every loop from the counter's own down to `b`
+//! ([`super::conditioned`]).
 
-use metron_symbolic::{AffineExpr, CmpOp, Condition, CountOptions, Loop, Piecewise};
+use metron_symbolic::{AffineExpr, CmpOp, Condition, Loop};
 
+use super::conditioned::Atom;
 use crate::loop_copy::pieces;
 use crate::source::{SourceFunction, SourceModel};
 
-/// For each loop `b` of `f` and each counter around it: the iterations at each level from
-/// that counter's loop down to `b` on which the counter lies in `b`'s range.
-pub(super) fn range_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
-    let options = CountOptions::default();
+/// For each loop `b` of `f` and each counter around it: the condition that the counter lies
+/// in `b`'s range, attached to `b` (one per piece of `b`'s bounds).
+pub(super) fn range_atoms(source: &SourceModel, f: &SourceFunction) -> Vec<Atom> {
     let mut out = Vec::new();
     for (b, l) in source.loops.iter().enumerate() {
         let Ok(inner) = &l.scop else { continue };
@@ -23,22 +23,19 @@ pub(super) fn range_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piec
             continue;
         }
         let ranges = counter_ranges(inner);
-        // The loops around `b`, innermost first.
-        let around: Vec<usize> =
-            std::iter::successors(l.parent, |&p| source.loops[p].parent).collect();
-        for (k, &a) in around.iter().enumerate() {
+        for a in std::iter::successors(l.parent, |&p| source.loops[p].parent) {
             let Ok(outer) = &source.loops[a].scop else {
                 break;
             };
             let var = AffineExpr::var(&outer.var);
-            // `b`'s own iterations too: the version that runs where the test failed.
-            for &s in std::iter::once(&b).chain(&around[..=k]) {
-                for (low, high, conditions) in &ranges {
-                    let mut c = conditions.clone();
-                    c.push(affine(low, CmpOp::Le, &var));
-                    c.push(affine(&var, CmpOp::Le, high));
-                    out.extend(crate::branch::conditioned_count(source, Some(s), c, &options).ok());
-                }
+            for (low, high, conditions) in &ranges {
+                let mut c = conditions.clone();
+                c.push(affine(low, CmpOp::Le, &var));
+                c.push(affine(&var, CmpOp::Le, high));
+                out.push(Atom {
+                    at: b,
+                    conditions: c,
+                });
             }
         }
     }

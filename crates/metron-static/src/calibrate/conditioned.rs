@@ -1,0 +1,69 @@
+//! Terms of the nest's domain cut by conditions a compiler tests that the source does not
+//! write: an alias test's range ([`super::alias`]), the piece of a `min`/`max` bound
+//! ([`super::bound_piece`]), and each of these together with an arm of the source's own
+//! tests (a versioned loop whose body an `i % 3 == 0` unswitches further). Each is counted
+//! as conditions added to the domain (004 §III.C.3) at the loop it is attached to and at
+//! each loop around it whose counter the conditions can be stated in: the test hoisted out
+//! as far as its operands allow.
+
+use metron_symbolic::{Condition, CountOptions, Piecewise};
+
+use crate::branch::condition_reads;
+use crate::source::{SourceFunction, SourceModel};
+
+/// A conjunction of conditions on the counters of loop `at` and the loops around it.
+#[derive(Debug, Clone)]
+pub(super) struct Atom {
+    pub at: usize,
+    pub conditions: Vec<Condition>,
+}
+
+/// Each range and piece atom of `f`, alone and with each arm of the tests on its chain of
+/// loops, counted at its loop and outward.
+pub(super) fn conditioned_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut atoms = super::alias::range_atoms(source, f);
+    atoms.extend(super::bound_piece::piece_atoms(source, f));
+    let arms = crate::branch::arm_conditions(source, &f.name);
+    let mut out = Vec::new();
+    for atom in &atoms {
+        count_outward(source, atom, &options, &mut out);
+        for (arm_loop, arm) in &arms {
+            let shallow = match (*arm_loop, atom.at) {
+                (x, y) if x == y || source.is_within(x, y) => y,
+                (x, y) if source.is_within(y, x) => x,
+                _ => continue,
+            };
+            let both = Atom {
+                at: shallow,
+                conditions: atom.conditions.iter().chain(arm).cloned().collect(),
+            };
+            count_outward(source, &both, &options, &mut out);
+        }
+    }
+    out
+}
+
+/// `atom`'s conditions counted at its loop and at each loop around it, outward while every
+/// counter they read is still in the nest.
+fn count_outward(
+    source: &SourceModel,
+    atom: &Atom,
+    options: &CountOptions,
+    out: &mut Vec<Piecewise>,
+) {
+    let chain: Vec<usize> =
+        std::iter::successors(Some(atom.at), |&p| source.loops[p].parent).collect();
+    for (k, &s) in chain.iter().enumerate() {
+        // Counters of the loops inside `s` have no value at `s`'s level.
+        let inside = chain[..k]
+            .iter()
+            .filter_map(|&i| source.loops[i].scop.as_ref().ok().map(|l| &l.var));
+        let reads = |v: &String| atom.conditions.iter().any(|c| condition_reads(c, v));
+        if source.loops[s].scop.is_err() || inside.into_iter().any(reads) {
+            return;
+        }
+        let conditions = atom.conditions.clone();
+        out.extend(crate::branch::conditioned_count(source, Some(s), conditions, options).ok());
+    }
+}
