@@ -17,7 +17,8 @@
 //! Where the runs cannot decide, the model is left as it was: a branch on a value the machine
 //! does not know (data-dependent control), fewer finished runs than [`MIN_SAMPLES`], no
 //! combination of at most [`MAX_TERMS`] terms, or a clone whose arguments are not the source's.
-//! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs.
+//! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs;
+//! `METRON_CALIBRATE_TERMS=1` prints every term of each basis with its values at the runs.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -59,6 +60,8 @@ const SIZES: std::ops::RangeInclusive<i64> = 5..=40;
 /// The sizes each parameter is swept through in the checks: past the thresholds of guards
 /// and the copies of short unrolled loops.
 const CHECK_SMALL: std::ops::RangeInclusive<i64> = 1..=8;
+/// The largest size a check runs at ([`far_points`]).
+const FAR: i64 = 64;
 /// Instructions a deep nest's run may spend per iteration of its innermost body, to narrow
 /// [`SIZES`] so that `size^depth` iterations fit in a run.
 const PER_ITERATION: f64 = 16.0;
@@ -1244,6 +1247,11 @@ impl Basis {
             let approx = v.iter().map(to_f64).collect();
             terms.push((c.clone(), v, approx));
         }
+        if std::env::var_os("METRON_CALIBRATE_TERMS").is_some() {
+            for (c, v, _) in &terms {
+                eprintln!("calibrate: term {v:?} = {c}");
+            }
+        }
         Basis { terms }
     }
 
@@ -1608,6 +1616,7 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
     };
     let mut points: Vec<Binding> = Vec::new();
     if draw == Draw::Check {
+        points.extend(far_points(bounds, &sizes));
         // Each size swept through the small ones, the others drawn: where guards and the
         // copies of short unrolled loops change (`i <= n + 1` for i = 0..6 changes at every
         // n up to 5), one point per value.
@@ -1645,6 +1654,23 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
         }
     }
     points
+}
+
+/// One check per size at twice the largest drawn value (at most [`FAR`]), the others at
+/// the smallest drawn one: a nest whose depth narrows the draws runs below thresholds its
+/// copies pass at larger sizes (a guard `N >= 6` on a loop stepping by 3 over `i - 2`), and
+/// a count fitted below them holds only there. A run past the budget is dropped.
+fn far_points(bounds: &[String], sizes: &std::ops::RangeInclusive<i64>) -> Vec<Binding> {
+    let far = (2 * sizes.end()).min(FAR);
+    bounds
+        .iter()
+        .map(|swept| {
+            bounds
+                .iter()
+                .map(|b| (b.clone(), if b == swept { far } else { *sizes.start() }))
+                .collect()
+        })
+        .collect()
 }
 
 /// Loops in the deepest nest of `f`.
