@@ -35,6 +35,7 @@ mod conditioned;
 mod frames;
 mod remainder;
 mod split;
+mod versioned;
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
@@ -491,6 +492,7 @@ fn refit(
                     remainder::remainder_arm_counts,
                     path_counts,
                     conditioned::conditioned_counts,
+                    versioned::versioned_counts,
                 ] {
                     terms.extend(frames::terms_of(source, frames, more));
                 }

@@ -141,13 +141,14 @@ fn copies_of_one_outer_iteration_or_range_are_refitted() {
 /// - 1032: remainder paths of a loop unrolled by the period of an `i % 3` in it;
 /// - 1074: versions for a run-time alias test (`y[i]` in the range the `l` loop writes);
 /// - 1092: a loop split where its `MAX(i - 1, m - 2)` start switches, ties either side;
-/// - 1095: unroll-and-jam (the outer loop by 2 after a peel, the inner one vectorised).
+/// - 1095: unroll-and-jam (the outer loop by 2 after a peel, the inner one vectorised);
+/// - 1066: the whole nest versioned on the parity of an invariant inner loop's trip count.
 #[test]
 fn compiler_transformations_at_o3_are_refitted() {
     if !tools() {
         return;
     }
-    for seed in [1020, 1026, 1032, 1074, 1092, 1095] {
+    for seed in [1020, 1026, 1032, 1066, 1074, 1092, 1095] {
         let c = nest_row(seed, "gcc", "-O3");
         assert_eq!(c.predicted.total, c.measured.total, "seed {seed} gcc -O3");
     }

@@ -43,8 +43,8 @@ pub use outer::within_wide_parent;
 pub use remainder::padding_blocks;
 use remainder::*;
 pub use trip_class::{
-    entries_where, entries_with_at_least, hoisted_entries_with_at_least, jammed_entries, pieces,
-    PerEntry,
+    class_indicator, entries_where, entries_with_at_least, hoisted_entries_with_at_least,
+    jammed_entries, pieces, PerEntry,
 };
 pub use unswitch::unswitched_iterations;
 

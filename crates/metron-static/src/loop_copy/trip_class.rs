@@ -111,6 +111,17 @@ pub fn jammed_entries(
     }
 }
 
+/// Whether loop `l`, entered once, is in trip class `(k, modulo)` ([`entries_where`]): 1 or
+/// 0 by the parameters, for a loop whose bounds read no counter.
+pub fn class_indicator(
+    l: &metron_symbolic::Loop,
+    k: i64,
+    modulo: Option<(i64, i64)>,
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    entries_in(&[], l, k, modulo, options)
+}
+
 /// [`entries_where`] for `inner` inside `loops`.
 fn entries_in(
     loops: &[metron_symbolic::Loop],
