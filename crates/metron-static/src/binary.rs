@@ -89,6 +89,10 @@ pub struct Instruction {
     /// `cmp r, imm`: the immediate (a guard's threshold on the trip count).
     #[serde(skip)]
     pub compared_immediate: Option<i64>,
+    /// `cmp x, imm` with `x` a register or memory: the immediate (a vectoriser's cost-model
+    /// threshold on a trip count kept in a stack slot).
+    #[serde(skip)]
+    pub compare_constant: Option<i64>,
     /// `lea d, [s + c]` (no index) or `mov d, s`: (d, s, c), the destination as the source
     /// plus a constant (gcc's guard tests `N - 1`).
     #[serde(skip)]
@@ -125,6 +129,7 @@ impl Instruction {
             writes: Vec::new(),
             compared: Vec::new(),
             compared_immediate: None,
+            compare_constant: None,
             offset: None,
             addressing: Vec::new(),
             memory: Vec::new(),
@@ -701,6 +706,7 @@ fn disassemble(
         let (compared_immediate, offset) = guard_operands(&instr);
         out.push(Instruction {
             compared_immediate,
+            compare_constant: compare_constant(&instr),
             offset,
             address: instr.ip(),
             step,
@@ -724,6 +730,20 @@ fn disassemble(
 
 /// The immediate of `cmp r, imm`, and `d = s + c` for `lea d, [s + c]` and `mov d, s`
 /// between general-purpose registers.
+/// The immediate of a two-operand `cmp`, whatever the other operand.
+fn compare_constant(instr: &iced_x86::Instruction) -> Option<i64> {
+    let immediate = matches!(
+        instr.op1_kind(),
+        OpKind::Immediate8
+            | OpKind::Immediate8to32
+            | OpKind::Immediate8to64
+            | OpKind::Immediate32
+            | OpKind::Immediate32to64
+    );
+    (instr.mnemonic() == Mnemonic::Cmp && instr.op_count() == 2 && immediate)
+        .then(|| instr.immediate(1) as i64)
+}
+
 fn guard_operands(
     instr: &iced_x86::Instruction,
 ) -> (

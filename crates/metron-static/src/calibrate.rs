@@ -245,24 +245,20 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     };
     let wrong = disagreeing(cfg, assumed, &runs, counts, &mut out);
     let modelled = counts.to_vec();
+    let thresholds = compare_thresholds(function);
+    let terms = Terms {
+        source: terms_source,
+        frames: &frames,
+        thresholds: &thresholds,
+    };
     if !wrong.is_empty() {
-        refit(
-            terms_source,
-            &frames,
-            cfg,
-            assumed,
-            &runs,
-            counts,
-            wrong,
-            &mut out,
-        );
+        refit(&terms, cfg, assumed, &runs, counts, wrong, &mut out);
     }
     let runs = match runs.fixed() {
         true => runs,
         false => {
             let ctx = Recheck {
-                source: terms_source,
-                frames: &frames,
+                terms: &terms,
                 cfg,
                 assumed,
                 derived,
@@ -272,7 +268,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         }
     };
     if !out.data_dependent.is_empty() && target.source.data_shares.is_some() {
-        let structural = frames::terms_of(terms_source, &frames, structural_counts);
+        let structural = frames::terms_of(terms_source, &frames, &structural_counts);
         let basis = Basis::new(Vec::new(), &structural, &|c| runs.values(c));
         data_counts(target, &runs, &basis, counts, &out);
     }
@@ -354,8 +350,7 @@ fn data_counts(
 
 /// What [`recheck`] needs of the function besides its runs.
 struct Recheck<'a> {
-    source: &'a SourceModel,
-    frames: &'a [frames::Frame<'a>],
+    terms: &'a Terms<'a>,
     cfg: &'a Cfg,
     assumed: &'a Assumed,
     derived: &'a [Derived],
@@ -416,17 +411,8 @@ fn recheck(
         out.refitted.retain(|r| r.block != b);
         out.unfitted.retain(|&a| a != address);
     }
-    let (source, cfg, assumed) = (ctx.source, ctx.cfg, ctx.assumed);
-    refit(
-        source,
-        ctx.frames,
-        cfg,
-        assumed,
-        &runs,
-        counts,
-        wrong.clone(),
-        out,
-    );
+    let (cfg, assumed) = (ctx.cfg, ctx.assumed);
+    refit(ctx.terms, cfg, assumed, &runs, counts, wrong.clone(), out);
     for b in wrong {
         if out.unfitted.contains(&ctx.cfg.blocks[b].start) {
             counts[b] = fitted[b].clone();
@@ -444,12 +430,33 @@ enum Draw {
     Check,
 }
 
+/// Where the terms of a basis come from: the source (with its inlined calls' loops), the
+/// functions inlined into the physical one, and the thresholds its compares test.
+struct Terms<'a> {
+    source: &'a SourceModel,
+    frames: &'a [frames::Frame<'a>],
+    /// Trip counts a vectoriser's cost model may require (`cmp x, 13; jbe`): each compared
+    /// constant and the three above it (the compared value may be `N` less a peel).
+    thresholds: &'a [i64],
+}
+
+/// The [`Terms::thresholds`] of `function`: its compares' constants from 9 to 64 (the
+/// smaller ones are the basis's own widths and guards) and the three above each.
+fn compare_thresholds(function: &Function) -> Vec<i64> {
+    let constants: BTreeSet<i64> = function
+        .instructions
+        .iter()
+        .filter_map(|i| i.compare_constant)
+        .filter(|c| (9..=64).contains(c))
+        .flat_map(|c| c..=c + 3)
+        .collect();
+    constants.into_iter().collect()
+}
+
 /// Refits the `wrong` blocks of `counts` from the combinations the runs admit; lists those
 /// no combination fits in `out`.
-#[allow(clippy::too_many_arguments)]
 fn refit(
-    source: &SourceModel,
-    frames: &[frames::Frame],
+    terms: &Terms,
     cfg: &Cfg,
     assumed: &Assumed,
     runs: &Runs,
@@ -466,7 +473,8 @@ fn refit(
         .map(|b| counts[b].clone())
         .collect();
     let values = |c: &Piecewise| runs.values(c);
-    let structural = frames::terms_of(source, frames, structural_counts);
+    let (source, frames) = (terms.source, terms.frames);
+    let structural = frames::terms_of(source, frames, &structural_counts);
     let basis = Basis::new(right.iter().collect(), &structural, &values);
     // The terms of single outer iterations, ranges and split loops only for the blocks the
     // others do not fit: they cost many symbolic counts, and cannot change a fit found.
@@ -485,18 +493,21 @@ fn refit(
         let basis = match wide {
             false => &basis,
             true => wider.get_or_insert_with(|| {
-                let mut terms = structural.clone();
+                let mut all = structural.clone();
                 for more in [
                     instance_counts,
                     split::split_counts,
                     remainder::remainder_arm_counts,
                     path_counts,
                     conditioned::conditioned_counts,
-                    versioned::versioned_counts,
                 ] {
-                    terms.extend(frames::terms_of(source, frames, more));
+                    all.extend(frames::terms_of(source, frames, &more));
                 }
-                Basis::new(right.iter().collect(), &terms, &values)
+                let versions = |s: &SourceModel, f: &SourceFunction| {
+                    versioned::versioned_counts(s, f, terms.thresholds)
+                };
+                all.extend(frames::terms_of(source, frames, &versions));
+                Basis::new(right.iter().collect(), &all, &values)
             }),
         };
         let mut still = Vec::new();

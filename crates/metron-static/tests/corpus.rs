@@ -501,3 +501,29 @@ fn a_helper_called_with_a_length_that_follows_the_loops_is_counted_per_length() 
         assert_eq!(c.predicted.total, c.measured.total, "{cc} {level}");
     }
 }
+
+/// mgs at gcc -O3 (105% before): gcc vectorises the update over `i` (stride `n`) only where
+/// `m` passes its cost model's threshold (`cmp $0xd` on a trip count in a stack slot), and
+/// runs the scalar loop elsewhere. The versions count as the loop's iterations and passes
+/// times the indicator of `m >= 15` or its complement, the threshold read from the compare.
+/// Exact against callgrind at m = 60, n = 40 and at m = 12, n = 30 (the scalar version).
+#[test]
+fn a_cost_model_threshold_read_from_the_binary_versions_the_counts() {
+    if !tools() {
+        return;
+    }
+    for (m, n) in [(60, 40), (12, 30)] {
+        let flags = ["-g", "-gdwarf-4", "-O3", "-fno-inline"];
+        let (ms, ns) = (m.to_string(), n.to_string());
+        let cs = validate(
+            "gcc",
+            &corpus("mgs.c"),
+            &flags,
+            true,
+            &[&ms, &ns],
+            &[("m", m), ("n", n)],
+        );
+        let c = kernel(&cs, "mgs");
+        assert_eq!(c.predicted.total, c.measured.total, "m = {m}, n = {n}");
+    }
+}

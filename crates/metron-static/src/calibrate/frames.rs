@@ -55,7 +55,7 @@ pub(super) fn frames<'a>(
 pub(super) fn terms_of(
     source: &SourceModel,
     frames: &[Frame],
-    terms: fn(&SourceModel, &SourceFunction) -> Vec<Piecewise>,
+    terms: &dyn Fn(&SourceModel, &SourceFunction) -> Vec<Piecewise>,
 ) -> Vec<Piecewise> {
     let mut out = Vec::new();
     for fr in frames {

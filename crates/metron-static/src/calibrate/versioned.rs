@@ -8,7 +8,7 @@
 
 use metron_symbolic::{CountOptions, Piecewise};
 
-use crate::loop_copy::class_indicator;
+use crate::loop_copy::{class_indicator, entries_with_at_least, passes_after_peel};
 use crate::source::{SourceFunction, SourceModel};
 
 /// The classes tested: the remainder of a loop unrolled by 2 or 4, and the thresholds of
@@ -25,9 +25,15 @@ const CLASSES: [(i64, Option<(i64, i64)>); 9] = [
     (8, None),
 ];
 
-/// Each loop's iterations and each arm's count of `f`, times the indicator of each class
-/// of each invariant loop nested in another.
-pub(super) fn versioned_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+/// Each loop's iterations and each arm's count of `f`, times the indicator of each of
+/// [`CLASSES`] of each invariant loop nested in another; and each loop's iterations,
+/// entries and passes 2 wide, times the indicator of `N >= k` and its complement for each
+/// of the binary's `thresholds` (a vectoriser's cost-model versions).
+pub(super) fn versioned_counts(
+    source: &SourceModel,
+    f: &SourceFunction,
+    thresholds: &[i64],
+) -> Vec<Piecewise> {
     let options = CountOptions::default();
     let invariant: Vec<&metron_symbolic::Loop> = source
         .loops
@@ -39,18 +45,34 @@ pub(super) fn versioned_counts(source: &SourceModel, f: &SourceFunction) -> Vec<
     if invariant.is_empty() {
         return Vec::new();
     }
-    let mut counts: Vec<Piecewise> = (0..source.loops.len())
-        .filter(|&i| source.loops[i].function == f.name)
-        .filter_map(|i| crate::loop_context::source_total(source, i, &options).ok())
-        .collect();
+    let mut totals = Vec::new();
+    let mut copies = Vec::new();
+    for i in (0..source.loops.len()).filter(|&i| source.loops[i].function == f.name) {
+        totals.extend(crate::loop_context::source_total(source, i, &options).ok());
+        copies.extend(entries_with_at_least(source, i, 1, &options).ok());
+        for peeled in [0, 1] {
+            copies.extend(passes_after_peel(source, i, 2, peeled, &options).ok());
+        }
+    }
+    let mut counts = totals.clone();
     counts.extend(crate::branch::source_arm_counts(source, &f.name, &options));
+    // A cost model's versions: the loop's iterations, entries and passes, in the version
+    // past the threshold and in the other one (`N < 15`: 1 less the indicator).
+    totals.extend(copies);
     let mut out = Vec::new();
     for l in invariant {
         for (k, modulo) in CLASSES {
-            let Ok(indicator) = class_indicator(l, k, modulo, &options) else {
+            if let Ok(indicator) = class_indicator(l, k, modulo, &options) {
+                out.extend(counts.iter().map(|c| &indicator * c));
+            }
+        }
+        for &k in thresholds {
+            let Ok(indicator) = class_indicator(l, k, None, &options) else {
                 continue;
             };
-            out.extend(counts.iter().map(|c| &indicator * c));
+            let other = &Piecewise::constant(1) - &indicator;
+            out.extend(totals.iter().map(|c| &indicator * c));
+            out.extend(totals.iter().map(|c| &other * c));
         }
     }
     out
