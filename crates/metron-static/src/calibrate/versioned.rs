@@ -26,7 +26,7 @@ const CLASSES: [(i64, Option<(i64, i64)>); 9] = [
 ];
 
 /// Each loop's iterations and each arm's count of `f`, times the indicator of each of
-/// [`CLASSES`] of each invariant loop nested in another; and each loop's iterations,
+/// [`CLASSES`] of each invariant innermost loop nested in another; and each loop's iterations,
 /// entries and passes 2 wide, times the indicator of `N >= k` and its complement for each
 /// of the binary's `thresholds` (a vectoriser's cost-model versions).
 pub(super) fn versioned_counts(
@@ -35,9 +35,11 @@ pub(super) fn versioned_counts(
     thresholds: &[i64],
 ) -> Vec<Piecewise> {
     let options = CountOptions::default();
-    let invariant: Vec<&metron_symbolic::Loop> = source
-        .loops
-        .iter()
+    // The loops a compiler copies (and so tests the class of) are the innermost ones.
+    let innermost = |i: usize| !source.loops.iter().any(|o| o.parent == Some(i));
+    let invariant: Vec<&metron_symbolic::Loop> = (0..source.loops.len())
+        .filter(|&i| innermost(i))
+        .map(|i| &source.loops[i])
         .filter(|l| l.function == f.name && l.parent.is_some())
         .filter_map(|l| l.scop.as_ref().ok())
         .filter(|l| l.residues.is_empty() && reads_no_counter(source, l))
