@@ -728,8 +728,6 @@ fn disassemble(
     out
 }
 
-/// The immediate of `cmp r, imm`, and `d = s + c` for `lea d, [s + c]` and `mov d, s`
-/// between general-purpose registers.
 /// The immediate of a two-operand `cmp`, whatever the other operand.
 fn compare_constant(instr: &iced_x86::Instruction) -> Option<i64> {
     let immediate = matches!(
@@ -744,6 +742,8 @@ fn compare_constant(instr: &iced_x86::Instruction) -> Option<i64> {
         .then(|| instr.immediate(1) as i64)
 }
 
+/// The immediate of `cmp r, imm`, and `d = s + c` for `lea d, [s + c]` and `mov d, s`
+/// between general-purpose registers.
 fn guard_operands(
     instr: &iced_x86::Instruction,
 ) -> (
@@ -751,18 +751,7 @@ fn guard_operands(
     Option<(iced_x86::Register, iced_x86::Register, i64)>,
 ) {
     use iced_x86::Register;
-    let immediate = (instr.mnemonic() == Mnemonic::Cmp
-        && instr.op_count() == 2
-        && instr.op0_kind() == OpKind::Register
-        && matches!(
-            instr.op1_kind(),
-            OpKind::Immediate8
-                | OpKind::Immediate8to32
-                | OpKind::Immediate8to64
-                | OpKind::Immediate32
-                | OpKind::Immediate32to64
-        ))
-    .then(|| instr.immediate(1) as i64);
+    let immediate = compare_constant(instr).filter(|_| instr.op0_kind() == OpKind::Register);
     let gpr = |r: Register| r.is_gpr();
     let offset = match instr.mnemonic() {
         Mnemonic::Lea
