@@ -865,3 +865,27 @@ fn frames(context: &addr2line::Context<Reader>, address: u64) -> Vec<Frame> {
 fn demangle(symbol: &str) -> String {
     addr2line::demangle(symbol, gimli::DW_LANG_C_plus_plus).unwrap_or_else(|| symbol.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(bytes: &[u8]) -> iced_x86::Instruction {
+        iced_x86::Decoder::new(64, bytes, iced_x86::DecoderOptions::NONE).decode()
+    }
+
+    /// A `cmp` against a register and one against a stack slot (gcc's cost-model test,
+    /// `cmpl $0xd, 0x40(%rsp)`): both give their constant; only the register form is a
+    /// guard's threshold. A `cmp` of two registers has none.
+    #[test]
+    fn compare_constants_of_registers_and_memory() {
+        let register = decode(&[0x83, 0xf8, 0x05]);
+        let memory = decode(&[0x83, 0x7c, 0x24, 0x40, 0x0d]);
+        let registers = decode(&[0x39, 0xc8]);
+        assert_eq!(compare_constant(&register), Some(5));
+        assert_eq!(guard_operands(&register).0, Some(5));
+        assert_eq!(compare_constant(&memory), Some(13));
+        assert_eq!(guard_operands(&memory).0, None);
+        assert_eq!(compare_constant(&registers), None);
+    }
+}

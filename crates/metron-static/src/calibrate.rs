@@ -499,6 +499,7 @@ fn refit(
                     split::split_counts,
                     remainder::remainder_arm_counts,
                     path_counts,
+                    class_counts,
                     conditioned::conditioned_counts,
                 ] {
                     all.extend(frames::terms_of(source, frames, &more));
@@ -756,9 +757,7 @@ fn bound_parameters(
     let mut counters = BTreeSet::new();
     for l in source.loops.iter().filter(|l| l.function == f.name) {
         if let Ok(scop) = &l.scop {
-            for e in scop.start.exprs().iter().chain(scop.end.exprs()) {
-                named.extend(e.names().cloned());
-            }
+            named.extend(scop.bound_names().cloned());
             counters.insert(scop.var.clone());
         }
     }
@@ -891,11 +890,17 @@ fn structural_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise>
     out
 }
 
-/// The counts of paths through two tests of one loop body (`branch::path_counts`), and of
-/// trip-count guards hoisted out of the loops whose counters they do not read.
+/// The counts of paths through two tests of one loop body (`branch::path_counts`).
 fn path_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    crate::branch::path_counts(source, &f.name, &CountOptions::default())
+}
+
+/// Trip classes of each loop of `f` beyond [`structural_counts`]'s: guards hoisted out of
+/// the loops whose counters the bounds do not read, every remainder class of
+/// [`residue_moduli`], and unroll-and-jam ([`jammed_counts`]).
+fn class_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
     let options = CountOptions::default();
-    let mut out = crate::branch::path_counts(source, &f.name, &options);
+    let mut out = Vec::new();
     let moduli = residue_moduli(source, f);
     for (i, _) in source
         .loops
@@ -931,10 +936,7 @@ fn jammed_counts(source: &SourceModel, i: usize, options: &CountOptions, out: &m
             .flat_map(|q| (0..q).map(move |r| PerEntry::Class(1, Some((q, r)))));
         let passes = [2, 4, 8].map(PerEntry::Passes).into_iter();
         for per_entry in classes.chain(residues).chain(passes) {
-            let Some(c) = jammed_entries(source, i, parent, per_entry, options) else {
-                return;
-            };
-            out.push(c);
+            out.extend(jammed_entries(source, i, parent, per_entry, options));
         }
     }
 }
@@ -1856,6 +1858,61 @@ fn run(subject: &Subject, arguments: &[i64], values: &Binding, way: Way, budget:
 mod tests {
     use super::*;
     use num_traits::One;
+
+    /// [`iteration`]'s cuts of a loop whose start is a `min` counting down (or a `max`
+    /// counting up) hold one point, summed over the pieces, exactly where the loop has a
+    /// `c`-th iteration: checked against running the loop, for every `n` in -6..=16.
+    #[test]
+    fn first_iteration_cuts_of_a_min_start_match_running_the_loop() {
+        let loops = [
+            ("min(8, n + 1)", "0", false, -3),
+            ("max(2, n - 4)", "n + 3", false, 2),
+            ("min(n, 5)", "1", true, -1),
+        ];
+        for (start, end, inclusive, stride) in loops {
+            let l = metron_symbolic::Loop {
+                var: "i".into(),
+                start: Bound::parse(start).unwrap(),
+                end: Bound::parse(end).unwrap(),
+                end_inclusive: inclusive,
+                stride,
+                residues: Vec::new(),
+            };
+            for c in 1..=4 {
+                let cuts = iteration(&l, c);
+                assert!(!cuts.is_empty(), "{start}: no cut");
+                for n in -6..=16 {
+                    // The loop run by hand: its c-th iteration exists or not.
+                    let at = |b: &Bound| b.evaluate(&[("n".to_string(), n)].into()).unwrap();
+                    let (mut i, stop) = (at(&l.start), at(&l.end));
+                    let mut iterations = 0;
+                    let runs = |i: i64| match (stride > 0, inclusive) {
+                        (true, true) => i <= stop,
+                        (true, false) => i < stop,
+                        (false, true) => i >= stop,
+                        (false, false) => i > stop,
+                    };
+                    while runs(i) {
+                        iterations += 1;
+                        i += stride;
+                    }
+                    let binding: Binding = [("n".to_string(), n)].into();
+                    let counted: i64 = cuts
+                        .iter()
+                        .map(|cut| {
+                            let nest = metron_symbolic::LoopNest::new(vec![cut.clone()]);
+                            let count =
+                                metron_symbolic::trip_count(&nest, &CountOptions::default());
+                            let v = count.unwrap().evaluate_integer(&binding).unwrap();
+                            i64::try_from(&v).unwrap()
+                        })
+                        .sum();
+                    let expected = i64::from(iterations >= c);
+                    assert_eq!(counted, expected, "{start}, iteration {c}, n = {n}");
+                }
+            }
+        }
+    }
 
     fn r(v: &[i64]) -> Vec<BigRational> {
         v.iter()

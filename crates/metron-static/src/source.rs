@@ -994,9 +994,7 @@ impl Walk {
         );
         for (i, _) in &self.stack {
             if let Some(Ok(l)) = self.model.loops.get(*i).map(|l| &l.scop) {
-                for e in l.start.exprs().iter().chain(l.end.exprs()) {
-                    out.extend(e.names().cloned());
-                }
+                out.extend(l.bound_names().cloned());
             }
         }
         out

@@ -172,6 +172,15 @@ pub struct Loop {
 }
 
 impl Loop {
+    /// The names its start and end read: counters of the loops around it and parameters.
+    pub fn bound_names(&self) -> impl Iterator<Item = &String> {
+        self.start
+            .exprs()
+            .iter()
+            .chain(self.end.exprs())
+            .flat_map(|e| e.names())
+    }
+
     /// `for (var = start; var < end; var += stride)` (stride > 0) or
     /// `for (var = start; var > end; var += stride)` (stride < 0), bounds parsed by
     /// [`Bound::parse`].

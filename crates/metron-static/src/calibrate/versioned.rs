@@ -87,11 +87,6 @@ fn reads_no_counter(source: &SourceModel, l: &metron_symbolic::Loop) -> bool {
         .iter()
         .filter_map(|o| o.scop.as_ref().ok().map(|s| &s.var))
         .collect();
-    let mut names = l
-        .start
-        .exprs()
-        .iter()
-        .chain(l.end.exprs())
-        .flat_map(|e| e.names());
+    let mut names = l.bound_names();
     names.all(|n| !counters.contains(&n))
 }

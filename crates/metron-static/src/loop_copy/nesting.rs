@@ -237,10 +237,10 @@ pub(super) fn unrolled_instances(
     // one instance to the next.
     let reads_unrolled = source.loops.iter().enumerate().any(|(x, sl)| {
         (x == s || (source.is_within(s, x) && source.is_within(x, outermost)))
-            && sl.scop.as_ref().map_or(true, |l| {
-                let exprs = l.start.exprs().iter().chain(l.end.exprs());
-                exprs.flat_map(|e| e.terms.keys()).any(|v| vars.contains(v))
-            })
+            && sl
+                .scop
+                .as_ref()
+                .map_or(true, |l| l.bound_names().any(|v| vars.contains(v)))
     });
     let inside = |b: usize| {
         mapping

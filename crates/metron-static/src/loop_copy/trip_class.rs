@@ -64,8 +64,7 @@ pub fn hoisted_entries_with_at_least(
     if !inner.residues.is_empty() {
         return Vec::new();
     }
-    let mut bounds = inner.start.exprs().iter().chain(inner.end.exprs());
-    let read: BTreeSet<&String> = bounds.by_ref().flat_map(|e| e.terms.keys()).collect();
+    let read: BTreeSet<&String> = inner.bound_names().collect();
     let mut out = Vec::new();
     while loops.last().is_some_and(|l| !read.contains(&l.var)) {
         loops.pop();
@@ -97,8 +96,7 @@ pub fn jammed_entries(
     let mut loops = source.nest_of(i).ok()?;
     let inner = loops.pop()?;
     let parent = loops.last_mut()?;
-    let mut bounds = inner.start.exprs().iter().chain(inner.end.exprs());
-    if !inner.residues.is_empty() || bounds.any(|e| e.terms.contains_key(&parent.var)) {
+    if !inner.residues.is_empty() || inner.bound_names().any(|n| *n == parent.var) {
         return None;
     }
     *parent = super::cascade::as_passes(parent, u, peeled)?;

@@ -43,12 +43,10 @@ pub fn tile_scop(
     tiles: &[TileCandidate],
     outer_vars: &[&str],
 ) -> Option<(Loop, SourceTile)> {
-    let names = |e: &AffineExpr| e.terms.keys().cloned().collect::<Vec<_>>();
-    let exprs = scop.start.exprs().iter().chain(scop.end.exprs());
-    let used: Vec<String> = exprs.flat_map(names).collect();
+    let used: Vec<&String> = scop.bound_names().collect();
     let [t] = tiles
         .iter()
-        .filter(|t| used.iter().any(|u| u == t.var))
+        .filter(|t| used.iter().any(|u| *u == t.var))
         .collect::<Vec<_>>()[..]
     else {
         return None;
