@@ -33,6 +33,7 @@ mod bound_piece;
 mod command_line;
 mod conditioned;
 mod frames;
+mod layout;
 mod remainder;
 mod split;
 mod versioned;
@@ -80,9 +81,13 @@ pub struct Calibration {
     /// left as they were, or as the first samples alone fitted them (also in `refitted`).
     pub unfitted: Vec<u64>,
     /// Blocks whose counts changed with the order of the arrays in memory (alias tests):
-    /// counted for arrays that do not overlap, at ascending addresses in the order of the
-    /// parameters, and no term for other blocks.
+    /// counted for arrays that do not overlap, at ascending addresses in the order the
+    /// caller allocates them ([`Calibration::array_order`]), and no term for other blocks.
     pub address_dependent: Vec<u64>,
+    /// With address-dependent blocks, the array arguments as the runs laid them out, lowest
+    /// address first (empty for `main`, whose runs allocate as it does).
+    #[serde(default)]
+    pub array_order: Vec<String>,
     /// Blocks whose counts changed with the way the branches on data went (every one taken,
     /// then none: the runs do not know the data): left as the model counts them, with its
     /// `br_prob` or branch profile, and no term for other blocks.
@@ -232,6 +237,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
             .max()
             .unwrap_or(1),
         constants: constants(binary, function, &callees),
+        layout: layout::Layout::of(source, f),
     };
     let samples = cached_samples(&subject, Draw::Fit)?;
     if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
@@ -267,6 +273,10 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
             recheck(&ctx, &subject, runs, counts, &mut out)
         }
     };
+    if !out.address_dependent.is_empty() && subject.inputs.is_empty() {
+        let array = |p: &str| !subject.bounds.iter().any(|b| b == p);
+        out.array_order = subject.layout.order(f, array);
+    }
     if !out.data_dependent.is_empty() && target.source.data_shares.is_some() {
         let structural = frames::terms_of(terms_source, &frames, &structural_counts);
         let basis = Basis::new(Vec::new(), &structural, &|c| runs.values(c));
@@ -480,6 +490,7 @@ fn refit(
     // others do not fit: they cost many symbolic counts, and cannot change a fit found.
     let mut wider = None;
     let mut left = wrong;
+    let mut refitted = Vec::new();
     // Every run first, then (a count right where sizes are not small) the large ones.
     for (rows, wide) in [
         (Rows::All, false),
@@ -514,11 +525,18 @@ fn refit(
         let mut still = Vec::new();
         for b in left {
             match fit_block(basis, runs, b, rows) {
-                Some(now) => out.refit(cfg, counts, b, now),
+                Some(now) => {
+                    out.refit(cfg, counts, b, now);
+                    refitted.push(b);
+                }
                 None => still.push(b),
             }
         }
         left = still;
+    }
+    if !left.is_empty() && !refitted.is_empty() {
+        let widest = wider.as_ref().unwrap_or(&basis);
+        left = through_neighbours(widest, runs, cfg, counts, left, refitted, out);
     }
     for b in left {
         let address = cfg.blocks[b].start;
@@ -527,6 +545,43 @@ fn refit(
         }
         out.unfitted.push(address)
     }
+}
+
+/// The blocks of `left` fitted from the counts of blocks refitted before them, first in the
+/// basis: a block's count is its neighbours' difference where the CFG splits one count
+/// between two blocks (`count(B) = count(P) - count(C)`, P's other successor C), and such a
+/// difference may take more source terms than one fit combines ([`MAX_TERMS`]). Repeated
+/// while blocks are fitted; returns those none fits.
+fn through_neighbours(
+    basis: &Basis,
+    runs: &Runs,
+    cfg: &Cfg,
+    counts: &mut [Piecewise],
+    mut left: Vec<usize>,
+    mut refitted: Vec<usize>,
+    out: &mut Calibration,
+) -> Vec<usize> {
+    let values = |c: &Piecewise| runs.values(c);
+    let mut basis = basis.clone();
+    while !refitted.is_empty() && !left.is_empty() {
+        let first: Vec<&Piecewise> = refitted.iter().map(|&b| &counts[b]).collect();
+        basis = basis.before(&first, &values);
+        refitted.clear();
+        let mut still = Vec::new();
+        for b in left {
+            let fit = fit_block(&basis, runs, b, Rows::All)
+                .or_else(|| fit_block(&basis, runs, b, Rows::Large));
+            match fit {
+                Some(now) => {
+                    out.refit(cfg, counts, b, now);
+                    refitted.push(b);
+                }
+                None => still.push(b),
+            }
+        }
+        left = still;
+    }
+    left
 }
 
 /// Which runs a fit must match: all, or those where no size is small.
@@ -675,9 +730,8 @@ impl Runs {
     }
 
     /// What block `b` ran at each sample. An alias test's block (one whose count follows the
-    /// order of the arrays) counts the runs with the arrays at ascending addresses in the
-    /// order of the parameters: what `malloc` gives arrays allocated in the order they are
-    /// passed, below its mmap threshold.
+    /// order of the arrays) counts the runs with the arrays where the caller's `malloc`s put
+    /// them, below its mmap threshold ([`layout`]).
     fn measured(&self, b: usize) -> Vec<BigInt> {
         self.samples.iter().map(|s| s.visits[b].into()).collect()
     }
@@ -1234,6 +1288,7 @@ fn piece_iteration(
 /// Candidate terms with their values at the samples, distinct and not all zero: the model's
 /// own terms first, the structural ones next, the constant last (a guarded term of the same
 /// values, `[n > 0]`, is the better `1` outside the samples).
+#[derive(Clone)]
 struct Basis {
     terms: Vec<(Piecewise, Vec<BigInt>, Vec<f64>)>,
 }
@@ -1299,6 +1354,27 @@ impl Basis {
                 .filter(|c| a_count_everywhere(c, grid))
         };
         screen.first(MAX_TERMS, &mut |chosen| exact(chosen))
+    }
+
+    /// This basis with `first` before its terms (those whose values it already has left
+    /// out): the sparsest fit prefers them.
+    fn before(
+        &self,
+        first: &[&Piecewise],
+        values: &dyn Fn(&Piecewise) -> Option<Vec<BigInt>>,
+    ) -> Basis {
+        let seen: BTreeSet<&Vec<BigInt>> = self.terms.iter().map(|t| &t.1).collect();
+        let mut terms = Vec::new();
+        for c in first {
+            let Some(v) = values(c) else { continue };
+            if v.iter().all(Zero::is_zero) || seen.contains(&v) {
+                continue;
+            }
+            let approx = v.iter().map(to_f64).collect();
+            terms.push(((*c).clone(), v, approx));
+        }
+        terms.extend(self.terms.iter().cloned());
+        Basis { terms }
     }
 
     fn combine(&self, chosen: &[usize], k: &[BigRational]) -> Piecewise {
@@ -1455,6 +1531,8 @@ struct Subject<'a> {
     inputs: Vec<ProgramInput>,
     /// Loops in its deepest nest (the sizes shrink with it).
     depth: usize,
+    /// Where its arrays are.
+    layout: layout::Layout,
     /// The read-only constants its code (and its callees') loads: (address, bytes).
     constants: Vec<(u64, Vec<u8>)>,
 }
@@ -1467,6 +1545,7 @@ fn cached_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotCheck
         key.extend(b"check");
     }
     key.extend(subject.depth.to_le_bytes());
+    key.extend(subject.layout.key());
     // The entered callees' code decides the runs too.
     let mut entered: Vec<_> = subject.callees.enter.values().collect();
     entered.sort_by_key(|c| c.function.address);
@@ -1543,7 +1622,7 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
                 continue;
             }
             let arguments = match subject.inputs.is_empty() {
-                true => arguments(f, &values, mirrored),
+                true => arguments(f, &subject.layout, &values, mirrored),
                 false => command_line::arguments(&subject.inputs),
             };
             let budget = run_budget.min(total_budget.saturating_sub(spent));
@@ -1592,20 +1671,21 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
     Ok(out)
 }
 
-/// The integer arguments of one run: the sizes, and every other argument a distinct address
-/// 4 GiB from the next (arrays that do not overlap, as the model assumes), in the order of
-/// the parameters or, `mirrored`, the opposite one.
-fn arguments(f: &SourceFunction, values: &Binding, mirrored: bool) -> Vec<i64> {
-    let count = f.integer_arguments().count() as i64;
+/// The integer arguments of one run: the sizes, and every other argument an address of the
+/// [`layout::Layout`] or, `mirrored`, its mirror image.
+fn arguments(
+    f: &SourceFunction,
+    layout: &layout::Layout,
+    values: &Binding,
+    mirrored: bool,
+) -> Vec<i64> {
     f.integer_arguments()
         .enumerate()
         .map(|(k, p)| {
-            let slot = if mirrored {
-                count - k as i64
-            } else {
-                k as i64 + 1
-            };
-            values.get(p).copied().unwrap_or(slot << 32)
+            values
+                .get(p)
+                .copied()
+                .unwrap_or_else(|| layout.address(k, mirrored))
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::error::{Result, StaticError};
 
+mod allocation;
 mod call;
 mod continued;
 mod data_bound;
@@ -23,6 +24,7 @@ mod residue_start;
 mod tile;
 mod tile_condition;
 mod while_loop;
+pub use allocation::Allocation;
 pub use call::{SourceCall, VaryingArgument};
 pub use data_bound::DataBound;
 use minmax_call::Helpers;
@@ -188,6 +190,9 @@ pub struct SourceModel {
     /// The sizes `main` reads from its command line (`n = atoi(argv[1])`).
     #[serde(default)]
     pub inputs: Vec<ProgramInput>,
+    /// Pointers the file's functions assign from an allocator, in source order.
+    #[serde(default)]
+    pub allocations: Vec<Allocation>,
     /// Probability of the libm error paths (`error_path`) at each line, from a branch
     /// profile; a line without one is counted as never taking its path. Not from the AST.
     #[serde(skip)]
@@ -636,6 +641,9 @@ impl Walk {
             .iter()
             .any(|c| c.get("kind") == Some(&"CompoundStmt".into()));
         let in_function = self.in_main_file() && self.function.is_some();
+        if in_function {
+            self.allocation(node, begin);
+        }
         match kind {
             "FunctionDecl" | "CXXMethodDecl" | "CXXConstructorDecl" | "CXXConversionDecl"
                 if is_definition && self.in_main_file() =>

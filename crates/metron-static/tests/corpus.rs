@@ -527,3 +527,33 @@ fn a_cost_model_threshold_read_from_the_binary_versions_the_counts() {
         assert_eq!(c.predicted.total, c.measured.total, "m = {m}, n = {n}");
     }
 }
+
+/// clang -O3 versions gemm's inner loop on a runtime alias test of `c` against `b`, which
+/// passes or fails with the order of the arrays in memory. The runs lay the arrays out in the
+/// order `main` allocates them (`a`, `b`, `c`, then `c`, `a`, `b` in a copy with the
+/// `malloc`s reordered), not in the order of gemm's parameters (`c`, `a`, `b`): exact against
+/// callgrind both ways. Before, the first order was 2.4% off.
+#[test]
+fn an_alias_test_counts_for_the_order_the_caller_allocates_the_arrays_in() {
+    if !tools() {
+        return;
+    }
+    let text = std::fs::read_to_string(corpus("gemm.c")).unwrap();
+    let c_first = text
+        .replace("    double *c = malloc(sizeof(double) * ni * nj);\n", "")
+        .replace(
+            "    double *a = malloc(",
+            "    double *c = malloc(sizeof(double) * ni * nj);\n    double *a = malloc(",
+        );
+    assert_ne!(c_first, text, "gemm.c's mallocs moved");
+    let dir = tempfile::tempdir().unwrap();
+    for (name, source) in [("gemm.c", &text), ("gemm_c_first.c", &c_first)] {
+        let src = dir.path().join(name);
+        std::fs::write(&src, source).unwrap();
+        let flags = ["-g", "-gdwarf-4", "-O3", "-fno-inline"];
+        let params = [("ni", 40), ("nj", 32), ("nk", 24)];
+        let cs = validate("clang", &src, &flags, true, &["40", "32", "24"], &params);
+        let c = kernel(&cs, "gemm");
+        assert_eq!(c.predicted.total, c.measured.total, "{name}");
+    }
+}

@@ -236,8 +236,16 @@ fn print_function(f: &FunctionReport) {
             0 => String::new(),
             n => format!(", {n} follow the data (left as modelled)"),
         };
+        let arrays = match (c.address_dependent.len(), c.array_order.is_empty()) {
+            (0, _) => String::new(),
+            (n, true) => format!(", {n} follow where the arrays are (alias tests: counted for the order they are allocated in)"),
+            (n, false) => format!(
+                ", {n} follow where the arrays are (alias tests: counted for {} at ascending addresses, the order the caller allocates them in)",
+                c.array_order.join(" < ")
+            ),
+        };
         println!(
-            "    checked against {} runs of the machine code: {} block counts refitted{unfitted}{data}",
+            "    checked against {} runs of the machine code: {} block counts refitted{unfitted}{data}{arrays}",
             c.samples,
             c.refitted.len(),
         );
