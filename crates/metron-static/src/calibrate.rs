@@ -80,6 +80,10 @@ pub struct Calibration {
     /// Blocks whose model disagreed with a run and that no combination fits on all runs:
     /// left as they were, or as the first samples alone fitted them (also in `refitted`).
     pub unfitted: Vec<u64>,
+    /// Among `unfitted`, those that count the combination closest to the runs (least
+    /// squares), which was much closer than the model's count: approximations.
+    #[serde(default)]
+    pub approximated: Vec<u64>,
     /// Blocks whose counts changed with the order of the arrays in memory (alias tests):
     /// counted for arrays that do not overlap, at ascending addresses in the order the
     /// caller allocates them ([`Calibration::array_order`]), and no term for other blocks.
@@ -420,14 +424,19 @@ fn recheck(
         first.extend(out.refitted.iter().filter(|r| r.block == b).cloned());
         out.refitted.retain(|r| r.block != b);
         out.unfitted.retain(|&a| a != address);
+        out.approximated.retain(|&a| a != address);
     }
     let (cfg, assumed) = (ctx.cfg, ctx.assumed);
     refit(ctx.terms, cfg, assumed, &runs, counts, wrong.clone(), out);
+    // A block the first runs fitted and all runs do not keeps the first fit, unless it was
+    // neither (then the closest combination to all runs, or the model).
     for b in wrong {
-        if out.unfitted.contains(&ctx.cfg.blocks[b].start) {
+        let address = ctx.cfg.blocks[b].start;
+        let first_fit: Vec<Refit> = first.iter().filter(|r| r.block == b).cloned().collect();
+        if out.unfitted.contains(&address) && !first_fit.is_empty() {
             counts[b] = fitted[b].clone();
-            out.refitted
-                .extend(first.iter().filter(|r| r.block == b).cloned());
+            out.approximated.retain(|&a| a != address);
+            out.refitted.extend(first_fit);
         }
     }
     runs
@@ -534,54 +543,105 @@ fn refit(
         }
         left = still;
     }
-    if !left.is_empty() && !refitted.is_empty() {
-        let widest = wider.as_ref().unwrap_or(&basis);
-        left = through_neighbours(widest, runs, cfg, counts, left, refitted, out);
-    }
-    for b in left {
-        let address = cfg.blocks[b].start;
-        if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
-            trace_unfitted(runs, address, &counts[b], &runs.measured(b));
+    let unfitted = Unfitted {
+        narrow: &basis,
+        widest: wider.as_ref().unwrap_or(&basis),
+        runs,
+        cfg,
+    };
+    unfitted.settle(counts, left, refitted, out);
+}
+
+/// The blocks no combination of terms fits, and what else the runs can count them from.
+struct Unfitted<'a> {
+    narrow: &'a Basis,
+    widest: &'a Basis,
+    runs: &'a Runs,
+    cfg: &'a Cfg,
+}
+
+impl Unfitted<'_> {
+    /// Fits the blocks `left` from the counts of the blocks `refitted` before them
+    /// ([`Unfitted::through_neighbours`]); lists those none fits in `out`, each counted as
+    /// the combination closest to its runs where that is much closer than the model.
+    fn settle(
+        &self,
+        counts: &mut [Piecewise],
+        left: Vec<usize>,
+        refitted: Vec<usize>,
+        out: &mut Calibration,
+    ) {
+        let (left, refitted) = self.through_neighbours(counts, left, refitted, out);
+        if left.is_empty() {
+            return;
         }
-        out.unfitted.push(address)
+        let values = |c: &Piecewise| self.runs.values(c);
+        let first: Vec<&Piecewise> = refitted.iter().map(|&b| &counts[b]).collect();
+        let near = self.narrow.before(&first, &values);
+        for b in left {
+            let address = self.cfg.blocks[b].start;
+            if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
+                trace_unfitted(self.runs, address, &counts[b], &self.runs.measured(b));
+            }
+            out.unfitted.push(address);
+            if let Some(closer) = closer_than_model(&near, self.runs, b, &counts[b]) {
+                counts[b] = closer;
+                out.approximated.push(address);
+            }
+        }
+    }
+
+    /// The blocks of `left` fitted from the counts of blocks refitted before them, first in the
+    /// basis: a block's count is its neighbours' difference where the CFG splits one count
+    /// between two blocks (`count(B) = count(P) - count(C)`, P's other successor C), and such a
+    /// difference may take more source terms than one fit combines ([`MAX_TERMS`]). Repeated
+    /// while blocks are fitted; returns those none fits, and every block refitted.
+    fn through_neighbours(
+        &self,
+        counts: &mut [Piecewise],
+        mut left: Vec<usize>,
+        refitted: Vec<usize>,
+        out: &mut Calibration,
+    ) -> (Vec<usize>, Vec<usize>) {
+        let values = |c: &Piecewise| self.runs.values(c);
+        let mut basis = self.widest.clone();
+        let mut new = refitted.clone();
+        let mut all = refitted;
+        while !new.is_empty() && !left.is_empty() {
+            let first: Vec<&Piecewise> = new.iter().map(|&b| &counts[b]).collect();
+            basis = basis.before(&first, &values);
+            new.clear();
+            let mut still = Vec::new();
+            for b in left {
+                let fit = fit_block(&basis, self.runs, b, Rows::All)
+                    .or_else(|| fit_block(&basis, self.runs, b, Rows::Large));
+                match fit {
+                    Some(now) => {
+                        out.refit(self.cfg, counts, b, now);
+                        new.push(b);
+                    }
+                    None => still.push(b),
+                }
+            }
+            all.extend(&new);
+            left = still;
+        }
+        (left, all)
     }
 }
 
-/// The blocks of `left` fitted from the counts of blocks refitted before them, first in the
-/// basis: a block's count is its neighbours' difference where the CFG splits one count
-/// between two blocks (`count(B) = count(P) - count(C)`, P's other successor C), and such a
-/// difference may take more source terms than one fit combines ([`MAX_TERMS`]). Repeated
-/// while blocks are fitted; returns those none fits.
-fn through_neighbours(
-    basis: &Basis,
-    runs: &Runs,
-    cfg: &Cfg,
-    counts: &mut [Piecewise],
-    mut left: Vec<usize>,
-    mut refitted: Vec<usize>,
-    out: &mut Calibration,
-) -> Vec<usize> {
-    let values = |c: &Piecewise| runs.values(c);
-    let mut basis = basis.clone();
-    while !refitted.is_empty() && !left.is_empty() {
-        let first: Vec<&Piecewise> = refitted.iter().map(|&b| &counts[b]).collect();
-        basis = basis.before(&first, &values);
-        refitted.clear();
-        let mut still = Vec::new();
-        for b in left {
-            let fit = fit_block(&basis, runs, b, Rows::All)
-                .or_else(|| fit_block(&basis, runs, b, Rows::Large));
-            match fit {
-                Some(now) => {
-                    out.refit(cfg, counts, b, now);
-                    refitted.push(b);
-                }
-                None => still.push(b),
-            }
-        }
-        left = still;
-    }
-    left
+/// For a block no combination fits: the closest combination of `basis` to its runs, where
+/// it is much closer than the model's count (a quarter of its [`relative_error`], or the model
+/// names a size the runs do not give: a trip count no source loop has). An approximation,
+/// reported as one, in place of a count the runs contradict.
+fn closer_than_model(basis: &Basis, runs: &Runs, b: usize, model: &Piecewise) -> Option<Piecewise> {
+    let target = runs.measured(b);
+    let y: Vec<f64> = target.iter().map(to_f64).collect();
+    let model_error = runs.values(model).map_or(f64::INFINITY, |v| {
+        relative_error(&v.iter().map(to_f64).collect::<Vec<_>>(), &y)
+    });
+    let (closest, error) = basis.closest(&target)?;
+    (error < model_error / 4.0).then_some(closest)
 }
 
 /// Which runs a fit must match: all, or those where no size is small.
@@ -1377,6 +1437,48 @@ impl Basis {
         Basis { terms }
     }
 
+    /// The combination of at most [`MAX_TERMS`] terms closest to `target` at every run (least
+    /// squares of relative errors, so that small runs weigh as much as large ones;
+    /// coefficients to the nearest 1/64), and its [`relative_error`]: for a block that no
+    /// combination fits.
+    fn closest(&self, target: &[BigInt]) -> Option<(Piecewise, f64)> {
+        let y: Vec<f64> = target.iter().map(to_f64).collect();
+        let weight: Vec<f64> = y.iter().map(|&v| run_weight(v)).collect();
+        let weighted =
+            |v: &[f64]| -> Vec<f64> { v.iter().zip(&weight).map(|(x, w)| x * w).collect() };
+        let approx: Vec<Vec<f64>> = self.terms.iter().map(|t| weighted(&t.2)).collect();
+        let screen = Screen::new(&approx, &weighted(&y));
+        let (chosen, _) = screen.closest(MAX_TERMS)?;
+        let gram: Vec<Vec<f64>> = chosen
+            .iter()
+            .map(|&i| chosen.iter().map(|&j| screen.gram[i][j]).collect())
+            .collect();
+        let ty: Vec<f64> = chosen.iter().map(|&i| screen.ty[i]).collect();
+        let k: Vec<BigRational> = solve_f64(gram, ty)?
+            .into_iter()
+            .map(|x| BigRational::new(BigInt::from((x * 64.0).round() as i64), BigInt::from(64)))
+            .collect();
+        let c = self.combine(&chosen, &k);
+        let error = relative_error(&self.combine_values(&chosen, &k), &y);
+        Some((c, error))
+    }
+
+    fn combine_values(&self, chosen: &[usize], k: &[BigRational]) -> Vec<f64> {
+        let k: Vec<f64> = k
+            .iter()
+            .map(|x| to_f64(x.numer()) / to_f64(x.denom()))
+            .collect();
+        (0..self.terms.first().map_or(0, |t| t.2.len()))
+            .map(|r| {
+                chosen
+                    .iter()
+                    .zip(&k)
+                    .map(|(&j, k)| k * self.terms[j].2[r])
+                    .sum()
+            })
+            .collect()
+    }
+
     fn combine(&self, chosen: &[usize], k: &[BigRational]) -> Piecewise {
         chosen
             .iter()
@@ -1385,6 +1487,48 @@ impl Basis {
                 &acc + &self.terms[j].0.scaled(k)
             })
     }
+}
+
+/// A run's weight in a least-squares fit: `1/sqrt(count)`, so that the squared errors are
+/// relative to the count's size (a count's spread), and the large runs do not drown the
+/// small ones, nor the small ones the large.
+fn run_weight(count: f64) -> f64 {
+    1.0 / count.abs().max(1.0).sqrt()
+}
+
+/// The weighted ([`run_weight`]) sum of squared errors of `predicted` against `measured`.
+fn relative_error(predicted: &[f64], measured: &[f64]) -> f64 {
+    predicted
+        .iter()
+        .zip(measured)
+        .map(|(p, y)| ((p - y) * run_weight(*y)).powi(2))
+        .sum()
+}
+
+/// `x` with `a x = b` (Gaussian elimination with partial pivoting; `None` when singular).
+fn solve_f64(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    for col in 0..n {
+        let p = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[p][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, p);
+        b.swap(col, p);
+        for r in col + 1..n {
+            let f = a[r][col] / a[col][col];
+            for c in col..n {
+                a[r][c] -= f * a[col][c];
+            }
+            b[r] -= f * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let rest: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
+        x[r] = (b[r] - rest) / a[r][r];
+    }
+    Some(x)
 }
 
 fn to_f64(v: &BigInt) -> f64 {
@@ -1424,8 +1568,28 @@ impl Screen {
     /// within a size, that passes the screen and for which `check` gives a result.
     fn first<T>(&self, most: usize, check: &mut dyn FnMut(&[usize]) -> Option<T>) -> Option<T> {
         let mut chosen = Vec::new();
-        (1..=most.min(self.ty.len()))
-            .find_map(|size| self.extend(&mut chosen, &mut Vec::new(), size, self.yy, check))
+        let accept = SCREEN_RESIDUAL * self.yy;
+        let check = &mut |c: &[usize], _: f64| check(c);
+        (1..=most.min(self.ty.len())).find_map(|size| {
+            self.extend(&mut chosen, &mut Vec::new(), (size, accept), self.yy, check)
+        })
+    }
+
+    /// The subset of at most `most` terms that leaves the least residual, and the residual
+    /// (`|y|^2` less what it explains).
+    fn closest(&self, most: usize) -> Option<(Vec<usize>, f64)> {
+        let mut best: Option<(Vec<usize>, f64)> = None;
+        let mut keep = |c: &[usize], left: f64| -> Option<()> {
+            if best.as_ref().is_none_or(|(_, b)| left < *b) {
+                best = Some((c.to_vec(), left));
+            }
+            None
+        };
+        for size in 1..=most.min(self.ty.len()) {
+            let all = (size, f64::INFINITY);
+            self.extend(&mut Vec::new(), &mut Vec::new(), all, self.yy, &mut keep);
+        }
+        best
     }
 
     /// Extends `chosen` (whose Cholesky rows are `factor`: for each chosen term its
@@ -1435,9 +1599,9 @@ impl Screen {
         &self,
         chosen: &mut Vec<usize>,
         factor: &mut Vec<(Vec<f64>, f64, f64)>,
-        size: usize,
+        (size, accept): (usize, f64),
         residual: f64,
-        check: &mut dyn FnMut(&[usize]) -> Option<T>,
+        check: &mut dyn FnMut(&[usize], f64) -> Option<T>,
     ) -> Option<T> {
         let from = chosen.last().map_or(0, |&l| l + 1);
         for k in from..self.ty.len() {
@@ -1458,11 +1622,9 @@ impl Screen {
             chosen.push(k);
             factor.push((a, length, b));
             let found = if chosen.len() == size {
-                (left <= SCREEN_RESIDUAL * self.yy)
-                    .then(|| check(chosen))
-                    .flatten()
+                (left <= accept).then(|| check(chosen, left)).flatten()
             } else {
-                self.extend(chosen, factor, size, left, check)
+                self.extend(chosen, factor, (size, accept), left, check)
             };
             chosen.pop();
             factor.pop();
@@ -2026,6 +2188,47 @@ mod tests {
         });
         assert!(none.is_none());
         assert_eq!(all, vec![vec![0, 1, 2]]);
+    }
+
+    /// With no exact fit, `closest` takes the subset that leaves the least residual, checked
+    /// against every subset's least-squares residual computed here by brute force.
+    #[test]
+    fn the_closest_subset_leaves_the_least_residual() {
+        let terms: Vec<Vec<f64>> = vec![
+            vec![1.0, 2.0, 3.0, 4.0, 5.0],
+            vec![1.0, 1.0, 1.0, 1.0, 1.0],
+            vec![1.0, 4.0, 9.0, 16.0, 25.0],
+            vec![0.0, 1.0, 0.0, 1.0, 0.0],
+        ];
+        let y = [2.0, 5.5, 10.0, 17.5, 26.0];
+        let screen = Screen::new(&terms, &y);
+        let (chosen, left) = screen.closest(2).unwrap();
+        let residual = |c: &[usize]| {
+            let gram: Vec<Vec<f64>> = c
+                .iter()
+                .map(|&i| c.iter().map(|&j| screen.gram[i][j]).collect())
+                .collect();
+            let k = solve_f64(gram, c.iter().map(|&i| screen.ty[i]).collect()).unwrap();
+            (0..y.len())
+                .map(|r| {
+                    let p: f64 = c.iter().zip(&k).map(|(&j, k)| k * terms[j][r]).sum();
+                    (p - y[r]).powi(2)
+                })
+                .sum::<f64>()
+        };
+        let mut subsets: Vec<Vec<usize>> = (0..4).map(|i| vec![i]).collect();
+        subsets.extend((0..4).flat_map(|i| (i + 1..4).map(move |j| vec![i, j])));
+        let best = subsets
+            .iter()
+            .min_by(|a, b| residual(a).total_cmp(&residual(b)))
+            .unwrap();
+        assert_eq!(&chosen, best);
+        assert!(
+            (left - residual(best)).abs() < 1e-6,
+            "{left} {}",
+            residual(best)
+        );
+        assert_eq!(chosen, vec![1, 2], "y = x^2 + 1 but for one sample");
     }
 
     /// `y = 2a - b` on five samples is found; a `y` off by one at one sample is not.

@@ -228,9 +228,12 @@ fn print_function(f: &FunctionReport) {
         );
     }
     if let Some(c) = &f.calibration {
-        let unfitted = match c.unfitted.len() {
-            0 => String::new(),
-            n => format!(", {n} disagree with the runs and fit no combination (left as modelled)"),
+        let unfitted = match (c.unfitted.len(), c.approximated.len()) {
+            (0, _) => String::new(),
+            (n, 0) => format!(", {n} disagree with the runs and fit no combination (left as modelled)"),
+            (n, k) => format!(
+                ", {n} disagree with the runs and fit no combination ({k} approximated by the combination closest to the runs, the others left as modelled)"
+            ),
         };
         let data = match c.data_dependent.len() {
             0 => String::new(),
