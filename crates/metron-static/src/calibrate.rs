@@ -1515,12 +1515,14 @@ fn solve_f64(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         }
         a.swap(col, p);
         b.swap(col, p);
-        for r in col + 1..n {
-            let f = a[r][col] / a[col][col];
-            for c in col..n {
-                a[r][c] -= f * a[col][c];
+        let (pivot, below) = a.split_at_mut(col + 1);
+        let pivot = &pivot[col];
+        for (k, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot[col];
+            for (x, p) in row.iter_mut().zip(pivot).skip(col) {
+                *x -= f * p;
             }
-            b[r] -= f * b[col];
+            b[col + 1 + k] -= f * b[col];
         }
     }
     let mut x = vec![0.0; n];
