@@ -637,9 +637,14 @@ impl Unfitted<'_> {
 fn closer_than_model(basis: &Basis, runs: &Runs, b: usize, model: &Piecewise) -> Option<Piecewise> {
     let target = runs.measured(b);
     let y: Vec<f64> = target.iter().map(to_f64).collect();
-    let model_error = runs.values(model).map_or(f64::INFINITY, |v| {
-        relative_error(&v.iter().map(to_f64).collect::<Vec<_>>(), &y)
-    });
+    let model_error = match runs.values(model) {
+        Some(v) => relative_error(&v.iter().map(to_f64).collect::<Vec<_>>(), &y),
+        // A count the runs cannot evaluate is replaced only when what they lack is a trip
+        // count no one but an annotation gives; a call's argument (`m_28`) or a data bound
+        // (`data_LINE`) is bound where the model is evaluated.
+        None if runs.lacks_only_unknown_trips(model) => f64::INFINITY,
+        None => return None,
+    };
     let (closest, error) = basis.closest(&target)?;
     (error < model_error / 4.0).then_some(closest)
 }
@@ -820,6 +825,16 @@ impl Runs {
         self.samples
             .iter()
             .any(|s| s.mirrored.as_ref().is_some_and(|m| m[b] != s.visits[b]))
+    }
+
+    /// Whether every parameter of `c` the runs do not give is a trip count the model could
+    /// not derive ([`crate::loop_context::is_unknown_trip`]).
+    fn lacks_only_unknown_trips(&self, c: &Piecewise) -> bool {
+        let given = |p: &String| self.bindings.first().is_some_and(|b| b.contains_key(p));
+        c.parameters()
+            .iter()
+            .filter(|p| !given(p))
+            .all(|p| crate::loop_context::is_unknown_trip(p))
     }
 
     /// One run at a function's fixed sizes (no parameter to vary).

@@ -43,6 +43,20 @@ pub fn is_unmapped_trip(name: &str) -> bool {
         .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// Whether `name` is a trip count the model could not derive: an [`unmapped_trip`], a
+/// source loop's `trip_LINE` ("annotate its trip count"), or either bound at a call
+/// (`trip_LINE_CALL`). Unlike a size, a data bound or a call's argument, no one but an
+/// annotation gives it a value.
+pub fn is_unknown_trip(name: &str) -> bool {
+    is_unmapped_trip(name)
+        || name.strip_prefix("trip_").is_some_and(|rest| {
+            !rest.is_empty()
+                && rest
+                    .split('_')
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 /// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
 pub fn lines_of(
     function: &Function,
@@ -88,4 +102,21 @@ pub fn source_total(
 ) -> std::result::Result<Piecewise, String> {
     let loops = source.nest_of(i)?;
     trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_trips_are_told_from_sizes_call_arguments_and_data_bounds() {
+        for name in ["trip_0x14f0", "trip_23", "trip_23_39"] {
+            assert!(is_unknown_trip(name), "{name}");
+        }
+        for name in [
+            "n", "m_28", "data_15", "trip_", "trip_0x", "trip_23_", "trip_n", "tile_20",
+        ] {
+            assert!(!is_unknown_trip(name), "{name}");
+        }
+    }
 }
