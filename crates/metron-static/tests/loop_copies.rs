@@ -369,7 +369,9 @@ fn a_prologue_reloading_its_pointers_touches_one_element_per_array() {
 /// body, four vector copies of 2 per pass that the runs of `ivar` put in two groups. Once a
 /// pass over one array no longer measured the scalar copy (threshold.c), the cascade counted
 /// each version as its group's whole share: 107%. The model now says it does not know which
-/// version runs (the trip count stays a parameter) rather than a silent multiple.
+/// version runs (the trip count stays a parameter) rather than a silent multiple. The runs
+/// may then count the versions' blocks as the combination closest to them, and say so
+/// (`approximated`): 2.04% off at the seed's sizes.
 #[test]
 fn versions_of_a_loop_on_an_unread_condition_are_not_a_silent_multiple() {
     if !tools() {
@@ -377,8 +379,23 @@ fn versions_of_a_loop_on_an_unread_condition_are_not_a_silent_multiple() {
     }
     let c = nest_row(17, "gcc", "-O3");
     let e = c.total_error_percent();
-    assert!(
-        c.unevaluated.is_some() || e < 2.0,
-        "gcc -O3: {e}% with no word of the versions"
-    );
+    if c.unevaluated.is_some() || e < 2.0 {
+        return;
+    }
+    let nest = Nest::random(17, &Options::default());
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("nest_17.c");
+    std::fs::write(&src, nest.c_source()).unwrap();
+    let bin = build("gcc", &src, &["-g", "-O3", "-fno-inline"], dir.path(), true);
+    let binary = metron_static::binary::Binary::load(&bin).unwrap();
+    let source = metron_static::source::parse_file(&src, &[]).unwrap();
+    let program = metron_static::program::ProgramModel::build(&binary, &source, false);
+    let approximated = program
+        .functions
+        .iter()
+        .filter(|(_, m)| m.name == "nest")
+        .filter_map(|(_, m)| m.calibration.as_ref()?.as_ref().ok())
+        .any(|c| !c.approximated.is_empty());
+    assert!(approximated, "gcc -O3: {e}% with no word of the versions");
+    assert!(e < 5.0, "gcc -O3: {e}%, approximated");
 }
