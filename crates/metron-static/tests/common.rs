@@ -53,6 +53,18 @@ pub fn validate(
     args: &[&str],
     params: &[(&str, i64)],
 ) -> Vec<Comparison> {
+    validate_with_model(compiler, src, flags, pie, args, params).0
+}
+
+/// [`validate`], also returning the model it built (for tests that read its calibration).
+pub fn validate_with_model(
+    compiler: &str,
+    src: &Path,
+    flags: &[&str],
+    pie: bool,
+    args: &[&str],
+    params: &[(&str, i64)],
+) -> (Vec<Comparison>, ProgramModel) {
     let dir = tempfile::tempdir().unwrap();
     let bin = build(compiler, src, flags, dir.path(), pie);
     let binary = Binary::load(&bin).unwrap();
@@ -80,7 +92,7 @@ pub fn validate(
             c.total_error_percent()
         );
     }
-    out
+    (out, program)
 }
 
 /// The row of the function users call `name` (a clone is reported under it).
@@ -100,6 +112,15 @@ pub fn nest_row(seed: u64, cc: &str, level: &str) -> Comparison {
 /// Builds generator seed `seed` with `cc flags` and validates it at the seed's own sizes
 /// (every function's rows).
 pub fn validate_nest(seed: u64, cc: &str, flags: &[&str]) -> Vec<Comparison> {
+    validate_nest_with_model(seed, cc, flags).0
+}
+
+/// [`validate_nest`], also returning the model it built.
+pub fn validate_nest_with_model(
+    seed: u64,
+    cc: &str,
+    flags: &[&str],
+) -> (Vec<Comparison>, ProgramModel) {
     let nest = metron_nestgen::Nest::random(seed, &metron_nestgen::Options::default());
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join(format!("nest_{seed}.c"));
@@ -107,7 +128,7 @@ pub fn validate_nest(seed: u64, cc: &str, flags: &[&str]) -> Vec<Comparison> {
     let args: Vec<String> = nest.values.iter().map(|v| v.to_string()).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let params = [("n", nest.values[0]), ("m", nest.values[1])];
-    validate(cc, &src, flags, true, &args, &params)
+    validate_with_model(cc, &src, flags, true, &args, &params)
 }
 
 /// The error in percent of `kernel_name` in `src` built with `cc flags`, its branch profile

@@ -377,19 +377,12 @@ fn versions_of_a_loop_on_an_unread_condition_are_not_a_silent_multiple() {
     if !tools() {
         return;
     }
-    let c = nest_row(17, "gcc", "-O3");
+    let (cs, program) = validate_nest_with_model(17, "gcc", &["-g", "-O3", "-fno-inline"]);
+    let c = kernel(&cs, "nest");
     let e = c.total_error_percent();
     if c.unevaluated.is_some() || e < 2.0 {
         return;
     }
-    let nest = Nest::random(17, &Options::default());
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("nest_17.c");
-    std::fs::write(&src, nest.c_source()).unwrap();
-    let bin = build("gcc", &src, &["-g", "-O3", "-fno-inline"], dir.path(), true);
-    let binary = metron_static::binary::Binary::load(&bin).unwrap();
-    let source = metron_static::source::parse_file(&src, &[]).unwrap();
-    let program = metron_static::program::ProgramModel::build(&binary, &source, false);
     let approximated = program
         .functions
         .iter()
