@@ -15,6 +15,9 @@ use serde::Serialize;
 
 use crate::error::{Result, StaticError};
 
+mod signature;
+pub use signature::Signature;
+
 type Reader = gimli::EndianReader<gimli::RunTimeEndian, Arc<[u8]>>;
 
 /// A source position of an instruction.
@@ -178,6 +181,8 @@ pub struct Function {
     pub address: u64,
     pub size: u64,
     pub instructions: Vec<Instruction>,
+    /// Its parameters as DWARF gives them: fixed by the compiler, or in which register.
+    pub signature: Signature,
 }
 
 /// A compiler-made part of a source function and the part's suffix: gcc names its clones and
@@ -309,6 +314,7 @@ impl Binary {
             });
         }
         let compilation_units = compilation_units(&dwarf);
+        let signatures = signature::signatures(&dwarf);
         let context = addr2line::Context::from_dwarf(dwarf).map_err(|e| StaticError::Dwarf {
             path: path.to_path_buf(),
             reason: e.to_string(),
@@ -352,6 +358,7 @@ impl Binary {
                 address,
                 size,
                 instructions,
+                signature: signatures.get(&address).cloned().unwrap_or_default(),
             });
         }
         if functions.is_empty() {

@@ -1,0 +1,223 @@
+//! The parameters a function's machine code takes, read from DWARF: the register each one
+//! arrives in at entry, and those the compiler fixed to a constant.
+//!
+//! A static function called with constant sizes (`kernel(n, *A)` after `int n = N;`) is
+//! specialised by both compilers: gcc clones it (`kernel.constprop.0`) without the constant
+//! parameters, clang keeps the signature and never reads them. Either way the function's
+//! concrete DIE gives each such parameter a `DW_AT_const_value`, and its loops run to
+//! constants: the model must count them at that value, and runs of the clone must pass the
+//! remaining arguments in the registers the clone reads them from.
+
+use std::collections::BTreeMap;
+
+use gimli::{AttributeValue, Operation, Reader as _};
+use serde::Serialize;
+
+use super::Reader;
+
+/// What DWARF says of one function's parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Signature {
+    /// Parameters the compiler fixed, by source name: their value.
+    pub fixed: BTreeMap<String, i64>,
+    /// Parameters in a register at the function's entry, by source name: the DWARF register
+    /// number (5 `rdi`, 4 `rsi`, 1 `rdx`, 2 `rcx`, 8 `r8`, 9 `r9`, 17.. `xmm0`..).
+    pub registers: BTreeMap<String, u16>,
+}
+
+impl Signature {
+    /// DWARF numbers of the integer argument registers, in the order of the System V ABI.
+    pub const INTEGER_REGISTERS: [u16; 6] = [5, 4, 1, 2, 8, 9];
+
+    /// The parameter that arrives in the `k`-th integer argument register.
+    pub fn integer_argument(&self, k: usize) -> Option<&str> {
+        let register = *Self::INTEGER_REGISTERS.get(k)?;
+        self.registers
+            .iter()
+            .find(|(_, &r)| r == register)
+            .map(|(p, _)| p.as_str())
+    }
+}
+
+/// The signature of every function DWARF describes with a `DW_AT_low_pc`, by that address.
+/// A unit or entry DWARF cannot read is skipped: the functions it holds keep no signature.
+pub(super) fn signatures(dwarf: &gimli::Dwarf<Reader>) -> BTreeMap<u64, Signature> {
+    let mut out = BTreeMap::new();
+    let mut units = dwarf.units();
+    while let Ok(Some(header)) = units.next() {
+        let Ok(unit) = dwarf.unit(header) else {
+            continue;
+        };
+        let Ok(mut tree) = unit.entries_tree(None) else {
+            continue;
+        };
+        if let Ok(root) = tree.root() {
+            let _ = walk(dwarf, &unit, root, &mut out);
+        }
+    }
+    out
+}
+
+type Node<'a, 'b> = gimli::EntriesTreeNode<'a, 'b, Reader>;
+
+/// Subprograms anywhere under `node` (C++ puts them in namespaces and classes).
+fn walk(
+    dwarf: &gimli::Dwarf<Reader>,
+    unit: &gimli::Unit<Reader>,
+    node: Node,
+    out: &mut BTreeMap<u64, Signature>,
+) -> gimli::Result<()> {
+    let entry = node.entry();
+    if entry.tag() == gimli::DW_TAG_subprogram {
+        let low = match entry.attr_value(gimli::DW_AT_low_pc) {
+            Some(v) => dwarf.attr_address(unit, v)?,
+            None => None,
+        };
+        if let Some(low) = low {
+            let signature = parameters(dwarf, unit, node, low)?;
+            out.insert(low, signature);
+        }
+        return Ok(());
+    }
+    let mut children = node.children();
+    while let Some(child) = children.next()? {
+        walk(dwarf, unit, child, out)?;
+    }
+    Ok(())
+}
+
+/// The formal parameters of the subprogram at `node`, whose code starts at `low`.
+fn parameters(
+    dwarf: &gimli::Dwarf<Reader>,
+    unit: &gimli::Unit<Reader>,
+    node: Node,
+    low: u64,
+) -> gimli::Result<Signature> {
+    let mut signature = Signature::default();
+    let mut children = node.children();
+    while let Some(child) = children.next()? {
+        let entry = child.entry();
+        if entry.tag() != gimli::DW_TAG_formal_parameter {
+            continue;
+        }
+        let Some(name) = name(dwarf, unit, entry)? else {
+            continue;
+        };
+        if let Some(v) = entry.attr_value(gimli::DW_AT_const_value) {
+            if let Some(v) = constant(&v) {
+                signature.fixed.insert(name, v);
+            }
+        } else if let Some(r) = entry_register(dwarf, unit, entry, low)? {
+            signature.registers.insert(name, r);
+        }
+    }
+    Ok(signature)
+}
+
+/// The entry's `DW_AT_name`, or that of its abstract origin (a clone's or an out-of-line
+/// instance's parameters point to the source function's).
+fn name(
+    dwarf: &gimli::Dwarf<Reader>,
+    unit: &gimli::Unit<Reader>,
+    entry: &gimli::DebuggingInformationEntry<Reader>,
+) -> gimli::Result<Option<String>> {
+    let mut entry = entry.clone();
+    // An origin chain is short (origin of an origin at most); the bound stops a cycle.
+    for _ in 0..4 {
+        if let Some(v) = entry.attr_value(gimli::DW_AT_name) {
+            let s = dwarf.attr_string(unit, v)?;
+            return Ok(Some(s.to_string_lossy()?.into_owned()));
+        }
+        match entry.attr_value(gimli::DW_AT_abstract_origin) {
+            Some(AttributeValue::UnitRef(offset)) => entry = unit.entry(offset)?,
+            _ => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
+/// An integer `DW_AT_const_value`. gcc writes a signed `int` zero-extended to 32 bits in the
+/// smallest data form (so `data4` is an `int`), clang as `sdata`/`udata`.
+fn constant(v: &AttributeValue<Reader>) -> Option<i64> {
+    match *v {
+        AttributeValue::Sdata(v) => Some(v),
+        AttributeValue::Udata(v) => i64::try_from(v).ok(),
+        AttributeValue::Data1(v) => Some(i64::from(v)),
+        AttributeValue::Data2(v) => Some(i64::from(v)),
+        AttributeValue::Data4(v) => Some(i64::from(v as i32)),
+        AttributeValue::Data8(v) => Some(v as i64),
+        _ => None,
+    }
+}
+
+/// The register the parameter is in at `low`, when its location there is one register.
+fn entry_register(
+    dwarf: &gimli::Dwarf<Reader>,
+    unit: &gimli::Unit<Reader>,
+    entry: &gimli::DebuggingInformationEntry<Reader>,
+    low: u64,
+) -> gimli::Result<Option<u16>> {
+    let Some(value) = entry.attr_value(gimli::DW_AT_location) else {
+        return Ok(None);
+    };
+    let expression = match value {
+        AttributeValue::Exprloc(e) => e,
+        other => {
+            let Some(mut list) = dwarf.attr_locations(unit, other)? else {
+                return Ok(None);
+            };
+            let mut at_entry = None;
+            while let Some(l) = list.next()? {
+                if l.range.begin <= low && low < l.range.end {
+                    at_entry = Some(l.data);
+                    break;
+                }
+            }
+            match at_entry {
+                Some(e) => e,
+                None => return Ok(None),
+            }
+        }
+    };
+    let mut ops = expression.operations(unit.encoding());
+    let first = ops.next()?;
+    Ok(match (first, ops.next()?) {
+        (Some(Operation::Register { register }), None) => Some(register.0),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_are_read_as_gcc_and_clang_write_them() {
+        // gcc: a signed int zero-extended to 32 bits in the smallest form.
+        assert_eq!(constant(&AttributeValue::Data1(200)), Some(200));
+        assert_eq!(constant(&AttributeValue::Data2(40_000)), Some(40_000));
+        assert_eq!(constant(&AttributeValue::Data4(0xffff_ffff)), Some(-1));
+        // clang: sdata / udata.
+        assert_eq!(constant(&AttributeValue::Sdata(-7)), Some(-7));
+        assert_eq!(constant(&AttributeValue::Udata(30)), Some(30));
+        assert_eq!(constant(&AttributeValue::Udata(u64::MAX)), None);
+    }
+
+    #[test]
+    fn the_kth_integer_argument_is_the_parameter_in_its_register() {
+        let s = Signature {
+            fixed: BTreeMap::new(),
+            registers: [
+                ("a".to_string(), 5),
+                ("b".to_string(), 4),
+                ("x".to_string(), 17),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        assert_eq!(s.integer_argument(0), Some("a"));
+        assert_eq!(s.integer_argument(1), Some("b"));
+        assert_eq!(s.integer_argument(2), None);
+        assert_eq!(s.integer_argument(9), None);
+    }
+}
