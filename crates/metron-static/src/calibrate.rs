@@ -34,6 +34,7 @@ mod command_line;
 mod conditioned;
 mod frames;
 mod layout;
+mod passing;
 mod remainder;
 mod split;
 mod versioned;
@@ -201,19 +202,19 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         derived,
         assumed,
     } = *target;
-    if function.clone_suffix().is_some() {
-        return Err(NotChecked::Clone);
-    }
     let f = source
         .functions
         .iter()
         .find(|f| f.name == function.source_name())
         .ok_or(NotChecked::NoSizeParameter)?;
+    let passing = passing::Passing::of(function, f)?;
     let Sizes {
-        bounds,
+        mut bounds,
         globals,
         inputs,
     } = bound_parameters(source, f, derived, counts, &binary.variables)?;
+    // The machine code runs at the sizes the compiler fixed (the model counts there too).
+    bounds.retain(|b| !passing.fixed.contains_key(b));
     if bounds.is_empty() && modelled_instructions(cfg, counts) > FIXED_BUDGET as f64 {
         // A run that the model already says is past the budget is not started.
         return Err(NotChecked::OverBudget {
@@ -242,6 +243,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
             .unwrap_or(1),
         constants: constants(binary, function, &callees),
         layout: layout::Layout::of(source, f),
+        passing,
     };
     let samples = cached_samples(&subject, Draw::Fit)?;
     if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
@@ -1712,6 +1714,8 @@ struct Subject<'a> {
     depth: usize,
     /// Where its arrays are.
     layout: layout::Layout,
+    /// Which argument register holds which parameter.
+    passing: passing::Passing,
     /// The read-only constants its code (and its callees') loads: (address, bytes).
     constants: Vec<(u64, Vec<u8>)>,
 }
@@ -1725,6 +1729,7 @@ fn cached_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotCheck
     }
     key.extend(subject.depth.to_le_bytes());
     key.extend(subject.layout.key());
+    key.extend(subject.passing.key());
     // The entered callees' code decides the runs too.
     let mut entered: Vec<_> = subject.callees.enter.values().collect();
     entered.sort_by_key(|c| c.function.address);
@@ -1801,7 +1806,9 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
                 continue;
             }
             let arguments = match subject.inputs.is_empty() {
-                true => arguments(f, &subject.layout, &values, mirrored),
+                true => subject
+                    .passing
+                    .arguments(f, &subject.layout, &values, mirrored),
                 false => command_line::arguments(&subject.inputs),
             };
             let budget = run_budget.min(total_budget.saturating_sub(spent));
@@ -1848,25 +1855,6 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
         });
     }
     Ok(out)
-}
-
-/// The integer arguments of one run: the sizes, and every other argument an address of the
-/// [`layout::Layout`] or, `mirrored`, its mirror image.
-fn arguments(
-    f: &SourceFunction,
-    layout: &layout::Layout,
-    values: &Binding,
-    mirrored: bool,
-) -> Vec<i64> {
-    f.integer_arguments()
-        .enumerate()
-        .map(|(k, p)| {
-            values
-                .get(p)
-                .copied()
-                .unwrap_or_else(|| layout.address(k, mirrored))
-        })
-        .collect()
 }
 
 /// [`SAMPLES`] distinct points ([`CHECKS`] from another seed for the checks), each parameter drawn from [`SMALL`] one time in four (the

@@ -36,6 +36,8 @@ pub struct FunctionFormulas {
     pub assumptions: Vec<crate::assumption::Assumption>,
     /// What runs of its machine code checked and refitted (`calibrate`).
     pub calibration: Option<crate::calibrate::Checked>,
+    /// Sizes the compiler fixed, at which it is counted ([`crate::model::FunctionModel::fixed`]).
+    pub fixed: BTreeMap<String, i64>,
 }
 
 /// A call of a modelled function: executions per call of the caller, and how the callee's
@@ -221,6 +223,7 @@ impl BuildContext<'_> {
             derived: m.derived.clone(),
             assumptions: m.assumptions.clone(),
             calibration: m.calibration.clone(),
+            fixed: m.fixed.clone(),
         }
     }
 

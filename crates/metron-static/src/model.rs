@@ -66,6 +66,10 @@ pub struct FunctionModel {
     /// What runs of the machine code checked and refitted, or why they could not decide
     /// (`None` under `--mira-compat`, which reproduces Mira's counts).
     pub calibration: Option<crate::calibrate::Checked>,
+    /// Size parameters the compiler fixed to a constant (DWARF `DW_AT_const_value`: a
+    /// `.constprop` clone, or clang's specialised static function): the counts are at that
+    /// value, whatever a caller binds.
+    pub fixed: BTreeMap<String, i64>,
 }
 
 impl FunctionModel {
@@ -435,6 +439,7 @@ pub fn model_function(
         error_paths: Vec::new(),
         assumptions,
         calibration: None,
+        fixed: BTreeMap::new(),
         renamed: contexts
             .iter()
             .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
@@ -907,6 +912,7 @@ pub fn model_binary(
         .filter(|(_, f)| f.source_file().is_some_and(|s| same_file(&s, &file)))
         .map(|(i, f)| {
             let mut m = model_function(f, source, mira_compat);
+            fix_parameters(f, source, &mut m);
             m.plt_calls = plt_calls(binary, f, &m.cfg);
             count_error_paths(binary, f, source, &mut m);
             if !mira_compat {
@@ -915,6 +921,32 @@ pub fn model_binary(
             (i, m)
         })
         .collect()
+}
+
+/// Counts the function at the values its machine code fixed its integer parameters to: its
+/// loops run to those constants whatever the source's bounds are called with.
+fn fix_parameters(function: &Function, source: &SourceModel, m: &mut FunctionModel) {
+    let Some(f) = source
+        .functions
+        .iter()
+        .find(|f| f.name == function.source_name())
+    else {
+        return;
+    };
+    let integer: BTreeSet<&String> = f.integer_arguments().collect();
+    m.fixed = function
+        .signature
+        .fixed
+        .iter()
+        .filter(|(p, _)| integer.contains(p))
+        .map(|(p, v)| (p.clone(), *v))
+        .collect();
+    for (p, v) in &m.fixed {
+        let value = metron_symbolic::LinExpr::integer(*v);
+        for c in &mut m.block_counts {
+            *c = c.substitute(p, &value);
+        }
+    }
 }
 
 /// Checks the counts against runs of the machine code (`calibrate`), the libm error paths

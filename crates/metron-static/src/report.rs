@@ -36,6 +36,9 @@ pub struct FunctionReport {
     pub model_name: String,
     /// Parameters of its model, callees included.
     pub parameters: BTreeSet<String>,
+    /// Sizes the compiler fixed in its machine code (DWARF), at which it is counted.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub fixed: BTreeMap<String, i64>,
     pub calls: Vec<CallReport>,
     pub external_calls: Vec<ExternalCallReport>,
     pub loops: Vec<LoopReport>,
@@ -200,6 +203,7 @@ fn function_report(
         symbol: f.symbol.clone(),
         model_name: f.model_name.clone(),
         parameters: formulas.parameters(k),
+        fixed: f.fixed.clone(),
         calls: f.calls.iter().map(|c| call_report(formulas, c)).collect(),
         external_calls: f
             .external

@@ -557,3 +557,50 @@ fn an_alias_test_counts_for_the_order_the_caller_allocates_the_arrays_in() {
         assert_eq!(c.predicted.total, c.measured.total, "{name}");
     }
 }
+
+#[test]
+fn sizes_the_compiler_fixed_are_read_from_dwarf_and_counted_there() {
+    // `static void kernel(int n, double A[N][N], ...)` called once as `kernel(n, *A)` after
+    // `int n = N;`: gcc clones it without `n` (`ludcmp_pb.constprop.0`), clang keeps the
+    // name but drops the constant arguments, so that `A` arrives in `rdi`. Before DWARF's
+    // constants were read, the clone was never run (2,890% off) and clang's function was run
+    // with the sizes where its arrays are (37% off).
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "gcc",
+            "-O3",
+            "ludcmp_pb.c",
+            "ludcmp_pb",
+            "-DN=36",
+            vec![("n", 36)],
+        ),
+        (
+            "clang",
+            "-O2",
+            "heat2d_pb.c",
+            "heat2d_pb",
+            "-DN=30",
+            vec![("n", 30), ("tsteps", 6)],
+        ),
+    ];
+    for (cc, level, file, name, size, fixed) in cases {
+        let flags = ["-g", "-gdwarf-4", level, "-fno-inline", size, "-DTSTEPS=6"];
+        let bin = build(cc, &corpus(file), &flags, dir.path(), true);
+        let binary = Binary::load(&bin).unwrap();
+        let f = binary.function(name).unwrap();
+        let want: std::collections::BTreeMap<String, i64> =
+            fixed.iter().map(|(p, v)| (p.to_string(), *v)).collect();
+        assert_eq!(f.signature.fixed, want, "{cc} {level} {}", f.symbol);
+        if cc == "clang" {
+            assert_eq!(f.signature.registers.get("A"), Some(&5), "A in rdi");
+            assert_eq!(f.signature.registers.get("B"), Some(&4), "B in rsi");
+        }
+        let cs = validate(cc, &corpus(file), &flags, true, &[], &[]);
+        let c = kernel(&cs, name);
+        assert_eq!(c.predicted.total, c.measured.total, "{cc} {level} {name}");
+    }
+}

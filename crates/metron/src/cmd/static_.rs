@@ -181,6 +181,13 @@ fn print_function(f: &FunctionReport) {
         f.model_name,
         parameters.join(", ")
     );
+    if !f.fixed.is_empty() {
+        let fixed: Vec<String> = f.fixed.iter().map(|(p, v)| format!("{p} = {v}")).collect();
+        println!(
+            "    fixed by the compiler (DWARF constants): {}; counted at these sizes",
+            fixed.join(", ")
+        );
+    }
     for l in &f.loops {
         println!(
             "    loop {} depth {} line {}  iterations {}{}",
