@@ -947,6 +947,32 @@ fn fix_parameters(function: &Function, source: &SourceModel, m: &mut FunctionMod
             *c = c.substitute(p, &value);
         }
     }
+    let derived = std::mem::take(&mut m.derived);
+    m.derived = derived
+        .into_iter()
+        .map(|d| fix_derived(d, &m.fixed))
+        .collect();
+}
+
+/// A derived trip count computed with the fixed parameters' values (`trip_15 =
+/// ceil(n / stride)` of a clone with `stride = 1`): bound as a call binds an inlined one.
+fn fix_derived(
+    d: metron_symbolic::Derived,
+    fixed: &BTreeMap<String, i64>,
+) -> metron_symbolic::Derived {
+    use metron_symbolic::{AffineExpr, Derived, InlinedDerived};
+    let arguments: Vec<(String, AffineExpr)> = d
+        .inputs()
+        .into_iter()
+        .filter_map(|p| Some((p.clone(), AffineExpr::constant(*fixed.get(p)?))))
+        .collect();
+    match arguments.is_empty() {
+        true => d,
+        false => Derived::Inlined(InlinedDerived {
+            arguments,
+            inner: Box::new(d),
+        }),
+    }
 }
 
 /// Checks the counts against runs of the machine code (`calibrate`), the libm error paths
