@@ -724,8 +724,14 @@ fn disassemble(
             simd_bytes,
             length: instr.len() as u32,
             mnemonic: instr.mnemonic(),
-            flow: instr.flow_control(),
-            target,
+            flow: match is_repeated_string(&instr) {
+                true => FlowControl::ConditionalBranch,
+                false => instr.flow_control(),
+            },
+            target: match is_repeated_string(&instr) {
+                true => Some(instr.ip()),
+                false => target,
+            },
             loads,
             stores,
             frames: frames(context, instr.ip()),
@@ -733,6 +739,31 @@ fn disassemble(
         });
     }
     out
+}
+
+/// A `rep`-prefixed `stos`, `movs` or `lods` (gcc's inline `memset` of a row: `rep stosq`):
+/// a loop on itself, as valgrind runs it and callgrind counts it (once per element and once
+/// more, when it finds `rcx` is 0). It is a block of its own with a branch back to itself, so that its passes are
+/// counted as a loop's. `repe cmps`/`repne scas`, which stop on data, stay one instruction.
+pub fn is_repeated_string(instr: &iced_x86::Instruction) -> bool {
+    use Mnemonic as M;
+    instr.is_string_instruction()
+        && instr.has_rep_prefix()
+        && matches!(
+            instr.mnemonic(),
+            M::Stosb
+                | M::Stosw
+                | M::Stosd
+                | M::Stosq
+                | M::Movsb
+                | M::Movsw
+                | M::Movsd
+                | M::Movsq
+                | M::Lodsb
+                | M::Lodsw
+                | M::Lodsd
+                | M::Lodsq
+        )
 }
 
 /// The immediate of a two-operand `cmp`, whatever the other operand.

@@ -13,6 +13,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use iced_x86::{ConditionCode, FlowControl, Instruction, Mnemonic, OpKind, Register};
 
+use crate::binary::is_repeated_string;
+
 /// Where the stack starts (any address far from the arrays the run is given).
 pub const STACK_TOP: u64 = 0x7fff_0000_0000;
 
@@ -237,6 +239,9 @@ impl Machine {
                     }
                 }
                 FlowControl::UnconditionalBranch => return goto(ins.target),
+                FlowControl::ConditionalBranch if is_repeated_string(&ins.decoded) => {
+                    return self.repeat_string(ins);
+                }
                 FlowControl::ConditionalBranch => {
                     return match self.condition(ins.decoded.condition_code()) {
                         Some(true) => goto(ins.target),
@@ -249,6 +254,62 @@ impl Machine {
             }
         }
         Flow::Stop
+    }
+
+    /// One pass of a `rep` string instruction, as valgrind runs it (and callgrind counts it,
+    /// `rcx + 1` times): with `rcx` zero it goes on; otherwise one element, `rcx - 1`, and the
+    /// instruction again. The direction flag
+    /// is taken as clear (its state at every call, System V ABI 3.2.1).
+    fn repeat_string(&mut self, ins: &crate::binary::Instruction) -> Flow {
+        let next = ins.address + u64::from(ins.length);
+        let Some(count) = self.register(Register::RCX) else {
+            return Flow::Stop;
+        };
+        if count == 0 {
+            return Flow::Goto(next);
+        }
+        let i = &ins.decoded;
+        let bytes = i.memory_size().size() as u32;
+        let accumulator = match bytes {
+            1 => Register::AL,
+            2 => Register::AX,
+            4 => Register::EAX,
+            _ => Register::RAX,
+        };
+        let (source, destination) = (self.register(Register::RSI), self.register(Register::RDI));
+        let value = match i.mnemonic() {
+            Mnemonic::Stosb | Mnemonic::Stosw | Mnemonic::Stosd | Mnemonic::Stosq => {
+                self.register(accumulator)
+            }
+            _ => source.and_then(|s| self.load(s as u64, bytes)),
+        };
+        let lods = matches!(
+            i.mnemonic(),
+            Mnemonic::Lodsb | Mnemonic::Lodsw | Mnemonic::Lodsd | Mnemonic::Lodsq
+        );
+        let step = i64::from(bytes);
+        match lods {
+            true => self.set_register(accumulator, value),
+            false => {
+                let Some(d) = destination else {
+                    return Flow::Stop;
+                };
+                match value {
+                    Some(v) => self.store(d as u64, v, bytes),
+                    None => self.forget(d as u64, bytes),
+                }
+                self.set_register(Register::RDI, Some(d.wrapping_add(step)));
+            }
+        }
+        let movs = matches!(
+            i.mnemonic(),
+            Mnemonic::Movsb | Mnemonic::Movsw | Mnemonic::Movsd | Mnemonic::Movsq
+        );
+        if movs || lods {
+            self.set_register(Register::RSI, source.map(|s| s.wrapping_add(step)));
+        }
+        self.set_register(Register::RCX, Some(count - 1));
+        Flow::Goto(ins.address)
     }
 
     /// A call: entered when the callee is known, otherwise its effect on the registers.
