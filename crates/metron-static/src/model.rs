@@ -933,14 +933,7 @@ fn fix_parameters(function: &Function, source: &SourceModel, m: &mut FunctionMod
     else {
         return;
     };
-    let integer: BTreeSet<&String> = f.integer_arguments().collect();
-    m.fixed = function
-        .signature
-        .fixed
-        .iter()
-        .filter(|(p, _)| integer.contains(p))
-        .map(|(p, v)| (p.clone(), *v))
-        .collect();
+    m.fixed = f.fixed_by(&function.signature);
     for (p, v) in &m.fixed {
         let value = metron_symbolic::LinExpr::integer(*v);
         for c in &mut m.block_counts {

@@ -98,6 +98,17 @@ impl SourceFunction {
             .iter()
             .filter(|p| !self.not_in_integer_registers.contains(p))
     }
+
+    /// Its integer parameters that the machine code described by `signature` fixed to a
+    /// constant, with their values (a floating-point one's constant is no size).
+    pub fn fixed_by(
+        &self,
+        signature: &crate::binary::Signature,
+    ) -> std::collections::BTreeMap<String, i64> {
+        self.integer_arguments()
+            .filter_map(|p| Some((p.clone(), *signature.fixed.get(p)?)))
+            .collect()
+    }
 }
 
 /// Which arm of an `if` a statement sits in.

@@ -30,13 +30,7 @@ impl Passing {
     /// whose arguments DWARF does not place, or a split part, is not run.
     pub(super) fn of(function: &Function, f: &SourceFunction) -> Result<Passing, NotChecked> {
         let source: Vec<&String> = f.integer_arguments().collect();
-        let fixed: BTreeMap<String, i64> = function
-            .signature
-            .fixed
-            .iter()
-            .filter(|(p, _)| source.contains(p))
-            .map(|(p, v)| (p.clone(), *v))
-            .collect();
+        let fixed = f.fixed_by(&function.signature);
         let clone = function.clone_suffix();
         // A split part (`.part.0`, `.cold`) starts inside the function: its live values are
         // not the parameters.
