@@ -16,7 +16,8 @@
 //! The result stays a parametric model (the combination is symbolic, evaluated at any size).
 //! Where the runs cannot decide, the model is left as it was: a branch on a value the machine
 //! does not know (data-dependent control), fewer finished runs than [`MIN_SAMPLES`], no
-//! combination of at most [`MAX_TERMS`] terms, or a clone whose arguments are not the source's.
+//! combination of at most [`MAX_TERMS`] terms, or a split part or clone whose arguments DWARF
+//! does not place (`calibrate/passing.rs`).
 //! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs;
 //! `METRON_CALIBRATE_TERMS=1` prints every term of each basis with its values at the runs.
 
@@ -126,8 +127,8 @@ pub type Checked = Result<Calibration, NotChecked>;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum NotChecked {
-    /// A compiler-made clone (`.constprop`, `.isra`, `.part`): its arguments are not the
-    /// source's parameters.
+    /// A compiler-made split part (`.part`, `.cold`: it starts inside the function), or a
+    /// clone (`.constprop`, `.isra`) whose arguments DWARF does not place in registers.
     Clone,
     /// A loop bound or count names something that is no integer parameter of the function
     /// (a value read from data, `main`'s `argv`).
@@ -144,7 +145,10 @@ pub enum NotChecked {
 impl std::fmt::Display for NotChecked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NotChecked::Clone => write!(f, "a compiler-made clone, whose arguments are not the source's"),
+            NotChecked::Clone => write!(
+                f,
+                "a compiler-made split part, or a clone whose arguments DWARF does not place"
+            ),
             NotChecked::NoSizeParameter => write!(f, "a loop bound is not an integer parameter"),
             NotChecked::FloatingBound => write!(f, "a loop bound is a floating-point parameter"),
             NotChecked::Stopped { at } => write!(
