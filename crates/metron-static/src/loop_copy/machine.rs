@@ -913,6 +913,37 @@ mod tests {
         out
     }
 
+    /// `rep stosq` as valgrind runs it: rcx + 1 passes (one element each, then the pass that
+    /// finds rcx zero), `rdi` stepping by the element; an unknown rcx stops the run.
+    #[test]
+    fn a_rep_store_passes_once_per_element_and_once_more() {
+        let code = decode(&[0xf3, 0x48, 0xab]); // rep stosq
+        let rep = &code[0];
+        assert!(is_repeated_string(&rep.decoded));
+        let base = 0x10_0000i64;
+        let passes = |rcx: Option<i64>| {
+            let mut m = Machine::at_entry(&[]);
+            m.set_register(Register::RCX, rcx);
+            m.set_register(Register::RDI, Some(base));
+            m.set_register(Register::RAX, Some(7));
+            let mut n = 0;
+            loop {
+                n += 1;
+                match m.repeat_string(rep) {
+                    Flow::Goto(a) if a == rep.address => continue,
+                    Flow::Goto(a) => assert_eq!(a, rep.address + 3),
+                    Flow::Stop => return None,
+                    Flow::Return => panic!("rep stosq returned"),
+                }
+                break;
+            }
+            Some((n, m.register(Register::RDI), m.load(base as u64 + 24, 8)))
+        };
+        assert_eq!(passes(Some(0)), Some((1, Some(base), None)));
+        assert_eq!(passes(Some(4)), Some((5, Some(base + 32), Some(7))));
+        assert_eq!(passes(None), None);
+    }
+
     /// `x % 3` and `x / 7` as compilers emit them: `cltd` fills `edx` with the sign of
     /// `eax`; `idiv` truncates toward zero with the remainder's sign the dividend's; `div`
     /// is unsigned. A high half that is not the sign extension leaves both unknown.
