@@ -290,7 +290,12 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         let array = |p: &str| !subject.bounds.iter().any(|b| b == p);
         out.array_order = subject.layout.order(f, array);
     }
-    if !out.data_dependent.is_empty() && target.source.data_shares.is_some() {
+    // Without a profile the blocks on data count as often as the code around them (an upper
+    // bound): the envelope the runs measured is that bound where the binary's loops are not
+    // the source's (a loop unrolled away). A `br_prob` the user wrote weighs the model's.
+    let annotated = source.ifs.iter().any(|c| c.probability.is_some())
+        || source.conditionals.iter().any(|c| c.probability.is_some());
+    if !out.data_dependent.is_empty() && (target.source.data_shares.is_some() || !annotated) {
         let structural = frames::terms_of(terms_source, &frames, &structural_counts);
         let basis = Basis::new(Vec::new(), &structural, &|c| runs.values(c));
         data_counts(target, &runs, &basis, counts, &out);
@@ -352,6 +357,15 @@ fn data_counts(
             continue;
         }
         let envelope = runs.envelope(b);
+        let profiled = target.source.data_shares.is_some();
+        // Without a profile both are upper bounds, the model's from the source and the
+        // envelope from the binary: the envelope is kept where it is the tighter one at every
+        // run (a loop unrolled away), not where taking every branch one way runs another
+        // version of a loop than any real run would.
+        let tighter = |model: Vec<BigInt>| envelope.iter().zip(&model).all(|(e, m)| e <= m);
+        if !profiled && !runs.values(&counts[b]).is_some_and(tighter) {
+            continue;
+        }
         let rows: Vec<usize> = (0..envelope.len()).collect();
         let fit = match runs.fixed() {
             true => i64::try_from(&envelope[0]).ok().map(Piecewise::constant),
