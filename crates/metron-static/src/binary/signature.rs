@@ -52,7 +52,7 @@ pub(super) fn signatures(dwarf: &gimli::Dwarf<Reader>) -> BTreeMap<u64, Signatur
             continue;
         };
         if let Ok(root) = tree.root() {
-            let _ = walk(dwarf, &unit, root, &mut out);
+            let _ = walk(dwarf, &unit, root, &mut out, 0);
         }
     }
     out
@@ -60,13 +60,21 @@ pub(super) fn signatures(dwarf: &gimli::Dwarf<Reader>) -> BTreeMap<u64, Signatur
 
 type Node<'a, 'b> = gimli::EntriesTreeNode<'a, 'b, Reader>;
 
+/// Namespaces and classes nest a few levels; a file nesting deeper is not walked further
+/// (bad input must not overflow the stack).
+const MAX_DEPTH: usize = 64;
+
 /// Subprograms anywhere under `node` (C++ puts them in namespaces and classes).
 fn walk(
     dwarf: &gimli::Dwarf<Reader>,
     unit: &gimli::Unit<Reader>,
     node: Node,
     out: &mut BTreeMap<u64, Signature>,
+    depth: usize,
 ) -> gimli::Result<()> {
+    if depth > MAX_DEPTH {
+        return Ok(());
+    }
     let entry = node.entry();
     if entry.tag() == gimli::DW_TAG_subprogram {
         let low = match entry.attr_value(gimli::DW_AT_low_pc) {
@@ -81,7 +89,7 @@ fn walk(
     }
     let mut children = node.children();
     while let Some(child) = children.next()? {
-        walk(dwarf, unit, child, out)?;
+        walk(dwarf, unit, child, out, depth + 1)?;
     }
     Ok(())
 }
