@@ -290,17 +290,21 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         let array = |p: &str| !subject.bounds.iter().any(|b| b == p);
         out.array_order = subject.layout.order(f, array);
     }
-    // Without a profile the blocks on data count as often as the code around them (an upper
-    // bound): the envelope the runs measured is that bound where the binary's loops are not
-    // the source's (a loop unrolled away). A `br_prob` the user wrote weighs the model's.
-    let annotated = source.ifs.iter().any(|c| c.probability.is_some())
-        || source.conditionals.iter().any(|c| c.probability.is_some());
-    if !out.data_dependent.is_empty() && (target.source.data_shares.is_some() || !annotated) {
+    // Blocks on data count the runs' envelope where it is the tighter bound ([`data_counts`]);
+    // a `br_prob` the user wrote weighs the model's count instead.
+    let profiled = target.source.data_shares.is_some();
+    if !out.data_dependent.is_empty() && (profiled || !has_br_prob(source)) {
         let structural = frames::terms_of(terms_source, &frames, &structural_counts);
         let basis = Basis::new(Vec::new(), &structural, &|c| runs.values(c));
         data_counts(target, &runs, &basis, counts, &out);
     }
     Ok(out)
+}
+
+/// Whether the file gives any `if` or `?:` a `br_prob`.
+fn has_br_prob(source: &SourceModel) -> bool {
+    source.ifs.iter().any(|c| c.probability.is_some())
+        || source.conditionals.iter().any(|c| c.probability.is_some())
 }
 
 /// The blocks whose counts disagree with the first runs; those whose counts the runs leave
