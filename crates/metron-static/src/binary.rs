@@ -710,6 +710,7 @@ fn disassemble(
             .max()
             .unwrap_or(0);
         let (step, compared, addressing) = register_roles(&instr);
+        let repeated = is_repeated_string(&instr);
         let (compared_immediate, offset) = guard_operands(&instr);
         out.push(Instruction {
             compared_immediate,
@@ -724,11 +725,11 @@ fn disassemble(
             simd_bytes,
             length: instr.len() as u32,
             mnemonic: instr.mnemonic(),
-            flow: match is_repeated_string(&instr) {
+            flow: match repeated {
                 true => FlowControl::ConditionalBranch,
                 false => instr.flow_control(),
             },
-            target: match is_repeated_string(&instr) {
+            target: match repeated {
                 true => Some(instr.ip()),
                 false => target,
             },
@@ -743,8 +744,8 @@ fn disassemble(
 
 /// A `rep`-prefixed `stos`, `movs` or `lods` (gcc's inline `memset` of a row: `rep stosq`):
 /// a loop on itself, as valgrind runs it and callgrind counts it (once per element and once
-/// more, when it finds `rcx` is 0). It is a block of its own with a branch back to itself, so that its passes are
-/// counted as a loop's. `repe cmps`/`repne scas`, which stop on data, stay one instruction.
+/// more, when it finds `rcx` is 0). It is a block of its own with a branch back to itself, so
+/// that its passes are counted as a loop's. `repe cmps`/`repne scas`, which stop on data, stay one instruction.
 pub fn is_repeated_string(instr: &iced_x86::Instruction) -> bool {
     use Mnemonic as M;
     instr.is_string_instruction()

@@ -347,6 +347,7 @@ fn data_counts(
     out: &Calibration,
 ) {
     let (function, cfg) = (target.function, target.cfg);
+    let profiled = target.source.data_shares.is_some();
     // A loop bounded by data counts its bound's mean (`data_LINE`, `loop_profile`): a better
     // count than any envelope.
     let means: BTreeSet<&String> = target
@@ -361,7 +362,6 @@ fn data_counts(
             continue;
         }
         let envelope = runs.envelope(b);
-        let profiled = target.source.data_shares.is_some();
         // Without a profile both are upper bounds, the model's from the source and the
         // envelope from the binary: the envelope is kept where it is the tighter one at every
         // run (a loop unrolled away), not where taking every branch one way runs another

@@ -618,8 +618,21 @@ fn a_rep_string_instruction_counts_once_per_element_and_once_more() {
         ("ata_x.c", "ata_x", "-O2", "-fno-inline"),
         ("ludcmp_pb.c", "main", "-O2", "-finline"),
     ];
+    let dir = tempfile::tempdir().unwrap();
     for (file, name, level, inline) in cases {
         let flags = ["-g", "-gdwarf-4", level, inline, "-DN=36", "-DM=38"];
+        // The case is only a case while gcc emits the instruction: checked, not assumed.
+        let bin = build("gcc", &corpus(file), &flags, dir.path(), true);
+        let binary = Binary::load(&bin).unwrap();
+        let rep = binary
+            .functions
+            .iter()
+            .flat_map(|f| &f.instructions)
+            .any(|i| metron_static::binary::is_repeated_string(&i.decoded));
+        assert!(
+            rep,
+            "gcc no longer emits a rep string instruction in {file}"
+        );
         let cs = validate(
             "gcc",
             &corpus(file),
