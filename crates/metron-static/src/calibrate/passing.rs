@@ -43,16 +43,14 @@ impl Passing {
             .iter()
             .enumerate()
             .all(|(k, p)| p.as_ref().is_none_or(|p| source.get(k) == Some(&p)));
-        let order = match (clone.is_some(), known && !in_source_order) {
-            (false, false) => source.iter().map(|p| Some((*p).clone())).collect(),
-            (_, true) => slots,
-            (true, false)
-                if (known && !slots.is_empty())
-                    || source.iter().all(|p| fixed.contains_key(*p)) =>
-            {
-                slots
-            }
-            (true, false) => return Err(NotChecked::Clone),
+        // DWARF's registers hold every argument the code reads (those it lacks are fixed).
+        let placed = known && (!slots.is_empty() || source.iter().all(|p| fixed.contains_key(*p)));
+        let order = if clone.is_none() && (in_source_order || !known) {
+            source.iter().map(|p| Some((*p).clone())).collect()
+        } else if placed {
+            slots
+        } else {
+            return Err(NotChecked::Clone);
         };
         Ok(Passing { order, fixed })
     }
