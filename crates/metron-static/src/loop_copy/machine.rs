@@ -6,6 +6,7 @@
 
 mod lanes;
 mod library;
+mod memory;
 
 pub use library::Library;
 
@@ -66,13 +67,51 @@ impl Bits {
     }
 }
 
+impl Bits {
+    const UNKNOWN: Bits = Bits { value: 0, known: 0 };
+}
+
+/// What is known of each full register, indexed by its `iced_x86::Register` number. Every
+/// operand reads one, so a hashed map spent half of a run hashing (`perf`, ludcmp at gcc -O3).
+#[derive(Debug, Clone)]
+struct ByRegister<T>(Box<[Option<T>; REGISTERS]>);
+
+/// `iced_x86::Register`'s variants (its `REGISTER_ENUM_COUNT`).
+const REGISTERS: usize = 256;
+
+impl<T: Copy> ByRegister<T> {
+    fn new() -> ByRegister<T> {
+        ByRegister(Box::new([None; REGISTERS]))
+    }
+
+    fn get(&self, full: Register) -> Option<T> {
+        *self.0.get(full as usize)?
+    }
+
+    fn set(&mut self, full: Register, v: Option<T>) {
+        if let Some(slot) = self.0.get_mut(full as usize) {
+            *slot = v;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.0.fill(None);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Register, T)> + '_ {
+        Register::values().filter_map(|r| Some((r, self.get(r)?)))
+    }
+}
+
 /// Registers (full width), stack bytes and flags; an absent register is unknown.
 #[derive(Debug, Clone)]
 pub struct Machine {
-    regs: HashMap<Register, Bits>,
+    /// Known general registers; `known` is never 0.
+    regs: ByRegister<Bits>,
     /// Known XMM registers (by full register), as 128 bits: see [`lanes`].
-    vectors: HashMap<Register, u128>,
-    memory: BTreeMap<u64, u8>,
+    vectors: ByRegister<u128>,
+    /// Known bytes: the stack, the arguments and `.rodata` constants.
+    memory: memory::Memory,
     pub flags: Flags,
     /// Address of the instruction that set `flags` (the exit compare).
     pub flags_from: u64,
@@ -368,9 +407,9 @@ impl Machine {
     /// the sixth, on the stack.
     pub fn at_entry(arguments: &[i64]) -> Machine {
         let mut m = Machine {
-            regs: HashMap::new(),
-            vectors: HashMap::new(),
-            memory: BTreeMap::new(),
+            regs: ByRegister::new(),
+            vectors: ByRegister::new(),
+            memory: memory::Memory::default(),
             flags: Flags::Unknown,
             flags_from: 0,
             heap: (library::HEAP_START, false),
@@ -380,12 +419,13 @@ impl Machine {
         // compiler reads only the byte it wrote). Correct code never branches on the rest.
         for (k, r) in ENTRY_GARBAGE.iter().enumerate() {
             m.regs
-                .insert(*r, Bits::full(0x5eed_0000 + 0x100 * k as i64));
+                .set(*r, Some(Bits::full(0x5eed_0000 + 0x100 * k as i64)));
         }
-        m.regs.insert(Register::RSP, Bits::full(STACK_TOP as i64));
+        m.regs
+            .set(Register::RSP, Some(Bits::full(STACK_TOP as i64)));
         m.store(STACK_TOP, 0x4000_0000, 8);
         for (r, v) in ARGUMENTS.iter().zip(arguments) {
-            m.regs.insert(*r, Bits::full(*v));
+            m.regs.set(*r, Some(Bits::full(*v)));
         }
         // The seventh integer argument on is passed on the stack, above the return address
         // (System V ABI 3.2.3).
@@ -402,7 +442,7 @@ impl Machine {
         }
         let bits = r.size() as u32 * 8;
         let width = mask(-1, bits) as u64;
-        let b = self.regs.get(&r.full_register())?;
+        let b = self.regs.get(r.full_register())?;
         (b.known & width == width).then_some(mask(b.value, bits))
     }
 
@@ -411,7 +451,7 @@ impl Machine {
         self.regs
             .iter()
             .filter(|(_, b)| b.known == u64::MAX)
-            .map(|(r, b)| (*r, b.value))
+            .map(|(r, b)| (r, b.value))
     }
 
     fn set_register(&mut self, r: Register, v: Option<i64>) {
@@ -425,11 +465,7 @@ impl Machine {
             _ if r.is_gpr8() || r.is_gpr16() => {
                 let shift = if is_high_byte(r) { 8 } else { 0 };
                 let field = (mask(-1, bits) as u64) << shift;
-                let old = self
-                    .regs
-                    .get(&full)
-                    .copied()
-                    .unwrap_or(Bits { value: 0, known: 0 });
+                let old = self.regs.get(full).unwrap_or(Bits::UNKNOWN);
                 let b = match v {
                     Some(v) => Bits {
                         value: ((old.value as u64 & !field) | ((v as u64) << shift & field)) as i64,
@@ -444,31 +480,33 @@ impl Machine {
             }
             _ => None,
         };
-        match value {
-            Some(v) => self.regs.insert(full, v),
-            None => self.regs.remove(&full),
-        };
+        self.regs.set(full, value);
     }
 
+    /// The low 8 of `bytes` at `address`, when all `bytes` are known.
     fn load(&self, address: u64, bytes: u32) -> Option<i64> {
-        let mut v: u64 = 0;
-        for k in (0..u64::from(bytes)).rev() {
-            v = (v << 8) | u64::from(*self.memory.get(&address.wrapping_add(k))?);
+        for k in (8..bytes).step_by(8) {
+            self.memory
+                .load(address.wrapping_add(u64::from(k)), (bytes - k).min(8))?;
         }
-        Some(v as i64)
+        self.memory.load(address, bytes.min(8)).map(|v| v as i64)
     }
 
     /// Writes the low `bytes` of `v` at `address` (little-endian).
     pub fn store(&mut self, address: u64, v: i64, bytes: u32) {
-        for k in 0..u64::from(bytes) {
-            self.memory
-                .insert(address.wrapping_add(k), (v >> (8 * k)) as u8);
-        }
+        self.store_bytes(address, Some(v as u64), bytes);
     }
 
     fn forget(&mut self, address: u64, bytes: u32) {
-        for k in 0..u64::from(bytes) {
-            self.memory.remove(&address.wrapping_add(k));
+        self.store_bytes(address, None, bytes);
+    }
+
+    /// Stores (or forgets) any number of bytes; past 8 the value's bytes are zero.
+    fn store_bytes(&mut self, address: u64, v: Option<u64>, bytes: u32) {
+        for k in (0..bytes).step_by(8) {
+            let part = v.map(|v| if k == 0 { v } else { 0 });
+            let at = address.wrapping_add(u64::from(k));
+            self.memory.store(at, part, (bytes - k).min(8));
         }
     }
 
@@ -607,6 +645,18 @@ impl Machine {
     fn arithmetic(&mut self, i: &Instruction, carry: Option<bool>) -> bool {
         use Mnemonic as M;
         let m = i.mnemonic();
+        // Decided before the operands are read: most instructions of a vectorised body are
+        // not integer arithmetic, and reading a memory operand costs a lookup.
+        let integer = matches!(
+            m,
+            M::Cmp | M::Sub | M::Test | M::And | M::Xor | M::Or | M::Add | M::Sbb | M::Adc
+        ) || matches!(
+            m,
+            M::Inc | M::Dec | M::Neg | M::Not | M::Shl | M::Sar | M::Shr
+        ) || (m == M::Imul && i.op_count() > 1);
+        if !integer {
+            return false;
+        }
         let (a, bits) = self.read(i, 0);
         let b = (i.op_count() > 1).then(|| self.read(i, 1).0).flatten();
         let same = i.op_count() > 1
@@ -839,14 +889,14 @@ impl Machine {
     fn clobber(&mut self, ins: &crate::binary::Instruction) {
         if ins.mnemonic == Mnemonic::Call {
             for r in CALLER_SAVED {
-                self.regs.remove(&r);
+                self.regs.set(r, None);
             }
             // Every XMM register is caller-saved (System V ABI 3.2.1).
             self.vectors.clear();
             return;
         }
-        for r in &ins.writes {
-            self.regs.remove(r);
+        for &r in &ins.writes {
+            self.regs.set(r, None);
         }
         if ins.stores > 0 {
             if let Some(a) = self.address(&ins.decoded) {

@@ -14,32 +14,28 @@ const WIDTH: u32 = 16;
 impl Machine {
     /// The value of XMM register `r` (any width of it), when known.
     pub(super) fn vector(&self, r: Register) -> Option<u128> {
-        self.vectors.get(&r.full_register()).copied()
+        self.vectors.get(r.full_register())
     }
 
     fn set_vector(&mut self, r: Register, v: Option<u128>) {
-        match v {
-            Some(v) => self.vectors.insert(r.full_register(), v),
-            None => self.vectors.remove(&r.full_register()),
-        };
+        self.vectors.set(r.full_register(), v);
     }
 
-    /// `n` bytes at `address` as an integer, when all are known.
+    /// `n` bytes (up to 16) at `address` as an integer, when all are known.
     fn load_wide(&self, address: u64, n: u32) -> Option<u128> {
-        let mut v: u128 = 0;
-        for k in (0..u64::from(n)).rev() {
-            v = (v << 8) | u128::from(*self.memory.get(&address.wrapping_add(k))?);
-        }
-        Some(v)
+        let low = self.memory.load(address, n.min(8))?;
+        let high = match n > 8 {
+            true => self.memory.load(address.wrapping_add(8), n - 8)?,
+            false => 0,
+        };
+        Some(u128::from(low) | u128::from(high) << 64)
     }
 
     fn store_wide(&mut self, address: u64, v: Option<u128>, n: u32) {
-        for k in 0..u64::from(n) {
-            let at = address.wrapping_add(k);
-            match v {
-                Some(v) => self.memory.insert(at, (v >> (8 * k)) as u8),
-                None => self.memory.remove(&at),
-            };
+        self.memory.store(address, v.map(|v| v as u64), n.min(8));
+        if n > 8 {
+            let high = v.map(|v| (v >> 64) as u64);
+            self.memory.store(address.wrapping_add(8), high, n - 8);
         }
     }
 
