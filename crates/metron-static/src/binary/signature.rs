@@ -4,7 +4,8 @@
 //! A static function called with constant sizes (`kernel(n, *A)` after `int n = N;`) is
 //! specialised by both compilers: gcc clones it (`kernel.constprop.0`) without the constant
 //! parameters, clang keeps the signature and never reads them. Either way the function's
-//! concrete DIE gives each such parameter a `DW_AT_const_value`, and its loops run to
+//! concrete DIE gives each such parameter a `DW_AT_const_value` (or, from clang, a location
+//! that computes the constant: `DW_OP_consts 400; DW_OP_stack_value`), and its loops run to
 //! constants: the model must count them at that value, and runs of the clone must pass the
 //! remaining arguments in the registers the clone reads them from.
 
@@ -115,8 +116,16 @@ fn parameters(
             if let Some(v) = constant(&v) {
                 signature.fixed.insert(name, v);
             }
-        } else if let Some(r) = entry_register(dwarf, unit, entry, low)? {
-            signature.registers.insert(name, r);
+            continue;
+        }
+        match at_entry(dwarf, unit, entry, low)? {
+            Some(AtEntry::Register(r)) => {
+                signature.registers.insert(name, r);
+            }
+            Some(AtEntry::Constant(v)) => {
+                signature.fixed.insert(name, v);
+            }
+            None => {}
         }
     }
     Ok(signature)
@@ -158,13 +167,24 @@ fn constant(v: &AttributeValue<Reader>) -> Option<i64> {
     }
 }
 
-/// The register the parameter is in at `low`, when its location there is one register.
-fn entry_register(
+/// Where a parameter is at the function's entry.
+#[derive(Debug, PartialEq, Eq)]
+enum AtEntry {
+    /// In one register (its DWARF number).
+    Register(u16),
+    /// A constant the location computes (`DW_OP_consts 400; DW_OP_stack_value`): clang's
+    /// way of saying it fixed a parameter of a function it specialised, where gcc writes
+    /// `DW_AT_const_value`.
+    Constant(i64),
+}
+
+/// The parameter's location at `low`, when it is one register or a constant.
+fn at_entry(
     dwarf: &gimli::Dwarf<Reader>,
     unit: &gimli::Unit<Reader>,
     entry: &gimli::DebuggingInformationEntry<Reader>,
     low: u64,
-) -> gimli::Result<Option<u16>> {
+) -> gimli::Result<Option<AtEntry>> {
     let Some(value) = entry.attr_value(gimli::DW_AT_location) else {
         return Ok(None);
     };
@@ -187,10 +207,26 @@ fn entry_register(
             }
         }
     };
-    let mut ops = expression.operations(unit.encoding());
-    let first = ops.next()?;
-    Ok(match (first, ops.next()?) {
-        (Some(Operation::Register { register }), None) => Some(register.0),
+    location_at(expression, unit.encoding())
+}
+
+/// One location expression as a register or a constant; `None` for anything else (a stack
+/// slot, a computed value, an entry value).
+fn location_at(
+    expression: gimli::Expression<Reader>,
+    encoding: gimli::Encoding,
+) -> gimli::Result<Option<AtEntry>> {
+    let mut ops = expression.operations(encoding);
+    let (first, second) = (ops.next()?, ops.next()?);
+    let value_alone = matches!(second, Some(Operation::StackValue)) && ops.next()?.is_none();
+    Ok(match (first, second) {
+        (Some(Operation::Register { register }), None) => Some(AtEntry::Register(register.0)),
+        (Some(Operation::SignedConstant { value }), _) if value_alone => {
+            Some(AtEntry::Constant(value))
+        }
+        (Some(Operation::UnsignedConstant { value }), _) if value_alone => {
+            i64::try_from(value).ok().map(AtEntry::Constant)
+        }
         _ => None,
     })
 }
@@ -209,6 +245,30 @@ mod tests {
         assert_eq!(constant(&AttributeValue::Sdata(-7)), Some(-7));
         assert_eq!(constant(&AttributeValue::Udata(30)), Some(30));
         assert_eq!(constant(&AttributeValue::Udata(u64::MAX)), None);
+    }
+
+    #[test]
+    fn a_location_is_a_register_or_a_constant_clang_computes() {
+        let encoding = gimli::Encoding {
+            format: gimli::Format::Dwarf32,
+            version: 4,
+            address_size: 8,
+        };
+        let at = |bytes: &'static [u8]| {
+            let bytes: std::sync::Arc<[u8]> = std::sync::Arc::from(bytes);
+            let reader = Reader::new(bytes, gimli::RunTimeEndian::Little);
+            location_at(gimli::Expression(reader), encoding).unwrap()
+        };
+        // DW_OP_reg5 (rdi).
+        assert_eq!(at(&[0x55]), Some(AtEntry::Register(5)));
+        // DW_OP_consts 400; DW_OP_stack_value: clang's specialised `init_array(400, ...)`.
+        assert_eq!(at(&[0x11, 0x90, 0x03, 0x9f]), Some(AtEntry::Constant(400)));
+        // DW_OP_lit7; DW_OP_stack_value.
+        assert_eq!(at(&[0x37, 0x9f]), Some(AtEntry::Constant(7)));
+        // A constant that is an address (no DW_OP_stack_value), a stack slot, a sum.
+        assert_eq!(at(&[0x37]), None);
+        assert_eq!(at(&[0x77, 0x08]), None);
+        assert_eq!(at(&[0x37, 0x38, 0x22, 0x9f]), None);
     }
 
     #[test]
