@@ -422,7 +422,16 @@ pub fn model_function(
     with_data_means(source, &function.name, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     let assumptions = crate::assumption::data_dependent(function, &cfg, source);
-    let mut derived = derived_of(source, &function.name, &used);
+    // The locals its calls pass are derived too (`int n = N; kernel(n, *A)` in `main`):
+    // the callee's count is evaluated at their values.
+    let passed = source
+        .calls
+        .iter()
+        .filter(|c| c.function == base_name(&function.name))
+        .flat_map(|c| c.arguments.iter().flatten())
+        .flat_map(|a| a.terms.keys().cloned());
+    let read: BTreeSet<String> = used.iter().cloned().chain(passed).collect();
+    let mut derived = derived_of(source, &function.name, &read);
     let inlined = (0..cfg.loops.len()).filter_map(|l| Some((cx.source_loop(l)?, &contexts[l])));
     for d in inlined_derived(source, inlined, &used) {
         if derived.iter().all(|o| o.name() != d.name()) {

@@ -216,14 +216,17 @@ impl ProgramModel {
                 continue;
             }
             let arguments = s.arguments(&self.parameters[s.callee].local, self.mira_compat);
-            let (b, times) = match callee_binding(&arguments, local, user) {
-                Ok(b) if !site_runs.is_nan() => (b, times * site_runs),
-                Ok(b) => (b, f64::NAN),
-                Err(e) => {
-                    run.unevaluated[s.callee].get_or_insert(e);
-                    (local.clone(), f64::NAN)
-                }
-            };
+            // Arguments may read the caller's derived locals (`int n = N;` in `main`).
+            let caller = self.functions[k].1.with_derived(local);
+            let (b, times) =
+                match callee_binding(&arguments, caller.as_ref().unwrap_or(local), user) {
+                    Ok(b) if !site_runs.is_nan() => (b, times * site_runs),
+                    Ok(b) => (b, f64::NAN),
+                    Err(e) => {
+                        run.unevaluated[s.callee].get_or_insert(e);
+                        (local.clone(), f64::NAN)
+                    }
+                };
             self.visit(s.callee, &b, user, times, depth + 1, run)?;
         }
         Ok(())

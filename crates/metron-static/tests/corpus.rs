@@ -618,6 +618,26 @@ fn sizes_the_compiler_fixed_are_read_from_dwarf_and_counted_there() {
 }
 
 #[test]
+fn a_kernel_called_with_mains_constant_locals_needs_no_parameter() {
+    // `int n = N; ... ludcmp_pb(n, *A, ...)` at -O0: nothing is specialised, and the call's
+    // argument is `main`'s local, which is 36 wherever it is read. Before, `n` had to be
+    // given (`parameter n has no value`); now every function's total comes out as it runs.
+    if !tools() {
+        return;
+    }
+    // The size in the file itself: the harness parses the source without the build's -D.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("ludcmp_pb.c");
+    let text = std::fs::read_to_string(corpus("ludcmp_pb.c")).unwrap();
+    std::fs::write(&src, format!("#define N 36\n{text}")).unwrap();
+    let cs = validate("gcc", &src, &["-g", "-gdwarf-4", "-O0"], true, &[], &[]);
+    for name in ["ludcmp_pb", "init_array", "main"] {
+        let c = kernel(&cs, name);
+        assert_eq!(c.predicted.total, c.measured.total, "{name}");
+    }
+}
+
+#[test]
 fn a_fixed_size_run_starts_where_the_copy_rules_overcount() {
     // tensor_contract at its default sizes (50 x 40 x 60), clang -O3 `-fno-inline`: clang
     // fixes every size, unrolls the constant-trip inner loop by 2 and turns the copy loop

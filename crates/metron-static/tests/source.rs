@@ -289,6 +289,32 @@ fn locals_computed_from_the_parameters_are_derived_values() {
     }
 }
 
+/// `sizeof` of scalar and pointer types is the x86-64 size: a benchmark harness sizes its
+/// cache-flush buffer as `32768 / sizeof(double)` (unbound before: "give --param cs").
+#[test]
+fn sizeof_a_scalar_type_is_its_size_in_bytes() {
+    let Some(m) = model_of(
+        "s.c",
+        "void s(int n, double *a) {\n\
+         \x20 int cs = 32768 / sizeof(double);\n\
+         \x20 int w = n * sizeof(int) + sizeof(char *) + sizeof(unsigned char);\n\
+         \x20 for (int i = 0; i < cs; i++) a[i] = 0;\n\
+         \x20 for (int i = 0; i < w; i++) a[i] += 1;\n\
+         }\n",
+    ) else {
+        return;
+    };
+    let b = binding([("n", 3)]);
+    let value = |name: &str| {
+        m.locals
+            .iter()
+            .find(|(_, l)| l.name == name)
+            .map(|(_, l)| l.value(&b))
+    };
+    assert_eq!(value("cs"), Some(Ok(4096)));
+    assert_eq!(value("w"), Some(Ok(3 * 4 + 8 + 1)));
+}
+
 /// `for (i = 0, j = 9; i < 10; i++, j--)` and `for (j = 7, i = 0; i < 5; ++i, --j)`: the
 /// counter is the variable the condition tests, whichever place it has in the comma lists.
 #[test]

@@ -7,7 +7,7 @@ use metron_symbolic::{IntExpr, LocalValue};
 use serde_json::Value;
 
 use super::while_loop::writes;
-use super::{binary, children, decl_name, integer_type, kind, strip};
+use super::{binary, children, decl_name, integer_type, kind, size_of, strip};
 
 /// The definitions in `body` (a function's CompoundStmt), in order; each reads only the
 /// parameters and the locals defined before it.
@@ -52,6 +52,9 @@ fn assignments(s: &Value) -> Vec<(String, bool, &Value)> {
 /// `e` in `+ - * / %` of integer literals and `known` names (casts looked through).
 fn int_expr(e: &Value, known: &dyn Fn(&str) -> bool) -> Option<IntExpr> {
     let e = strip(e);
+    if let Some(bytes) = size_of(e) {
+        return Some(IntExpr::Const(bytes));
+    }
     match kind(e) {
         "IntegerLiteral" => Some(IntExpr::Const(e.get("value")?.as_str()?.parse().ok()?)),
         "DeclRefExpr" => {
