@@ -19,6 +19,9 @@ pub struct Analysis {
     pub sources: Vec<SourceModel>,
     pub program: ProgramModel,
     pub formulas: Formulas,
+    /// Directories added with `-I` because a source included a header from there that the
+    /// flags did not name (`source::include_search`): the CLI says so.
+    pub include_dirs_found: Vec<PathBuf>,
 }
 
 /// Where the flags for clang come from.
@@ -43,13 +46,18 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
         None => find_sources(&binary)?,
     };
     let mut sources = Vec::new();
+    let mut include_dirs_found = Vec::new();
     for file in &files {
         let mut cflags = options.cflags.clone();
         if let Some(db) = &options.compile_commands {
             cflags.extend(source::flags_from_compile_commands(db, file)?);
         }
         check_lines(&binary, file)?;
-        sources.push(source::parse_file(file, &cflags)?);
+        sources.push(parse_finding_headers(
+            file,
+            &mut cflags,
+            &mut include_dirs_found,
+        )?);
     }
     let primary = primary_source(&binary, &sources);
     if let Some(path) = &options.branch_profile {
@@ -67,7 +75,50 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
         sources,
         program,
         formulas,
+        include_dirs_found,
     })
+}
+
+/// Headers a file may be missing, each found and added with `-I` before clang's error stands.
+const MOST_HEADERS: usize = 8;
+
+/// [`source::parse_file`]; where clang does not find a header, the one directory near the
+/// file that has it is added to `cflags` (and to `found`) and clang runs again.
+fn parse_finding_headers(
+    file: &Path,
+    cflags: &mut Vec<String>,
+    found: &mut Vec<PathBuf>,
+) -> Result<SourceModel> {
+    use metron_measure::tool::ToolError;
+    let mut tries = 0;
+    loop {
+        let (command, status, stderr) = match source::parse_file(file, cflags) {
+            Err(StaticError::Tool(ToolError::Failed {
+                command,
+                status,
+                stderr,
+            })) => (command, status, stderr),
+            other => return other,
+        };
+        let dir = source::include_search::missing_header(&stderr)
+            .and_then(|h| source::include_search::directory_for(file, h))
+            .filter(|d| !found.contains(d));
+        match dir {
+            Some(dir) if tries < MOST_HEADERS => {
+                cflags.push(format!("-I{}", dir.display()));
+                found.push(dir);
+                tries += 1;
+            }
+            _ => {
+                let failed = ToolError::Failed {
+                    command,
+                    status,
+                    stderr,
+                };
+                return Err(StaticError::Tool(failed));
+            }
+        }
+    }
 }
 
 /// The source that defines `main`, else the first.

@@ -17,6 +17,7 @@ mod data_bound;
 mod derived_step;
 #[cfg(test)]
 mod fixtures;
+pub mod include_search;
 mod locals;
 mod minmax_call;
 mod program_input;

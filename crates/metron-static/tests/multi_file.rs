@@ -97,3 +97,51 @@ fn clang_program_of_three_files_at_o0_is_exact_in_its_kernels() {
         assert!(error.abs() <= limit, "clang -O0 {region}: {error}%");
     }
 }
+
+/// A benchmark suite's layout: `kernels/gemm/gemm.c` includes `<bench.h>` from `utilities/`,
+/// built with `-I utilities`, which DWARF does not record. clang's "file not found" is
+/// answered by the one `bench.h` near the source, added with `-I` and reported; the
+/// header's macro bounds the kernel's loop.
+#[test]
+fn a_header_from_a_directory_the_build_named_is_found_near_the_source() {
+    if !have("gcc", "gcc") || !have("clang", "clang") {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let utilities = root.path().join("utilities");
+    let kernel = root.path().join("kernels/gemm");
+    std::fs::create_dir_all(&utilities).unwrap();
+    std::fs::create_dir_all(&kernel).unwrap();
+    std::fs::write(utilities.join("bench.h"), "#define LEN 37\n").unwrap();
+    let src = kernel.join("gemm.c");
+    std::fs::write(
+        &src,
+        "#include <bench.h>\n\
+         double a[LEN];\n\
+         void scale(double s) {\n\
+         \x20 for (int i = 0; i < LEN; i++) a[i] *= s;\n\
+         }\n\
+         int main(void) { scale(2.0); return 0; }\n",
+    )
+    .unwrap();
+    let bin = root.path().join("gemm");
+    let status = metron_measure::tool::testing::command("gcc")
+        .args(["-g", "-O0", "-I"])
+        .arg(&utilities)
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let analysis = analyse(&bin, &SourceOptions::default()).unwrap();
+    let found = [utilities.canonicalize().unwrap()];
+    assert_eq!(analysis.include_dirs_found, found);
+    let (_, scale) = analysis
+        .program
+        .functions
+        .iter()
+        .find(|(_, m)| m.name == "scale")
+        .unwrap();
+    assert_eq!(scale.loops[0].iterations, "37");
+}

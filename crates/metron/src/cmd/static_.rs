@@ -110,7 +110,7 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
         Some(c) => c.split_whitespace().map(str::to_string).collect(),
         None => Vec::new(),
     };
-    analyse(
+    let analysis = analyse(
         binary,
         &SourceOptions {
             source: args.source.clone(),
@@ -120,7 +120,15 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
             branch_profile: args.branch_profile.clone(),
         },
     )
-    .map_err(input)
+    .map_err(input)?;
+    // Said even with -q: the model rests on headers the user did not name.
+    for dir in &analysis.include_dirs_found {
+        eprintln!(
+            "note: a header the source includes was found in {} (added -I; --cflags chooses otherwise)",
+            dir.display()
+        );
+    }
+    Ok(analysis)
 }
 
 pub fn run(args: StaticArgs, global: &GlobalOpts) -> CliResult {
