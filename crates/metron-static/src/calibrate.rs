@@ -1008,9 +1008,10 @@ fn bound_parameters(
                 .cloned(),
         );
     }
-    // An enclosing loop's counter in a triangular bound (`j < i`) is no parameter, nor is the
-    // trip count of a loop no source loop explains: the runs fit its blocks.
-    named.retain(|n| !counters.contains(n) && !crate::loop_context::is_unmapped_trip(n));
+    // An enclosing loop's counter in a triangular bound (`j < i`) is no parameter, nor is a
+    // trip count the model could not derive (a loop no source loop explains, copies that do
+    // not nest): the runs fit its blocks.
+    named.retain(|n| !counters.contains(n) && !crate::loop_context::is_unknown_trip(n));
     for d in derived.iter().rev() {
         if named.remove(d.name()) {
             named.extend(d.inputs().into_iter().cloned());

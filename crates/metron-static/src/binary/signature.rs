@@ -24,19 +24,39 @@ pub struct Signature {
     /// Parameters in a register at the function's entry, by source name: the DWARF register
     /// number (5 `rdi`, 4 `rsi`, 1 `rdx`, 2 `rcx`, 8 `r8`, 9 `r9`, 17.. `xmm0`..).
     pub registers: BTreeMap<String, u16>,
+    /// Parameters on the stack at entry (past the sixth integer argument), by source name:
+    /// the 8-byte slot above the return address (0 is the first).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stack: BTreeMap<String, u16>,
 }
 
 impl Signature {
     /// DWARF numbers of the integer argument registers, in the order of the System V ABI.
     pub const INTEGER_REGISTERS: [u16; 6] = [5, 4, 1, 2, 8, 9];
 
-    /// The parameter that arrives in the `k`-th integer argument register.
+    /// The parameter that arrives as the `k`-th integer argument: in its register, or past
+    /// the sixth in stack slot `k - 6`.
     pub fn integer_argument(&self, k: usize) -> Option<&str> {
-        let register = *Self::INTEGER_REGISTERS.get(k)?;
-        self.registers
-            .iter()
-            .find(|(_, &r)| r == register)
-            .map(|(p, _)| p.as_str())
+        let found = match Self::INTEGER_REGISTERS.get(k) {
+            Some(&register) => self.registers.iter().find(|(_, &r)| r == register),
+            None => {
+                let slot = u16::try_from(k - Self::INTEGER_REGISTERS.len()).ok()?;
+                self.stack.iter().find(|(_, &s)| s == slot)
+            }
+        };
+        found.map(|(p, _)| p.as_str())
+    }
+
+    /// One past the last integer argument DWARF places.
+    pub fn integer_arguments(&self) -> usize {
+        let stacked = self.stack.values().map(|&s| usize::from(s) + 1).max();
+        match stacked {
+            Some(s) => Self::INTEGER_REGISTERS.len() + s,
+            None => (0..Self::INTEGER_REGISTERS.len())
+                .rev()
+                .find(|&k| self.integer_argument(k).is_some())
+                .map_or(0, |k| k + 1),
+        }
     }
 }
 
@@ -103,6 +123,7 @@ fn parameters(
     low: u64,
 ) -> gimli::Result<Signature> {
     let mut signature = Signature::default();
+    let frame = FrameBase::of(unit, node.entry())?;
     let mut children = node.children();
     while let Some(child) = children.next()? {
         let entry = child.entry();
@@ -124,6 +145,11 @@ fn parameters(
             }
             Some(AtEntry::Constant(v)) => {
                 signature.fixed.insert(name, v);
+            }
+            Some(AtEntry::Frame(offset)) => {
+                if let Some(slot) = frame.stack_slot(offset) {
+                    signature.stack.insert(name, slot);
+                }
             }
             None => {}
         }
@@ -176,6 +202,50 @@ enum AtEntry {
     /// way of saying it fixed a parameter of a function it specialised, where gcc writes
     /// `DW_AT_const_value`.
     Constant(i64),
+    /// At this offset from the frame base (`DW_OP_fbreg`): a stack argument at entry.
+    Frame(i64),
+}
+
+/// What a subprogram's `DW_AT_frame_base` is at its entry, for its stack arguments.
+enum FrameBase {
+    /// `DW_OP_call_frame_cfa` (gcc): the first stack argument is at offset 0.
+    Cfa,
+    /// `DW_OP_reg7` (`rsp`, clang without a frame pointer): at entry the return address is at
+    /// offset 0 and the first stack argument at 8.
+    StackPointer,
+    /// Anything else (`rbp`, which entry has not set up yet).
+    Other,
+}
+
+impl FrameBase {
+    fn of(
+        unit: &gimli::Unit<Reader>,
+        entry: &gimli::DebuggingInformationEntry<Reader>,
+    ) -> gimli::Result<FrameBase> {
+        let Some(AttributeValue::Exprloc(e)) = entry.attr_value(gimli::DW_AT_frame_base) else {
+            return Ok(FrameBase::Other);
+        };
+        let mut ops = e.operations(unit.encoding());
+        Ok(match (ops.next()?, ops.next()?) {
+            (Some(Operation::CallFrameCFA), None) => FrameBase::Cfa,
+            (Some(Operation::Register { register }), None) if register.0 == 7 => {
+                FrameBase::StackPointer
+            }
+            _ => FrameBase::Other,
+        })
+    }
+
+    /// The stack argument slot at `offset` from this frame base at entry.
+    fn stack_slot(&self, offset: i64) -> Option<u16> {
+        let from_first = match self {
+            FrameBase::Cfa => offset,
+            FrameBase::StackPointer => offset - 8,
+            FrameBase::Other => return None,
+        };
+        (from_first >= 0 && from_first % 8 == 0)
+            .then(|| u16::try_from(from_first / 8).ok())
+            .flatten()
+    }
 }
 
 /// The parameter's location at `low`, when it is one register or a constant.
@@ -221,6 +291,7 @@ fn location_at(
     let value_alone = matches!(second, Some(Operation::StackValue)) && ops.next()?.is_none();
     Ok(match (first, second) {
         (Some(Operation::Register { register }), None) => Some(AtEntry::Register(register.0)),
+        (Some(Operation::FrameOffset { offset }), None) => Some(AtEntry::Frame(offset)),
         (Some(Operation::SignedConstant { value }), _) if value_alone => {
             Some(AtEntry::Constant(value))
         }
@@ -259,8 +330,9 @@ mod tests {
             let reader = Reader::new(bytes, gimli::RunTimeEndian::Little);
             location_at(gimli::Expression(reader), encoding).unwrap()
         };
-        // DW_OP_reg5 (rdi).
+        // DW_OP_reg5 (rdi); DW_OP_fbreg +8.
         assert_eq!(at(&[0x55]), Some(AtEntry::Register(5)));
+        assert_eq!(at(&[0x91, 0x08]), Some(AtEntry::Frame(8)));
         // DW_OP_consts 400; DW_OP_stack_value: clang's specialised `init_array(400, ...)`.
         assert_eq!(at(&[0x11, 0x90, 0x03, 0x9f]), Some(AtEntry::Constant(400)));
         // DW_OP_lit7; DW_OP_stack_value.
@@ -275,6 +347,7 @@ mod tests {
     fn the_kth_integer_argument_is_the_parameter_in_its_register() {
         let s = Signature {
             fixed: BTreeMap::new(),
+            stack: [("z".to_string(), 1)].into_iter().collect(),
             registers: [
                 ("a".to_string(), 5),
                 ("b".to_string(), 4),
@@ -286,6 +359,9 @@ mod tests {
         assert_eq!(s.integer_argument(0), Some("a"));
         assert_eq!(s.integer_argument(1), Some("b"));
         assert_eq!(s.integer_argument(2), None);
+        assert_eq!(s.integer_argument(6), None);
+        assert_eq!(s.integer_argument(7), Some("z"), "the second stack slot");
         assert_eq!(s.integer_argument(9), None);
+        assert_eq!(s.integer_arguments(), 8);
     }
 }

@@ -45,7 +45,11 @@ impl Passing {
             .all(|(k, p)| p.as_ref().is_none_or(|p| source.get(k) == Some(&p)));
         // DWARF's registers hold every argument the code reads (those it lacks are fixed).
         let placed = known && (!slots.is_empty() || source.iter().all(|p| fixed.contains_key(*p)));
-        let order = if clone.is_none() && (in_source_order || !known) {
+        // A clone that kept every parameter's place (gcc's `constprop` of a kernel with a
+        // float parameter: the fixed sizes stay in `rdi`..`rdx`) takes the source's order,
+        // with the arguments past the sixth on the stack.
+        let kept_places = in_source_order && !slots.is_empty();
+        let order = if kept_places || (clone.is_none() && (in_source_order || !known)) {
             source.iter().map(|p| Some((*p).clone())).collect()
         } else if placed {
             slots
@@ -93,13 +97,10 @@ impl Passing {
     }
 }
 
-/// Per integer argument register up to the last one DWARF names, its parameter.
+/// Per integer argument (its register, then stack slots) up to the last one DWARF places,
+/// its parameter.
 fn register_slots(signature: &Signature) -> Vec<Option<String>> {
-    let mut slots: Vec<Option<String>> = (0..Signature::INTEGER_REGISTERS.len())
+    (0..signature.integer_arguments())
         .map(|k| signature.integer_argument(k).map(str::to_string))
-        .collect();
-    while slots.last().is_some_and(Option::is_none) {
-        slots.pop();
-    }
-    slots
+        .collect()
 }
