@@ -617,6 +617,19 @@ fn sizes_the_compiler_fixed_are_read_from_dwarf_and_counted_there() {
     assert_eq!(c.predicted.total, c.measured.total, "init_array clang -O2");
 }
 
+/// Corpus `file` copied into `dir` with its sizes (`-DN=36 -DM=8`) defined in the file: the
+/// harness parses the source without the build's `-D`.
+fn with_sizes(dir: &std::path::Path, file: &str, sizes: &str) -> std::path::PathBuf {
+    let defines: String = sizes
+        .split_whitespace()
+        .map(|d| format!("#define {}\n", d.trim_start_matches("-D").replace('=', " ")))
+        .collect();
+    let text = std::fs::read_to_string(corpus(file)).unwrap();
+    let src = dir.join(file);
+    std::fs::write(&src, format!("{defines}{text}")).unwrap();
+    src
+}
+
 #[test]
 fn a_kernel_called_with_mains_constant_locals_needs_no_parameter() {
     // `int n = N; ... ludcmp_pb(n, *A, ...)` at -O0: nothing is specialised, and the call's
@@ -625,11 +638,8 @@ fn a_kernel_called_with_mains_constant_locals_needs_no_parameter() {
     if !tools() {
         return;
     }
-    // The size in the file itself: the harness parses the source without the build's -D.
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("ludcmp_pb.c");
-    let text = std::fs::read_to_string(corpus("ludcmp_pb.c")).unwrap();
-    std::fs::write(&src, format!("#define N 36\n{text}")).unwrap();
+    let src = with_sizes(dir.path(), "ludcmp_pb.c", "-DN=36");
     let cs = validate("gcc", &src, &["-g", "-gdwarf-4", "-O0"], true, &[], &[]);
     for name in ["ludcmp_pb", "init_array", "main"] {
         let c = kernel(&cs, name);
@@ -672,14 +682,7 @@ fn arguments_past_the_sixth_are_passed_on_the_stack_where_dwarf_puts_them() {
     ];
     let dir = tempfile::tempdir().unwrap();
     for (file, name, inline, sizes) in cases {
-        // The sizes in the file itself: the harness parses the source without the build's -D.
-        let src = dir.path().join(file);
-        let defines: String = sizes
-            .split(' ')
-            .map(|d| format!("#define {}\n", d.trim_start_matches("-D").replace('=', " ")))
-            .collect();
-        let text = std::fs::read_to_string(corpus(file)).unwrap();
-        std::fs::write(&src, format!("{defines}{text}")).unwrap();
+        let src = with_sizes(dir.path(), file, sizes);
         let cs = validate(
             "gcc",
             &src,
