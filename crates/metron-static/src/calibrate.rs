@@ -1010,8 +1010,12 @@ fn bound_parameters(
     }
     // An enclosing loop's counter in a triangular bound (`j < i`) is no parameter, nor is a
     // trip count the model could not derive (a loop no source loop explains, copies that do
-    // not nest): the runs fit its blocks.
-    named.retain(|n| !counters.contains(n) && !crate::loop_context::is_unknown_trip(n));
+    // not nest): the runs fit its blocks. A derived trip count (`trip_15` of a loop whose
+    // step is a parameter) has the same form of name, and stands for its inputs.
+    let derived_name = |n: &String| derived.iter().any(|d| d.name() == n);
+    named.retain(|n| {
+        !counters.contains(n) && (derived_name(n) || !crate::loop_context::is_unknown_trip(n))
+    });
     for d in derived.iter().rev() {
         if named.remove(d.name()) {
             named.extend(d.inputs().into_iter().cloned());

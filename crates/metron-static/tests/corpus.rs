@@ -212,6 +212,21 @@ fn gcc_clones_answer_to_their_source_names() {
     // The clone's own name still selects it alone; an unknown name is still an error.
     assert_eq!(binary.parts("norms.constprop.0").unwrap().len(), 1);
     assert!(binary.parts("norm").is_err());
+    // Its loop steps by `stride`, fixed to 1: a derived trip count `trip_15` of `n` and
+    // `stride`, whose name has the form of an unknown trip's. The runs still vary `n` (an
+    // unknown trip is no size, a derived one stands for its inputs): once they ran at the
+    // fixed sizes only, and counted 20 instructions where 66,023 run.
+    let flags = ["-g", "-O2", "-fno-inline"];
+    let cs = validate(
+        "gcc",
+        &corpus("norms.c"),
+        &flags,
+        true,
+        &["3000"],
+        &[("n", 3000)],
+    );
+    let c = kernel(&cs, "norms");
+    assert_eq!(c.predicted.total, c.measured.total, "{c:?}");
 }
 
 #[test]
