@@ -38,6 +38,7 @@ mod layout;
 mod passing;
 mod remainder;
 mod split;
+mod unswitched;
 mod versioned;
 
 use crate::binary::Function;
@@ -619,6 +620,7 @@ fn refit(
                     path_counts,
                     class_counts,
                     conditioned::conditioned_counts,
+                    unswitched::unswitched_counts,
                 ] {
                     all.extend(frames::terms_of(source, frames, &more));
                 }

@@ -189,6 +189,22 @@ fn a_refit_on_the_checks_is_confirmed_on_a_third_draw() {
     );
 }
 
+/// Seed 1225: `if (j >= m + 2)` inside the `k` loop reads only `j`. gcc -O3 folds it into
+/// the `j` loop's bound and clang -O3 unswitches the `k` loop on it, so the vectorised `k`
+/// loop's passes and its odd-trip epilogue run only where the arm holds: terms no basis
+/// had (7.8% and 2.4% off, blocks no combination fitted). Counted with the arm's condition
+/// added to the loop's domain, both are exact against callgrind.
+#[test]
+fn a_loop_unswitched_on_a_test_it_contains_counts_its_copies_where_the_arm_holds() {
+    if !tools() {
+        return;
+    }
+    for cc in ["gcc", "clang"] {
+        let c = nest_row(1225, cc, "-O3");
+        assert_eq!(c.predicted.total, c.measured.total, "seed 1225 {cc} -O3");
+    }
+}
+
 /// Seed 1390 at clang -O3: `nest` is inlined into `main`, and clang's vector body of the
 /// inner loop has no source line, so the model's count for it is a trip count nothing binds
 /// (`trip_0x14f0`: no number came out before). No combination fits its runs; the closest

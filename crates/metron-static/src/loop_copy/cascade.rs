@@ -108,6 +108,27 @@ pub fn passes_after_peel(
     trip_count(&LoopNest::new(loops), options).map_err(|e| e.to_string())
 }
 
+/// `k`-wide passes of source loop `i` (from its first iteration) where `arm` holds: the
+/// copies of a loop the compiler unswitched on a test it contains.
+pub fn passes_where_arm(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    arm: &[metron_symbolic::Condition],
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    let mut loops = source.nest_of(i)?;
+    let Some(inner) = loops.last_mut() else {
+        return Err("empty loop nest".into());
+    };
+    if k > 1 {
+        *inner = as_passes(inner, k, 0).ok_or("a bound out of range")?;
+    }
+    let mut nest = LoopNest::new(loops);
+    nest.conditions = arm.to_vec();
+    trip_count(&nest, options).map_err(|e| e.to_string())
+}
+
 /// A loop whose iterations are `l`'s passes `k` wide after `peeled` iterations,
 /// `max(0, floor((N - peeled)/k))` of them: the end pulled back by `k - 1 + peeled` steps,
 /// the step `k` times as far (for a down-counting loop the same formula moves its lower end

@@ -33,7 +33,7 @@ mod remainder;
 mod trip_class;
 mod unswitch;
 use cascade::*;
-pub use cascade::{passes_after_peel, whole_passes, Copy, Role};
+pub use cascade::{passes_after_peel, passes_where_arm, whole_passes, Copy, Role};
 pub use entry::{entry_blocks, must_reach};
 use guard::*;
 use induction::*;
@@ -43,8 +43,8 @@ pub use outer::within_wide_parent;
 pub use remainder::padding_blocks;
 use remainder::*;
 pub use trip_class::{
-    class_indicator, entries_where, entries_with_at_least, hoisted_entries_with_at_least,
-    jammed_entries, pieces, PerEntry,
+    class_indicator, entries_where, entries_where_arm, entries_with_at_least,
+    hoisted_entries_with_at_least, jammed_entries, pieces, PerEntry,
 };
 pub use unswitch::unswitched_iterations;
 

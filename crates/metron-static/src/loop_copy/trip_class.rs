@@ -45,6 +45,23 @@ pub fn entries_where(
     entries_in(&loops, &inner, k, modulo, options)
 }
 
+/// [`entries_where`], counted only where `arm` holds (conditions on the counters around
+/// loop `i`): the entries of a loop the compiler unswitched on a test it contains.
+pub fn entries_where_arm(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    modulo: Option<(i64, i64)>,
+    arm: &[Condition],
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    let mut loops = source.nest_of(i)?;
+    let Some(inner) = loops.pop() else {
+        return Err("empty loop nest".into());
+    };
+    entries_in_arm(&loops, &inner, k, modulo, arm, options)
+}
+
 /// Entries of source loop `i` with at least `k` iterations, counted at each level out whose
 /// counters its bounds do not read: a compiler hoists the test of such a loop's trip count
 /// (`N >= k`, a vector copy's guard) out of the loops around it, to run once per iteration
@@ -128,6 +145,18 @@ fn entries_in(
     modulo: Option<(i64, i64)>,
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
+    entries_in_arm(loops, inner, k, modulo, &[], options)
+}
+
+/// [`entries_in`] where `arm` also holds.
+fn entries_in_arm(
+    loops: &[metron_symbolic::Loop],
+    inner: &metron_symbolic::Loop,
+    k: i64,
+    modulo: Option<(i64, i64)>,
+    arm: &[Condition],
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
     // A down-counting loop is the mirror image: its end is a lower bound.
     let up = inner.stride > 0;
     let tightened = matches!(
@@ -145,7 +174,8 @@ fn entries_in(
     let mut total = Piecewise::zero();
     for (start, start_conditions) in pieces(&inner.start) {
         for (ends, end_conditions) in &end_pieces {
-            let mut conditions = start_conditions.clone();
+            let mut conditions = arm.to_vec();
+            conditions.extend(start_conditions.iter().cloned());
             conditions.extend(end_conditions.iter().cloned());
             let mut cut = loops.to_vec();
             cut.push(cut_at(inner, &start, ends, k)?);
