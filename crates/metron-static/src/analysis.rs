@@ -22,6 +22,37 @@ pub struct Analysis {
     /// Directories added with `-I` because a source included a header from there that the
     /// flags did not name (`source::include_search`): the CLI says so.
     pub include_dirs_found: Vec<PathBuf>,
+    /// Arrays whose size in the binary is not their size in the source as parsed: the binary
+    /// was built with other `-D` sizes than metron was given (the CLI warns).
+    pub size_mismatches: Vec<SizeMismatch>,
+}
+
+/// An array of other sizes in the binary than in the source as parsed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SizeMismatch {
+    pub file: PathBuf,
+    pub line: u32,
+    pub array: String,
+    pub source_bytes: u64,
+    pub binary_bytes: u64,
+}
+
+/// The file-scope arrays of `sources` that `binary` defines with another size.
+fn size_mismatches(binary: &Binary, sources: &[SourceModel]) -> Vec<SizeMismatch> {
+    let mismatch = |s: &SourceModel, a: &source::GlobalArray| {
+        let &binary_bytes = binary.arrays.get(&a.name)?;
+        (binary_bytes != a.bytes).then(|| SizeMismatch {
+            file: s.file.clone(),
+            line: a.line,
+            array: a.name.clone(),
+            source_bytes: a.bytes,
+            binary_bytes,
+        })
+    };
+    sources
+        .iter()
+        .flat_map(|s| s.global_arrays.iter().filter_map(move |a| mismatch(s, a)))
+        .collect()
 }
 
 /// Where the flags for clang come from.
@@ -69,6 +100,7 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
     }
     let program = ProgramModel::build_all(&binary, &sources, options.mira_compat);
     let formulas = Formulas::build_all(&binary, &program, &sources);
+    let size_mismatches = size_mismatches(&binary, &sources);
     Ok(Analysis {
         binary,
         source: sources[primary].clone(),
@@ -76,6 +108,7 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
         program,
         formulas,
         include_dirs_found,
+        size_mismatches,
     })
 }
 

@@ -267,6 +267,10 @@ pub struct Binary {
     /// Defined data symbols of at most 8 bytes (global scalars such as a size `int n;` set
     /// by `main`), by name: their (address, bytes).
     pub variables: BTreeMap<String, (u64, u64)>,
+    /// Defined data symbols larger than 8 bytes (global arrays), by name: their bytes. Sizes
+    /// set with `-D` show here and nowhere else in the binary (DWARF does not record `-D`).
+    #[serde(default)]
+    pub arrays: BTreeMap<String, u64>,
     /// Read-only data sections (`.rodata`): (address, bytes). The runs of `calibrate` read
     /// the constants the code loads from them (a vector induction variable's `{0, 1, 2, 3}`).
     #[serde(skip)]
@@ -374,6 +378,7 @@ impl Binary {
             plt,
             plt_path,
             variables: data_symbols(&file),
+            arrays: array_symbols(&file),
             read_only: read_only_data(&file),
         })
     }
@@ -543,6 +548,13 @@ fn data_symbols(file: &object::File) -> BTreeMap<String, (u64, u64)> {
         .filter(|s| s.kind() == SymbolKind::Data && s.is_definition())
         .filter(|s| (1..=8).contains(&s.size()))
         .filter_map(|s| Some((s.name().ok()?.to_string(), (s.address(), s.size()))))
+        .collect()
+}
+
+fn array_symbols(file: &object::File) -> BTreeMap<String, u64> {
+    file.symbols()
+        .filter(|s| s.kind() == SymbolKind::Data && s.is_definition() && s.size() > 8)
+        .filter_map(|s| Some((s.name().ok()?.to_string(), s.size())))
         .collect()
 }
 

@@ -17,6 +17,7 @@ mod data_bound;
 mod derived_step;
 #[cfg(test)]
 mod fixtures;
+mod global_array;
 pub mod include_search;
 mod locals;
 mod minmax_call;
@@ -28,6 +29,7 @@ mod while_loop;
 pub use allocation::Allocation;
 pub use call::{SourceCall, VaryingArgument};
 pub use data_bound::DataBound;
+pub use global_array::GlobalArray;
 use minmax_call::Helpers;
 pub use program_input::ProgramInput;
 pub use tile::SourceTile;
@@ -205,6 +207,9 @@ pub struct SourceModel {
     /// Pointers the file's functions assign from an allocator, in source order.
     #[serde(default)]
     pub allocations: Vec<Allocation>,
+    /// Arrays the main file defines at file scope, with their sizes as parsed.
+    #[serde(default)]
+    pub global_arrays: Vec<GlobalArray>,
     /// Probability of the libm error paths (`error_path`) at each line, from a branch
     /// profile; a line without one is counted as never taking its path. Not from the AST.
     #[serde(skip)]
@@ -655,6 +660,8 @@ impl Walk {
         let in_function = self.in_main_file() && self.function.is_some();
         if in_function {
             self.allocation(node, begin);
+        } else if kind == "VarDecl" && self.in_main_file() && self.function.is_none() {
+            self.global_array(node, begin);
         }
         match kind {
             "FunctionDecl" | "CXXMethodDecl" | "CXXConstructorDecl" | "CXXConversionDecl"
@@ -1347,9 +1354,16 @@ fn size_of(v: &Value) -> Option<i64> {
         .get("desugaredQualType")
         .or_else(|| ty.get("qualType"))?
         .as_str()?;
+    scalar_size(name)
+}
+
+/// The bytes of a scalar or pointer type named `name` on x86-64 (System V ABI 3.1.2).
+fn scalar_size(name: &str) -> Option<i64> {
     let name = name
+        .trim_start_matches("static ")
         .trim_start_matches("const ")
-        .trim_start_matches("unsigned ");
+        .trim_start_matches("unsigned ")
+        .trim();
     Some(match name {
         _ if name.ends_with('*') => 8,
         "char" | "signed char" | "_Bool" | "bool" => 1,

@@ -145,3 +145,49 @@ fn a_header_from_a_directory_the_build_named_is_found_near_the_source() {
         .unwrap();
     assert_eq!(scale.loops[0].iterations, "37");
 }
+
+/// A benchmark built with `-DN=100` while metron parses the source's default `N 5`: DWARF
+/// records no `-D`, but the symbol table has the arrays' sizes. The arrays whose sizes differ
+/// are reported with their lines (the CLI warns); with the flags given, none is.
+#[test]
+fn arrays_sized_by_a_define_the_build_used_are_reported_when_the_flags_are_not_given() {
+    if !have("gcc", "gcc") || !have("clang", "clang") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("sized.c");
+    std::fs::write(
+        &src,
+        "#ifndef N\n#define N 5\n#endif\n\
+         double A[N][N], x[N];\n\
+         float scratch[64];\n\
+         void mv(void) {\n\
+         \x20 for (int i = 0; i < N; i++)\n\
+         \x20   for (int j = 0; j < N; j++) x[i] += A[i][j];\n\
+         }\n\
+         int main(void) { mv(); return (int)x[0] + (int)scratch[0]; }\n",
+    )
+    .unwrap();
+    let bin = dir.path().join("sized");
+    let status = metron_measure::tool::testing::command("gcc")
+        .args(["-g", "-O0", "-DN=100"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let analysis = analyse(&bin, &SourceOptions::default()).unwrap();
+    let found: Vec<(&str, u32, u64, u64)> = (analysis.size_mismatches.iter())
+        .map(|m| (m.array.as_str(), m.line, m.source_bytes, m.binary_bytes))
+        .collect();
+    assert_eq!(
+        found,
+        [("A", 4, 8 * 5 * 5, 8 * 100 * 100), ("x", 4, 8 * 5, 8 * 100)]
+    );
+    let given = SourceOptions {
+        cflags: vec!["-DN=100".into()],
+        ..Default::default()
+    };
+    assert!(analyse(&bin, &given).unwrap().size_mismatches.is_empty());
+}

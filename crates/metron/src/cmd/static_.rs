@@ -128,6 +128,18 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
             dir.display()
         );
     }
+    // Said even with -q: the counts rest on sizes the binary was not built with.
+    for m in &analysis.size_mismatches {
+        eprintln!(
+            "warning: {}:{}: `{}` is {} bytes in the binary but {} in the source as parsed: \
+             the binary was built with other sizes (-D); pass its flags with --cflags",
+            m.file.display(),
+            m.line,
+            m.array,
+            m.binary_bytes,
+            m.source_bytes
+        );
+    }
     Ok(analysis)
 }
 
