@@ -303,7 +303,6 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     Ok(out)
 }
 
-/// Whether the file gives any `if` or `?:` a `br_prob`.
 /// Whether the model counts a fixed-size function so far past [`FIXED_BUDGET`] that its run
 /// is not started. Only far: the copy rules can count twice what runs (tensor_contract at
 /// clang -O3: 89M, 45M ran).
@@ -311,6 +310,7 @@ fn far_past_budget(cfg: &Cfg, counts: &[Piecewise]) -> bool {
     modelled_instructions(cfg, counts) > (MODEL_SLACK * FIXED_BUDGET) as f64
 }
 
+/// Whether the file gives any `if` or `?:` a `br_prob`.
 fn has_br_prob(source: &SourceModel) -> bool {
     source.ifs.iter().any(|c| c.probability.is_some())
         || source.conditionals.iter().any(|c| c.probability.is_some())

@@ -2,8 +2,8 @@
 //! an enclosing loop's bound (`if (j >= m + 2)` in a `k` loop: gcc -O3 stops the `j` loop
 //! there): the loop's copies run only where the arm holds. For each arm and each loop on its
 //! chain whose counter (and the counters inside it) the arm does not read, the loop's
-//! iterations, entries, `k`-wide passes and entries with a remainder (`N mod k != 0`, the
-//! scalar epilogue), each counted where the arm holds (004 §III.C.3: the arm's conditions
+//! iterations, entries, `k`-wide passes, entries with at least one pass and entries with a
+//! remainder (`N mod k != 0`, the scalar epilogue), each counted where the arm holds (004 §III.C.3: the arm's conditions
 //! added to the loop's domain).
 
 use metron_symbolic::{CountOptions, Piecewise};
@@ -50,6 +50,9 @@ fn loop_terms(
     let entries = entries_where_arm(source, i, 1, None, arm, options).ok();
     for w in WIDTHS {
         out.extend(passes_where_arm(source, i, w, arm, options).ok());
+        // Entries with at least one pass: the `w`-wide copy's preheader (clang's test of
+        // `N & -4` against 4 before its 8-wide body, nest 1227).
+        out.extend(entries_where_arm(source, i, w, None, arm, options).ok());
         // Entries whose trip count leaves a remainder: all entries less the `N mod w == 0`.
         let whole = entries_where_arm(source, i, 1, Some((w, 0)), arm, options).ok();
         if let (Some(e), Some(z)) = (&entries, whole) {
