@@ -617,6 +617,7 @@ fn refit(
                     instance_counts,
                     split::split_counts,
                     remainder::remainder_arm_counts,
+                    remainder::lane_arm_counts,
                     path_counts,
                     class_counts,
                     conditioned::conditioned_counts,

@@ -217,21 +217,32 @@ fn an_unswitched_loops_vector_body_is_entered_where_it_has_a_pass() {
     if !tools() {
         return;
     }
-    let nest = metron_nestgen::Nest::random(1227, &metron_nestgen::Options::default());
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("nest_1227.c");
-    std::fs::write(&src, nest.c_source()).unwrap();
-    for (n, m) in [(19, 18), (40, 25)] {
-        let args = [n.to_string(), m.to_string()];
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let flags = ["-g", "-gdwarf-4", "-O3", "-fno-inline"];
-        let cs = validate("clang", &src, &flags, true, &args, &[("n", n), ("m", m)]);
-        let c = kernel(&cs, "nest");
-        assert_eq!(
-            c.predicted.total, c.measured.total,
-            "n = {n}, m = {m}: {c:?}"
-        );
+    assert_exact_at(
+        nest_source(1227).path(),
+        "clang",
+        "-O3",
+        &[(19, 18), (40, 25)],
+    );
+}
+
+/// Seed 1184 at clang -O2: `for (l = i; l <= 11; l++) if (l != m + 1) ...`. clang peels the
+/// first iteration of an odd trip and unrolls the rest by 2, each lane keeping its test:
+/// the arm blocks run where the arm holds at the peeled start, and in each lane of the pairs,
+/// aligned to the loop's end. No term counted either (2.9% off, three blocks no combination
+/// fitted, counted as the closest ones). With the arm in each lane of a 2- or 4-wide copy
+/// and in a remainder run first among the terms, every block fits: exact against callgrind
+/// at the seed's sizes and past every run.
+#[test]
+fn an_arm_in_each_lane_of_an_unrolled_loop_with_a_peeled_start_is_counted() {
+    if !tools() {
+        return;
     }
+    assert_exact_at(
+        nest_source(1184).path(),
+        "clang",
+        "-O2",
+        &[(19, 10), (40, 8)],
+    );
 }
 
 /// Seed 1390 at clang -O3: `nest` is inlined into `main`, and clang's vector body of the
@@ -267,4 +278,29 @@ fn a_peeled_first_outer_iteration_is_refitted() {
     );
     let c = kernel(&cs, "cgs");
     assert!(c.total_error_percent() < 0.01, "{c:?}");
+}
+
+/// A directory holding generator seed `seed` as `nest.c`.
+fn nest_source(seed: u64) -> tempfile::TempDir {
+    let nest = metron_nestgen::Nest::random(seed, &metron_nestgen::Options::default());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("nest.c"), nest.c_source()).unwrap();
+    dir
+}
+
+/// Asserts that `nest` in `dir/nest.c`, built with `cc level -fno-inline`, is exact against
+/// callgrind at each `(n, m)`.
+fn assert_exact_at(dir: &std::path::Path, cc: &str, level: &str, sizes: &[(i64, i64)]) {
+    let src = dir.join("nest.c");
+    for &(n, m) in sizes {
+        let args = [n.to_string(), m.to_string()];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let flags = ["-g", "-gdwarf-4", level, "-fno-inline"];
+        let cs = validate(cc, &src, &flags, true, &args, &[("n", n), ("m", m)]);
+        let c = kernel(&cs, "nest");
+        assert_eq!(
+            c.predicted.total, c.measured.total,
+            "{cc} {level} n = {n}, m = {m}: {c:?}"
+        );
+    }
 }

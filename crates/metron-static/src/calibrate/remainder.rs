@@ -1,5 +1,6 @@
 //! Terms of the `?:` and `if` arms in the remainder of a loop copied `k` wide. A vectorised
-//! or unrolled loop leaves its last `r = N mod k` iterations to a scalar epilogue, whose
+//! or unrolled loop leaves its last `r = N mod k` iterations to a scalar epilogue (or its
+//! first to a prologue: clang -O2 peels an odd trip's first iteration), whose
 //! `j`-th pass (a straight-line copy or a loop) runs the arm where the condition holds at the
 //! counter's value `L - (r - 1) + j` (`L` the last value): one indicator per entry of the
 //! loop with `N mod k == r`. gcc -O3 blends the arms in the vector body and branches only in
@@ -72,7 +73,8 @@ pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> 
             continue;
         }
         let arms = arm_conditions(source, i);
-        let Some((last, trips)) = last_and_trips(&super::folded(scop)) else {
+        let folded = super::folded(scop);
+        let ([start], Some((last, trips))) = (folded.start.exprs(), last_and_trips(&folded)) else {
             continue;
         };
         if arms.is_empty() {
@@ -98,11 +100,12 @@ pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> 
                         rhs: AffineExpr::constant(r),
                     },
                 ];
-                for j in 0..r {
-                    let back = if up { j - (r - 1) } else { (r - 1) - j };
-                    let Ok(at) = last.plus_constant(back) else {
-                        continue;
-                    };
+                // The remainder's passes are the last ones, or the first (clang peels an odd
+                // trip's first iteration before its 2-wide body).
+                let last_passes = (0..r).map(|j| if up { j - (r - 1) } else { (r - 1) - j });
+                let last_passes = last_passes.filter_map(|back| last.plus_constant(back).ok());
+                let first_passes = (0..r).filter_map(|j| start.plus_constant(j * scop.stride).ok());
+                for at in last_passes.chain(first_passes) {
                     for arm in &arms {
                         let at_pass: Option<Vec<Condition>> = arm
                             .iter()
@@ -112,6 +115,62 @@ pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> 
                         let mut nest = LoopNest::new(outer.clone());
                         nest.conditions = entries.iter().cloned().chain(at_pass).collect();
                         nest.conditions = source.conditions_in(&outer, nest.conditions);
+                        out.extend(trip_count(&nest, &options).ok());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The terms of every arm in each lane of a `k`-wide copy of `f`'s unit-step loops: the
+/// iterations where the arm holds and the counter is the pass's `r`-th, passes aligned to
+/// the loop's start (the remainder at the end) or to its end (clang -O2 peels an odd trip's
+/// first iteration and unrolls by 2). An unrolled body that keeps its test per lane
+/// (`if (l != m + 1)` in nest 1184, `if (j != i)` in a Jacobi sweep) runs each lane's arm
+/// block on those iterations.
+pub(super) fn lane_arm_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut out = Vec::new();
+    for (i, l) in source.loops.iter().enumerate() {
+        let Ok(scop) = &l.scop else { continue };
+        let arms = arm_conditions(source, i);
+        if l.function != f.name || arms.is_empty() || scop.stride.abs() != 1 {
+            continue;
+        }
+        let folded = super::folded(scop);
+        let ([start], Some((last, _))) = (folded.start.exprs(), last_and_trips(&folded)) else {
+            continue;
+        };
+        let Ok(loops) = source.nest_of(i) else {
+            continue;
+        };
+        let counter = AffineExpr::var(&scop.var);
+        // The distance from the pass's first counter: from the start, or back from the end.
+        let (from_start, from_end) = match scop.stride > 0 {
+            true => (
+                counter.plus_scaled(start, -1),
+                last.plus_scaled(&counter, -1),
+            ),
+            false => (
+                start.plus_scaled(&counter, -1),
+                counter.plus_scaled(&last, -1),
+            ),
+        };
+        for distance in [from_start, from_end].into_iter().flatten() {
+            for k in WIDTHS {
+                for r in 0..k {
+                    let lane = Condition::Modulo {
+                        expr: distance.clone(),
+                        modulus: k,
+                        residue: r,
+                        negated: false,
+                    };
+                    for arm in &arms {
+                        let mut nest = LoopNest::new(loops.clone());
+                        let conditions = arm.iter().cloned().chain([lane.clone()]).collect();
+                        nest.conditions = source.conditions_in(&loops, conditions);
                         out.extend(trip_count(&nest, &options).ok());
                     }
                 }
