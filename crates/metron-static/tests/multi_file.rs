@@ -125,15 +125,8 @@ fn a_header_from_a_directory_the_build_named_is_found_near_the_source() {
     )
     .unwrap();
     let bin = root.path().join("gemm");
-    let status = metron_measure::tool::testing::command("gcc")
-        .args(["-g", "-O0", "-I"])
-        .arg(&utilities)
-        .arg(&src)
-        .arg("-o")
-        .arg(&bin)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let include = format!("-I{}", utilities.display());
+    gcc_o0(&[&include], &src, &bin);
     let analysis = analyse(&bin, &SourceOptions::default()).unwrap();
     let found = [utilities.canonicalize().unwrap()];
     assert_eq!(analysis.include_dirs_found, found);
@@ -169,14 +162,7 @@ fn arrays_sized_by_a_define_the_build_used_are_reported_when_the_flags_are_not_g
     )
     .unwrap();
     let bin = dir.path().join("sized");
-    let status = metron_measure::tool::testing::command("gcc")
-        .args(["-g", "-O0", "-DN=100"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&bin)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    gcc_o0(&["-DN=100"], &src, &bin);
     let analysis = analyse(&bin, &SourceOptions::default()).unwrap();
     let found: Vec<(&str, u32, u64, u64)> = (analysis.size_mismatches.iter())
         .map(|m| (m.array.as_str(), m.line, m.source_bytes, m.binary_bytes))
@@ -190,4 +176,17 @@ fn arrays_sized_by_a_define_the_build_used_are_reported_when_the_flags_are_not_g
         ..Default::default()
     };
     assert!(analyse(&bin, &given).unwrap().size_mismatches.is_empty());
+}
+
+/// Builds `src` into `bin` with `gcc -g -O0 flags`.
+fn gcc_o0(flags: &[&str], src: &Path, bin: &Path) {
+    let status = metron_measure::tool::testing::command("gcc")
+        .args(["-g", "-O0"])
+        .args(flags)
+        .arg(src)
+        .arg("-o")
+        .arg(bin)
+        .status()
+        .unwrap();
+    assert!(status.success(), "gcc {flags:?} {}", src.display());
 }
