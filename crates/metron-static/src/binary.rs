@@ -543,18 +543,24 @@ fn read_only_data(file: &object::File) -> Vec<(u64, Vec<u8>)> {
     out
 }
 
-fn data_symbols(file: &object::File) -> BTreeMap<String, (u64, u64)> {
+/// Every defined data symbol: (name, address, bytes).
+fn defined_data<'a>(file: &'a object::File) -> impl Iterator<Item = (String, u64, u64)> + 'a {
     file.symbols()
         .filter(|s| s.kind() == SymbolKind::Data && s.is_definition())
-        .filter(|s| (1..=8).contains(&s.size()))
-        .filter_map(|s| Some((s.name().ok()?.to_string(), (s.address(), s.size()))))
+        .filter_map(|s| Some((s.name().ok()?.to_string(), s.address(), s.size())))
+}
+
+fn data_symbols(file: &object::File) -> BTreeMap<String, (u64, u64)> {
+    defined_data(file)
+        .filter(|(_, _, size)| (1..=8).contains(size))
+        .map(|(name, address, size)| (name, (address, size)))
         .collect()
 }
 
 fn array_symbols(file: &object::File) -> BTreeMap<String, u64> {
-    file.symbols()
-        .filter(|s| s.kind() == SymbolKind::Data && s.is_definition() && s.size() > 8)
-        .filter_map(|s| Some((s.name().ok()?.to_string(), s.size())))
+    defined_data(file)
+        .filter(|(_, _, size)| *size > 8)
+        .map(|(name, _, size)| (name, size))
         .collect()
 }
 

@@ -1360,7 +1360,6 @@ fn size_of(v: &Value) -> Option<i64> {
 /// The bytes of a scalar or pointer type named `name` on x86-64 (System V ABI 3.1.2).
 fn scalar_size(name: &str) -> Option<i64> {
     let name = name
-        .trim_start_matches("static ")
         .trim_start_matches("const ")
         .trim_start_matches("unsigned ")
         .trim();

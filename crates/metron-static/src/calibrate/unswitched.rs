@@ -3,8 +3,8 @@
 //! there): the loop's copies run only where the arm holds. For each arm and each loop on its
 //! chain whose counter (and the counters inside it) the arm does not read, the loop's
 //! iterations, entries, `k`-wide passes, entries with at least one pass and entries with a
-//! remainder (`N mod k != 0`, the scalar epilogue), each counted where the arm holds (004 §III.C.3: the arm's conditions
-//! added to the loop's domain).
+//! remainder (`N mod k != 0`, the scalar epilogue), each counted where the arm holds
+//! (004 §III.C.3: the arm's conditions added to the loop's domain).
 
 use metron_symbolic::{CountOptions, Piecewise};
 
