@@ -622,6 +622,7 @@ fn refit(
                     class_counts,
                     conditioned::conditioned_counts,
                     unswitched::unswitched_counts,
+                    split::unrolled_split_counts,
                 ] {
                     all.extend(frames::terms_of(source, frames, &more));
                 }

@@ -5,6 +5,8 @@
 //! bound of the same loop, so each copy's counts are the source nest's on a narrower range
 //! (004 §III.C.2, the same count on a cut domain as the other runs' terms).
 
+use std::collections::BTreeMap;
+
 use metron_symbolic::{AffineExpr, Bound, CmpOp, Condition, CountOptions, Loop, Piecewise};
 
 use crate::source::{SourceFunction, SourceModel};
@@ -99,21 +101,29 @@ fn split_ranges(source: &SourceModel, i: usize) -> Vec<Loop> {
     let Ok(l) = &source.loops[i].scop else {
         return Vec::new();
     };
-    let l = &super::folded(l);
-    let mut out = Vec::new();
-    // gcc splits at a `?:` on the counter as at an `if` (its arms become the two loops').
+    ranges_at(&super::folded(l), body_conditions(source, i).into_iter())
+}
+
+/// The conditions of the `if`s and `?:`s directly in source loop `i`'s body, each a
+/// conjunction. gcc splits at a `?:` on the counter as at an `if` (its arms become the two
+/// loops').
+fn body_conditions(source: &SourceModel, i: usize) -> Vec<&Vec<Condition>> {
     let ifs = source.ifs.iter().filter(|f| f.parent_loop == Some(i));
     let conditionals = source
         .conditionals
         .iter()
         .filter(|q| q.parent_loop == Some(i) && q.part != crate::source::LoopPart::Condition);
-    let conditions = ifs
-        .map(|f| &f.condition)
-        .chain(conditionals.map(|q| &q.condition));
+    ifs.map(|f| &f.condition)
+        .chain(conditionals.map(|q| &q.condition))
+        .filter_map(|c| c.as_ref().ok())
+        .collect()
+}
+
+/// `l`'s ranges after a split at each conjunction of `conditions` that solves for its
+/// counter: the then side and, for a single condition, the else.
+fn ranges_at<'a>(l: &Loop, conditions: impl Iterator<Item = &'a Vec<Condition>>) -> Vec<Loop> {
+    let mut out = Vec::new();
     for conditions in conditions {
-        let Ok(conditions) = conditions else {
-            continue;
-        };
         let sides: Option<Vec<Side>> = conditions.iter().map(|c| solve(c, &l.var)).collect();
         let Some(sides) = sides.filter(|s| !s.is_empty()) else {
             continue;
@@ -148,6 +158,157 @@ pub(super) fn split_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piec
         }
     }
     out
+}
+
+/// Terms of a loop split at the tests of a small constant loop unrolled away inside it. gcc
+/// -O3 unrolls `for (j = 6; j > MIN(2, i + 1); j -= 3)` (two values of `j` once the `i` loop
+/// puts `i >= 1`), each copy testing `i >= j + 1` for one `j`; it then splits the `i` loop
+/// where a copy's test changes side. Each copy of an arm counts for one value of the inner
+/// counter on one range of the outer (004 §III.C.2, the same count on a cut domain).
+pub(super) fn unrolled_split_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut out = Vec::new();
+    for (a, l) in source.loops.iter().enumerate() {
+        let Some(p) = l.parent else { continue };
+        let Ok(outer) = &source.loops[p].scop else {
+            continue;
+        };
+        let conditions = body_conditions(source, a);
+        if l.function != f.name || conditions.is_empty() {
+            continue;
+        }
+        let Some((inner, values)) = unrolled_values(source, a) else {
+            continue;
+        };
+        let var = inner.var.as_str();
+        let substituted: Vec<Vec<Condition>> = conditions
+            .iter()
+            .flat_map(|c| values.iter().map(move |v| substituted(c, var, v)))
+            .flatten()
+            .collect();
+        let outer = super::folded(outer);
+        let ranges = ranges_at(&outer, substituted.iter());
+        for range in std::iter::once(outer.clone()).chain(ranges) {
+            for c in 1..=values.len() as i64 {
+                for cut in super::iteration(&inner, c) {
+                    let mut one = source.clone();
+                    one.loops[p].scop = Ok(range.clone());
+                    one.loops[a].scop = Ok(cut);
+                    out.extend(crate::branch::source_arm_counts(&one, &f.name, &options));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A conjunction with `var` replaced by `value`; `None` where a term overflows.
+fn substituted(c: &[Condition], var: &str, value: &AffineExpr) -> Option<Vec<Condition>> {
+    c.iter().map(|c| c.substituted(var, value).ok()).collect()
+}
+
+/// Source loop `a` folded where its enclosing counters' ranges decide a `min` or `max` (see
+/// [`folded_within`]), with its counter's values when they are at most
+/// [`super::UNROLLED`] from one start.
+fn unrolled_values(source: &SourceModel, a: usize) -> Option<(Loop, Vec<AffineExpr>)> {
+    let l = folded_within(source, a)?;
+    let last = super::most_iterations(&l).filter(|&t| (1..=super::UNROLLED).contains(&t))?;
+    let [start] = l.start.exprs() else {
+        return None;
+    };
+    let values = (0..last)
+        .map(|c| start.plus_constant(c * l.stride).ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some((l, values))
+}
+
+/// Source loop `a` with each `min` or `max` of its bounds cut to the pieces that can win,
+/// given the constant ranges of its enclosing counters: within `for (i = 1; ...)`,
+/// `MIN(2, i + 1)` is 2, as the compiler's value ranges know.
+fn folded_within(source: &SourceModel, a: usize) -> Option<Loop> {
+    let l = super::folded(source.loops[a].scop.as_ref().ok()?);
+    let ranges: Ranges = std::iter::successors(source.loops[a].parent, |&p| source.loops[p].parent)
+        .filter_map(|p| source.loops[p].scop.as_ref().ok())
+        .map(|o| (o.var.as_str(), counter_range(&super::folded(o))))
+        .collect();
+    Some(fold_by_ranges(&l, &ranges))
+}
+
+/// The least and the greatest value of each counter, where known.
+type Ranges<'a> = BTreeMap<&'a str, (Option<i64>, Option<i64>)>;
+
+/// `l` with each `min`/`max` piece dropped that never beats a constant piece of the same
+/// bound where the counters it reads stay in `ranges`.
+fn fold_by_ranges(l: &Loop, ranges: &Ranges) -> Loop {
+    let extreme = |e: &AffineExpr, least: bool| -> Option<i64> {
+        e.terms.iter().try_fold(e.constant, |acc, (name, &k)| {
+            let (low, high) = ranges.get(name.as_str())?;
+            let v = if (k > 0) == least { (*low)? } else { (*high)? };
+            acc.checked_add(k.checked_mul(v)?)
+        })
+    };
+    let fold = |b: &Bound| {
+        let (exprs, least) = match b {
+            Bound::Min(v) => (v, true),
+            Bound::Max(v) => (v, false),
+        };
+        let constants: Vec<i64> = exprs
+            .iter()
+            .filter(|e| e.terms.is_empty())
+            .map(|e| e.constant)
+            .collect();
+        let Some(c) = (if least {
+            constants.iter().min()
+        } else {
+            constants.iter().max()
+        }) else {
+            return b.clone();
+        };
+        // A piece that never beats the constant: at least it under `min`, at most under `max`.
+        let wins = |e: &&AffineExpr| match extreme(e, least) {
+            Some(v) if !e.terms.is_empty() => {
+                if least {
+                    v < *c
+                } else {
+                    v > *c
+                }
+            }
+            _ => true,
+        };
+        let kept: Vec<AffineExpr> = exprs.iter().filter(wins).cloned().collect();
+        match kept.as_slice() {
+            [one] => Bound::single(one.clone()),
+            _ if least => Bound::Min(kept),
+            _ => Bound::Max(kept),
+        }
+    };
+    let mut out = l.clone();
+    out.start = fold(&l.start);
+    out.end = fold(&l.end);
+    out
+}
+
+/// The least and the greatest value a unit- or k-step counter takes, where a constant
+/// bound gives it: counting up, its start is the least and its end the greatest.
+fn counter_range(l: &Loop) -> (Option<i64>, Option<i64>) {
+    let constant = |b: &Bound| match b.exprs() {
+        [e] if e.terms.is_empty() => Some(e.constant),
+        _ => None,
+    };
+    let start = constant(&l.start);
+    // The last value is at most the end, less one where it is exclusive.
+    let end = constant(&l.end).map(|e| {
+        e - if l.end_inclusive {
+            0
+        } else {
+            l.stride.signum()
+        }
+    });
+    if l.stride > 0 {
+        (start, end)
+    } else {
+        (end, start)
+    }
 }
 
 #[cfg(test)]
@@ -203,6 +364,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `MIN(2, i + 1)` is 2 where `i >= 1`, not where `i` can be 0; `MAX(0, i - 5)` is 0
+    /// where `i <= 4`; a piece reading an unranged counter stays.
+    #[test]
+    fn a_min_or_max_the_outer_ranges_decide_is_folded() {
+        let down = Loop::exclusive("j", "6", "min(2, i + 1)", -3).unwrap();
+        let ranged = |low, high| -> Ranges<'static> { [("i", (low, high))].into() };
+        let end = |r: &Ranges| fold_by_ranges(&down, r).end;
+        assert_eq!(end(&ranged(Some(1), None)), Bound::single(e("2")));
+        assert_eq!(end(&ranged(Some(0), None)), down.end);
+        assert_eq!(end(&Ranges::new()), down.end);
+        let up = Loop::exclusive("j", "max(0, i - 5)", "n", 1).unwrap();
+        let start = |r: &Ranges| fold_by_ranges(&up, r).start;
+        assert_eq!(start(&ranged(None, Some(4))), Bound::single(e("0")));
+        assert_eq!(start(&ranged(None, Some(6))), up.start);
+        assert_eq!(
+            counter_range(&Loop::exclusive("i", "1", "n", 1).unwrap()),
+            (Some(1), None)
+        );
+        assert_eq!(
+            counter_range(&Loop::exclusive("i", "9", "0", -2).unwrap()),
+            (Some(1), Some(9))
+        );
     }
 
     fn values(l: &Loop, n: i64, m: i64) -> Vec<i64> {
