@@ -1156,6 +1156,17 @@ fn class_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
                 out.extend(crate::loop_copy::entries_where(source, i, 1, class, &options).ok());
             }
         }
+        // A vector copy behind a cost-model threshold `k`: its passes, and the scalar
+        // copy's iterations in the entries below it.
+        let thresholds = WIDTHS.into_iter().chain(THRESHOLDS);
+        for (w, k) in thresholds
+            .flat_map(|k| [1, 2, 4].map(|w| (w, k)))
+            .filter(|(w, k)| w <= k)
+        {
+            out.extend(
+                crate::loop_copy::passes_in_entries_with_at_least(source, i, (w, k), &options).ok(),
+            );
+        }
         jammed_counts(source, i, &options, &mut out);
     }
     out
@@ -2002,8 +2013,12 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
         range.start() + (r % (range.end() - range.start() + 1) as u64) as i64
     };
     let mut points: Vec<Binding> = Vec::new();
-    if draw == Draw::Check {
-        points.extend(far_points(bounds, &sizes));
+    match draw {
+        Draw::Check => points.extend(far_points(bounds, &sizes, 2 * sizes.end())),
+        // Elsewhere past the draws: a refit the checks made can match their one far point
+        // by a coincidence of periods (`m - 12` less 24-wide passes at m = 30).
+        Draw::Confirm => points.extend(far_points(bounds, &sizes, (3 * sizes.end() / 2) | 1)),
+        Draw::Fit => {}
     }
     if draw != Draw::Fit {
         // Each size swept through the small ones, the others drawn: where guards and the
@@ -2045,12 +2060,12 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
     points
 }
 
-/// One check per size at twice the largest drawn value (at most [`FAR`]), the others at
-/// the smallest drawn one: a nest whose depth narrows the draws runs below thresholds its
-/// copies pass at larger sizes (a guard `N >= 6` on a loop stepping by 3 over `i - 2`), and
-/// a count fitted below them holds only there. A run past the budget is dropped.
-fn far_points(bounds: &[String], sizes: &std::ops::RangeInclusive<i64>) -> Vec<Binding> {
-    let far = (2 * sizes.end()).min(FAR);
+/// One run per size at `far` past the drawn values (at most [`FAR`]), the others at the
+/// smallest drawn one: a nest whose depth narrows the draws runs below thresholds its copies
+/// pass at larger sizes (a guard `N >= 6` on a loop stepping by 3 over `i - 2`), and a count
+/// fitted below them holds only there. A run past the budget is dropped.
+fn far_points(bounds: &[String], sizes: &std::ops::RangeInclusive<i64>, far: i64) -> Vec<Binding> {
+    let far = far.min(FAR);
     bounds
         .iter()
         .map(|swept| {

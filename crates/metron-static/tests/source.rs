@@ -377,3 +377,53 @@ fn non_affine_bounds_of_parameters_are_derived_values() {
     };
     assert_eq!((count(0), count(1)), (12.into(), 1.into()));
 }
+
+/// `loop_copy::passes_in_entries_with_at_least` (a vector copy behind a trip threshold)
+/// against enumeration: for each entry of the inner loop, its trip `N` by running it, and
+/// `floor(N / w)` where `N >= k`. Up-counting by 3 to an inclusive end read from the outer
+/// counter, and down-counting to a `MAX` of the outer counter and a constant.
+#[test]
+fn passes_in_entries_past_a_trip_threshold_match_enumeration() {
+    let text = "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n\
+        void up(int m) {\n  for (int i = 2; i < m + 2; i++)\n    for (int l = 0; l <= i - 2; l += 3) { }\n}\n\
+        void down(int n) {\n  for (int i = 0; i < n; i++)\n    for (int j = n + 2; j > MAX(i, 3); j--) { }\n}\n";
+    let Some(model) = model_of("thresholds.c", text) else {
+        return;
+    };
+    let trips_up = |m: i64| (2..m + 2).map(|i| (0..=i - 2).step_by(3).count() as i64);
+    let trips_down = |n: i64| (0..n).map(move |i| (i.max(3) + 1..=n + 2).count() as i64);
+    let options = CountOptions::default();
+    for (w, k) in [(1, 4), (2, 4), (4, 8), (1, 3), (2, 5)] {
+        let up =
+            metron_static::loop_copy::passes_in_entries_with_at_least(&model, 1, (w, k), &options)
+                .unwrap();
+        let down =
+            metron_static::loop_copy::passes_in_entries_with_at_least(&model, 3, (w, k), &options)
+                .unwrap();
+        for size in 0..30 {
+            let want = |trips: Vec<i64>| {
+                trips
+                    .iter()
+                    .filter(|&&t| t >= k)
+                    .map(|t| t / w)
+                    .sum::<i64>()
+            };
+            let at = |p: &metron_symbolic::Piecewise, name: &str| -> i64 {
+                p.evaluate_integer(&binding([(name, size)]))
+                    .unwrap()
+                    .try_into()
+                    .unwrap()
+            };
+            assert_eq!(
+                at(&up, "m"),
+                want(trips_up(size).collect()),
+                "up w={w} k={k} m={size}"
+            );
+            assert_eq!(
+                at(&down, "n"),
+                want(trips_down(size).collect()),
+                "down w={w} k={k} n={size}"
+            );
+        }
+    }
+}

@@ -44,7 +44,8 @@ pub use remainder::padding_blocks;
 use remainder::*;
 pub use trip_class::{
     class_indicator, entries_where, entries_where_arm, entries_with_at_least,
-    hoisted_entries_with_at_least, jammed_entries, pieces, PerEntry,
+    hoisted_entries_with_at_least, jammed_entries, passes_in_entries_with_at_least, pieces,
+    PerEntry,
 };
 pub use unswitch::unswitched_iterations;
 

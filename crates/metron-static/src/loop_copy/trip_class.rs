@@ -90,6 +90,53 @@ pub fn hoisted_entries_with_at_least(
     out
 }
 
+/// `w`-wide passes (`w = 1`: iterations) of source loop `i` in its entries with at least `k`
+/// iterations: a loop whose vector copy runs only where it has `k` iterations (gcc's
+/// cost-model threshold) runs its scalar copy through the other entries, all their
+/// iterations. The nest is counted whole, piece by piece of a `max`/`min` bound, with the
+/// condition that its `k`-th value is before the end (004 §III.C.3, an `if` constraint on the
+/// domain).
+pub fn passes_in_entries_with_at_least(
+    source: &SourceModel,
+    i: usize,
+    (w, k): (i64, i64),
+    options: &CountOptions,
+) -> Result<Piecewise, String> {
+    let mut loops = source.nest_of(i)?;
+    let inner = loops.pop().ok_or("empty loop nest")?;
+    if !inner.residues.is_empty() {
+        return Err("bounds by residue".into());
+    }
+    let op = match (inner.stride > 0, inner.end_inclusive) {
+        (true, false) => CmpOp::Lt,
+        (true, true) => CmpOp::Le,
+        (false, false) => CmpOp::Gt,
+        (false, true) => CmpOp::Ge,
+    };
+    let mut total = Piecewise::zero();
+    for (start, start_conditions) in pieces(&inner.start) {
+        for (end, end_conditions) in pieces(&inner.end) {
+            let at = start
+                .plus_constant((k - 1) * inner.stride)
+                .map_err(|e| e.to_string())?;
+            let mut conditions = start_conditions.clone();
+            conditions.extend(end_conditions);
+            conditions.push(Condition::Affine {
+                lhs: at,
+                op,
+                rhs: end.clone(),
+            });
+            let mut whole = inner.clone();
+            whole.start = Bound::single(start.clone());
+            whole.end = Bound::single(end);
+            let mut nest = loops.clone();
+            nest.push(super::cascade::as_passes(&whole, w, 0).ok_or("a bound out of range")?);
+            total = &total + &count(&nest, conditions, options)?;
+        }
+    }
+    Ok(total)
+}
+
 /// What a jammed term counts of the inner loop per pass of its parent.
 #[derive(Debug, Clone, Copy)]
 pub enum PerEntry {
