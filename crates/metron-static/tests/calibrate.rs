@@ -272,6 +272,20 @@ fn a_vector_copy_behind_a_trip_threshold_is_counted_past_the_runs() {
     assert_exact_at(dir.path(), "gcc", "-O3", &[(17, 18), (40, 19), (9, 30)]);
 }
 
+/// Seed 1181 at gcc -O3 (9.9% before): the `k` loop stores `y[k]` and reads `y[i]`, so gcc
+/// vectorises it behind a run-time test of whether `i` lies in `k`'s range, and the 2-wide
+/// copy's passes and remainder run only where the test says no. The basis now holds the
+/// loop's passes and remainder classes where the alias test went each way. Exact against
+/// callgrind at the seed's sizes and past the runs.
+#[test]
+fn a_loop_vectorised_behind_an_alias_test_counts_its_copies_where_the_test_goes() {
+    if !tools() {
+        return;
+    }
+    let dir = nest_source(1181);
+    assert_exact_at(dir.path(), "gcc", "-O3", &[(6, 8), (12, 19), (30, 25)]);
+}
+
 /// Seed 1390 at clang -O3: `nest` is inlined into `main`, and clang's vector body of the
 /// inner loop has no source line, so the model's count for it is a trip count nothing binds
 /// (`trip_0x14f0`: no number came out before). No combination fits its runs; the closest

@@ -39,7 +39,7 @@ pub(super) fn unswitched_counts(source: &SourceModel, f: &SourceFunction) -> Vec
 }
 
 /// Loop `i`'s iterations, entries, passes and remainder entries where `arm` holds.
-fn loop_terms(
+pub(super) fn loop_terms(
     source: &SourceModel,
     i: usize,
     arm: &[metron_symbolic::Condition],
