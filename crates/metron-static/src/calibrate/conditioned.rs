@@ -22,16 +22,15 @@ pub(super) struct Atom {
 /// loops, counted at its loop and outward.
 pub(super) fn conditioned_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
     let options = CountOptions::default();
-    let mut out_copies = Vec::new();
+    let mut out = Vec::new();
     let mut atoms = super::alias::range_atoms(source, f);
     // The copies of a loop vectorised behind an alias test run where the test went their
     // way: the loop's passes and remainder classes there, as for an unswitched loop.
     for atom in &atoms {
-        super::unswitched::loop_terms(source, atom.at, &atom.conditions, &options, &mut out_copies);
+        super::unswitched::loop_terms(source, atom.at, &atom.conditions, &options, &mut out);
     }
     atoms.extend(super::bound_piece::piece_atoms(source, f));
     let arms = crate::branch::arm_conditions(source, &f.name);
-    let mut out = out_copies;
     for atom in &atoms {
         count_outward(source, atom, &options, &mut out);
         for (arm_loop, arm) in &arms {

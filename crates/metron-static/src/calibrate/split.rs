@@ -169,12 +169,14 @@ pub(super) fn unrolled_split_counts(source: &SourceModel, f: &SourceFunction) ->
     let options = CountOptions::default();
     let mut out = Vec::new();
     for (a, l) in source.loops.iter().enumerate() {
-        let Some(p) = l.parent else { continue };
+        let Some(p) = l.parent.filter(|_| l.function == f.name) else {
+            continue;
+        };
         let Ok(outer) = &source.loops[p].scop else {
             continue;
         };
         let conditions = body_conditions(source, a);
-        if l.function != f.name || conditions.is_empty() {
+        if conditions.is_empty() {
             continue;
         }
         let Some((inner, values)) = unrolled_values(source, a) else {
@@ -208,8 +210,8 @@ fn substituted(c: &[Condition], var: &str, value: &AffineExpr) -> Option<Vec<Con
 }
 
 /// Source loop `a` folded where its enclosing counters' ranges decide a `min` or `max` (see
-/// [`folded_within`]), with its counter's values when they are at most
-/// [`super::UNROLLED`] from one start.
+/// [`folded_within`]), with its counter's values, when it runs at most [`super::UNROLLED`]
+/// times from one start expression.
 fn unrolled_values(source: &SourceModel, a: usize) -> Option<(Loop, Vec<AffineExpr>)> {
     let l = folded_within(source, a)?;
     let last = super::most_iterations(&l).filter(|&t| (1..=super::UNROLLED).contains(&t))?;
