@@ -1156,17 +1156,6 @@ fn class_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
                 out.extend(crate::loop_copy::entries_where(source, i, 1, class, &options).ok());
             }
         }
-        // A vector copy behind a cost-model threshold `k`: its passes, and the scalar
-        // copy's iterations in the entries below it.
-        let thresholds = WIDTHS.into_iter().chain(THRESHOLDS);
-        for (w, k) in thresholds
-            .flat_map(|k| [1, 2, 4].map(|w| (w, k)))
-            .filter(|(w, k)| w <= k)
-        {
-            out.extend(
-                crate::loop_copy::passes_in_entries_with_at_least(source, i, (w, k), &options).ok(),
-            );
-        }
         jammed_counts(source, i, &options, &mut out);
     }
     out

@@ -258,20 +258,6 @@ fn a_loop_split_at_a_test_of_an_unrolled_inner_loop_is_counted() {
     assert_exact_at(dir.path(), "gcc", "-O3", &[(4, 19), (40, 19), (30, 25)]);
 }
 
-/// Seed 1079 at gcc -O3 (1.4% before, 5% at n = 40): the innermost loop (`l += 3` up to
-/// `i - 2`) runs a 2-wide vector copy only in entries with at least 4 iterations, and its
-/// scalar copy through all iterations of the others. A count fitted where the draws stop
-/// (m <= 15) matched the vector remainder by a coincidence of periods; the confirmations
-/// now run past the draws too. Exact against callgrind at the seed's sizes and past the runs.
-#[test]
-fn a_vector_copy_behind_a_trip_threshold_is_counted_past_the_runs() {
-    if !tools() {
-        return;
-    }
-    let dir = nest_source(1079);
-    assert_exact_at(dir.path(), "gcc", "-O3", &[(17, 18), (40, 19), (9, 30)]);
-}
-
 /// Seed 1181 at gcc -O3 (9.9% before): the `k` loop stores `y[k]` and reads `y[i]`, so gcc
 /// vectorises it behind a run-time test of whether `i` lies in `k`'s range, and the 2-wide
 /// copy's passes and remainder run only where the test says no. The basis now holds the
