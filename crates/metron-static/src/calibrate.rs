@@ -267,10 +267,12 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     let wrong = disagreeing(cfg, assumed, &runs, counts, &mut out);
     let modelled = counts.to_vec();
     let thresholds = compare_thresholds(function);
+    let compared = compared_constants(function);
     let terms = Terms {
         source: terms_source,
         frames: &frames,
         thresholds: &thresholds,
+        compared: &compared,
     };
     if !wrong.is_empty() {
         refit(&terms, cfg, assumed, &runs, counts, wrong, &mut out);
@@ -556,17 +558,29 @@ struct Terms<'a> {
     /// Trip counts a vectoriser's cost model may require (`cmp x, 13; jbe`): each compared
     /// constant and the three above it (the compared value may be `N` less a peel).
     thresholds: &'a [i64],
+    /// Every small constant its compares test (1 to 64): where a vector copy's threshold
+    /// may lie ([`threshold_counts`]).
+    compared: &'a [i64],
 }
 
 /// The [`Terms::thresholds`] of `function`: its compares' constants from 9 to 64 (the
 /// smaller ones are the basis's own widths and guards) and the three above each.
 fn compare_thresholds(function: &Function) -> Vec<i64> {
+    let constants: BTreeSet<i64> = compared_constants(function)
+        .into_iter()
+        .filter(|c| *c >= 9)
+        .flat_map(|c| c..=c + 3)
+        .collect();
+    constants.into_iter().collect()
+}
+
+/// The constants from 1 to 64 that `function`'s compares test, each once.
+fn compared_constants(function: &Function) -> Vec<i64> {
     let constants: BTreeSet<i64> = function
         .instructions
         .iter()
         .filter_map(|i| i.compare_constant)
-        .filter(|c| (9..=64).contains(c))
-        .flat_map(|c| c..=c + 3)
+        .filter(|c| (1..=64).contains(c))
         .collect();
     constants.into_iter().collect()
 }
@@ -630,6 +644,9 @@ fn refit(
                     versioned::versioned_counts(s, f, terms.thresholds)
                 };
                 all.extend(frames::terms_of(source, frames, &versions));
+                let behind =
+                    |s: &SourceModel, f: &SourceFunction| threshold_counts(s, f, terms.compared);
+                all.extend(frames::terms_of(source, frames, &behind));
                 Basis::new(right.iter().collect(), &all, &values)
             }),
         };
@@ -1159,6 +1176,68 @@ fn class_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
         jammed_counts(source, i, &options, &mut out);
     }
     out
+}
+
+/// Each loop's `w`-wide passes (`w` = 1, 2, 4; 1: iterations) in its entries with at least
+/// `k` iterations, for the thresholds `k` the binary's `compared` constants name: a vector
+/// copy that a cost model runs only past `k` iterations, its scalar copy through the other
+/// entries (`loop_copy::passes_in_entries_with_at_least`). `cmp $c` tests the trip count
+/// (`N <= c` keeps the scalar copy: `k = c + 1`), the trip count less one (`k = c + 2`), or
+/// the last value of a loop stepping by `s` (`k = c / s + 1` or `+ 2`). Only the compared
+/// constants: the same terms for every small `k` fit other loops' copies by coincidence
+/// (triangular.c at clang -O2). Also on the side of each alias test on the loop where it
+/// keeps the scalar copy ([`alias::range_atoms`]): both tests guard one vector copy.
+fn threshold_counts(source: &SourceModel, f: &SourceFunction, compared: &[i64]) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let atoms = alias::range_atoms(source, f);
+    let mut out = Vec::new();
+    for (i, l) in source.loops.iter().enumerate() {
+        if l.function != f.name {
+            continue;
+        }
+        let step = l.scop.as_ref().map_or(1, |s| s.stride.abs().max(1));
+        let ks: BTreeSet<i64> = compared
+            .iter()
+            .flat_map(|&c| [c + 1, c + 2, c / step + 1, c / step + 2])
+            .filter(|&k| k >= 2)
+            .collect();
+        // A loop also behind an alias test runs its vector copy where the threshold is met
+        // and the test says no: the counts where it says yes are the difference.
+        let mut arms = vec![Vec::new()];
+        arms.extend(
+            atoms
+                .iter()
+                .filter(|a| a.at == i)
+                .map(|a| a.conditions.clone()),
+        );
+        for (k, arm) in ks
+            .into_iter()
+            .flat_map(|k| arms.iter().map(move |a| (k, a)))
+        {
+            threshold_terms(source, i, k, arm, &options, &mut out);
+        }
+    }
+    out
+}
+
+/// Loop `i`'s passes 1, 2 and 4 wide in its entries with at least `k` iterations where `arm`
+/// holds, and those entries: all, and those whose trip leaves no remainder 2 or 4 wide (the
+/// vector copy's preheader and its epilogue's test).
+fn threshold_terms(
+    source: &SourceModel,
+    i: usize,
+    k: i64,
+    arm: &[metron_symbolic::Condition],
+    options: &CountOptions,
+    out: &mut Vec<Piecewise>,
+) {
+    use crate::loop_copy::{entries_where_arm, passes_in_entries_with_at_least};
+    for w in [1, 2, 4].into_iter().filter(|&w| w <= k) {
+        out.extend(passes_in_entries_with_at_least(source, i, (w, k), arm, options).ok());
+    }
+    for modulo in [None, Some((2, 0)), Some((4, 0))] {
+        out.extend(entries_where_arm(source, i, k, modulo, arm, options).ok());
+    }
 }
 
 /// Entries of loop `i`'s trip classes once per pass of its parent unrolled and jammed

@@ -258,6 +258,37 @@ fn a_loop_split_at_a_test_of_an_unrolled_inner_loop_is_counted() {
     assert_exact_at(dir.path(), "gcc", "-O3", &[(4, 19), (40, 19), (30, 25)]);
 }
 
+/// Seed 1079 at gcc -O3 (1.4% before, 5% at n = 40): the innermost loop (`l += 3` up to
+/// `i - 2`) runs a 2-wide vector copy only where `i - 2 > 8` (`cmp $0x8; jbe`), that is in
+/// entries with at least 4 iterations, and its scalar copy through all iterations of the
+/// others. The threshold comes from the binary's compare (`k = c / s + 2`); the same terms
+/// for every small `k` fitted triangular.c's copies at clang -O2 by coincidence. Exact
+/// against callgrind at the seed's sizes and past the runs.
+#[test]
+fn a_vector_copy_behind_a_threshold_the_binary_compares_is_counted_past_the_runs() {
+    if !tools() {
+        return;
+    }
+    let dir = nest_source(1079);
+    assert_exact_at(dir.path(), "gcc", "-O3", &[(17, 18), (40, 19), (9, 30)]);
+}
+
+/// Seed 1333 at gcc -O3 (27% before): the innermost `l` loop (`j + 2` to `n - 2`) stores
+/// `x[l]`, `y[l]` and reads `x[i]`, `y[i]`, so gcc runs its 2-wide copy only where the trip
+/// count passes `cmp $0x1` on `N - 1` (at least 3 iterations) and the alias test says `i`
+/// is outside `l`'s range; the scalar copy runs through every other entry. The vector
+/// copy's passes and entries come from the threshold and alias terms together. One block,
+/// the exit after an odd vector entry's last `k` pass (one per `(i, j)`), is left to the
+/// closest combination: within 0.05%, not exact.
+#[test]
+fn a_vector_copy_behind_a_threshold_and_an_alias_test_is_counted() {
+    if !tools() {
+        return;
+    }
+    let dir = nest_source(1333);
+    assert_within_at(dir.path(), "gcc", "-O3", &[(12, 6), (30, 9), (20, 14)], 0.1);
+}
+
 /// Seed 1181 at gcc -O3 (9.9% before): the `k` loop stores `y[k]` and reads `y[i]`, so gcc
 /// vectorises it behind a run-time test of whether `i` lies in `k`'s range, and the 2-wide
 /// copy's passes and remainder run only where the test says no. The basis now holds the
@@ -318,6 +349,17 @@ fn nest_source(seed: u64) -> tempfile::TempDir {
 /// Asserts that `nest` in `dir/nest.c`, built with `cc level -fno-inline`, is exact against
 /// callgrind at each `(n, m)`.
 fn assert_exact_at(dir: &std::path::Path, cc: &str, level: &str, sizes: &[(i64, i64)]) {
+    assert_within_at(dir, cc, level, sizes, 0.0);
+}
+
+/// The `-fno-inline` build's `nest` total within `percent` of callgrind's at each size.
+fn assert_within_at(
+    dir: &std::path::Path,
+    cc: &str,
+    level: &str,
+    sizes: &[(i64, i64)],
+    percent: f64,
+) {
     let src = dir.join("nest.c");
     for &(n, m) in sizes {
         let args = [n.to_string(), m.to_string()];
@@ -325,9 +367,10 @@ fn assert_exact_at(dir: &std::path::Path, cc: &str, level: &str, sizes: &[(i64, 
         let flags = ["-g", "-gdwarf-4", level, "-fno-inline"];
         let cs = validate(cc, &src, &flags, true, &args, &[("n", n), ("m", m)]);
         let c = kernel(&cs, "nest");
-        assert_eq!(
-            c.predicted.total, c.measured.total,
-            "{cc} {level} n = {n}, m = {m}: {c:?}"
+        let (p, x) = (c.predicted.total, c.measured.total);
+        assert!(
+            (p - x).abs() <= percent / 100.0 * x,
+            "{cc} {level} n = {n}, m = {m}, goal {percent}%: {c:?}"
         );
     }
 }

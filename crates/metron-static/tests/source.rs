@@ -394,12 +394,22 @@ fn passes_in_entries_past_a_trip_threshold_match_enumeration() {
     let trips_down = |n: i64| (0..n).map(move |i| (i.max(3) + 1..=n + 2).count() as i64);
     let options = CountOptions::default();
     for (w, k) in [(1, 4), (2, 4), (4, 8), (1, 3), (2, 5)] {
-        let up =
-            metron_static::loop_copy::passes_in_entries_with_at_least(&model, 1, (w, k), &options)
-                .unwrap();
-        let down =
-            metron_static::loop_copy::passes_in_entries_with_at_least(&model, 3, (w, k), &options)
-                .unwrap();
+        let up = metron_static::loop_copy::passes_in_entries_with_at_least(
+            &model,
+            1,
+            (w, k),
+            &[],
+            &options,
+        )
+        .unwrap();
+        let down = metron_static::loop_copy::passes_in_entries_with_at_least(
+            &model,
+            3,
+            (w, k),
+            &[],
+            &options,
+        )
+        .unwrap();
         for size in 0..30 {
             let want = |trips: Vec<i64>| {
                 trips
@@ -424,6 +434,36 @@ fn passes_in_entries_past_a_trip_threshold_match_enumeration() {
                 want(trips_down(size).collect()),
                 "down w={w} k={k} n={size}"
             );
+        }
+    }
+    // With an arm on the outer counter (an alias test's side, `7 <= i`): only its entries.
+    let arm = [metron_symbolic::Condition::Affine {
+        lhs: metron_symbolic::AffineExpr::constant(7),
+        op: metron_symbolic::CmpOp::Le,
+        rhs: metron_symbolic::AffineExpr::var("i"),
+    }];
+    for (w, k) in [(1, 3), (2, 4)] {
+        let up = metron_static::loop_copy::passes_in_entries_with_at_least(
+            &model,
+            1,
+            (w, k),
+            &arm,
+            &options,
+        )
+        .unwrap();
+        for m in 0..30i64 {
+            let want: i64 = (2..m + 2)
+                .filter(|&i| i >= 7)
+                .map(|i| (0..=i - 2).step_by(3).count() as i64)
+                .filter(|&t| t >= k)
+                .map(|t| t / w)
+                .sum();
+            let got: i64 = up
+                .evaluate_integer(&binding([("m", m)]))
+                .unwrap()
+                .try_into()
+                .unwrap();
+            assert_eq!(got, want, "up where 7 <= i, w={w} k={k} m={m}");
         }
     }
 }

@@ -95,11 +95,13 @@ pub fn hoisted_entries_with_at_least(
 /// cost-model threshold) runs its scalar copy through the other entries, all their
 /// iterations. The nest is counted whole, piece by piece of a `max`/`min` bound, with the
 /// condition that its `k`-th value is before the end (004 §III.C.3, an `if` constraint on the
-/// domain).
+/// domain), and with `arm` (conditions on the counters around it: the side of an alias test
+/// that also keeps the scalar copy, `[]` for none).
 pub fn passes_in_entries_with_at_least(
     source: &SourceModel,
     i: usize,
     (w, k): (i64, i64),
+    arm: &[Condition],
     options: &CountOptions,
 ) -> Result<Piecewise, String> {
     let mut loops = source.nest_of(i)?;
@@ -121,6 +123,7 @@ pub fn passes_in_entries_with_at_least(
                 .map_err(|e| e.to_string())?;
             let mut conditions = start_conditions.clone();
             conditions.extend(end_conditions);
+            conditions.extend(arm.iter().cloned());
             conditions.push(Condition::Affine {
                 lhs: at,
                 op,
