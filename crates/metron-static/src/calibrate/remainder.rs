@@ -63,26 +63,55 @@ fn last_and_trips(l: &metron_symbolic::Loop) -> Option<(AffineExpr, AffineExpr)>
     Some((last, trips))
 }
 
-/// The terms of every arm in every remainder pass of `f`'s unit-step loops.
-pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
-    let options = CountOptions::default();
+/// A unit-step loop of `f` with single bounds and `if`/`?:` arms directly in it: what the
+/// remainder and lane terms read of it.
+struct ArmLoop<'a> {
+    scop: &'a metron_symbolic::Loop,
+    arms: Vec<Vec<Condition>>,
+    start: AffineExpr,
+    /// The counter's last value and the trip count ([`last_and_trips`]).
+    last: AffineExpr,
+    trips: AffineExpr,
+    /// The loops from the outermost down to this one.
+    nest: Vec<metron_symbolic::Loop>,
+}
+
+/// [`ArmLoop`]s of `f`, outermost first.
+fn arm_loops<'a>(source: &'a SourceModel, f: &SourceFunction) -> Vec<ArmLoop<'a>> {
     let mut out = Vec::new();
     for (i, l) in source.loops.iter().enumerate() {
         let Ok(scop) = &l.scop else { continue };
-        if l.function != f.name {
+        let arms = arm_conditions(source, i);
+        if l.function != f.name || arms.is_empty() {
             continue;
         }
-        let arms = arm_conditions(source, i);
         let folded = super::folded(scop);
         let ([start], Some((last, trips))) = (folded.start.exprs(), last_and_trips(&folded)) else {
             continue;
         };
-        if arms.is_empty() {
-            continue;
-        }
-        let Ok(mut outer) = source.nest_of(i) else {
+        let Ok(nest) = source.nest_of(i) else {
             continue;
         };
+        let start = start.clone();
+        out.push(ArmLoop {
+            scop,
+            arms,
+            start,
+            last,
+            trips,
+            nest,
+        });
+    }
+    out
+}
+
+/// The terms of every arm in every remainder pass of `f`'s unit-step loops.
+pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
+    let options = CountOptions::default();
+    let mut out = Vec::new();
+    for a in arm_loops(source, f) {
+        let (scop, start, last, trips) = (a.scop, &a.start, &a.last, &a.trips);
+        let mut outer = a.nest.clone();
         outer.pop();
         let up = scop.stride > 0;
         for k in WIDTHS {
@@ -106,7 +135,7 @@ pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> 
                 let last_passes = last_passes.filter_map(|back| last.plus_constant(back).ok());
                 let first_passes = (0..r).filter_map(|j| start.plus_constant(j * scop.stride).ok());
                 for at in last_passes.chain(first_passes) {
-                    for arm in &arms {
+                    for arm in &a.arms {
                         let at_pass: Option<Vec<Condition>> = arm
                             .iter()
                             .map(|c| c.substituted(&scop.var, &at).ok())
@@ -133,29 +162,18 @@ pub(super) fn remainder_arm_counts(source: &SourceModel, f: &SourceFunction) -> 
 pub(super) fn lane_arm_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
     let options = CountOptions::default();
     let mut out = Vec::new();
-    for (i, l) in source.loops.iter().enumerate() {
-        let Ok(scop) = &l.scop else { continue };
-        let arms = arm_conditions(source, i);
-        if l.function != f.name || arms.is_empty() || scop.stride.abs() != 1 {
-            continue;
-        }
-        let folded = super::folded(scop);
-        let ([start], Some((last, _))) = (folded.start.exprs(), last_and_trips(&folded)) else {
-            continue;
-        };
-        let Ok(loops) = source.nest_of(i) else {
-            continue;
-        };
-        let counter = AffineExpr::var(&scop.var);
+    for a in arm_loops(source, f) {
+        let (start, last) = (&a.start, &a.last);
+        let counter = AffineExpr::var(&a.scop.var);
         // The distance from the pass's first counter: from the start, or back from the end.
-        let (from_start, from_end) = match scop.stride > 0 {
+        let (from_start, from_end) = match a.scop.stride > 0 {
             true => (
                 counter.plus_scaled(start, -1),
                 last.plus_scaled(&counter, -1),
             ),
             false => (
                 start.plus_scaled(&counter, -1),
-                counter.plus_scaled(&last, -1),
+                counter.plus_scaled(last, -1),
             ),
         };
         for distance in [from_start, from_end].into_iter().flatten() {
@@ -167,10 +185,10 @@ pub(super) fn lane_arm_counts(source: &SourceModel, f: &SourceFunction) -> Vec<P
                         residue: r,
                         negated: false,
                     };
-                    for arm in &arms {
-                        let mut nest = LoopNest::new(loops.clone());
+                    for arm in &a.arms {
+                        let mut nest = LoopNest::new(a.nest.clone());
                         let conditions = arm.iter().cloned().chain([lane.clone()]).collect();
-                        nest.conditions = source.conditions_in(&loops, conditions);
+                        nest.conditions = source.conditions_in(&a.nest, conditions);
                         out.extend(trip_count(&nest, &options).ok());
                     }
                 }
