@@ -266,13 +266,11 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     };
     let wrong = disagreeing(cfg, assumed, &runs, counts, &mut out);
     let modelled = counts.to_vec();
-    let thresholds = compare_thresholds(function);
-    let compared = compared_constants(function);
     let terms = Terms {
         source: terms_source,
         frames: &frames,
-        thresholds: &thresholds,
-        compared: &compared,
+        thresholds: compare_thresholds(function),
+        compared: compared_constants(function),
     };
     if !wrong.is_empty() {
         refit(&terms, cfg, assumed, &runs, counts, wrong, &mut out);
@@ -557,10 +555,10 @@ struct Terms<'a> {
     frames: &'a [frames::Frame<'a>],
     /// Trip counts a vectoriser's cost model may require (`cmp x, 13; jbe`): each compared
     /// constant and the three above it (the compared value may be `N` less a peel).
-    thresholds: &'a [i64],
+    thresholds: Vec<i64>,
     /// Every small constant its compares test (1 to 64): where a vector copy's threshold
     /// may lie ([`threshold_counts`]).
-    compared: &'a [i64],
+    compared: Vec<i64>,
 }
 
 /// The [`Terms::thresholds`] of `function`: its compares' constants from 9 to 64 (the
@@ -641,11 +639,11 @@ fn refit(
                     all.extend(frames::terms_of(source, frames, &more));
                 }
                 let versions = |s: &SourceModel, f: &SourceFunction| {
-                    versioned::versioned_counts(s, f, terms.thresholds)
+                    versioned::versioned_counts(s, f, &terms.thresholds)
                 };
                 all.extend(frames::terms_of(source, frames, &versions));
                 let behind =
-                    |s: &SourceModel, f: &SourceFunction| threshold_counts(s, f, terms.compared);
+                    |s: &SourceModel, f: &SourceFunction| threshold_counts(s, f, &terms.compared);
                 all.extend(frames::terms_of(source, frames, &behind));
                 Basis::new(right.iter().collect(), &all, &values)
             }),
