@@ -356,7 +356,17 @@ fn data_counts(
     out: &Calibration,
 ) {
     let (function, cfg) = (target.function, target.cfg);
-    let profiled = target.source.data_shares.is_some();
+    let shares = target.source.data_shares.as_deref();
+    let profiled = shares.is_some();
+    let ours: Vec<&crate::source::DataShare> = shares
+        .into_iter()
+        .flatten()
+        .filter(|s| s.function == function.symbol)
+        .collect();
+    // A profile of another build of this function (other `-D` sizes, other flags) has no
+    // share for its blocks: the model's counts, weighed by the profile's probabilities per
+    // file:line, are the profile's word, not the envelope.
+    let foreign = !ours.is_empty() && ours.iter().all(|s| s.code != function.code_hash());
     // A loop bounded by data counts its bound's mean (`data_LINE`, `loop_profile`): a better
     // count than any envelope.
     let means: BTreeSet<&String> = target
@@ -367,7 +377,7 @@ fn data_counts(
         .collect();
     for (b, block) in cfg.blocks.iter().enumerate() {
         let by_mean = counts[b].parameters().iter().any(|p| means.contains(p));
-        if !out.data_dependent.contains(&block.start) || by_mean {
+        if !out.data_dependent.contains(&block.start) || by_mean || foreign {
             continue;
         }
         let envelope = runs.envelope(b);
@@ -387,11 +397,9 @@ fn data_counts(
         if let Some(fit) = fit {
             counts[b] = fit;
         }
-        let share = target.source.data_shares.iter().flatten().find(|s| {
-            s.block == block.start
-                && s.function == function.symbol
-                && s.code == function.code_hash()
-        });
+        let share = ours
+            .iter()
+            .find(|s| s.block == block.start && s.code == function.code_hash());
         if let Some(r) = share.and_then(|s| metron_symbolic::Rational::from_float(s.share)) {
             counts[b] = counts[b].scaled(&r);
         }
