@@ -304,7 +304,8 @@ fn a_profile_of_another_build_of_a_kernel_weighs_its_arms_by_line() {
         let define = format!("-DN={n}");
         let flags = ["-g", "-gdwarf-4", "-O0", define.as_str()];
         let bin = build("clang", &src, &flags, dir.path(), true);
-        let source = metron_static::source::parse_file(&src, std::slice::from_ref(&define)).unwrap();
+        let source =
+            metron_static::source::parse_file(&src, std::slice::from_ref(&define)).unwrap();
         (Binary::load(&bin).unwrap(), source, bin)
     };
     let (small, small_source, small_bin) = built(30);
