@@ -220,7 +220,7 @@ fn data_shares(
     // The envelopes: the counts the shares multiply.
     let mut envelopes = sources.to_vec();
     for s in &mut envelopes {
-        s.data_shares = Some(Vec::new());
+        s.data_shares = Some(crate::source::DataShares::Recording);
     }
     let program = ProgramModel::build_all(binary, &envelopes, mira_compat);
     let predicted = program.run(binary, binding)?.blocks;
@@ -364,7 +364,7 @@ fn file_of<'a>(profile: &'a BranchProfile, b: &'a BranchProbability) -> &'a str 
 pub fn apply(source: &mut SourceModel, profile: &BranchProfile) {
     crate::loop_profile::apply(source, &profile.loops);
     // Shares name the binary's functions, whatever file they come from.
-    source.data_shares = Some(profile.shares.clone());
+    source.data_shares = Some(crate::source::DataShares::Profile(profile.shares.clone()));
     let own = file_name(&source.file);
     for b in profile
         .branches

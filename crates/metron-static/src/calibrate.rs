@@ -346,8 +346,9 @@ fn disagreeing(
 
 /// With a branch profile, blocks whose counts follow data count their envelope (the larger
 /// of the runs' counts with every branch on data taken and with none, fitted as any count;
-/// the model's where none fits) times the share the profile recorded for them (1 where it
-/// has none: the profile is being recorded).
+/// the model's where none fits) times the share the profile recorded for them (1 while a
+/// profile is recorded; a block of a profiled function without a share keeps its envelope,
+/// a function without any keeps the model, [`crate::source::DataShares`]).
 fn data_counts(
     target: &Target,
     runs: &Runs,
@@ -356,17 +357,21 @@ fn data_counts(
     out: &Calibration,
 ) {
     let (function, cfg) = (target.function, target.cfg);
-    let shares = target.source.data_shares.as_deref();
-    let profiled = shares.is_some();
-    let ours: Vec<&crate::source::DataShare> = shares
-        .into_iter()
-        .flatten()
-        .filter(|s| s.function == function.symbol)
-        .collect();
-    // A profile of another build of this function (other `-D` sizes, other flags) has no
-    // share for its blocks: the model's counts, weighed by the profile's probabilities per
-    // file:line, are the profile's word, not the envelope.
-    let foreign = !ours.is_empty() && ours.iter().all(|s| s.code != function.code_hash());
+    let profiled = target.source.data_shares.is_some();
+    let shares: Vec<&crate::source::DataShare> = match &target.source.data_shares {
+        Some(crate::source::DataShares::Profile(all)) => all
+            .iter()
+            .filter(|s| s.function == function.symbol && s.code == function.code_hash())
+            .collect(),
+        _ => Vec::new(),
+    };
+    // A profile with no share of this code (of another build, or of none of its blocks)
+    // leaves the model's counts, weighed by its probabilities per file:line.
+    let unshared = shares.is_empty()
+        && matches!(
+            target.source.data_shares,
+            Some(crate::source::DataShares::Profile(_))
+        );
     // A loop bounded by data counts its bound's mean (`data_LINE`, `loop_profile`): a better
     // count than any envelope.
     let means: BTreeSet<&String> = target
@@ -377,7 +382,7 @@ fn data_counts(
         .collect();
     for (b, block) in cfg.blocks.iter().enumerate() {
         let by_mean = counts[b].parameters().iter().any(|p| means.contains(p));
-        if !out.data_dependent.contains(&block.start) || by_mean || foreign {
+        if !out.data_dependent.contains(&block.start) || by_mean || unshared {
             continue;
         }
         let envelope = runs.envelope(b);
@@ -397,9 +402,7 @@ fn data_counts(
         if let Some(fit) = fit {
             counts[b] = fit;
         }
-        let share = ours
-            .iter()
-            .find(|s| s.block == block.start && s.code == function.code_hash());
+        let share = shares.iter().find(|s| s.block == block.start);
         if let Some(r) = share.and_then(|s| metron_symbolic::Rational::from_float(s.share)) {
             counts[b] = counts[b].scaled(&r);
         }

@@ -217,7 +217,19 @@ pub struct SourceModel {
     /// Shares of the blocks whose counts follow data, from a branch profile (`None` without
     /// one: such blocks keep the model's count, weighed by `br_prob`). Not from the AST.
     #[serde(skip)]
-    pub data_shares: Option<Vec<DataShare>>,
+    pub data_shares: Option<DataShares>,
+}
+
+/// What a branch profile says of the blocks whose counts follow data.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DataShares {
+    /// A profile is being recorded: such blocks count their whole envelope, the count the
+    /// shares will multiply.
+    Recording,
+    /// A recorded profile's shares. A function with none under its own machine code (the
+    /// profile is of another build: other `-D` sizes, other flags) keeps the model's counts,
+    /// weighed by the profile's probabilities per file:line.
+    Profile(Vec<DataShare>),
 }
 
 /// The share of its envelope that a block whose count follows data ran in a profiled run
