@@ -367,9 +367,8 @@ fn assert_within_at(
         let flags = ["-g", "-gdwarf-4", level, "-fno-inline"];
         let cs = validate(cc, &src, &flags, true, &args, &[("n", n), ("m", m)]);
         let c = kernel(&cs, "nest");
-        let (p, x) = (c.predicted.total, c.measured.total);
         assert!(
-            (p - x).abs() <= percent / 100.0 * x,
+            c.total_error_percent() <= percent,
             "{cc} {level} n = {n}, m = {m}, goal {percent}%: {c:?}"
         );
     }
