@@ -199,6 +199,9 @@ pub struct Target<'a> {
     /// the order they are computed.
     pub derived: &'a [Derived],
     pub assumed: &'a Assumed,
+    /// Blocks counted with a data-dependent loop bound's recorded mean (their model counts no
+    /// longer name the bound's parameter).
+    pub by_data_mean: &'a BTreeSet<usize>,
 }
 
 /// Checks `counts` (one per block of the target's CFG) against runs of its machine code and
@@ -211,6 +214,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         source,
         derived,
         assumed,
+        ..
     } = *target;
     let f = source
         .functions
@@ -381,7 +385,8 @@ fn data_counts(
         .filter_map(|l| Some(&l.data_bound.as_ref()?.parameter))
         .collect();
     for (b, block) in cfg.blocks.iter().enumerate() {
-        let by_mean = counts[b].parameters().iter().any(|p| means.contains(p));
+        let by_mean = target.by_data_mean.contains(&b)
+            || counts[b].parameters().iter().any(|p| means.contains(p));
         if !out.data_dependent.contains(&block.start) || by_mean || unshared {
             continue;
         }

@@ -1,10 +1,14 @@
 //! Data-dependent loop bounds in a branch profile (`source::data_bound`): the mean value of
 //! each bound over its loop's entries, read from one callgrind run. The model's counts are
-//! affine in the bound's parameter, so with the parameter at 0 and at 1 the blocks that change
-//! are the loop's, and `mean = sum n (measured - at0) / sum n (at1 - at0)` (`n`: a block's
-//! instructions) is the value that gives the run's instruction count, as for `br_prob`.
+//! affine in the bound's parameter on each residue class modulo one period `P` of their
+//! floors (1 for a loop kept whole, `k` for one unrolled `k`-fold), so the blocks that change
+//! with it are the loop's, and the mean is the value at which the average of those lines
+//! gives the run's instruction count, as for `br_prob` (`Run::estimate`).
 
 use metron_symbolic::Binding;
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::One;
 use serde::{Deserialize, Serialize};
 
 use crate::binary::Binary;
@@ -89,41 +93,60 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Blocks per function with the bound at `v` and the unresolved branches at `taken`.
-    fn blocks(&self, taken: f64, v: i64) -> Result<(ProgramModel, Vec<Vec<f64>>)> {
+    /// The program with the unresolved branches at `taken`.
+    fn program(&self, taken: f64) -> ProgramModel {
         let mut s = self.source.clone();
         unresolved_branches_at(&mut s, taken);
-        let program = ProgramModel::build(self.binary, &s, self.mira_compat);
-        let mut b = self.binding.clone();
-        b.insert(self.parameter.to_string(), v);
-        let blocks = program.run(self.binary, &b)?.blocks;
-        Ok((program, blocks))
+        ProgramModel::build(self.binary, &s, self.mira_compat)
     }
 
-    /// The bound's value that gives the measured instructions, the counts taken as affine
-    /// in it between `v` and `v + 1`; `None` when no block depends on it.
+    /// Blocks per function of `program` with the bound at `v`.
+    fn blocks(&self, program: &ProgramModel, v: i64) -> Result<Vec<Vec<f64>>> {
+        let mut b = self.binding.clone();
+        b.insert(self.parameter.to_string(), v);
+        Ok(program.run(self.binary, &b)?.blocks)
+    }
+
+    /// The bound's value that gives the measured instructions; `None` when no block depends
+    /// on it. Along one period `P` of the counts' floors in the bound (`Piecewise::period`:
+    /// `k` for a loop unrolled `k`-fold) each count is affine on each residue class; a mean
+    /// over many entries counts the average of those lines, as `Piecewise::at_mean` does: the
+    /// mean of `C(v..v+P)` at `v + (P - 1)/2`, with the slope `(C(v + P) - C(v)) / P`.
     fn estimate(&self, v: i64) -> Result<Option<f64>> {
+        let program = self.program(1.0);
+        let span = (program.functions.iter())
+            .flat_map(|(_, m)| &m.block_counts)
+            .map(|c| c.period(self.parameter))
+            .fold(BigInt::one(), |p, q| p.lcm(&q));
+        let span = i64::try_from(span)
+            .ok()
+            .filter(|&p| p <= crate::model::MAX_MEAN_PERIOD)
+            .unwrap_or(1);
+        let at: Vec<Vec<Vec<f64>>> = (0..=span)
+            .map(|j| self.blocks(&program, v + j))
+            .collect::<Result<_>>()?;
         // Blocks whose counts depend on an unresolved data-dependent branch are left out:
         // their share of the run is the branch's, not the bound's.
-        let (program, at0) = self.blocks(1.0, v)?;
-        let (_, at1) = self.blocks(1.0, v + 1)?;
-        let (_, other0) = self.blocks(0.0, v)?;
-        let (_, other1) = self.blocks(0.0, v + 1)?;
+        let other = self.program(0.0);
+        let (other0, other1) = (self.blocks(&other, v)?, self.blocks(&other, v + span)?);
         let bias = load_bias(self.binary, self.counts);
         let (mut moved, mut slope) = (0.0, 0.0);
         for (k, (i, m)) in program.functions.iter().enumerate() {
             let per = measured_per_instruction(&self.binary.functions[*i], self.counts, bias);
             for (b, block) in m.cfg.blocks.iter().enumerate() {
-                let (p0, p1) = (at0[k][b], at1[k][b]);
+                let (p0, p1) = (at[0][k][b], at[span as usize][k][b]);
                 let branch_free = p0 == other0[k][b] && p1 == other1[k][b];
                 if branch_free && p0.is_finite() && p1.is_finite() && (p1 - p0).abs() > 1e-9 {
                     let n = (block.end - block.first) as f64;
-                    moved += n * (per[block.first] - p0);
-                    slope += n * (p1 - p0);
+                    let mean =
+                        at[..span as usize].iter().map(|a| a[k][b]).sum::<f64>() / span as f64;
+                    moved += n * (per[block.first] - mean);
+                    slope += n * (p1 - p0) / span as f64;
                 }
             }
         }
-        Ok((slope.abs() > 1e-9).then(|| v as f64 + moved / slope))
+        let middle = v as f64 + (span - 1) as f64 / 2.0;
+        Ok((slope.abs() > 1e-9).then(|| middle + moved / slope))
     }
 }
 

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use metron_symbolic::{Binding, CountOptions, Piecewise};
+use metron_symbolic::{Binding, CountOptions, Piecewise, Rational};
 use serde::Serialize;
 
 use crate::binary::{Binary, Function};
@@ -70,6 +70,9 @@ pub struct FunctionModel {
     /// `.constprop` clone, or clang's specialised static function): the counts are at that
     /// value, whatever a caller binds.
     pub fixed: BTreeMap<String, i64>,
+    /// Blocks counted with a data-dependent loop bound's recorded mean (`with_data_means`):
+    /// their counts follow data, and the model's are better than any envelope of the runs.
+    pub by_data_mean: BTreeSet<usize>,
 }
 
 impl FunctionModel {
@@ -419,7 +422,7 @@ pub fn model_function(
         .collect();
     let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
-    with_data_means(source, &function.name, &mut block_counts);
+    let by_data_mean = with_data_means(source, &function.name, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     let assumptions = crate::assumption::data_dependent(function, &cfg, source);
     // The locals its calls pass are derived too (`int n = N; kernel(n, *A)` in `main`):
@@ -449,6 +452,7 @@ pub fn model_function(
         assumptions,
         calibration: None,
         fixed: BTreeMap::new(),
+        by_data_mean,
         renamed: contexts
             .iter()
             .flat_map(|c| c.inlined.iter().flat_map(|level| level.values()))
@@ -520,28 +524,36 @@ fn note_refitted_loops(c: &crate::calibrate::Calibration, loops: &mut [LoopModel
     }
 }
 
-/// Data-dependent loop bounds with a recorded mean (`source::data_bound`): the mean in place
-/// of the bound's parameter, exact for the total while every entry runs at least once.
-fn with_data_means(source: &SourceModel, function: &str, block_counts: &mut [Piecewise]) {
+/// The longest period in a data-dependent bound over which a mean is counted
+/// (`Piecewise::at_mean`): past the unroll and vector factors compilers use, short of the
+/// guards a long step would cross at small sizes. Recording (`loop_profile`) takes the same.
+pub(crate) const MAX_MEAN_PERIOD: i64 = 64;
+
+/// Data-dependent loop bounds with a recorded mean (`source::data_bound`): each count at the
+/// mean of the bound's parameter (`Piecewise::at_mean`), exact for the total while every
+/// entry runs at least once and the values spread over the residues of the count's floors.
+/// The blocks whose counts took a mean.
+fn with_data_means(
+    source: &SourceModel,
+    function: &str,
+    block_counts: &mut [Piecewise],
+) -> BTreeSet<usize> {
+    let mut substituted = BTreeSet::new();
     let means = source
         .loops
         .iter()
         .filter(|l| l.function == base_name(function))
         .filter_map(|l| l.data_bound.as_ref())
-        .filter_map(|d| {
-            Some((
-                &d.parameter,
-                metron_symbolic::Rational::from_float(d.mean?)?,
-            ))
-        });
+        .filter_map(|d| Some((&d.parameter, Rational::from_float(d.mean?)?)));
     for (parameter, mean) in means {
-        let value = metron_symbolic::LinExpr::constant(mean);
-        for c in block_counts.iter_mut() {
+        for (b, c) in block_counts.iter_mut().enumerate() {
             if c.parameters().contains(parameter) {
-                *c = c.substitute(parameter, &value);
+                *c = c.at_mean(parameter, &mean, MAX_MEAN_PERIOD);
+                substituted.insert(b);
             }
         }
     }
+    substituted
 }
 
 /// The derived parameters of `function`'s loops: trip counts of steps that are parameters,
@@ -996,6 +1008,7 @@ fn calibrate(binary: &Binary, function: &Function, source: &SourceModel, m: &mut
         source,
         derived: &m.derived,
         assumed: &assumed,
+        by_data_mean: &m.by_data_mean,
     };
     let checked = crate::calibrate::calibrate(&target, &mut m.block_counts);
     if let Ok(c) = &checked {

@@ -333,3 +333,24 @@ fn a_profile_of_another_build_of_a_kernel_weighs_its_arms_by_line() {
     let e = row(&cs, "floyd_warshall").total_error_percent();
     assert!(e < 0.5, "{e}%");
 }
+
+/// knapsack at gcc -O2: the capacity loop runs down to `weight[i]`, a bound read from data,
+/// and holds a branch on data. The profile records the bound's mean and the branch's
+/// probability; the blocks counted with the mean keep the model's count. Before, the runs'
+/// envelope of those blocks (one pass per entry: every exit taken at once) times their share
+/// at the training size took over, and the loop did not grow with `cap` (50% off).
+#[test]
+fn a_loop_bounded_by_data_counts_its_bound_s_recorded_mean_at_another_size() {
+    if !tools() {
+        return;
+    }
+    let flags = ["-g", "-O2", "-fno-inline"];
+    let e = profiled_error(
+        "gcc",
+        &flags,
+        "knapsack.c",
+        &[("items", 30), ("cap", 250)],
+        &[("items", 60), ("cap", 500)],
+    );
+    assert!(e < 0.5, "{e}%");
+}

@@ -34,6 +34,7 @@ pub mod minmax;
 pub mod nest;
 pub mod oracle;
 mod parse;
+mod period;
 pub mod piecewise;
 pub mod poly;
 mod print;
