@@ -266,6 +266,10 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
     let runs = Runs::new(derived, samples);
     let mut out = Calibration {
         samples: runs.samples.len(),
+        // Counted with a data bound's recorded mean: they follow data, whatever the runs' data.
+        data_dependent: (target.by_data_mean.iter())
+            .map(|&b| cfg.blocks[b].start)
+            .collect(),
         ..Default::default()
     };
     let wrong = disagreeing(cfg, assumed, &runs, counts, &mut out);
@@ -336,6 +340,9 @@ fn disagreeing(
         }
         if runs.address_dependent(b) {
             out.address_dependent.push(cfg.blocks[b].start);
+        }
+        if out.data_dependent.contains(&cfg.blocks[b].start) {
+            continue;
         }
         if runs.data_dependent(b) {
             out.data_dependent.push(cfg.blocks[b].start);

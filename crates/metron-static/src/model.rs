@@ -422,7 +422,7 @@ pub fn model_function(
         .collect();
     let mut loops = count_loops(&cx, &copies, mira_compat, &mut contexts, &mut block_counts);
     count_outside_loops(&cx, &copies, &contexts, &mut loops, &mut block_counts);
-    let by_data_mean = with_data_means(source, &function.name, &mut block_counts);
+    let by_data_mean = with_data_means(source, &mut block_counts);
     let used: BTreeSet<String> = block_counts.iter().flat_map(|c| c.parameters()).collect();
     let assumptions = crate::assumption::data_dependent(function, &cfg, source);
     // The locals its calls pass are derived too (`int n = N; kernel(n, *A)` in `main`):
@@ -531,24 +531,23 @@ pub(crate) const MAX_MEAN_PERIOD: i64 = 64;
 
 /// Data-dependent loop bounds with a recorded mean (`source::data_bound`): each count at the
 /// mean of the bound's parameter (`Piecewise::at_mean`), exact for the total while every
-/// entry runs at least once and the values spread over the residues of the count's floors.
-/// The blocks whose counts took a mean.
-fn with_data_means(
-    source: &SourceModel,
-    function: &str,
-    block_counts: &mut [Piecewise],
-) -> BTreeSet<usize> {
+/// entry runs at least once and the values spread over the residues of the count's floors;
+/// also a loop inlined here from another function of the file. The blocks whose counts took
+/// a mean.
+fn with_data_means(source: &SourceModel, block_counts: &mut [Piecewise]) -> BTreeSet<usize> {
     let mut substituted = BTreeSet::new();
-    let means = source
-        .loops
-        .iter()
-        .filter(|l| l.function == base_name(function))
-        .filter_map(|l| l.data_bound.as_ref())
-        .filter_map(|d| Some((&d.parameter, Rational::from_float(d.mean?)?)));
+    let means = source.loops.iter().filter_map(|l| {
+        let d = l.data_bound.as_ref()?;
+        Some((&d.parameter, Rational::from_float(d.mean?)?))
+    });
     for (parameter, mean) in means {
+        // `data_LINE` names one loop of the file, wherever it was inlined; renamed at a call
+        // whose argument it is (`data_19_37`).
+        let is_bound =
+            |p: &String| p == parameter || crate::inline_frame::fallback_name(p) == Some(parameter);
         for (b, c) in block_counts.iter_mut().enumerate() {
-            if c.parameters().contains(parameter) {
-                *c = c.at_mean(parameter, &mean, MAX_MEAN_PERIOD);
+            for p in c.parameters().iter().filter(|p| is_bound(p)) {
+                *c = c.at_mean(p, &mean, MAX_MEAN_PERIOD);
                 substituted.insert(b);
             }
         }

@@ -354,3 +354,27 @@ fn a_loop_bounded_by_data_counts_its_bound_s_recorded_mean_at_another_size() {
     );
     assert!(e < 0.5, "{e}%");
 }
+
+/// knapsack at clang -O2, inlined into `main` and its capacity loop unrolled twice: the loop
+/// counts `floor(data_19 / 2)` passes. The mean is recorded over the floors' period (one step
+/// of the bound moved no pass, so no mean was recorded) and counted wherever the loop was
+/// inlined, and `main`'s runs, whose data the kernel reads, leave those blocks to it (they
+/// were refitted to `main`'s own data before). Unevaluated before; 1.1% now, because the
+/// unrolled copy's `if` arms are counted as its body and the mean absorbs them.
+#[test]
+fn a_loop_bounded_by_data_unrolled_and_inlined_counts_its_recorded_mean() {
+    if !tools() {
+        return;
+    }
+    let flags = ["-g", "-gdwarf-4", "-O2"];
+    let (e, profile) = profiled_error_at(
+        "clang",
+        &corpus("knapsack.c"),
+        "main",
+        &flags,
+        &[("items", 30), ("cap", 250)],
+        &[("items", 60), ("cap", 500)],
+    );
+    assert_eq!(profile.loops.len(), 1, "{profile:#?}");
+    assert!(e < 2.0, "{e}%");
+}
