@@ -133,9 +133,12 @@ impl Run<'_> {
         let (mut moved, mut slope) = (0.0, 0.0);
         for (k, (i, m)) in program.functions.iter().enumerate() {
             let per = measured_per_instruction(&self.binary.functions[*i], self.counts, bias);
+            let function = &self.binary.functions[*i];
             for (b, block) in m.cfg.blocks.iter().enumerate() {
                 let (p0, p1) = (at[0][k][b], at[span as usize][k][b]);
-                let branch_free = p0 == other0[k][b] && p1 == other1[k][b];
+                let branch_free = p0 == other0[k][b]
+                    && p1 == other1[k][b]
+                    && !in_arm_on_data(self.source, function, block);
                 if branch_free && p0.is_finite() && p1.is_finite() && (p1 - p0).abs() > 1e-9 {
                     let n = (block.end - block.first) as f64;
                     let mean =
@@ -148,6 +151,31 @@ impl Run<'_> {
         let middle = v as f64 + (span - 1) as f64 / 2.0;
         Ok((slope.abs() > 1e-9).then(|| middle + moved / slope))
     }
+}
+
+/// Whether all of `block`'s code is from an arm of an `if` on data: a block the model counts
+/// as the loop's body where it did not tell the arm (an `if` in an unrolled copy) runs the
+/// branch's share, not the bound's.
+fn in_arm_on_data(
+    source: &SourceModel,
+    function: &crate::binary::Function,
+    block: &crate::cfg::BasicBlock,
+) -> bool {
+    let arms: Vec<(u32, u32)> = (source.ifs.iter())
+        .filter(|f| f.condition.is_err())
+        .flat_map(|f| std::iter::once(f.then_lines).chain(f.else_lines))
+        .collect();
+    let lines = function.instructions[block.first..block.end]
+        .iter()
+        .map(|ins| {
+            let p = ins.frames.first()?.position.as_ref()?;
+            crate::loop_context::same_file(&p.file, &source.file.to_string_lossy())
+                .then_some(p.line)
+        });
+    !arms.is_empty()
+        && lines
+            .into_iter()
+            .all(|l| l.is_some_and(|l| arms.iter().any(|&(a, b)| (a..=b).contains(&l))))
 }
 
 /// Every data-dependent `if` and `?:` without a probability taken with probability `taken`.
