@@ -22,7 +22,7 @@ use metron_symbolic::{trip_count, Condition, CountOptions, LoopNest, Piecewise, 
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
-use crate::loop_context::{lines_of, own_blocks, same_file, source_total};
+use crate::loop_context::{lines_of, own_blocks, same_file, source_total, statement_lines_of};
 use crate::source::{Arm, LoopPart, Position, SourceModel};
 
 /// What joining blocks to source branches needs from `model_function`.
@@ -64,7 +64,13 @@ pub(crate) fn count_branch_arms(
         let s = match l {
             Some(l) => match c.mapping.get(&l).copied().flatten() {
                 Some(s) if c.factor[l] <= 1 => Some(s),
-                _ => continue,
+                Some(s) => {
+                    if let Some(p) = copied_arm_share(c, b, s) {
+                        *count_of_block = count_of_block.scaled(&p);
+                    }
+                    continue;
+                }
+                None => continue,
             },
             None => None,
         };
@@ -98,6 +104,22 @@ pub(crate) fn count_branch_arms(
     notes
 }
 
+/// The share of its copy's passes that block `b`, in a copy of source loop `s` unrolled
+/// `k`-fold, runs where all of it is an arm of `if`s with a probability (on data, or
+/// `br_prob`): each unrolled iteration has its own copy of the arm, taken as often as the
+/// branch is. Arms on conditions the model counts exactly are left to the copy rules and
+/// runs (which iteration of a pass takes them depends on the counters).
+fn copied_arm_share(c: &BranchContext, b: usize, s: usize) -> Option<Rational> {
+    let arm = innermost_arm(c.source, Some(s), &arm_lines_of_block(c, b, Some(s)))?;
+    if_guards(c.source, arm)
+        .iter()
+        .map(|g| {
+            let p = g.probability?;
+            Some(rational(if g.side == Arm::Then { p } else { 1.0 - p }))
+        })
+        .product()
+}
+
 /// The source loop a block's count comes from (`None`: outside loops), and whether arms are
 /// counted there at all (not in vectorised copies).
 fn block_source_loop(c: &BranchContext, b: usize) -> Option<Option<usize>> {
@@ -113,7 +135,7 @@ fn block_source_loop(c: &BranchContext, b: usize) -> Option<Option<usize>> {
 /// Block `b`'s lines without its source loop's own line (the loop control the optimiser
 /// duplicates into each arm).
 fn arm_lines_of_block(c: &BranchContext, b: usize, s: Option<usize>) -> BTreeSet<u32> {
-    let mut lines = lines_of(c.function, c.cfg, &BTreeSet::from([b]), c.file);
+    let mut lines = statement_lines_of(c.function, c.cfg, b, c.file);
     if let Some(s) = s {
         lines.remove(&c.source.loops[s].line);
     }
@@ -183,11 +205,7 @@ fn if_count(
 ) -> Option<std::result::Result<Piecewise, String>> {
     // The loop's own control (`j++; j <= n`, the `for` line) is often duplicated into
     // each arm by the optimiser; it does not decide which arm a block is.
-    let mut lines = lines_of(c.function, c.cfg, &BTreeSet::from([b]), c.file);
-    if let Some(s) = s {
-        lines.remove(&c.source.loops[s].line);
-    }
-    let (i, side) = innermost_arm(c.source, s, &lines)?;
+    let (i, side) = innermost_arm(c.source, s, &arm_lines_of_block(c, b, s))?;
     Some(guarded_count(
         c.source,
         s,

@@ -57,6 +57,21 @@ pub fn is_unknown_trip(name: &str) -> bool {
         })
 }
 
+/// Lines (of `file`) the instructions of block `b` come from, each from its innermost frame in
+/// the file: the statement it belongs to, not the calls it was inlined through (an arm of an
+/// `if` in a kernel inlined into `main` is the arm's line, not also the call's).
+pub fn statement_lines_of(function: &Function, cfg: &Cfg, b: usize, file: &str) -> BTreeSet<u32> {
+    let block = &cfg.blocks[b];
+    (function.instructions[block.first..block.end].iter())
+        .filter_map(|ins| {
+            (ins.frames.iter())
+                .filter_map(|f| f.position.as_ref())
+                .find(|p| same_file(&p.file, file))
+                .map(|p| p.line)
+        })
+        .collect()
+}
+
 /// Lines (of `file`) the instructions of `blocks` come from, in any inline frame.
 pub fn lines_of(
     function: &Function,

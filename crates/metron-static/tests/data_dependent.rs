@@ -334,36 +334,38 @@ fn a_profile_of_another_build_of_a_kernel_weighs_its_arms_by_line() {
     assert!(e < 0.5, "{e}%");
 }
 
-/// knapsack at gcc -O2: the capacity loop runs down to `weight[i]`, a bound read from data,
-/// and holds a branch on data. The profile records the bound's mean and the branch's
-/// probability; the blocks counted with the mean keep the model's count. Before, the runs'
-/// envelope of those blocks (one pass per entry: every exit taken at once) times their share
-/// at the training size took over, and the loop did not grow with `cap` (50% off).
+/// knapsack: the capacity loop runs down to `weight[i]`, a bound read from data, and holds a
+/// branch on data. The profile records the bound's mean and the branch's probability; the
+/// blocks counted with the mean keep the model's count. Before, at gcc -O2 the runs' envelope
+/// of those blocks (one pass per entry: every exit taken at once) times their share at the
+/// training size took over, and the loop did not grow with `cap` (50% off). clang -O2
+/// unrolls the loop twice: its passes count `floor(data_19 / 2)`, which one step of the
+/// bound does not move (no mean was recorded: unevaluated), and each unrolled iteration has
+/// its own copy of the `if` arm, counted as often as the branch is taken (2.2% before).
 #[test]
 fn a_loop_bounded_by_data_counts_its_bound_s_recorded_mean_at_another_size() {
     if !tools() {
         return;
     }
-    let flags = ["-g", "-O2", "-fno-inline"];
-    let e = profiled_error(
-        "gcc",
-        &flags,
-        "knapsack.c",
-        &[("items", 30), ("cap", 250)],
-        &[("items", 60), ("cap", 500)],
-    );
-    assert!(e < 0.5, "{e}%");
+    let flags = ["-g", "-gdwarf-4", "-O2", "-fno-inline"];
+    for cc in ["gcc", "clang"] {
+        let e = profiled_error(
+            cc,
+            &flags,
+            "knapsack.c",
+            &[("items", 30), ("cap", 250)],
+            &[("items", 60), ("cap", 500)],
+        );
+        assert!(e < 0.5, "{cc}: {e}%");
+    }
 }
 
-/// knapsack at clang -O2, inlined into `main` and its capacity loop unrolled twice: the loop
-/// counts `floor(data_19 / 2)` passes. The mean is recorded over the floors' period (one step
-/// of the bound moved no pass, so no mean was recorded) and counted wherever the loop was
-/// inlined, and `main`'s runs, whose data the kernel reads, leave those blocks to it (they
-/// were refitted to `main`'s own data before). Unevaluated before. The recorded mean is the
-/// weights' (`i % 7 + 1` over 30 items: 115/30), within what the period's average gives
-/// (the unrolled copy's `if` arms, which the model counts as its body, are left out of it).
-/// The total stays 2.3% off: those arms are counted every pass (the `if`'s probability
-/// cannot be recorded where no block is its arm).
+/// knapsack at clang -O2, inlined into `main` and unrolled twice: the mean is counted
+/// wherever the loop was inlined, `main`'s runs, whose data the kernel reads, leave those
+/// blocks to it (they were refitted to `main`'s own data before), and the `if` arms are
+/// found by the lines of their own statements, not also the line of the call they were
+/// inlined at. Unevaluated before. The recorded mean is the weights' (`i % 7 + 1` over 30
+/// items: 115/30), within what the average over the floors' period gives.
 #[test]
 fn a_loop_bounded_by_data_unrolled_and_inlined_counts_its_recorded_mean() {
     if !tools() {
@@ -380,5 +382,5 @@ fn a_loop_bounded_by_data_unrolled_and_inlined_counts_its_recorded_mean() {
     );
     let mean = profile.loops.iter().find(|l| l.line == 19).expect("a mean").mean;
     assert!((mean - 115.0 / 30.0).abs() < 0.1, "{mean}");
-    assert!(e < 3.0, "{e}%");
+    assert!(e < 0.5, "{e}%");
 }
