@@ -7,6 +7,7 @@ OUT = tempfile.mkdtemp(prefix="metron-static-accuracy-")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 M = os.environ.get("METRON", os.path.join(ROOT, "target", "debug", "metron"))
 EX = os.path.join(ROOT, "examples", "static")
+CLANG = os.environ.get("CLANG", "clang-14")
 # (source, C compiler, program arguments, model parameters, extra compiler flags)
 cases = [
     ("stream.c", "gcc", ["20000"], ["n=20000"], []),
@@ -25,7 +26,9 @@ for src, cc, args, params, extra in cases:
     for opt in ["-O0", "-O2", "-O3"]:
         for comp in ([cc, "clang++" if cc == "g++" else "clang"]):
             b = f"{OUT}/{src.split('.')[0]}_{comp}{opt}{''.join(extra)}"
-            subprocess.run([comp, "-g", opt, *extra, f"{EX}/{src}", "-o", b], check=True)
+            # Debian installs clang 14 as clang-14 (scripts/install-deps); CLANG overrides it.
+            exe = {"clang": CLANG, "clang++": CLANG.replace("clang", "clang++", 1)}.get(comp, comp)
+            subprocess.run([exe, "-g", opt, *extra, f"{EX}/{src}", "-o", b], check=True)
             level = " ".join([opt, *extra])
             pargs = sum((["--param", p] for p in params), [])
             t0 = time.time(); subprocess.run([M, "static", b, "--json"] + pargs, capture_output=True); ta = time.time() - t0
