@@ -11,9 +11,11 @@ use num_integer::Integer;
 use num_traits::One;
 use serde::{Deserialize, Serialize};
 
-use crate::binary::Binary;
+use crate::binary::{Binary, Function};
 use crate::callgrind::ObjectCounts;
+use crate::cfg::Cfg;
 use crate::error::Result;
+use crate::loop_context::statement_lines_of;
 use crate::program::ProgramModel;
 use crate::source::SourceModel;
 use crate::validate::{load_bias, measured_per_instruction};
@@ -138,7 +140,7 @@ impl Run<'_> {
                 let (p0, p1) = (at[0][k][b], at[span as usize][k][b]);
                 let branch_free = p0 == other0[k][b]
                     && p1 == other1[k][b]
-                    && !in_arm_on_data(self.source, function, block);
+                    && !in_arm_on_data(self.source, function, &m.cfg, b);
                 if branch_free && p0.is_finite() && p1.is_finite() && (p1 - p0).abs() > 1e-9 {
                     let n = (block.end - block.first) as f64;
                     let mean =
@@ -153,29 +155,16 @@ impl Run<'_> {
     }
 }
 
-/// Whether all of `block`'s code is from an arm of an `if` on data: a block the model counts
+/// Whether all of block `b`'s code is from an arm of an `if` on data: a block the model counts
 /// as the loop's body where it did not tell the arm (an `if` in an unrolled copy) runs the
 /// branch's share, not the bound's.
-fn in_arm_on_data(
-    source: &SourceModel,
-    function: &crate::binary::Function,
-    block: &crate::cfg::BasicBlock,
-) -> bool {
+fn in_arm_on_data(source: &SourceModel, function: &Function, cfg: &Cfg, b: usize) -> bool {
     let arms: Vec<(u32, u32)> = (source.ifs.iter())
         .filter(|f| f.condition.is_err())
         .flat_map(|f| std::iter::once(f.then_lines).chain(f.else_lines))
         .collect();
-    let lines = function.instructions[block.first..block.end]
-        .iter()
-        .map(|ins| {
-            let p = ins.frames.first()?.position.as_ref()?;
-            crate::loop_context::same_file(&p.file, &source.file.to_string_lossy())
-                .then_some(p.line)
-        });
-    !arms.is_empty()
-        && lines
-            .into_iter()
-            .all(|l| l.is_some_and(|l| arms.iter().any(|&(a, b)| (a..=b).contains(&l))))
+    let lines = statement_lines_of(function, cfg, b, &source.file.to_string_lossy());
+    !lines.is_empty() && (lines.iter()).all(|l| arms.iter().any(|&(a, z)| (a..=z).contains(l)))
 }
 
 /// Every data-dependent `if` and `?:` without a probability taken with probability `taken`.

@@ -380,7 +380,12 @@ fn a_loop_bounded_by_data_unrolled_and_inlined_counts_its_recorded_mean() {
         &[("items", 30), ("cap", 250)],
         &[("items", 60), ("cap", 500)],
     );
-    let mean = profile.loops.iter().find(|l| l.line == 19).expect("a mean").mean;
+    let mean = profile
+        .loops
+        .iter()
+        .find(|l| l.line == 19)
+        .expect("a mean")
+        .mean;
     assert!((mean - 115.0 / 30.0).abs() < 0.1, "{mean}");
     assert!(e < 0.5, "{e}%");
 }
