@@ -108,6 +108,20 @@ pub struct Calibration {
 }
 
 impl Calibration {
+    /// Before any refit: the blocks counted with a data bound's recorded mean follow data,
+    /// whatever the data of the runs (`main`'s own).
+    fn start(target: &Target, samples: usize) -> Self {
+        let starts = target
+            .by_data_mean
+            .iter()
+            .map(|&b| target.cfg.blocks[b].start);
+        Calibration {
+            samples,
+            data_dependent: starts.collect(),
+            ..Default::default()
+        }
+    }
+
     /// Whether the runs leave block `start`'s count to the model (alias tests, data).
     fn left_to_model(&self, start: u64) -> bool {
         self.address_dependent.contains(&start) || self.data_dependent.contains(&start)
@@ -264,14 +278,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         eprintln!("calibrate: {} runs at {at:?}", function.name);
     }
     let runs = Runs::new(derived, samples);
-    let mut out = Calibration {
-        samples: runs.samples.len(),
-        // Counted with a data bound's recorded mean: they follow data, whatever the runs' data.
-        data_dependent: (target.by_data_mean.iter())
-            .map(|&b| cfg.blocks[b].start)
-            .collect(),
-        ..Default::default()
-    };
+    let mut out = Calibration::start(target, runs.samples.len());
     let wrong = disagreeing(cfg, assumed, &runs, counts, &mut out);
     let modelled = counts.to_vec();
     let terms = Terms {
