@@ -226,13 +226,16 @@ fn data_shares(
     let predicted = program.run(binary, binding)?.blocks;
     let mut out = Vec::new();
     for (((i, m), predicted), measured) in program.functions.iter().zip(&predicted).zip(measured) {
-        let Some(Ok(c)) = &m.calibration else {
-            continue;
+        // Blocks counted with a bound's mean are shared over the model's count even where no
+        // runs checked the function (`model::with_mean_shares`).
+        let follows_data = |b: usize, start: u64| {
+            m.by_data_mean.contains(&b)
+                || matches!(&m.calibration, Some(Ok(c)) if c.data_dependent.contains(&start))
         };
         let function = &binary.functions[*i];
         for (b, block) in m.cfg.blocks.iter().enumerate() {
             let (p, x) = (predicted[b], measured[b]);
-            if c.data_dependent.contains(&block.start) && p.is_finite() && p > 0.0 {
+            if follows_data(b, block.start) && p.is_finite() && p > 0.0 {
                 out.push(DataShare {
                     function: function.symbol.clone(),
                     code: function.code_hash(),

@@ -132,7 +132,10 @@ impl Run<'_> {
         let other = self.program(0.0);
         let (other0, other1) = (self.blocks(&other, v)?, self.blocks(&other, v + span)?);
         let bias = load_bias(self.binary, self.counts);
-        let (mut moved, mut slope) = (0.0, 0.0);
+        // Blocks on every pass of their loop first: one the model counts per pass where the
+        // compiler duplicated a copy's tail into both arms of an `if` on data runs that arm's
+        // share of the passes, not the bound's. The other blocks only when none of those move.
+        let (mut every, mut any) = ((0.0, 0.0), (0.0, 0.0));
         for (k, (i, m)) in program.functions.iter().enumerate() {
             let per = measured_per_instruction(&self.binary.functions[*i], self.counts, bias);
             let function = &self.binary.functions[*i];
@@ -145,14 +148,29 @@ impl Run<'_> {
                     let n = (block.end - block.first) as f64;
                     let mean =
                         at[..span as usize].iter().map(|a| a[k][b]).sum::<f64>() / span as f64;
-                    moved += n * (per[block.first] - mean);
-                    slope += n * (p1 - p0) / span as f64;
+                    let sums = if runs_every_pass(&m.cfg, b) { &mut every } else { &mut any };
+                    sums.0 += n * (per[block.first] - mean);
+                    sums.1 += n * (p1 - p0) / span as f64;
                 }
             }
         }
+        let (moved, slope) = if every.1.abs() > 1e-9 {
+            every
+        } else {
+            (every.0 + any.0, every.1 + any.1)
+        };
         let middle = v as f64 + (span - 1) as f64 / 2.0;
         Ok((slope.abs() > 1e-9).then(|| middle + moved / slope))
     }
+}
+
+/// Whether block `b` runs on every pass of its innermost loop (it dominates the loop's
+/// latches); a block outside loops runs whenever its function does.
+fn runs_every_pass(cfg: &Cfg, b: usize) -> bool {
+    cfg.innermost_loop(b).is_none_or(|l| {
+        let l = &cfg.loops[l];
+        !l.latches.is_empty() && l.latches.iter().all(|&latch| cfg.dominates(b, latch))
+    })
 }
 
 /// Whether all of block `b`'s code is from an arm of an `if` on data: a block the model counts

@@ -555,6 +555,25 @@ fn with_data_means(source: &SourceModel, block_counts: &mut [Piecewise]) -> BTre
     substituted
 }
 
+/// A branch profile's share of each block counted with a bound's mean, recorded over the
+/// model's count at that mean (`branch_profile::data_shares`): where the compiler duplicated
+/// an unrolled copy's tail into both arms of an `if` on data, each duplicate runs its arm's
+/// share of the passes the model counts it. Whether or not runs checked the function (a
+/// kernel called with made-up data may not finish them).
+fn with_mean_shares(function: &Function, source: &SourceModel, m: &mut FunctionModel) {
+    let Some(crate::source::DataShares::Profile(all)) = &source.data_shares else {
+        return;
+    };
+    let code = function.code_hash();
+    for s in all.iter().filter(|s| s.function == function.symbol && s.code == code) {
+        let b = m.cfg.blocks.iter().position(|x| x.start == s.block);
+        let share = Rational::from_float(s.share);
+        if let (Some(b), Some(r)) = (b.filter(|b| m.by_data_mean.contains(b)), share) {
+            m.block_counts[b] = m.block_counts[b].scaled(&r);
+        }
+    }
+}
+
 /// The derived parameters of `function`'s loops: trip counts of steps that are parameters,
 /// then the tile sums that read them, those `used` by the counts and those they read.
 fn derived_of(
@@ -938,6 +957,7 @@ pub fn model_binary(
             if !mira_compat {
                 calibrate(binary, f, source, &mut m);
             }
+            with_mean_shares(f, source, &mut m);
             (i, m)
         })
         .collect()

@@ -342,50 +342,58 @@ fn a_profile_of_another_build_of_a_kernel_weighs_its_arms_by_line() {
 /// unrolls the loop twice: its passes count `floor(data_19 / 2)`, which one step of the
 /// bound does not move (no mean was recorded: unevaluated), and each unrolled iteration has
 /// its own copy of the `if` arm, counted as often as the branch is taken (2.2% before).
+/// clang -O3 duplicates the tail of the unrolled body into both arms (below), in a kernel
+/// whose runs with made-up weights do not finish: the shares of the blocks counted with the
+/// mean are recorded and applied without them (36.8% over before).
 #[test]
 fn a_loop_bounded_by_data_counts_its_bound_s_recorded_mean_at_another_size() {
     if !tools() {
         return;
     }
-    let flags = ["-g", "-gdwarf-4", "-O2", "-fno-inline"];
-    for cc in ["gcc", "clang"] {
+    for (cc, level) in [("gcc", "-O2"), ("clang", "-O2"), ("clang", "-O3")] {
         let e = profiled_error(
             cc,
-            &flags,
+            &["-g", "-gdwarf-4", level, "-fno-inline"],
             "knapsack.c",
             &[("items", 30), ("cap", 250)],
             &[("items", 60), ("cap", 500)],
         );
-        assert!(e < 0.5, "{cc}: {e}%");
+        assert!(e < 0.5, "{cc} {level}: {e}%");
     }
 }
 
-/// knapsack at clang -O2, inlined into `main` and unrolled twice: the mean is counted
+/// knapsack at clang -O2 and -O3, inlined into `main` and unrolled twice: the mean is counted
 /// wherever the loop was inlined, `main`'s runs, whose data the kernel reads, leave those
 /// blocks to it (they were refitted to `main`'s own data before), and the `if` arms are
 /// found by the lines of their own statements, not also the line of the call they were
 /// inlined at. Unevaluated before. The recorded mean is the weights' (`i % 7 + 1` over 30
-/// items: 115/30), within what the average over the floors' period gives.
+/// items: 115/30), within what the average over the floors' period gives. At -O3 clang
+/// duplicates the second copy's body into both arms of the first copy's `if`: those blocks
+/// run on some passes only, so the mean is solved from the blocks on every pass (it was 78,
+/// from the duplicated blocks counted once per pass), and each runs its recorded share of
+/// the model's count (17.9% over before: every duplicate counted on every pass).
 #[test]
 fn a_loop_bounded_by_data_unrolled_and_inlined_counts_its_recorded_mean() {
     if !tools() {
         return;
     }
-    let flags = ["-g", "-gdwarf-4", "-O2"];
-    let (e, profile) = profiled_error_at(
-        "clang",
-        &corpus("knapsack.c"),
-        "main",
-        &flags,
-        &[("items", 30), ("cap", 250)],
-        &[("items", 60), ("cap", 500)],
-    );
-    let mean = profile
-        .loops
-        .iter()
-        .find(|l| l.line == 19)
-        .expect("a mean")
-        .mean;
-    assert!((mean - 115.0 / 30.0).abs() < 0.1, "{mean}");
-    assert!(e < 0.5, "{e}%");
+    for level in ["-O2", "-O3"] {
+        let flags = ["-g", "-gdwarf-4", level];
+        let (e, profile) = profiled_error_at(
+            "clang",
+            &corpus("knapsack.c"),
+            "main",
+            &flags,
+            &[("items", 30), ("cap", 250)],
+            &[("items", 60), ("cap", 500)],
+        );
+        let mean = profile
+            .loops
+            .iter()
+            .find(|l| l.line == 19)
+            .expect("a mean")
+            .mean;
+        assert!((mean - 115.0 / 30.0).abs() < 0.1, "{level}: {mean}");
+        assert!(e < 0.5, "{level}: {e}%");
+    }
 }

@@ -357,7 +357,7 @@ fn indent(text: &str, by: usize) -> String {
 
 fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
     let arch = architecture(&args.source)?;
-    let analysis = run_analysis(&args.binary, &args.source)?;
+    let mut analysis = run_analysis(&args.binary, &args.source)?;
     let b = binding(&args.source.params)?;
     let dir = tempfile::tempdir().map_err(CliError::failure)?;
     if !global.quiet {
@@ -373,6 +373,19 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             args.binary.display()
         ))
     })?;
+    if let Some(path) = &args.record_branch_profile {
+        record_profile(&analysis, &args.source, &b, counts, path, global)?;
+        // The table then shows the model as `--branch-profile` gives it (a loop bounded by
+        // data has no count without its recorded mean): a fit to this run, not a prediction.
+        if !global.quiet {
+            eprintln!("note: the counts below use the profile just recorded from this run");
+        }
+        let with = SourceArgs {
+            branch_profile: Some(path.clone()),
+            ..args.source.clone()
+        };
+        analysis = run_analysis(&args.binary, &with)?;
+    }
     let comparisons = compare_program(&analysis.binary, &analysis.program, &arch, &b, counts)
         .map_err(|e| match e {
             StaticError::Symbolic(s) => CliError::input(format!(
@@ -380,9 +393,6 @@ fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
             )),
             other => CliError::failure(other),
         })?;
-    if let Some(path) = &args.record_branch_profile {
-        record_profile(&analysis, &args.source, &b, counts, path, global)?;
-    }
     let perf = if args.perf {
         let binary = std::path::absolute(&args.binary).unwrap_or(args.binary.clone());
         Some(perf_check(&binary, &args.args, &profile).map_err(CliError::failure)?)
