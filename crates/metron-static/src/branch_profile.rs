@@ -209,7 +209,9 @@ pub fn record_all(
 }
 
 /// What each block whose count follows data ran (`measured`) over its envelope (`calibrate`,
-/// with the probabilities found where no envelope fits): its share, where it ran.
+/// with the probabilities found where no envelope fits): its share, where it ran. A block
+/// that ran more often than its envelope (no upper bound of it, then) and one counted with a
+/// bound's mean are shared over the model's count instead (`DataShare::over_model`).
 fn data_shares(
     binary: &Binary,
     sources: &[SourceModel],
@@ -217,31 +219,57 @@ fn data_shares(
     binding: &Binding,
     measured: &[Vec<f64>],
 ) -> Result<Vec<DataShare>> {
+    use crate::source::DataShares;
     // The envelopes: the counts the shares multiply.
-    let mut envelopes = sources.to_vec();
-    for s in &mut envelopes {
-        s.data_shares = Some(crate::source::DataShares::Recording);
-    }
-    let program = ProgramModel::build_all(binary, &envelopes, mira_compat);
+    let with = |shares: DataShares| {
+        let mut s = sources.to_vec();
+        s.iter_mut().for_each(|s| s.data_shares = Some(shares.clone()));
+        ProgramModel::build_all(binary, &s, mira_compat)
+    };
+    let program = with(DataShares::Recording);
     let predicted = program.run(binary, binding)?.blocks;
     let mut out = Vec::new();
     for (((i, m), predicted), measured) in program.functions.iter().zip(&predicted).zip(measured) {
-        // Blocks counted with a bound's mean are shared over the model's count even where no
-        // runs checked the function (`model::with_mean_shares`).
-        let follows_data = |b: usize, start: u64| {
-            m.by_data_mean.contains(&b)
-                || matches!(&m.calibration, Some(Ok(c)) if c.data_dependent.contains(&start))
+        let follows_data = |start: u64| {
+            matches!(&m.calibration, Some(Ok(c)) if c.data_dependent.contains(&start))
         };
         let function = &binary.functions[*i];
         for (b, block) in m.cfg.blocks.iter().enumerate() {
             let (p, x) = (predicted[b], measured[b]);
-            if follows_data(b, block.start) && p.is_finite() && p > 0.0 {
+            let by_mean = m.by_data_mean.contains(&b);
+            if (by_mean || follows_data(block.start)) && p.is_finite() && p > 0.0 {
                 out.push(DataShare {
                     function: function.symbol.clone(),
                     code: function.code_hash(),
                     block: block.start,
                     share: x / p,
+                    over_model: by_mean,
                 });
+            }
+        }
+    }
+    // The model's counts of the blocks past their envelope: shares of 1 over the model.
+    let past = |s: &DataShare| !s.over_model && s.share > 1.0 + 1e-9;
+    let at_model: Vec<DataShare> = (out.iter().filter(|s| past(s)))
+        .map(|s| DataShare {
+            share: 1.0,
+            over_model: true,
+            ..s.clone()
+        })
+        .collect();
+    if at_model.is_empty() {
+        return Ok(out);
+    }
+    let model = with(DataShares::Profile(at_model));
+    let counts = model.run(binary, binding)?.blocks;
+    for (((i, m), counts), measured) in model.functions.iter().zip(&counts).zip(measured) {
+        let symbol = &binary.functions[*i].symbol;
+        for (b, block) in m.cfg.blocks.iter().enumerate() {
+            let mine = |s: &&mut DataShare| &s.function == symbol && s.block == block.start;
+            let s = out.iter_mut().filter(|s| past(s)).find(mine);
+            if let Some(s) = s.filter(|_| counts[b].is_finite() && counts[b] > 0.0) {
+                s.share = measured[b] / counts[b];
+                s.over_model = true;
             }
         }
     }

@@ -404,6 +404,12 @@ fn data_counts(
         if !out.data_dependent.contains(&block.start) || by_mean || unshared {
             continue;
         }
+        let share = shares.iter().find(|s| s.block == block.start);
+        let share_of = |s: &&crate::source::DataShare| metron_symbolic::Rational::from_float(s.share);
+        if let Some(r) = share.filter(|s| s.over_model).and_then(share_of) {
+            counts[b] = counts[b].scaled(&r);
+            continue;
+        }
         let envelope = runs.envelope(b);
         // Without a profile both are upper bounds, the model's from the source and the
         // envelope from the binary: the envelope is kept where it is the tighter one at every
@@ -421,8 +427,7 @@ fn data_counts(
         if let Some(fit) = fit {
             counts[b] = fit;
         }
-        let share = shares.iter().find(|s| s.block == block.start);
-        if let Some(r) = share.and_then(|s| metron_symbolic::Rational::from_float(s.share)) {
+        if let Some(r) = share.and_then(share_of) {
             counts[b] = counts[b].scaled(&r);
         }
     }

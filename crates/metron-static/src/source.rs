@@ -245,6 +245,12 @@ pub struct DataShare {
     /// The block's start address.
     pub block: u64,
     pub share: f64,
+    /// The share is of the model's count, not the envelope's: the block ran more often than
+    /// its envelope (it runs on a combination of branches, as the `?:` nested in another's
+    /// condition and arm of `MIN(MIN(a, b), c)`, that neither every branch taken nor none
+    /// gives), or it is counted with a bound's mean (`model::with_mean_shares`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub over_model: bool,
 }
 
 impl SourceModel {
