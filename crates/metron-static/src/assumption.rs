@@ -91,9 +91,10 @@ pub fn data_dependent(function: &Function, cfg: &Cfg, source: &SourceModel) -> V
                 probability,
                 counted_as: match probability {
                     Some(p) => format!("arms weighted by probability {p:.4} (then arm)"),
-                    None => "no probability given: both arms counted as often as the code \
-                             around them (an upper bound)"
-                        .to_string(),
+                    None => format!(
+                        "no probability given: arms counted at even odds ({})",
+                        crate::branch::EVEN_ODDS
+                    ),
                 },
                 remedy: BRANCH_REMEDY,
             })

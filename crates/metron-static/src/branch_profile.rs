@@ -223,16 +223,16 @@ fn data_shares(
     // The envelopes: the counts the shares multiply.
     let with = |shares: DataShares| {
         let mut s = sources.to_vec();
-        s.iter_mut().for_each(|s| s.data_shares = Some(shares.clone()));
+        s.iter_mut()
+            .for_each(|s| s.data_shares = Some(shares.clone()));
         ProgramModel::build_all(binary, &s, mira_compat)
     };
     let program = with(DataShares::Recording);
     let predicted = program.run(binary, binding)?.blocks;
     let mut out = Vec::new();
     for (((i, m), predicted), measured) in program.functions.iter().zip(&predicted).zip(measured) {
-        let follows_data = |start: u64| {
-            matches!(&m.calibration, Some(Ok(c)) if c.data_dependent.contains(&start))
-        };
+        let follows_data =
+            |start: u64| matches!(&m.calibration, Some(Ok(c)) if c.data_dependent.contains(&start));
         let function = &binary.functions[*i];
         for (b, block) in m.cfg.blocks.iter().enumerate() {
             let (p, x) = (predicted[b], measured[b]);

@@ -307,8 +307,9 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         let array = |p: &str| !subject.bounds.iter().any(|b| b == p);
         out.array_order = subject.layout.order(f, array);
     }
-    // Blocks on data count the runs' envelope where it is the tighter bound ([`data_counts`]);
-    // a `br_prob` the user wrote weighs the model's count instead.
+    // Blocks on data count the runs' envelope where it is below the model's count at every
+    // run ([`data_counts`]: a loop unrolled away); a `br_prob` the user wrote weighs the
+    // model's count instead.
     let profiled = target.source.data_shares.is_some();
     if !out.data_dependent.is_empty() && (profiled || !has_br_prob(source)) {
         let structural = frames::terms_of(terms_source, &frames, &structural_counts);
@@ -405,15 +406,16 @@ fn data_counts(
             continue;
         }
         let share = shares.iter().find(|s| s.block == block.start);
-        let share_of = |s: &&crate::source::DataShare| metron_symbolic::Rational::from_float(s.share);
+        let share_of =
+            |s: &&crate::source::DataShare| metron_symbolic::Rational::from_float(s.share);
         if let Some(r) = share.filter(|s| s.over_model).and_then(share_of) {
             counts[b] = counts[b].scaled(&r);
             continue;
         }
         let envelope = runs.envelope(b);
-        // Without a profile both are upper bounds, the model's from the source and the
-        // envelope from the binary: the envelope is kept where it is the tighter one at every
-        // run (a loop unrolled away), not where taking every branch one way runs another
+        // Without a profile the envelope, an upper bound from the binary, is kept where it is
+        // below the model's count (arms at even odds) at every run: there the model counts a
+        // loop the compiler unrolled away. Not where taking every branch one way runs another
         // version of a loop than any real run would.
         let tighter = |model: Vec<BigInt>| envelope.iter().zip(&model).all(|(e, m)| e <= m);
         if !profiled && !runs.values(&counts[b]).is_some_and(tighter) {

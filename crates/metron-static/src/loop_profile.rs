@@ -148,7 +148,11 @@ impl Run<'_> {
                     let n = (block.end - block.first) as f64;
                     let mean =
                         at[..span as usize].iter().map(|a| a[k][b]).sum::<f64>() / span as f64;
-                    let sums = if runs_every_pass(&m.cfg, b) { &mut every } else { &mut any };
+                    let sums = if runs_every_pass(&m.cfg, b) {
+                        &mut every
+                    } else {
+                        &mut any
+                    };
                     sums.0 += n * (per[block.first] - mean);
                     sums.1 += n * (p1 - p0) / span as f64;
                 }

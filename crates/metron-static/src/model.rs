@@ -565,7 +565,10 @@ fn with_mean_shares(function: &Function, source: &SourceModel, m: &mut FunctionM
         return;
     };
     let code = function.code_hash();
-    for s in all.iter().filter(|s| s.function == function.symbol && s.code == code) {
+    for s in all
+        .iter()
+        .filter(|s| s.function == function.symbol && s.code == code)
+    {
         let b = m.cfg.blocks.iter().position(|x| x.start == s.block);
         let share = Rational::from_float(s.share);
         if let (Some(b), Some(r)) = (b.filter(|b| m.by_data_mean.contains(b)), share) {

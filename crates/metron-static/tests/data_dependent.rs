@@ -43,6 +43,55 @@ fn assumptions(
         .collect()
 }
 
+/// An `if` on data with no `br_prob` and no profile counts its arms at even odds, and says so.
+/// The data make it exact: `v[i] = 3 i + 1` is odd for every other `i`, so each arm runs for
+/// half of the `n` elements (both arms were counted in full before, an upper bound).
+#[test]
+fn an_if_on_data_without_a_probability_counts_its_arms_at_even_odds() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("parity.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\n#include <stdlib.h>\n\n\
+         long split(int n, const int *v, long *odd, long *even)\n{\n\
+         \x20   long s = 0;\n\
+         \x20   for (int i = 0; i < n; i++) {\n\
+         \x20       if (v[i] & 1) {\n\
+         \x20           *odd += v[i];\n\
+         \x20           s += 3;\n\
+         \x20       } else {\n\
+         \x20           *even -= v[i];\n\
+         \x20       }\n\
+         \x20   }\n\
+         \x20   return s;\n}\n\n\
+         int main(int argc, char **argv)\n{\n\
+         \x20   int n = argc > 1 ? atoi(argv[1]) : 1000;\n\
+         \x20   int *v = malloc(sizeof(int) * n);\n\
+         \x20   for (int i = 0; i < n; i++)\n\
+         \x20       v[i] = 3 * i + 1;\n\
+         \x20   long odd = 0, even = 0;\n\
+         \x20   long s = split(n, v, &odd, &even);\n\
+         \x20   printf(\"%ld %ld %ld\\n\", s, odd, even);\n\
+         \x20   free(v);\n\
+         \x20   return 0;\n}\n",
+    )
+    .unwrap();
+    for cc in ["gcc", "clang"] {
+        let flags = ["-g", "-gdwarf-4", "-O0"];
+        let (cs, program) = validate_with_model(cc, &src, &flags, true, &["2000"], &[("n", 2000)]);
+        let c = kernel(&cs, "split");
+        assert_eq!(c.predicted.total, c.measured.total, "{cc}: {c:?}");
+        let said = (program.functions.iter())
+            .flat_map(|(_, m)| &m.assumptions)
+            .find(|a| a.kind == BranchKind::If)
+            .expect("the `if` named");
+        assert!(said.counted_as.contains("even odds"), "{said:?}");
+    }
+}
+
 /// (file, kernel, program arguments, parameters, line of the `sqrt` call).
 type SqrtCase<'a> = (&'a str, &'a str, &'a [&'a str], &'a [(&'a str, i64)], u32);
 
@@ -190,9 +239,10 @@ fn a_branch_profile_covers_every_source_file() {
         .unwrap();
     assert!(status.success());
     let (before, after) = profiled(&bin, dir.path(), 1000, 3000);
-    // Without the profile both arms of each `if` count and the error path does not.
+    // Without the profile the arms of each `if` count at even odds (12.8% over; 82.9% when
+    // both counted in full) and the error path does not (13.5% under).
     assert!(row(&before, "magnitude").total_error_percent() > 5.0);
-    assert!(row(&before, "clip").total_error_percent() > 20.0);
+    assert!(row(&before, "clip").total_error_percent() > 10.0);
     assert_eq!(
         row(&after, "magnitude").predicted.total,
         row(&after, "magnitude").measured.total
