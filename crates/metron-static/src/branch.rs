@@ -78,7 +78,8 @@ pub(crate) fn count_branch_arms(
             Some(l) => match c.mapping.get(&l).copied().flatten() {
                 Some(s) if c.factor[l] <= 1 => Some(s),
                 Some(s) => {
-                    if let Some(p) = copied_arm_share(c, b, s) {
+                    let arms = (&conditional_arms, &if_arms);
+                    if let Some(p) = arm_share_in_copy(c, b, Some(s), arms) {
                         *count_of_block = count_of_block.scaled(&p);
                     }
                     continue;
@@ -122,28 +123,20 @@ pub(crate) fn count_branch_arms(
     notes
 }
 
-/// The share of its copy's passes that block `b`, in a copy of source loop `s` unrolled
-/// `k`-fold, runs where all of it is an arm of `if`s with a probability (on data, or
-/// `br_prob`): each unrolled iteration has its own copy of the arm, taken as often as the
-/// branch is. Arms on conditions the model counts exactly are left to the copy rules and
-/// runs (which iteration of a pass takes them depends on the counters).
-fn copied_arm_share(c: &BranchContext, b: usize, s: usize) -> Option<Rational> {
-    let arm = innermost_arm(c.source, Some(s), &arm_lines_of_block(c, b, Some(s)))?;
-    share_of(&if_guards(c.source, arm))
-}
-
 /// Arms found by columns (`?:`) and by the layout of an `if`'s jump, per block.
 type ArmsOf<'a> = (
     &'a BTreeMap<usize, (usize, Arm)>,
     &'a BTreeMap<usize, (usize, Arm)>,
 );
 
-/// The share of its copy's count that block `b`, in a loop copy of source loop `s` that runs
-/// each iteration once (not unrolled), runs where all of it is an arm whose guards all have
-/// a probability (data at even odds or given, `br_prob`): counted on the copy's own count,
-/// an arm in a scalar remainder or a loop version runs as often as that copy does, not as
-/// the whole source nest (threshold at gcc -O3: an arm of the remainder that runs only below
-/// 8 columns counted `h w / 2`, 18% over). `None` for an arm on a condition the model counts.
+/// The share of its copy's count that block `b`, in a loop copy of source loop `s`, runs
+/// where all of it is an arm whose guards all have a probability (data at even odds or
+/// given, `br_prob`, a profile): counted on the copy's own count, an arm runs as often as its
+/// copy does, not as the whole source nest. In a copy unrolled `k`-fold each unrolled
+/// iteration has its own copy of the arm, a `?:`'s found by columns as in any copy (the
+/// layout map holds no block there); an arm of a scalar remainder that runs only below 8 columns
+/// (threshold at gcc -O3) counted `h w / 2` from the nest, 18% over. `None` for an arm on a
+/// condition the model counts: those are left to the nest's count, the copy rules and runs.
 fn arm_share_in_copy(
     c: &BranchContext,
     b: usize,
