@@ -451,6 +451,28 @@ pub fn load(path: &Path, source_files: &[&Path]) -> Result<BranchProfile> {
             format!("format `{}`, expected `{FORMAT}`", profile.format),
         ));
     }
+    // Values a run cannot record: a hand-edited or damaged profile, refused rather than
+    // counted (a share of -3 would count negative executions).
+    let probabilities = profile
+        .branches
+        .iter()
+        .map(|b| ("probability", b.probability));
+    let shares = profile.shares.iter().map(|s| ("share", s.share));
+    let means = profile.loops.iter().map(|l| ("mean", l.mean));
+    for (what, v) in probabilities.chain(shares).chain(means) {
+        let in_range = v.is_finite() && v >= 0.0 && (what != "probability" || v <= 1.0);
+        if !in_range {
+            let range = if what == "probability" {
+                "in [0, 1]"
+            } else {
+                "finite, >= 0"
+            };
+            return Err(bad(
+                1,
+                format!("a {what} of {v}, expected a number {range}"),
+            ));
+        }
+    }
     let recorded: Vec<&str> = match &profile.source {
         Some(s) => vec![s.as_str()],
         None => profile.sources.iter().map(String::as_str).collect(),
@@ -467,4 +489,36 @@ pub fn load(path: &Path, source_files: &[&Path]) -> Result<BranchProfile> {
         ));
     }
     Ok(profile)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile_text(probability: f64, share: f64) -> String {
+        format!(
+            r#"{{"format": "{FORMAT}", "sources": ["k.c"],
+              "branches": [{{"file": "k.c", "line": 3, "kind": "if", "function": "k",
+                             "probability": {probability}}}],
+              "shares": [{{"function": "k", "code": 1, "block": 16, "share": {share}}}]}}"#
+        )
+    }
+
+    fn load_text(text: &str) -> Result<BranchProfile> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.json");
+        std::fs::write(&path, text).unwrap();
+        load(&path, &[Path::new("src/k.c")])
+    }
+
+    #[test]
+    fn a_profile_with_values_no_run_records_is_refused_with_its_file() {
+        let ok = load_text(&profile_text(0.25, 0.5)).unwrap();
+        assert_eq!(ok.shares[0].share, 0.5);
+        assert!(!ok.shares[0].over_model, "absent field reads as false");
+        for (p, s, what) in [(1.5, 0.5, "probability"), (0.5, -3.0, "share")] {
+            let e = load_text(&profile_text(p, s)).unwrap_err().to_string();
+            assert!(e.contains("p.json") && e.contains(what), "{e}");
+        }
+    }
 }
