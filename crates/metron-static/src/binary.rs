@@ -117,6 +117,20 @@ pub struct Instruction {
 }
 
 impl Instruction {
+    /// Frame code: the stack frame's set-up and tear-down (`push`/`pop`, `sub`/`add rsp`,
+    /// `leave`, `ret`, `endbr64`). It carries the function's opening or closing line, not the
+    /// statement it is scheduled with: gcc's shrink-wrapping moves a prologue into the one
+    /// arm that calls out, and duplicates the `ret` into each arm of a `return c ? x : y`.
+    pub(crate) fn is_frame(&self) -> bool {
+        use iced_x86::{Mnemonic, Register};
+        matches!(
+            self.mnemonic,
+            Mnemonic::Push | Mnemonic::Pop | Mnemonic::Leave | Mnemonic::Ret | Mnemonic::Endbr64
+        ) || self.step.is_some_and(|(r, _)| r == Register::RSP)
+            || (self.decoded.op0_register() == Register::RBP
+                && self.decoded.op1_register() == Register::RSP)
+    }
+
     /// `decoded` with no roles, accesses or source frames: the instruction tests build.
     #[cfg(test)]
     pub(crate) fn bare(decoded: iced_x86::Instruction) -> Instruction {

@@ -649,11 +649,16 @@ fn position_in<'a>(
 }
 
 /// Positions (line, column) of a block's instructions, each from the innermost inline frame
-/// in the modelled file.
+/// in the modelled file. Frame code says nothing about the arm it was scheduled into
+/// (`Instruction::is_frame`: calls.c's `return i < argc ? atoi(argv[i]) : fallback` at gcc
+/// -O2 has `sub rsp` on the `{` line in the then arm and `ret` in both), so it is left out.
 fn positions(c: &BranchContext, b: usize) -> Vec<Position> {
     let block = &c.cfg.blocks[b];
     let mut out = Vec::new();
     for ins in &c.function.instructions[block.first..block.end] {
+        if ins.is_frame() {
+            continue;
+        }
         let Some(p) = position_in(ins, c.file) else {
             continue;
         };

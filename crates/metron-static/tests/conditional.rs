@@ -170,3 +170,27 @@ fn conditionals_are_read_with_columns_parts_and_conditions() {
         .iter()
         .all(|c| c.condition.is_ok() && c.part == LoopPart::Body));
 }
+
+/// calls.c's `argument`, `return i < argc ? atoi(argv[i]) : fallback` with `br_prob: 1`: gcc
+/// -O2 shrink-wraps the frame into the then arm (`sub rsp` on the `{` line) and duplicates
+/// the `ret` into both arms, so neither arm's block lies in the `?:` by its positions until
+/// frame code is left out. Both calls take the then arm: the else arm (`mov`, `ret`) runs
+/// never (it was counted once per call, 18% over).
+#[test]
+fn shrink_wrapped_frame_does_not_hide_a_conditional_arm() {
+    if !tools() {
+        return;
+    }
+    for (compiler, opt) in [("gcc", "-O2"), ("gcc", "-O3"), ("clang", "-O2")] {
+        let cs = validate(
+            compiler,
+            &example("calls.c"),
+            &["-g", opt],
+            true,
+            &["1000", "3"],
+            &[("n", 1000), ("k", 3), ("n_43", 64)],
+        );
+        let c = function(&cs, "argument");
+        assert_eq!(c.predicted.total, c.measured.total, "{compiler} {opt}");
+    }
+}
