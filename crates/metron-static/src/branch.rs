@@ -22,7 +22,7 @@ use metron_symbolic::{trip_count, Condition, CountOptions, LoopNest, Piecewise, 
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
-use crate::loop_context::{lines_of, own_blocks, same_file, source_total, statement_lines_of};
+use crate::loop_context::{lines_of, own_blocks, same_file, source_total, statement_lines_in};
 use crate::source::{Arm, LoopPart, Position, SourceModel};
 
 /// What joining blocks to source branches needs from `model_function`.
@@ -179,7 +179,8 @@ fn block_source_loop(c: &BranchContext, b: usize) -> Option<Option<usize>> {
 /// Block `b`'s lines without its source loop's own line (the loop control the optimiser
 /// duplicates into each arm).
 fn arm_lines_of_block(c: &BranchContext, b: usize, s: Option<usize>) -> BTreeSet<u32> {
-    let mut lines = statement_lines_of(c.function, c.cfg, b, c.file);
+    let range = s.map(|s| (c.source.loops[s].line, c.source.loops[s].end_line));
+    let mut lines = statement_lines_in(c.function, c.cfg, b, c.file, range);
     if let Some(s) = s {
         lines.remove(&c.source.loops[s].line);
     }

@@ -61,13 +61,34 @@ pub fn is_unknown_trip(name: &str) -> bool {
 /// the file: the statement it belongs to, not the calls it was inlined through (an arm of an
 /// `if` in a kernel inlined into `main` is the arm's line, not also the call's).
 pub fn statement_lines_of(function: &Function, cfg: &Cfg, b: usize, file: &str) -> BTreeSet<u32> {
+    statement_lines_in(function, cfg, b, file, None)
+}
+
+/// [`statement_lines_of`], each line from the innermost frame whose line lies in `range`
+/// (a source loop's lines) where there is one: a helper inlined into the loop (`max2` at line
+/// 13, called from lcs's loop at line 25) puts its own line innermost, outside the loop, and
+/// the statement in the loop is the call.
+pub fn statement_lines_in(
+    function: &Function,
+    cfg: &Cfg,
+    b: usize,
+    file: &str,
+    range: Option<(u32, u32)>,
+) -> BTreeSet<u32> {
     let block = &cfg.blocks[b];
     (function.instructions[block.first..block.end].iter())
         .filter_map(|ins| {
-            (ins.frames.iter())
+            let mut lines = (ins.frames.iter())
                 .filter_map(|f| f.position.as_ref())
-                .find(|p| same_file(&p.file, file))
-                .map(|p| p.line)
+                .filter(|p| same_file(&p.file, file))
+                .map(|p| p.line);
+            let innermost = lines.next()?;
+            let inside = |l: &u32| range.is_some_and(|(a, z)| (a..=z).contains(l));
+            Some(if inside(&innermost) {
+                innermost
+            } else {
+                lines.find(inside).unwrap_or(innermost)
+            })
         })
         .collect()
 }

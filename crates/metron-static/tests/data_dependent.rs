@@ -299,6 +299,29 @@ fn a_branch_profile_predicts_lcs_at_another_size() {
     assert!(e < 0.5, "{e}%");
 }
 
+/// lcs at gcc -O3 without a profile: `max2` is inlined into the loop, so the else arm's code
+/// carries max2's line 13, outside the loop, innermost; the arm is the call's line (25). Each
+/// arm keeps its own copy of the loop latch: 3 instructions test, 6 more on a match, 8 on the
+/// `max` (callgrind per block). Matches are 1 in 4 (`"ACGT"[(7i+3)%4]` against
+/// `"ACGT"[(5j+1)%4]`), so the loop runs 10.5 per iteration against 10 at even odds, 4.8%
+/// under. Before, neither block was known as an arm and both counted in full (14, 33% over).
+#[test]
+fn a_helper_inlined_into_an_arm_is_read_at_its_call_s_line() {
+    if !tools() {
+        return;
+    }
+    let cs = validate(
+        "gcc",
+        &corpus("lcs.c"),
+        &["-g", "-O3"],
+        true,
+        &["300", "200"],
+        &[("n", 300), ("m", 200)],
+    );
+    let e = row(&cs, "lcs").total_error_percent();
+    assert!(e < 5.0, "{e}%");
+}
+
 /// viterbi at gcc -O2: the `s` loop's unswitched shell was 6.4% off with the profile, its
 /// runs stopping at the first branch on data. They now go both ways past it, and check every
 /// block that does not follow the data.
