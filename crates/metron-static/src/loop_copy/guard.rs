@@ -11,11 +11,11 @@ use super::cascade::routed_passes;
 use super::cascade::Copy;
 use super::cascade::Role;
 use super::remainder::padding_blocks;
-use super::remainder::same_file;
 use super::trip_class::entries_where;
 use super::trip_class::entries_with_at_least;
 use crate::binary::{Function, Instruction};
 use crate::cfg::Cfg;
+use crate::loop_context::same_file;
 use crate::source::SourceModel;
 
 /// A node of the guard region's graph: a guard block, a copy (collapsed), or the way out.

@@ -9,6 +9,7 @@ use super::induction::own_instructions;
 use super::induction::touched_elements;
 use crate::binary::{Function, Instruction};
 use crate::cfg::Cfg;
+use crate::loop_context::same_file;
 use crate::source::SourceModel;
 
 /// Straight-line passes of source loop `s` outside its binary loops `copies`: clang's vector
@@ -171,10 +172,6 @@ pub(super) fn after_copies(cfg: &Cfg, copies: &[usize], level: Option<usize>) ->
         work.extend(cfg.blocks[b].successors.iter().copied());
     }
     seen
-}
-
-pub(super) fn same_file(a: &str, b: &str) -> bool {
-    std::path::Path::new(a).file_name() == std::path::Path::new(b).file_name()
 }
 
 /// Guard blocks that skip the vector copies when the trip count is too small (clang's
