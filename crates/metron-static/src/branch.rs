@@ -187,6 +187,12 @@ fn arm_lines_of_block(c: &BranchContext, b: usize, s: Option<usize>) -> BTreeSet
     lines
 }
 
+/// Whether block `d` is the only way into block `b`: alignment padding before a block falls
+/// into it but never runs (no entry reaches it).
+fn only_way_in(c: &BranchContext, b: usize, d: usize) -> bool {
+    (c.cfg.blocks[b].predecessors.iter()).all(|&p| p == d || (p != 0 && c.cfg.idom[p].is_none()))
+}
+
 /// `if` arms that lines cannot tell: a block that holds code of both arms (gcc sinks the
 /// store both arms end with into one of them) is the arm opposite to its sibling, when the
 /// jump that decides the `if` (a conditional jump at its condition's line) leads to both
@@ -220,11 +226,7 @@ fn if_arms_by_layout(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
                 _ => continue,
             };
             let lines = arm_lines_of_block(c, other, s);
-            // Alignment padding before a block falls into it but never runs.
-            let alone = c.cfg.blocks[other]
-                .predecessors
-                .iter()
-                .all(|&p| p == d || (p != 0 && c.cfg.idom[p].is_none()));
+            let alone = only_way_in(c, other, d);
             let inside = lines.first().is_some_and(|&a| a > f.line)
                 && lines.last().is_some_and(|&z| z <= end);
             if alone && inside && innermost_arm(c.source, s, &lines).is_none() {
@@ -762,7 +764,7 @@ fn layout_arms(
             let p = &block_positions[b];
             !out.contains_key(&b)
                 && !p.is_empty()
-                && c.cfg.blocks[b].predecessors == [d]
+                && only_way_in(c, b, d)
                 && p.iter().all(|&x| within(x, q.whole) && outside_arms(x))
         };
         // LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value
@@ -806,6 +808,7 @@ fn layout_arms(
             }
             continue;
         }
+        constant_arm_beside_the_rest(c, (k, d), (s1, s2), &bare, out);
         for (known, other) in [(s1, s2), (s2, s1)] {
             let Some(&(kk, side)) = out.get(&known) else {
                 continue;
@@ -818,6 +821,51 @@ fn layout_arms(
                 };
                 out.insert(other, (k, opposite));
             }
+        }
+    }
+}
+
+/// A literal arm beside an arm without code (`v = v < 0.0f ? 0.0f : v;` at gcc -O2): the jump
+/// that decides `?:` number `k` (block `d`) leads to the literal, a bare block at the `?:`'s
+/// position, and to the code after the `?:` that only the other side runs (gcc threads the
+/// join: the literal's block jumps past it). A block whose only way in is `d`'s jump runs
+/// exactly when its side is taken, whatever code it holds.
+fn constant_arm_beside_the_rest(
+    c: &BranchContext,
+    (k, d): (usize, usize),
+    (s1, s2): (usize, usize),
+    bare: &dyn Fn(&BTreeMap<usize, (usize, Arm)>, usize) -> bool,
+    out: &mut BTreeMap<usize, (usize, Arm)>,
+) {
+    let Some(side) = c.source.conditionals[k].constant_arm else {
+        return;
+    };
+    for (literal, rest) in [(s1, s2), (s2, s1)] {
+        let alone = |b: usize| {
+            !out.contains_key(&b)
+                && only_way_in(c, b, d)
+                && c.cfg.innermost_loop(b) == c.cfg.innermost_loop(d)
+        };
+        // The literal's block sets a value and calls nothing (gcc -O2 puts a `sqrt` error
+        // path's call at the `?:` that reads its result), and the rest is code of the file.
+        let calls = (c.function.instructions
+            [c.cfg.blocks[literal].first..c.cfg.blocks[literal].end]
+            .iter())
+        .any(|i| i.flow == iced_x86::FlowControl::Call);
+        if bare(out, literal)
+            && !calls
+            && !bare(out, rest)
+            && !positions(c, rest).is_empty()
+            && alone(rest)
+        {
+            let opposite = if side == Arm::Then {
+                Arm::Else
+            } else {
+                Arm::Then
+            };
+            out.insert(literal, (k, side));
+            out.insert(rest, (k, opposite));
+            return;
         }
     }
 }

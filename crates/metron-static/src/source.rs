@@ -180,6 +180,10 @@ pub struct SourceConditional {
     /// blocks compute: `arm_value`).
     #[serde(default)]
     pub arm_values: Option<(AffineExpr, AffineExpr)>,
+    /// The arm that is a literal (`v < 0.0f ? 0.0f : v`: then) when the other is not: gcc
+    /// gives it the `?:`'s position, so it is the bare block of the two the jump leads to.
+    #[serde(default)]
+    pub constant_arm: Option<Arm>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -1007,6 +1011,11 @@ impl Walk {
             condition,
             probability: None,
             arm_values: affine(then).zip(affine(otherwise)),
+            constant_arm: match (is_literal(then), is_literal(otherwise)) {
+                (true, false) => Some(Arm::Then),
+                (false, true) => Some(Arm::Else),
+                _ => None,
+            },
         });
         let arm = |walk: &mut Self, node: &Value, side: Arm| {
             let range = walk.peek_positions(node);
@@ -1390,6 +1399,23 @@ fn scalar_size(name: &str) -> Option<i64> {
         "long double" => 16,
         _ => return None,
     })
+}
+
+/// A number or character literal, negated or cast (`0.0f`, `-1`, `(double)0`).
+fn is_literal(v: &Value) -> bool {
+    let mut v = strip(v);
+    while matches!(kind(v), "CStyleCastExpr" | "ImplicitCastExpr")
+        || kind(v) == "UnaryOperator" && v.get("opcode").and_then(|o| o.as_str()) == Some("-")
+    {
+        match children(v).first() {
+            Some(c) => v = strip(c),
+            None => return false,
+        }
+    }
+    matches!(
+        kind(v),
+        "IntegerLiteral" | "FloatingLiteral" | "CharacterLiteral"
+    )
 }
 
 fn affine(v: &Value) -> Option<AffineExpr> {
