@@ -123,6 +123,9 @@ pub(crate) fn count_branch_arms(
     notes
 }
 
+/// Blocks known as arms: (index of the `if` or `?:`, arm), per block.
+type ArmMap = BTreeMap<usize, (usize, Arm)>;
+
 /// Arms found by columns (`?:`) and by the layout of an `if`'s jump, per block.
 type ArmsOf<'a> = (
     &'a BTreeMap<usize, (usize, Arm)>,
@@ -834,8 +837,8 @@ fn constant_arm_beside_the_rest(
     c: &BranchContext,
     (k, d): (usize, usize),
     (s1, s2): (usize, usize),
-    bare: &dyn Fn(&BTreeMap<usize, (usize, Arm)>, usize) -> bool,
-    out: &mut BTreeMap<usize, (usize, Arm)>,
+    bare: &dyn Fn(&ArmMap, usize) -> bool,
+    out: &mut ArmMap,
 ) {
     let Some(side) = c.source.conditionals[k].constant_arm else {
         return;
