@@ -233,12 +233,7 @@ fn if_arms_by_layout(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
             let inside = lines.first().is_some_and(|&a| a > f.line)
                 && lines.last().is_some_and(|&z| z <= end);
             if alone && inside && innermost_arm(c.source, s, &lines).is_none() {
-                let opposite = if side == Arm::Then {
-                    Arm::Else
-                } else {
-                    Arm::Then
-                };
-                out.insert(other, (i, opposite));
+                out.insert(other, (i, side.opposite()));
             }
         }
     }
@@ -643,11 +638,14 @@ pub(crate) fn condition_reads(c: &Condition, var: &str) -> bool {
     }
 }
 
-/// An instruction's position in `file`, from the innermost inline frame there.
+/// An instruction's position in `file`, from the innermost inline frame there (a helper's code
+/// from a header sits at its call).
 fn position_in<'a>(
     ins: &'a crate::binary::Instruction,
     file: &str,
 ) -> Option<&'a crate::binary::SourceLine> {
+    // Line 0 in the innermost frame is code of no line, not code at the inlined call.
+    ins.frames.first()?.position.as_ref()?;
     ins.frames
         .iter()
         .filter_map(|f| f.position.as_ref())
@@ -730,100 +728,217 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
     }
     // An arm without a column of its own (gcc: a constant arm carries the `?:`'s position):
     // the other successor of the jump that decides the `?:`, when its sibling is an arm.
-    for &k in &candidates {
-        layout_arms(c, k, &block_positions, &mut out);
+    // Jumps in dominator order, so that a `?:` nested in another's arm (a macro's, at the
+    // same position) meets its jump after the enclosing arm is known.
+    let mut deciders: Vec<usize> = (0..c.cfg.blocks.len()).collect();
+    deciders.sort_by_cached_key(|&d| (dominator_depth(c.cfg, d), d));
+    for d in deciders {
+        for &k in &candidates {
+            layout_arms(c, (k, d), &block_positions, &mut out);
+        }
     }
+    joins_inside_arms(c, &block_positions, &mut out);
     out
+}
+
+/// What `layout_arms` knows of one jump: the `?:` it may decide, the block ending in it and
+/// the positions of every block.
+struct Decision<'a> {
+    k: usize,
+    d: usize,
+    block_positions: &'a [Vec<Position>],
+    /// A macro's `?:` (`MIN(a, b)`): DWARF and clang give every part of it the macro's
+    /// position, so its arms are told apart by layout alone, as constant arms are.
+    from_macro: bool,
+}
+
+impl Decision<'_> {
+    fn at_the_conditional(&self, c: &BranchContext, x: Position) -> bool {
+        let q = &c.source.conditionals[self.k];
+        within(x, q.whole)
+            && (self.from_macro || (!within(x, q.then_range) && !within(x, q.else_range)))
+    }
+
+    /// A block only this jump reaches, with code at the `?:`'s position and nowhere else.
+    fn bare(&self, c: &BranchContext, out: &ArmMap, b: usize) -> bool {
+        let p = &self.block_positions[b];
+        !out.contains_key(&b)
+            && !p.is_empty()
+            && only_way_in(c, b, self.d)
+            && p.iter().all(|&x| self.at_the_conditional(c, x))
+    }
 }
 
 /// The arms of `?:` number `k` that columns cannot tell (constant arms at the `?:`'s
 /// position, arms of a macro's `?:`, LLVM's `select` lowering), told apart by the jump that
-/// decides the `?:` and the layout of its successors.
+/// decides the `?:` (ending block `d`) and the layout of its successors.
 fn layout_arms(
     c: &BranchContext,
-    k: usize,
+    (k, d): (usize, usize),
     block_positions: &[Vec<Position>],
-    out: &mut BTreeMap<usize, (usize, Arm)>,
+    out: &mut ArmMap,
 ) {
     let q = &c.source.conditionals[k];
-    // A `?:` from a macro (`MIN(a, b)`): DWARF and clang give every part of it the
-    // macro's position, so its arms are told apart by layout alone, as constant arms are.
-    let from_macro = q.then_range == q.else_range;
-    let outside_arms =
-        |x: Position| from_macro || (!within(x, q.then_range) && !within(x, q.else_range));
-    for (d, block) in c.cfg.blocks.iter().enumerate() {
-        let last = &c.function.instructions[block.end - 1];
-        if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2 {
+    let at = Decision {
+        k,
+        d,
+        block_positions,
+        from_macro: q.then_range == q.else_range,
+    };
+    let block = &c.cfg.blocks[d];
+    let last = &c.function.instructions[block.end - 1];
+    if last.flow != iced_x86::FlowControl::ConditionalBranch || block.successors.len() != 2 {
+        return;
+    }
+    let decides = (block_positions[d].last()).is_some_and(|&x| at.at_the_conditional(c, x));
+    if !decides || !may_decide(c, k, d, out) {
+        return;
+    }
+    let (s1, s2) = (block.successors[0], block.successors[1]);
+    let next = last.address + u64::from(last.length);
+    select_lowering(c, &at, (s1, s2), next, out);
+    if at.bare(c, out, s1) && at.bare(c, out, s2) {
+        both_bare_arms(c, &at, (s1, s2), next, out);
+        return;
+    }
+    constant_arm_beside_the_rest(c, &at, (s1, s2), out);
+    arm_beside_the_join(c, &at, (s1, s2), out);
+    for (known, other) in [(s1, s2), (s2, s1)] {
+        let Some(&(kk, side)) = out.get(&known) else {
             continue;
-        }
-        let decides = block_positions[d]
-            .last()
-            .is_some_and(|&x| within(x, q.whole) && outside_arms(x));
-        if !decides {
-            continue;
-        }
-        let (s1, s2) = (block.successors[0], block.successors[1]);
-        let bare = |out: &BTreeMap<usize, (usize, Arm)>, b: usize| {
-            let p = &block_positions[b];
-            !out.contains_key(&b)
-                && !p.is_empty()
-                && only_way_in(c, b, d)
-                && p.iter().all(|&x| within(x, q.whole) && outside_arms(x))
         };
-        // LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value
-        // is set before the jump, which goes straight to the join when the condition
-        // holds; the fall-through block without any line (line 0) sets the else value.
-        let next = last.address + u64::from(last.length);
-        for (x, join) in [(s1, s2), (s2, s1)] {
-            let side = &c.cfg.blocks[x];
-            if block_positions[x].is_empty()
-                && !out.contains_key(&x)
-                && side.start == next
-                && side.predecessors == [d]
-                && side.successors == [join]
-            {
-                out.insert(x, (k, Arm::Else));
-            }
+        if kk == k && at.bare(c, out, other) {
+            out.insert(other, (k, side.opposite()));
         }
-        if bare(out, s1) && bare(out, s2) {
-            // Both arms constants at the `?:`'s position (gcc: `i > 0 ? -1.0 : 0.0`, told
-            // apart only by DWARF discriminators): -O0 layout, the jump skips the then
-            // arm, which falls through.
-            let (then, otherwise) = if c.cfg.blocks[s1].start == next {
-                (s1, s2)
-            } else {
-                (s2, s1)
-            };
-            if c.cfg.blocks[then].start == next && c.cfg.blocks[otherwise].start > next {
-                // A macro's arms: what each block computes overrules the layout.
-                let insts =
-                    |b: usize| &c.function.instructions[c.cfg.blocks[b].first..c.cfg.blocks[b].end];
-                let (then, otherwise) = match q.arm_values.as_ref().filter(|_| from_macro) {
-                    Some((t, e))
-                        if crate::arm_value::swapped((t, e), (insts(then), insts(otherwise))) =>
-                    {
-                        (otherwise, then)
-                    }
-                    _ => (then, otherwise),
-                };
-                out.insert(then, (k, Arm::Then));
-                out.insert(otherwise, (k, Arm::Else));
-            }
+    }
+}
+
+/// LLVM's lowering of a `select` (clang -O0, `i > 0 ? -1.0 : 0.0`): the then value is set
+/// before the jump, which goes straight to the join when the condition holds; the
+/// fall-through block without any line (line 0), at `next`, sets the else value.
+fn select_lowering(
+    c: &BranchContext,
+    at: &Decision,
+    (s1, s2): (usize, usize),
+    next: u64,
+    out: &mut ArmMap,
+) {
+    for (x, join) in [(s1, s2), (s2, s1)] {
+        let side = &c.cfg.blocks[x];
+        if at.block_positions[x].is_empty()
+            && !out.contains_key(&x)
+            && side.start == next
+            && side.predecessors == [at.d]
+            && side.successors == [join]
+        {
+            out.insert(x, (at.k, Arm::Else));
+        }
+    }
+}
+
+/// Both arms bare (gcc's constants at the `?:`'s position, `i > 0 ? -1.0 : 0.0`, told apart
+/// only by DWARF discriminators; a macro's arms): the then arm falls through (at `next`), as
+/// at -O0, unless what each block computes says otherwise.
+fn both_bare_arms(
+    c: &BranchContext,
+    at: &Decision,
+    (s1, s2): (usize, usize),
+    next: u64,
+    out: &mut ArmMap,
+) {
+    let (then, otherwise) = if c.cfg.blocks[s1].start == next {
+        (s1, s2)
+    } else {
+        (s2, s1)
+    };
+    if c.cfg.blocks[then].start != next {
+        return;
+    }
+    let insts = |b: usize| &c.function.instructions[c.cfg.blocks[b].first..c.cfg.blocks[b].end];
+    let q = &c.source.conditionals[at.k];
+    let (then, otherwise) = match q.arm_values.as_ref().filter(|_| at.from_macro) {
+        Some((t, e)) if crate::arm_value::swapped((t, e), (insts(then), insts(otherwise))) => {
+            (otherwise, then)
+        }
+        _ => (then, otherwise),
+    };
+    out.insert(then, (at.k, Arm::Then));
+    out.insert(otherwise, (at.k, Arm::Else));
+}
+
+fn dominator_depth(cfg: &crate::cfg::Cfg, mut b: usize) -> usize {
+    let mut depth = 0;
+    while let Some(up) = cfg.idom[b].filter(|&up| up != b) {
+        (b, depth) = (up, depth + 1);
+    }
+    depth
+}
+
+/// Whether block `d` may hold the jump that decides `?:` number `k`: not when `d` lies in an
+/// arm of `k` or joins them (it runs after the decision). A macro's `?:`s all carry the
+/// macro's position (`MIN(MIN(a, b), c)` at -O0: the inner `?:` in the outer's condition
+/// joins at the outer's compare), so for them `d` must lie in the arm that encloses `k`, or
+/// in none when `k` is outermost.
+fn may_decide(c: &BranchContext, k: usize, d: usize, out: &ArmMap) -> bool {
+    let q = &c.source.conditionals[k];
+    let arm = out.get(&d).copied();
+    let of_k = |b: &usize| out.get(b).is_some_and(|&(kk, _)| kk == k);
+    if of_k(&d) || c.cfg.blocks[d].predecessors.iter().any(of_k) {
+        return false;
+    }
+    q.then_range != q.else_range || arm == q.parent_conditional
+}
+
+/// A macro's `?:` nested in an arm of another (`MIN(MIN(a, b), c)`'s then arm) joins inside
+/// that arm: a block at the macro's position that only the inner `?:`'s arms lead to lies in
+/// the enclosing arm.
+fn joins_inside_arms(c: &BranchContext, block_positions: &[Vec<Position>], out: &mut ArmMap) {
+    for (b, block) in c.cfg.blocks.iter().enumerate() {
+        if out.contains_key(&b) || block.predecessors.is_empty() {
             continue;
         }
-        constant_arm_beside_the_rest(c, (k, d), (s1, s2), &bare, out);
-        for (known, other) in [(s1, s2), (s2, s1)] {
-            let Some(&(kk, side)) = out.get(&known) else {
-                continue;
-            };
-            if kk == k && bare(out, other) {
-                let opposite = if side == Arm::Then {
-                    Arm::Else
-                } else {
-                    Arm::Then
-                };
-                out.insert(other, (k, opposite));
-            }
+        let parents: BTreeSet<Option<(usize, Arm)>> = (block.predecessors.iter())
+            .map(|p| {
+                out.get(p)
+                    .and_then(|&(k, _)| c.source.conditionals[k].parent_conditional)
+            })
+            .collect();
+        let [Some((k, side))] = parents.into_iter().collect::<Vec<_>>()[..] else {
+            continue;
+        };
+        let q = &c.source.conditionals[k];
+        let p = &block_positions[b];
+        if q.then_range == q.else_range && !p.is_empty() && p.iter().all(|&x| within(x, q.whole)) {
+            out.insert(b, (k, side));
+        }
+    }
+}
+
+/// An arm whose value is already in a register has no code (`MIN(MIN(a, b), sub)` at clang
+/// -O2: when `sub` is the smaller, the jump goes straight to the store after the `?:`). The
+/// jump that decides `?:` number `k` (block `d`) then leads to the join, which other blocks
+/// reach too, and to a bare block only it reaches: the arm that is not the variable.
+fn arm_beside_the_join(
+    c: &BranchContext,
+    at: &Decision,
+    (s1, s2): (usize, usize),
+    out: &mut ArmMap,
+) {
+    let Some(empty) = c.source.conditionals[at.k].variable_arm else {
+        return;
+    };
+    for (arm, join) in [(s1, s2), (s2, s1)] {
+        // The join holds code after the `?:`: a jump to a block still inside it (the
+        // compare of a `?:` whose condition this one is) decides another `?:`.
+        let after = (at.block_positions[join].iter()).any(|&x| !at.at_the_conditional(c, x));
+        if at.bare(c, out, arm)
+            && after
+            && !out.contains_key(&join)
+            && !only_way_in(c, join, at.d)
+            && c.cfg.innermost_loop(arm) == c.cfg.innermost_loop(at.d)
+        {
+            out.insert(arm, (at.k, empty.opposite()));
+            return;
         }
     }
 }
@@ -835,19 +950,18 @@ fn layout_arms(
 /// exactly when its side is taken, whatever code it holds.
 fn constant_arm_beside_the_rest(
     c: &BranchContext,
-    (k, d): (usize, usize),
+    at: &Decision,
     (s1, s2): (usize, usize),
-    bare: &dyn Fn(&ArmMap, usize) -> bool,
     out: &mut ArmMap,
 ) {
-    let Some(side) = c.source.conditionals[k].constant_arm else {
+    let Some(side) = c.source.conditionals[at.k].constant_arm else {
         return;
     };
     for (literal, rest) in [(s1, s2), (s2, s1)] {
         let alone = |b: usize| {
             !out.contains_key(&b)
-                && only_way_in(c, b, d)
-                && c.cfg.innermost_loop(b) == c.cfg.innermost_loop(d)
+                && only_way_in(c, b, at.d)
+                && c.cfg.innermost_loop(b) == c.cfg.innermost_loop(at.d)
         };
         // The literal's block sets a value and calls nothing (gcc -O2 puts a `sqrt` error
         // path's call at the `?:` that reads its result), and the rest is code of the file.
@@ -855,19 +969,14 @@ fn constant_arm_beside_the_rest(
             [c.cfg.blocks[literal].first..c.cfg.blocks[literal].end]
             .iter())
         .any(|i| i.flow == iced_x86::FlowControl::Call);
-        if bare(out, literal)
+        if at.bare(c, out, literal)
             && !calls
-            && !bare(out, rest)
-            && !positions(c, rest).is_empty()
+            && !at.bare(c, out, rest)
+            && !at.block_positions[rest].is_empty()
             && alone(rest)
         {
-            let opposite = if side == Arm::Then {
-                Arm::Else
-            } else {
-                Arm::Then
-            };
-            out.insert(literal, (k, side));
-            out.insert(rest, (k, opposite));
+            out.insert(literal, (at.k, side));
+            out.insert(rest, (at.k, side.opposite()));
             return;
         }
     }

@@ -57,6 +57,10 @@ pub struct BranchProbability {
     pub function: String,
     /// Probability that the then arm is taken, over the run it was recorded from.
     pub probability: f64,
+    /// Which of the line's branches of this kind, in source order, when it has several
+    /// (`MIN(MIN(a, b), c)` expands to three `?:`s on one line); absent: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u32>,
 }
 
 /// A data-dependent branch: an `if` (false) or `?:` (true), its index, and its source's.
@@ -284,12 +288,26 @@ fn probability(source: &SourceModel, probe: Probe, p: f64) -> BranchProbability 
         let f = &source.ifs[probe.index];
         (f.line, f.function.clone(), "if")
     };
+    let lines = branch_lines(source, probe.conditional);
+    let on_line = |k: &usize| lines[*k] == line;
+    let nth = (0..probe.index).filter(on_line).count() as u32;
+    let several = (0..lines.len()).filter(on_line).count() > 1;
     BranchProbability {
         file: file_name(&source.file),
         line,
         kind: kind.to_string(),
         function,
         probability: p,
+        nth: several.then_some(nth),
+    }
+}
+
+/// The line of each `?:` (`conditional`) or each `if` of `source`, in source order.
+fn branch_lines(source: &SourceModel, conditional: bool) -> Vec<u32> {
+    if conditional {
+        source.conditionals.iter().map(|c| c.line).collect()
+    } else {
+        source.ifs.iter().map(|f| f.line).collect()
     }
 }
 
@@ -375,6 +393,7 @@ fn error_paths(
                     .to_string(),
                 function,
                 probability: (taken / tests).clamp(0.0, 1.0),
+                nth: None,
             },
         )
         .collect()
@@ -404,16 +423,23 @@ pub fn apply(source: &mut SourceModel, profile: &BranchProfile) {
     {
         if b.kind == crate::assumption::BranchKind::LibmErrorPath.profile_name() {
             source.error_paths.insert(b.line, b.probability);
-        } else if b.kind == "?:" {
-            for c in source.conditionals.iter_mut().filter(|c| c.line == b.line) {
-                if c.condition.is_err() && c.probability.is_none() {
-                    c.probability = Some(b.probability);
-                }
-            }
         } else {
-            for f in source.ifs.iter_mut().filter(|f| f.line == b.line) {
-                if f.condition.is_err() && f.probability.is_none() {
-                    f.probability = Some(b.probability);
+            let conditional = b.kind == "?:";
+            let lines = branch_lines(source, conditional);
+            let on_line = (0..lines.len()).filter(|&k| lines[k] == b.line);
+            for (nth, k) in on_line.enumerate() {
+                if b.nth.is_some_and(|n| n as usize != nth) {
+                    continue;
+                }
+                let (condition_known, probability) = if conditional {
+                    let c = &mut source.conditionals[k];
+                    (c.condition.is_ok(), &mut c.probability)
+                } else {
+                    let f = &mut source.ifs[k];
+                    (f.condition.is_ok(), &mut f.probability)
+                };
+                if !condition_known && probability.is_none() {
+                    *probability = Some(b.probability);
                 }
             }
         }

@@ -115,10 +115,19 @@ impl SourceFunction {
 }
 
 /// Which arm of an `if` a statement sits in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Arm {
     Then,
     Else,
+}
+
+impl Arm {
+    pub fn opposite(self) -> Arm {
+        match self {
+            Arm::Then => Arm::Else,
+            Arm::Else => Arm::Then,
+        }
+    }
 }
 
 /// A source `if` (004 §III.C.3) and the lines of its arms, for joining binary blocks to it.
@@ -184,6 +193,10 @@ pub struct SourceConditional {
     /// gives it the `?:`'s position, so it is the bare block of the two the jump leads to.
     #[serde(default)]
     pub constant_arm: Option<Arm>,
+    /// The arm that names a variable when the other does not (`MIN(x, sub)`: else): its value
+    /// may already be in a register, so that arm may have no code at all.
+    #[serde(default)]
+    pub variable_arm: Option<Arm>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -1016,6 +1029,11 @@ impl Walk {
                 (false, true) => Some(Arm::Else),
                 _ => None,
             },
+            variable_arm: match (is_variable(then), is_variable(otherwise)) {
+                (true, false) => Some(Arm::Then),
+                (false, true) => Some(Arm::Else),
+                _ => None,
+            },
         });
         let arm = |walk: &mut Self, node: &Value, side: Arm| {
             let range = walk.peek_positions(node);
@@ -1416,6 +1434,11 @@ fn is_literal(v: &Value) -> bool {
         kind(v),
         "IntegerLiteral" | "FloatingLiteral" | "CharacterLiteral"
     )
+}
+
+/// A plain variable (through casts and parentheses): `(sub)` in `MIN(x, sub)`.
+fn is_variable(v: &Value) -> bool {
+    kind(strip(v)) == "DeclRefExpr"
 }
 
 fn affine(v: &Value) -> Option<AffineExpr> {

@@ -411,6 +411,78 @@ fn a_block_run_past_its_envelope_takes_its_share_of_the_model_s_count() {
     assert!(e < 0.5, "{e}%");
 }
 
+/// edit_distance's `MIN(MIN(a, b), c)` expands to three `?:`s at one position: the inner one
+/// in the outer's condition, the outer, the inner one again in the outer's then arm. Each
+/// jump decides the first `?:` of those not yet decided above it (clang -O0: the inner one's
+/// arms join at the outer's compare, which decides the outer), the outer's `sub` arm has no
+/// code at clang -O2 (its jump goes straight to the store), and the inner arms' join lies in
+/// the outer's then arm. Before, no block at the macro was an arm and each counted in full:
+/// 15.7% over at -O0, 28.4% at -O2 (inlined into `main`). At even odds now 7.9% and 5.2%
+/// over: the data takes the outer's then arm 28% of the time, the inner's 57%.
+#[test]
+fn the_three_conditionals_of_a_nested_macro_each_find_their_arms() {
+    if !tools() {
+        return;
+    }
+    for (flags, kernel, bound) in [
+        (["-g", "-O0"], "edit_distance", 9.0),
+        (["-g", "-O2"], "main", 6.0),
+    ] {
+        let cs = validate(
+            "clang",
+            &corpus("edit_distance.c"),
+            &flags,
+            true,
+            &["300", "250"],
+            &[("n", 300), ("m", 250)],
+        );
+        let e = row(&cs, kernel).total_error_percent();
+        assert!(e < bound, "{flags:?}: {e}%");
+    }
+}
+
+/// A profile names each of the three `?:`s on edit_distance's `MIN(MIN(...), sub)` line by
+/// its place among them (`nth`); before, the line's first probability went to all three. An
+/// entry without `nth` (a profile of one `?:` per line) still goes to every `?:` there.
+#[test]
+fn a_profile_tells_apart_the_conditionals_of_one_line() {
+    if !tools() {
+        return;
+    }
+    use metron_static::branch_profile::{apply, BranchProbability, BranchProfile, FORMAT};
+    let entry = |nth: Option<u32>, probability: f64| BranchProbability {
+        file: "edit_distance.c".into(),
+        line: 24,
+        kind: "?:".into(),
+        function: "edit_distance".into(),
+        probability,
+        nth,
+    };
+    let profile = |branches: Vec<BranchProbability>| BranchProfile {
+        format: FORMAT.into(),
+        sources: vec!["edit_distance.c".into()],
+        source: None,
+        branches,
+        loops: Vec::new(),
+        shares: Vec::new(),
+    };
+    let parsed = metron_static::source::parse_file(&corpus("edit_distance.c"), &[]).unwrap();
+    let at_line = |s: &metron_static::source::SourceModel| -> Vec<Option<f64>> {
+        (s.conditionals.iter().filter(|c| c.line == 24))
+            .map(|c| c.probability)
+            .collect()
+    };
+    let mut source = parsed.clone();
+    apply(
+        &mut source,
+        &profile(vec![entry(Some(2), 0.6), entry(Some(0), 0.2)]),
+    );
+    assert_eq!(at_line(&source), [Some(0.2), None, Some(0.6)]);
+    let mut source = parsed;
+    apply(&mut source, &profile(vec![entry(None, 0.3)]));
+    assert_eq!(at_line(&source), [Some(0.3); 3]);
+}
+
 /// floyd_warshall at clang -O0 (sizes by `-DN`): a profile recorded from the build at
 /// `N = 30` predicts the build at `N = 60`. The two builds' machine code differs (the
 /// constant), so no block share of the profile names the second's blocks; its `?:`
