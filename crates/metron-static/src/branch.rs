@@ -39,6 +39,14 @@ pub(crate) struct BranchContext<'a> {
     pub contexts: &'a [crate::loop_context::LoopContext],
 }
 
+impl BranchContext<'_> {
+    /// Block `b`'s instructions.
+    fn code(&self, b: usize) -> &[crate::binary::Instruction] {
+        let block = &self.cfg.blocks[b];
+        &self.function.instructions[block.first..block.end]
+    }
+}
+
 /// One condition on the way from an arm out to its loop: the conjunction (or why there is
 /// none), its `br_prob`, and which side the arm is on.
 #[derive(Clone)]
@@ -657,9 +665,8 @@ fn position_in<'a>(
 /// (`Instruction::is_frame`: calls.c's `return i < argc ? atoi(argv[i]) : fallback` at gcc
 /// -O2 has `sub rsp` on the `{` line in the then arm and `ret` in both), so it is left out.
 fn positions(c: &BranchContext, b: usize) -> Vec<Position> {
-    let block = &c.cfg.blocks[b];
     let mut out = Vec::new();
-    for ins in &c.function.instructions[block.first..block.end] {
+    for ins in c.code(b) {
         if ins.is_frame() {
             continue;
         }
@@ -730,9 +737,7 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
     // the other successor of the jump that decides the `?:`, when its sibling is an arm.
     // Jumps in dominator order, so that a `?:` nested in another's arm (a macro's, at the
     // same position) meets its jump after the enclosing arm is known.
-    let mut deciders: Vec<usize> = (0..c.cfg.blocks.len()).collect();
-    deciders.sort_by_cached_key(|&d| (dominator_depth(c.cfg, d), d));
-    for d in deciders {
+    for d in c.cfg.reverse_postorder() {
         for &k in &candidates {
             layout_arms(c, (k, d), &block_positions, &mut out);
         }
@@ -747,8 +752,8 @@ struct Decision<'a> {
     k: usize,
     d: usize,
     block_positions: &'a [Vec<Position>],
-    /// A macro's `?:` (`MIN(a, b)`): DWARF and clang give every part of it the macro's
-    /// position, so its arms are told apart by layout alone, as constant arms are.
+    /// A macro's `?:` (`SourceConditional::from_macro`): its arms are told apart by layout
+    /// alone, as constant arms are.
     from_macro: bool,
 }
 
@@ -783,7 +788,7 @@ fn layout_arms(
         k,
         d,
         block_positions,
-        from_macro: q.then_range == q.else_range,
+        from_macro: q.from_macro(),
     };
     let block = &c.cfg.blocks[d];
     let last = &c.function.instructions[block.end - 1];
@@ -854,24 +859,15 @@ fn both_bare_arms(
     if c.cfg.blocks[then].start != next {
         return;
     }
-    let insts = |b: usize| &c.function.instructions[c.cfg.blocks[b].first..c.cfg.blocks[b].end];
     let q = &c.source.conditionals[at.k];
     let (then, otherwise) = match q.arm_values.as_ref().filter(|_| at.from_macro) {
-        Some((t, e)) if crate::arm_value::swapped((t, e), (insts(then), insts(otherwise))) => {
+        Some((t, e)) if crate::arm_value::swapped((t, e), (c.code(then), c.code(otherwise))) => {
             (otherwise, then)
         }
         _ => (then, otherwise),
     };
     out.insert(then, (at.k, Arm::Then));
     out.insert(otherwise, (at.k, Arm::Else));
-}
-
-fn dominator_depth(cfg: &crate::cfg::Cfg, mut b: usize) -> usize {
-    let mut depth = 0;
-    while let Some(up) = cfg.idom[b].filter(|&up| up != b) {
-        (b, depth) = (up, depth + 1);
-    }
-    depth
 }
 
 /// Whether block `d` may hold the jump that decides `?:` number `k`: not when `d` lies in an
@@ -886,7 +882,7 @@ fn may_decide(c: &BranchContext, k: usize, d: usize, out: &ArmMap) -> bool {
     if of_k(&d) || c.cfg.blocks[d].predecessors.iter().any(of_k) {
         return false;
     }
-    q.then_range != q.else_range || arm == q.parent_conditional
+    !q.from_macro() || arm == q.parent_conditional
 }
 
 /// A macro's `?:` nested in an arm of another (`MIN(MIN(a, b), c)`'s then arm) joins inside
@@ -908,7 +904,7 @@ fn joins_inside_arms(c: &BranchContext, block_positions: &[Vec<Position>], out: 
         };
         let q = &c.source.conditionals[k];
         let p = &block_positions[b];
-        if q.then_range == q.else_range && !p.is_empty() && p.iter().all(|&x| within(x, q.whole)) {
+        if q.from_macro() && !p.is_empty() && p.iter().all(|&x| within(x, q.whole)) {
             out.insert(b, (k, side));
         }
     }
@@ -965,10 +961,7 @@ fn constant_arm_beside_the_rest(
         };
         // The literal's block sets a value and calls nothing (gcc -O2 puts a `sqrt` error
         // path's call at the `?:` that reads its result), and the rest is code of the file.
-        let calls = (c.function.instructions
-            [c.cfg.blocks[literal].first..c.cfg.blocks[literal].end]
-            .iter())
-        .any(|i| i.flow == iced_x86::FlowControl::Call);
+        let calls = (c.code(literal).iter()).any(|i| i.flow == iced_x86::FlowControl::Call);
         if at.bare(c, out, literal)
             && !calls
             && !at.bare(c, out, rest)

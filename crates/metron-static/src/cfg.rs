@@ -72,6 +72,12 @@ impl Cfg {
         metron_graph::dominates(&self.idom, a, b)
     }
 
+    /// The blocks reachable from the entry, each after every block that dominates it.
+    pub fn reverse_postorder(&self) -> Vec<usize> {
+        let succ: Vec<Vec<usize>> = self.blocks.iter().map(|b| b.successors.clone()).collect();
+        metron_graph::reverse_postorder(&succ)
+    }
+
     /// The innermost loop containing block `b`.
     pub fn innermost_loop(&self, b: usize) -> Option<usize> {
         (0..self.loops.len())

@@ -199,6 +199,14 @@ pub struct SourceConditional {
     pub variable_arm: Option<Arm>,
 }
 
+impl SourceConditional {
+    /// A `?:` from a macro (`MIN(a, b)`): clang's AST and DWARF give every part of it the
+    /// macro's position, so its arms are told apart by layout alone.
+    pub fn from_macro(&self) -> bool {
+        self.then_range == self.else_range
+    }
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct SourceModel {
     pub file: PathBuf,
@@ -1024,16 +1032,8 @@ impl Walk {
             condition,
             probability: None,
             arm_values: affine(then).zip(affine(otherwise)),
-            constant_arm: match (is_literal(then), is_literal(otherwise)) {
-                (true, false) => Some(Arm::Then),
-                (false, true) => Some(Arm::Else),
-                _ => None,
-            },
-            variable_arm: match (is_variable(then), is_variable(otherwise)) {
-                (true, false) => Some(Arm::Then),
-                (false, true) => Some(Arm::Else),
-                _ => None,
-            },
+            constant_arm: the_one_arm(is_literal, then, otherwise),
+            variable_arm: the_one_arm(is_variable, then, otherwise),
         });
         let arm = |walk: &mut Self, node: &Value, side: Arm| {
             let range = walk.peek_positions(node);
@@ -1417,6 +1417,15 @@ fn scalar_size(name: &str) -> Option<i64> {
         "long double" => 16,
         _ => return None,
     })
+}
+
+/// The arm that is `what` when the other is not.
+fn the_one_arm(what: fn(&Value) -> bool, then: &Value, otherwise: &Value) -> Option<Arm> {
+    match (what(then), what(otherwise)) {
+        (true, false) => Some(Arm::Then),
+        (false, true) => Some(Arm::Else),
+        _ => None,
+    }
 }
 
 /// A number or character literal, negated or cast (`0.0f`, `-1`, `(double)0`).
