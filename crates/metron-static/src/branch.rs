@@ -198,12 +198,6 @@ fn arm_lines_of_block(c: &BranchContext, b: usize, s: Option<usize>) -> BTreeSet
     lines
 }
 
-/// Whether block `d` is the only way into block `b`: alignment padding before a block falls
-/// into it but never runs (no entry reaches it).
-fn only_way_in(c: &BranchContext, b: usize, d: usize) -> bool {
-    (c.cfg.blocks[b].predecessors.iter()).all(|&p| p == d || (p != 0 && c.cfg.idom[p].is_none()))
-}
-
 /// `if` arms that lines cannot tell: a block that holds code of both arms (gcc sinks the
 /// store both arms end with into one of them) is the arm opposite to its sibling, when the
 /// jump that decides the `if` (a conditional jump at its condition's line) leads to both
@@ -237,7 +231,7 @@ fn if_arms_by_layout(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
                 _ => continue,
             };
             let lines = arm_lines_of_block(c, other, s);
-            let alone = only_way_in(c, other, d);
+            let alone = c.cfg.only_way_in(other, d);
             let inside = lines.first().is_some_and(|&a| a > f.line)
                 && lines.last().is_some_and(|&z| z <= end);
             if alone && inside && innermost_arm(c.source, s, &lines).is_none() {
@@ -737,13 +731,33 @@ fn conditional_arms(c: &BranchContext) -> BTreeMap<usize, (usize, Arm)> {
     // the other successor of the jump that decides the `?:`, when its sibling is an arm.
     // Jumps in dominator order, so that a `?:` nested in another's arm (a macro's, at the
     // same position) meets its jump after the enclosing arm is known.
+    let mut deciders = BTreeMap::new();
     for d in c.cfg.reverse_postorder() {
-        for &k in &candidates {
+        // `?:`s are decided in source order (a macro's: its conditions' `?:`s, itself, then
+        // its arms'), so the jump after one that decided `?:` k decides one after k; past the
+        // last, the first again (the next iteration, or an unrolled copy).
+        let previous = std::iter::successors(c.cfg.idom[d], |&a| c.cfg.idom[a])
+            .find_map(|a| deciders.get(&a).copied());
+        let from = previous.map_or(0, |p| candidates.partition_point(|&k| k <= p));
+        let (earlier, later) = candidates.split_at(from);
+        for &k in later.iter().chain(earlier) {
             layout_arms(c, (k, d), &block_positions, &mut out);
+            if let Some(k) = decided_by(c, d, &out) {
+                deciders.insert(d, k);
+                break;
+            }
         }
     }
     joins_inside_arms(c, &block_positions, &mut out);
     out
+}
+
+/// The `?:` whose arm the jump ending block `d` leads to, from outside that arm.
+fn decided_by(c: &BranchContext, d: usize, out: &ArmMap) -> Option<usize> {
+    let inside = out.get(&d).map(|&(k, _)| k);
+    (c.cfg.blocks[d].successors.iter())
+        .filter_map(|s| out.get(s).map(|&(k, _)| k))
+        .find(|&k| inside != Some(k))
 }
 
 /// What `layout_arms` knows of one jump: the `?:` it may decide, the block ending in it and
@@ -769,7 +783,7 @@ impl Decision<'_> {
         let p = &self.block_positions[b];
         !out.contains_key(&b)
             && !p.is_empty()
-            && only_way_in(c, b, self.d)
+            && c.cfg.only_way_in(b, self.d)
             && p.iter().all(|&x| self.at_the_conditional(c, x))
     }
 }
@@ -930,7 +944,7 @@ fn arm_beside_the_join(
         if at.bare(c, out, arm)
             && after
             && !out.contains_key(&join)
-            && !only_way_in(c, join, at.d)
+            && !c.cfg.only_way_in(join, at.d)
             && c.cfg.innermost_loop(arm) == c.cfg.innermost_loop(at.d)
         {
             out.insert(arm, (at.k, empty.opposite()));
@@ -956,7 +970,7 @@ fn constant_arm_beside_the_rest(
     for (literal, rest) in [(s1, s2), (s2, s1)] {
         let alone = |b: usize| {
             !out.contains_key(&b)
-                && only_way_in(c, b, at.d)
+                && c.cfg.only_way_in(b, at.d)
                 && c.cfg.innermost_loop(b) == c.cfg.innermost_loop(at.d)
         };
         // The literal's block sets a value and calls nothing (gcc -O2 puts a `sqrt` error

@@ -78,6 +78,12 @@ impl Cfg {
         metron_graph::reverse_postorder(&succ)
     }
 
+    /// Whether block `d` is the only way into block `b`: alignment padding before a block falls
+    /// into it but never runs (no entry reaches it).
+    pub fn only_way_in(&self, b: usize, d: usize) -> bool {
+        (self.blocks[b].predecessors.iter()).all(|&p| p == d || (p != 0 && self.idom[p].is_none()))
+    }
+
     /// The innermost loop containing block `b`.
     pub fn innermost_loop(&self, b: usize) -> Option<usize> {
         (0..self.loops.len())
