@@ -201,6 +201,11 @@ struct Sample {
     /// when the run met one.
     #[serde(default)]
     other_way: Option<Vec<i64>>,
+    /// The arms of the branches on data those two runs met ([`arms_on_data`]): the blocks
+    /// only a branch leads to, and those neither run visited (an arm only a mix of ways
+    /// reaches: the `?:` inside another `?:`'s arm).
+    #[serde(default)]
+    arms_on_data: Vec<usize>,
 }
 
 /// The function to check, and what the model knows of it.
@@ -413,6 +418,14 @@ fn data_counts(
             continue;
         }
         let envelope = runs.envelope(b);
+        // An arm only a mix of ways reaches has no envelope: the model's count stays, weighed
+        // by the profile's share of it.
+        if envelope.iter().all(Zero::is_zero) {
+            if let Some(r) = share.and_then(share_of) {
+                counts[b] = counts[b].scaled(&r);
+            }
+            continue;
+        }
         // Without a profile the envelope, an upper bound from the binary, is kept where it is
         // below the model's count (arms at even odds) at every run: there the model counts a
         // loop the compiler unrolled away. Not where taking every branch one way runs another
@@ -967,11 +980,12 @@ impl Runs {
     }
 
     /// Whether block `b` ran a different number of times with the branches on data the other
-    /// way.
+    /// way, or is an arm of one (whose count both ways may agree on, each way taking the
+    /// branch only where the runs' own values do not decide it).
     fn data_dependent(&self, b: usize) -> bool {
-        self.samples
-            .iter()
-            .any(|s| s.other_way.as_ref().is_some_and(|o| o[b] != s.visits[b]))
+        self.samples.iter().any(|s| {
+            s.other_way.as_ref().is_some_and(|o| o[b] != s.visits[b]) || s.arms_on_data.contains(&b)
+        })
     }
 
     /// Whether block `b` ran a different number of times with the arrays in the other order.
@@ -2024,7 +2038,7 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
     let mut spent = 0;
     for (t, values) in points.into_iter().enumerate() {
         let mut runs = Vec::new();
-        let mut other_way = None;
+        let (mut other_way, mut on_data) = (None, Vec::new());
         // The arrays in order, the arrays mirrored, and (when a run met a branch on data)
         // every such branch the other way.
         let ways = [(false, true), (true, true), (false, false)];
@@ -2049,9 +2063,13 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
                 Run::Finished {
                     visits,
                     steps,
-                    guessed,
+                    on_data: branches,
                 } => {
                     spent += steps;
+                    let guessed = !branches.is_empty();
+                    if k != 1 {
+                        on_data.extend(branches);
+                    }
                     match k {
                         2 => other_way = Some(visits),
                         _ => runs.push((visits, guessed)),
@@ -2074,11 +2092,16 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
         }
         let mut runs = runs.into_iter().map(|(v, _)| v);
         if let Some(visits) = runs.next() {
+            let arms_on_data = match &other_way {
+                Some(o) => arms_on_data(subject.cfg, &on_data, &visits, o),
+                None => Vec::new(),
+            };
             out.push(Sample {
                 values,
                 visits,
                 mirrored: runs.next(),
                 other_way,
+                arms_on_data,
             });
         }
         if spent >= total_budget {
@@ -2190,11 +2213,12 @@ fn nest_depth(source: &SourceModel, f: &SourceFunction) -> usize {
 }
 
 enum Run {
-    /// `guessed`: a branch on data went the way [`Way::taken`] says.
+    /// `on_data`: the blocks ending in a branch on data the run met (each went the way
+    /// [`Way::taken`] says).
     Finished {
         visits: Vec<i64>,
         steps: usize,
-        guessed: bool,
+        on_data: Vec<usize>,
     },
     OverBudget,
     Stopped {
@@ -2262,6 +2286,31 @@ struct Way {
     taken: bool,
 }
 
+/// The arms of the branches on data two runs met (blocks `on_data` end in them): each block
+/// a branch is the only way into (not a join the other side reaches too, where gcc set the
+/// other side's value before the branch), and the blocks neither run visited that a branch
+/// leads to (code only a mix of ways runs, which both runs count 0).
+fn arms_on_data(cfg: &Cfg, on_data: &[usize], visits: &[i64], other: &[i64]) -> Vec<usize> {
+    let unvisited = |b: &usize| visits[*b] == 0 && other[*b] == 0;
+    let mut out: BTreeSet<usize> = BTreeSet::new();
+    let mut work = Vec::new();
+    for &d in on_data {
+        for &s in &cfg.blocks[d].successors {
+            match cfg.only_way_in(s, d) {
+                true => work.push(s),
+                false if unvisited(&s) => work.push(s),
+                false => {}
+            }
+        }
+    }
+    while let Some(b) = work.pop() {
+        if out.insert(b) {
+            work.extend(cfg.blocks[b].successors.iter().copied().filter(unvisited));
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// Where a block ending in a conditional branch on an unknown value goes, the `taken` way.
 fn data_branch(function: &Function, block: &crate::cfg::BasicBlock, taken: bool) -> Option<u64> {
     let last = function.instructions.get(block.end.checked_sub(1)?)?;
@@ -2303,7 +2352,7 @@ fn run(subject: &Subject, arguments: &[i64], values: &Binding, way: Way, budget:
         }
     }
     let mut visits = vec![0i64; cfg.blocks.len()];
-    let (mut b, mut steps, mut guessed) = (entry, 0usize, false);
+    let (mut b, mut steps, mut on_data) = (entry, 0usize, BTreeSet::new());
     loop {
         visits[b] += 1;
         let block = &cfg.blocks[b];
@@ -2323,7 +2372,7 @@ fn run(subject: &Subject, arguments: &[i64], values: &Binding, way: Way, budget:
                 // changes are the model's (`Runs::data_dependent`).
                 None => match data_branch(function, block, way.taken) {
                     Some(to) => {
-                        guessed = true;
+                        on_data.insert(b);
                         Some(to)
                     }
                     None => return Run::Stopped { at: block.start },
@@ -2339,7 +2388,7 @@ fn run(subject: &Subject, arguments: &[i64], values: &Binding, way: Way, budget:
                 return Run::Finished {
                     visits,
                     steps,
-                    guessed,
+                    on_data: on_data.into_iter().collect(),
                 }
             }
         }
