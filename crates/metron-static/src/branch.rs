@@ -42,8 +42,7 @@ pub(crate) struct BranchContext<'a> {
 impl BranchContext<'_> {
     /// Block `b`'s instructions.
     fn code(&self, b: usize) -> &[crate::binary::Instruction] {
-        let block = &self.cfg.blocks[b];
-        &self.function.instructions[block.first..block.end]
+        self.cfg.blocks[b].code(self.function)
     }
 }
 

@@ -109,7 +109,7 @@ pub fn call_sites(
     for (k, (i, m)) in functions.iter().enumerate() {
         let f = &binary.functions[*i];
         for (b, block) in m.cfg.blocks.iter().enumerate() {
-            for ins in &f.instructions[block.first..block.end] {
+            for ins in block.code(f) {
                 let call_like = ins.flow == iced_x86::FlowControl::Call
                     || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
                 // A jump to another function's start is a tail call.

@@ -22,6 +22,13 @@ pub struct BasicBlock {
     pub indirect: bool,
 }
 
+impl BasicBlock {
+    /// The block's instructions in `function`, the one its CFG was built from.
+    pub fn code<'f>(&self, function: &'f Function) -> &'f [Instruction] {
+        &function.instructions[self.first..self.end]
+    }
+}
+
 pub use metron_graph::NaturalLoop;
 
 impl metron_graph::Successors for Cfg {

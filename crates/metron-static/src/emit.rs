@@ -239,7 +239,7 @@ impl BuildContext<'_> {
         for (b, block) in m.cfg.blocks.iter().enumerate() {
             let mut per_mnemonic: BTreeMap<String, i64> = BTreeMap::new();
             let mut per_rollup: BTreeMap<&str, i64> = BTreeMap::new();
-            for ins in &f.instructions[block.first..block.end] {
+            for ins in block.code(f) {
                 *per_mnemonic
                     .entry(format!("x86_{}", ins.name()))
                     .or_default() += 1;

@@ -91,7 +91,8 @@ fn libm_call(
 
 fn holds(function: &Function, cfg: &Cfg, b: usize, mnemonics: &[Mnemonic]) -> bool {
     let block = &cfg.blocks[b];
-    function.instructions[block.first..block.end]
+    block
+        .code(function)
         .iter()
         .any(|i| mnemonics.contains(&i.mnemonic))
 }
@@ -100,7 +101,7 @@ fn holds(function: &Function, cfg: &Cfg, b: usize, mnemonics: &[Mnemonic]) -> bo
 pub fn find(binary: &Binary, function: &Function, cfg: &Cfg) -> Vec<ErrorPath> {
     let mut out = Vec::new();
     for (d, block) in cfg.blocks.iter().enumerate() {
-        let code = &function.instructions[block.first..block.end];
+        let code = block.code(function);
         let Some(last) = code.last() else { continue };
         if last.flow != FlowControl::ConditionalBranch || block.successors.len() != 2 {
             continue;

@@ -76,7 +76,7 @@ pub fn statement_lines_in(
     range: Option<(u32, u32)>,
 ) -> BTreeSet<u32> {
     let block = &cfg.blocks[b];
-    (function.instructions[block.first..block.end].iter())
+    (block.code(function).iter())
         .filter_map(|ins| {
             let mut lines = (ins.frames.iter())
                 .filter_map(|f| f.position.as_ref())
@@ -103,7 +103,7 @@ pub fn lines_of(
     let mut out = BTreeSet::new();
     for &b in blocks {
         let block = &cfg.blocks[b];
-        for ins in &function.instructions[block.first..block.end] {
+        for ins in block.code(function) {
             for f in &ins.frames {
                 if let Some(p) = &f.position {
                     if same_file(&p.file, file) {

@@ -301,7 +301,8 @@ fn duplicated_groups(
     let mut groups: BTreeMap<(Option<u64>, BTreeSet<u32>), Vec<usize>> = BTreeMap::new();
     for (x, count) in block_counts.iter().enumerate() {
         let block = &cfg.blocks[x];
-        let call = function.instructions[block.first..block.end]
+        let call = block
+            .code(function)
             .iter()
             .find(|i| i.flow == iced_x86::FlowControl::Call && i.target.is_some());
         // Only a call is known to be one execution in every copy; copies by lines alone

@@ -149,7 +149,7 @@ impl FunctionModel {
             if only.is_some_and(|o| !o.contains(&b)) {
                 continue;
             }
-            for ins in &function.instructions[block.first..block.end] {
+            for ins in block.code(function) {
                 c.add(arch, ins, block_values[b]);
             }
         }
@@ -928,7 +928,7 @@ fn inline_levels_of(
     }
     own_blocks(cfg, l)
         .into_iter()
-        .flat_map(|b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|b| cfg.blocks[b].code(function))
         .find(|ins| {
             ins.frames.len() > 1
                 && ins.frames[0]
@@ -1047,7 +1047,7 @@ fn plt_calls(
 ) -> Vec<(usize, Vec<iced_x86::Mnemonic>)> {
     let mut out = Vec::new();
     for (b, block) in cfg.blocks.iter().enumerate() {
-        for ins in &function.instructions[block.first..block.end] {
+        for ins in block.code(function) {
             let call_like = ins.flow == iced_x86::FlowControl::Call
                 || ins.flow == iced_x86::FlowControl::UnconditionalBranch;
             if let Some(path) = ins.target.and_then(|t| binary.plt_path.get(&t)) {

@@ -175,9 +175,7 @@ pub(super) fn narrowest_unrolled(
         .into_iter()
         .filter_map(|b| {
             let block = &cfg.blocks[b];
-            let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
-                .iter()
-                .collect();
+            let instructions: Vec<&Instruction> = block.code(function).iter().collect();
             if is_vector(&instructions) {
                 return None;
             }
@@ -215,9 +213,7 @@ pub(super) fn fallback_roles(
     };
     let block_is_vector = |b: usize| {
         let block = &cfg.blocks[b];
-        let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
-            .iter()
-            .collect();
+        let instructions: Vec<&Instruction> = block.code(function).iter().collect();
         is_vector(&instructions)
     };
     let vector_factors: Vec<i64> = vector
@@ -278,7 +274,7 @@ pub(super) fn guard_threshold(
     let only_fallback = |x: usize| reaches(x, cfg.loops[fallback].header) && !to_vector(x);
     let mut out: Option<i64> = None;
     for (b, block) in cfg.blocks.iter().enumerate() {
-        let instructions = &function.instructions[block.first..block.end];
+        let instructions = block.code(function);
         let [.., compare, jump] = instructions else {
             continue;
         };

@@ -118,7 +118,7 @@ impl<'a> Region<'a> {
         let (function, cfg) = (context.function, self.cfg);
         let loop_ = &context.source.loops[context.s];
         let block = &cfg.blocks[b];
-        let instructions = &function.instructions[block.first..block.end];
+        let instructions = block.code(function);
         let bare_return = block.successors.is_empty()
             && instructions.iter().all(|i| {
                 use iced_x86::Mnemonic::{Nop, Ret, Vzeroupper};
@@ -460,7 +460,7 @@ impl TripTests {
             let Some(block) = cfg.blocks.get(b) else {
                 continue;
             };
-            let instructions = &function.instructions[block.first..block.end];
+            let instructions = block.code(function);
             if let [.., test, jump] = instructions {
                 use iced_x86::Mnemonic::{Jg, Jle, Test};
                 let positive = matches!(jump.mnemonic, Jle | Jg);
@@ -483,7 +483,7 @@ impl TripTests {
     /// The successor block `b` branches to for trip count `n`, when its test reads `N`.
     fn successor(&self, function: &Function, cfg: &Cfg, b: usize, n: i64) -> Option<usize> {
         let block = &cfg.blocks[b];
-        let instructions = &function.instructions[block.first..block.end];
+        let instructions = block.code(function);
         let [before @ .., compare, jump] = instructions else {
             return None;
         };

@@ -38,7 +38,7 @@ pub(super) fn own_instructions<'a>(
         .blocks
         .iter()
         .filter(|&&b| cfg.innermost_loop(b) == Some(l))
-        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|&b| cfg.blocks[b].code(function))
         .collect()
 }
 
@@ -56,7 +56,7 @@ pub(super) fn register_increments(
         .collect();
     let mut out: BTreeMap<Register, Option<i64>> = BTreeMap::new();
     for &b in &cfg.loops[l].blocks {
-        for i in &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end] {
+        for i in cfg.blocks[b].code(function) {
             for r in &i.writes {
                 let step = i
                     .step
@@ -208,7 +208,7 @@ pub(super) fn induction_factor(function: &Function, cfg: &Cfg, l: usize) -> i64 
     let scales: BTreeSet<u32> = cfg.loops[l]
         .blocks
         .iter()
-        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|&b| cfg.blocks[b].code(function))
         .flat_map(|i| i.addressing.iter())
         .filter(|(r, _)| *r == reg)
         .map(|(_, s)| *s)

@@ -261,7 +261,7 @@ impl Machine {
         else {
             return Flow::Stop;
         };
-        for ins in &function.instructions[block.first..block.end] {
+        for ins in block.code(function) {
             let next = ins.address + u64::from(ins.length);
             let goto = |t: Option<u64>| t.map_or(Flow::Stop, Flow::Goto);
             match ins.flow {

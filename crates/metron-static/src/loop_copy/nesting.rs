@@ -168,13 +168,13 @@ fn exits_on_invariant_test(function: &Function, cfg: &Cfg, l: usize) -> bool {
     let written: std::collections::BTreeSet<iced_x86::Register> = natural
         .blocks
         .iter()
-        .flat_map(|&b| &function.instructions[cfg.blocks[b].first..cfg.blocks[b].end])
+        .flat_map(|&b| cfg.blocks[b].code(function))
         .flat_map(|i| i.writes.iter().copied())
         .collect();
     natural.blocks.iter().any(|&b| {
         let block = &cfg.blocks[b];
         let leaves = block.successors.iter().any(|x| !natural.blocks.contains(x));
-        let own = &function.instructions[block.first..block.end];
+        let own = block.code(function);
         let (Some(jump), true) = (own.last(), leaves) else {
             return false;
         };

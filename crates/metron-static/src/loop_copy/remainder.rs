@@ -54,9 +54,7 @@ pub fn remainder_blocks(
             continue;
         }
         let block = &cfg.blocks[b];
-        let instructions: Vec<&Instruction> = function.instructions[block.first..block.end]
-            .iter()
-            .collect();
+        let instructions: Vec<&Instruction> = block.code(function).iter().collect();
         // Elements a source iteration touches, from the narrowest copy: a pass of a block
         // touching `t` elements takes `t / per_iteration` iterations.
         let Some(per_iteration) = narrowest.as_ref() else {
@@ -106,7 +104,7 @@ pub(super) fn pass_candidates(
         if cfg.innermost_loop(b) != level || headers.contains(&b) || !placed {
             continue;
         }
-        let instructions = &function.instructions[block.first..block.end];
+        let instructions = block.code(function);
         let lines: BTreeSet<u32> = instructions
             .iter()
             .filter_map(|i| i.inner_line())
@@ -203,7 +201,8 @@ pub fn bypass_blocks(
     let reaches_widest = |b: usize| reaches_before(cfg, b, target, stop);
     let lines_of = |b: usize| -> BTreeSet<u32> {
         let block = &cfg.blocks[b];
-        function.instructions[block.first..block.end]
+        block
+            .code(function)
             .iter()
             .filter_map(|i| i.inner_line())
             .filter(|p| same_file(&p.file, file))
@@ -214,7 +213,7 @@ pub fn bypass_blocks(
     (0..cfg.blocks.len())
         .filter(|&b| {
             let block = &cfg.blocks[b];
-            let instructions = &function.instructions[block.first..block.end];
+            let instructions = block.code(function);
             let lines = lines_of(b);
             // The guard's own instructions often have no line (DWARF line 0); its test has.
             let guarded = block
