@@ -2000,7 +2000,11 @@ fn cached_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotCheck
     // run again rather than indexed out of range.
     let blocks = subject.cfg.blocks.len();
     let fits = |s: &Sample| {
-        s.visits.len() == blocks && s.mirrored.as_ref().is_none_or(|m| m.len() == blocks)
+        let all = |v: &Vec<i64>| v.len() == blocks;
+        all(&s.visits)
+            && s.mirrored.as_ref().is_none_or(all)
+            && s.other_way.as_ref().is_none_or(all)
+            && s.arms_on_data.iter().all(|&b| b < blocks)
     };
     if let Some(samples) = cache
         .as_ref()
