@@ -98,6 +98,29 @@ pub fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
     }
 }
 
+/// Immediate post-dominators: the first block every path from a block to the function's end
+/// passes (where the arms of a branch join). `None` where that is only the end itself, and
+/// for blocks from which no end is reached (an endless loop). Ends are the blocks without
+/// successors. Computed as the dominators of the reversed graph from a virtual end.
+pub fn immediate_post_dominators(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let n = succ.len();
+    // Block b is b + 1 in the reversed graph; 0 is the virtual end.
+    let mut reversed = vec![Vec::new(); n + 1];
+    for (b, ss) in succ.iter().enumerate() {
+        let ss: Vec<usize> = ss.iter().copied().filter(|&s| s < n).collect();
+        if ss.is_empty() {
+            reversed[0].push(b + 1);
+        }
+        for s in ss {
+            reversed[s + 1].push(b + 1);
+        }
+    }
+    let idom = immediate_dominators(&reversed, &predecessors(&reversed));
+    (1..=n)
+        .map(|r| idom[r].filter(|&d| d != 0).map(|d| d - 1))
+        .collect()
+}
+
 /// Predecessor lists of a successor graph.
 pub fn predecessors(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let mut pred = vec![Vec::new(); succ.len()];
@@ -296,6 +319,55 @@ mod tests {
             seen
         };
         reach(None)[b] && (a == b || !reach(Some(a))[b])
+    }
+
+    /// Post-dominance by definition: `a` post-dominates `b` iff every path from `b` to an end
+    /// (a block without successors) passes `a`, and some path from `b` reaches an end.
+    fn brute_post_dominates(succ: &[Vec<usize>], a: usize, b: usize) -> bool {
+        let ends_from = |without: Option<usize>| {
+            let mut seen = vec![false; succ.len()];
+            let mut work = vec![b];
+            if without == Some(b) {
+                return false;
+            }
+            seen[b] = true;
+            while let Some(x) = work.pop() {
+                if succ[x].is_empty() {
+                    return true;
+                }
+                for &s in &succ[x] {
+                    if Some(s) != without && !seen[s] {
+                        seen[s] = true;
+                        work.push(s);
+                    }
+                }
+            }
+            false
+        };
+        ends_from(None) && (a == b || !ends_from(Some(a)))
+    }
+
+    #[test]
+    fn post_dominators_agree_with_the_definition_on_pseudo_random_graphs() {
+        for succ in random_graphs(0x51_7cc1_b727_220au64, 300, 9) {
+            let ipdom = immediate_post_dominators(&succ);
+            for (b, &immediate) in ipdom.iter().enumerate() {
+                // The immediate one post-dominates, and every other post-dominator of `b`
+                // post-dominates it too (it is the nearest).
+                let all: Vec<usize> = (0..succ.len())
+                    .filter(|&a| a != b && brute_post_dominates(&succ, a, b))
+                    .collect();
+                match immediate {
+                    Some(p) => {
+                        assert!(all.contains(&p), "{succ:?}: {p} after {b}");
+                        for &a in &all {
+                            assert!(a == p || brute_post_dominates(&succ, a, p), "{succ:?}: {b}");
+                        }
+                    }
+                    None => assert!(all.is_empty(), "{succ:?}: {b} has {all:?}"),
+                }
+            }
+        }
     }
 
     #[test]

@@ -85,6 +85,13 @@ impl Cfg {
         metron_graph::reverse_postorder(&succ)
     }
 
+    /// Each block's immediate post-dominator: where the ways from it meet again (`None` where
+    /// only the function's end is, or no end is reached).
+    pub fn post_dominators(&self) -> Vec<Option<usize>> {
+        let succ: Vec<Vec<usize>> = self.blocks.iter().map(|b| b.successors.clone()).collect();
+        metron_graph::immediate_post_dominators(&succ)
+    }
+
     /// Whether block `d` is the only way into block `b`: alignment padding before a block falls
     /// into it but never runs (no entry reaches it).
     pub fn only_way_in(&self, b: usize, d: usize) -> bool {
