@@ -20,7 +20,7 @@ use crate::binary::is_repeated_string;
 pub const STACK_TOP: u64 = 0x7fff_0000_0000;
 
 /// What the last flag-setting instruction left: enough for the conditions a loop exit tests.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Flags {
     /// `cmp a, b` / `sub`: the flags of `a - b` at `bits`.
     Sub {
@@ -433,6 +433,27 @@ impl Machine {
             m.store(STACK_TOP + 8 * (k as u64 + 1), *v, 8);
         }
         m
+    }
+
+    /// Where two ways through a branch on data meet: what both know alike stays known, and
+    /// a value the ways left different (`x = c` on one, `x = a[i]` or another `c` on the
+    /// other) is unknown from here on, as the data chose it.
+    pub fn join(&mut self, other: &Machine) {
+        for r in Register::values() {
+            let both = self.regs.get(r).zip(other.regs.get(r));
+            let known = both.map(|(a, b)| Bits {
+                value: a.value,
+                known: a.known & b.known & !((a.value ^ b.value) as u64),
+            });
+            self.regs.set(r, known.filter(|k| k.known != 0));
+            if self.vectors.get(r).is_some() && self.vectors.get(r) != other.vectors.get(r) {
+                self.vectors.set(r, None);
+            }
+        }
+        self.memory.join(&other.memory);
+        if self.flags != other.flags {
+            self.flags = Flags::Unknown;
+        }
     }
 
     /// Value of a general-purpose register at its own width (`eax`: the low 32 bits).

@@ -69,6 +69,25 @@ impl Memory {
     }
 }
 
+impl Memory {
+    /// Keeps the bytes `other` knows with the same values; forgets the rest.
+    pub(super) fn join(&mut self, other: &Memory) {
+        self.words.retain(|base, w| {
+            let Some(o) = other.words.get(base) else {
+                return false;
+            };
+            let differ = w.value ^ o.value;
+            for byte in 0..8 {
+                if (differ >> (8 * byte)) & 0xff != 0 {
+                    w.known &= !(1 << byte);
+                }
+            }
+            w.known &= o.known;
+            w.known != 0
+        });
+    }
+}
+
 /// The known-mask of `n` bytes from `offset` in a word.
 fn field(offset: u32, n: u32) -> u8 {
     (((1u16 << n) - 1) << offset) as u8
@@ -125,6 +144,38 @@ mod tests {
                     });
                     assert_eq!(words.load(address, n), expected, "{address:#x} {n}");
                 }
+            }
+        }
+    }
+
+    /// A join knows exactly the bytes both memories know with the same value.
+    #[test]
+    fn a_join_keeps_the_bytes_both_know_alike() {
+        let mut state = 0x0ddb_a11c_afe0_5eedu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200 {
+            let mut sides = [Memory::default(), Memory::default()];
+            let mut maps = [BTreeMap::<u64, u8>::new(), BTreeMap::new()];
+            for _ in 0..12 {
+                let side = (next() % 2) as usize;
+                let (address, n, v) = (next() % 24, 1 + (next() % 8) as u32, next() % 4);
+                sides[side].store(address, Some(v), n);
+                for k in 0..n {
+                    maps[side].insert(address + u64::from(k), (v >> (8 * k)) as u8);
+                }
+            }
+            let [mut a, b] = sides;
+            a.join(&b);
+            for address in 0..32u64 {
+                let expected = maps[0]
+                    .get(&address)
+                    .filter(|v| maps[1].get(&address) == Some(v));
+                assert_eq!(a.load(address, 1), expected.map(|v| u64::from(*v)));
             }
         }
     }
