@@ -3,9 +3,10 @@
 //!
 //! The model counts each block from the source nest (004 §III.C) and from rules about how
 //! compilers copy loops (`loop_copy`). Where a rule is wrong, the binary says so when it
-//! runs: [`Machine`] runs the function's integer control from its entry at a dozen small
-//! sizes (the loop-bound parameters drawn at random, every other argument a distinct aligned
-//! address; array contents and floating point unknown), and counts every block's visits. A
+//! runs: [`Machine`](crate::loop_copy::machine::Machine) runs the function's integer control
+//! from its entry ([`run`]) at a dozen small sizes (the loop-bound parameters drawn at
+//! random, every other argument a distinct aligned address; array contents and floating
+//! point unknown), and counts every block's visits. A
 //! block whose model disagrees with a run is refitted: its count becomes the sparsest
 //! combination of structural counts that matches every run exactly, taken from
 //! - the counts of the blocks whose model agreed with every run (the model's own terms:
@@ -37,14 +38,16 @@ mod frames;
 mod layout;
 mod passing;
 mod remainder;
+mod run;
 mod split;
 mod unswitched;
 mod versioned;
 
 use crate::binary::Function;
 use crate::cfg::Cfg;
-use crate::loop_copy::machine::{Callee, Callees, Flow, Library, Machine};
+use crate::loop_copy::machine::{Callee, Callees, Library};
 use crate::source::{ProgramInput, SourceFunction, SourceModel};
+use run::{run, Run, Way};
 
 /// Sample runs tried per function, and how many must finish for a refit.
 const SAMPLES: usize = 18;
@@ -2216,20 +2219,6 @@ fn nest_depth(source: &SourceModel, f: &SourceFunction) -> usize {
         .unwrap_or(1)
 }
 
-enum Run {
-    /// `on_data`: the blocks ending in a branch on data the run met (each went the way
-    /// [`Way::taken`] says).
-    Finished {
-        visits: Vec<i64>,
-        steps: usize,
-        on_data: Vec<usize>,
-    },
-    OverBudget,
-    Stopped {
-        at: u64,
-    },
-}
-
 /// What the runs know of `function`'s calls: the functions of the same binary it calls
 /// are entered, and the C library's functions that return their first argument say so.
 fn callees<'a>(binary: &'a crate::binary::Binary, function: &Function) -> Callees<'a> {
@@ -2280,123 +2269,38 @@ fn constants(
     out
 }
 
-/// One run from the entry to the return, counting block visits.
-/// How one run goes where the sizes do not say: the arrays' order, and the branches on data.
-#[derive(Debug, Clone, Copy)]
-struct Way {
-    /// Arrays (and allocations) in the opposite order.
-    mirrored: bool,
-    /// Every branch on a value the run cannot know is taken (else none is).
-    taken: bool,
-}
-
-/// The arms of the branches on data two runs met (blocks `on_data` end in them): each block
-/// a branch is the only way into (not a join the other side reaches too, where gcc set the
-/// other side's value before the branch), and the blocks neither run visited that a branch
-/// leads to (code only a mix of ways runs, which both runs count 0).
+/// The arms of the branches on data two runs met (blocks `on_data` end in them): every block
+/// on a way from a branch to its join (its immediate post-dominator), the join excluded (gcc
+/// sets one side's value before the branch and jumps to the join). Their counts follow the
+/// data even where both runs visit them alike: `a > hi ? hi : MAX(a / 2, lo)` reaches the
+/// `MIN`'s arm with every branch taken and with none, but not with a mix. A branch without a
+/// join (an arm that returns): the blocks it is the only way into, and the blocks neither run
+/// visited that it leads to (code only a mix of ways runs, which both runs count 0).
 fn arms_on_data(cfg: &Cfg, on_data: &[usize], visits: &[i64], other: &[i64]) -> Vec<usize> {
-    let unvisited = |b: &usize| visits[*b] == 0 && other[*b] == 0;
+    let unvisited = |b: usize| visits[b] == 0 && other[b] == 0;
+    let post_dominators = cfg.post_dominators();
     let mut out: BTreeSet<usize> = BTreeSet::new();
-    let mut work = Vec::new();
     for &d in on_data {
-        for &s in &cfg.blocks[d].successors {
-            match cfg.only_way_in(s, d) {
-                true => work.push(s),
-                false if unvisited(&s) => work.push(s),
-                false => {}
+        let join = post_dominators[d];
+        let within = |b: usize| join.map_or(unvisited(b), |j| b != j);
+        let mut work: Vec<usize> = (cfg.blocks[d].successors.iter().copied())
+            .filter(|&s| within(s) || (join.is_none() && cfg.only_way_in(s, d)))
+            .collect();
+        let mut seen = BTreeSet::new();
+        while let Some(b) = work.pop() {
+            if seen.insert(b) {
+                work.extend(
+                    cfg.blocks[b]
+                        .successors
+                        .iter()
+                        .copied()
+                        .filter(|&s| within(s)),
+                );
             }
         }
-    }
-    while let Some(b) = work.pop() {
-        if out.insert(b) {
-            work.extend(cfg.blocks[b].successors.iter().copied().filter(unvisited));
-        }
+        out.extend(seen);
     }
     out.into_iter().collect()
-}
-
-/// Where a block ending in a conditional branch on an unknown value goes, the `taken` way.
-fn data_branch(function: &Function, block: &crate::cfg::BasicBlock, taken: bool) -> Option<u64> {
-    let last = function.instructions.get(block.end.checked_sub(1)?)?;
-    if last.flow != iced_x86::FlowControl::ConditionalBranch {
-        return None;
-    }
-    match taken {
-        true => last.target,
-        false => Some(last.address + u64::from(last.length)),
-    }
-}
-
-fn run(subject: &Subject, arguments: &[i64], values: &Binding, way: Way, budget: usize) -> Run {
-    let Subject {
-        function,
-        cfg,
-        assumed,
-        ..
-    } = *subject;
-    let by_start = cfg.blocks_by_start();
-    let Some(&entry) = by_start.get(&function.address) else {
-        return Run::Stopped {
-            at: function.address,
-        };
-    };
-    let mut m = Machine::at_entry(arguments);
-    if way.mirrored {
-        m.allocate_descending();
-    }
-    command_line::store(&mut m, &subject.inputs, values);
-    for (address, bytes) in &subject.constants {
-        for (k, b) in bytes.iter().enumerate() {
-            m.store(address + k as u64, i64::from(*b), 1);
-        }
-    }
-    for g in &subject.globals {
-        if let Some(&v) = values.get(&g.name) {
-            m.store(g.address, v, g.bytes);
-        }
-    }
-    let mut visits = vec![0i64; cfg.blocks.len()];
-    let (mut b, mut steps, mut on_data) = (entry, 0usize, BTreeSet::new());
-    loop {
-        visits[b] += 1;
-        let block = &cfg.blocks[b];
-        steps += block.end - block.first;
-        if steps > budget {
-            return Run::OverBudget;
-        }
-        let next = match m.run_block(function, block, subject.callees) {
-            Flow::Return => None,
-            // A branch the model assumes (an error path not taken) goes the assumed way.
-            Flow::Stop => match assumed.take.get(&b) {
-                Some(&taken) => {
-                    b = taken;
-                    continue;
-                }
-                // A branch on data goes the run's way: the blocks whose counts that
-                // changes are the model's (`Runs::data_dependent`).
-                None => match data_branch(function, block, way.taken) {
-                    Some(to) => {
-                        on_data.insert(b);
-                        Some(to)
-                    }
-                    None => return Run::Stopped { at: block.start },
-                },
-            },
-            Flow::Goto(next) => Some(next),
-        };
-        // A jump out of the function is a tail call: this function's part is done.
-        match next.map(|n| (n, by_start.get(&n))) {
-            Some((_, Some(&nb))) => b = nb,
-            Some((n, None)) if function.contains(n) => return Run::Stopped { at: n },
-            _ => {
-                return Run::Finished {
-                    visits,
-                    steps,
-                    on_data: on_data.into_iter().collect(),
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
