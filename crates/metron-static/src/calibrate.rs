@@ -279,6 +279,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         constants: constants(binary, function, &callees),
         layout: layout::Layout::of(source, f),
         passing,
+        post_dominators: cfg.post_dominators(),
     };
     let samples = cached_samples(&subject, Draw::Fit)?;
     if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
@@ -1965,6 +1966,8 @@ struct Subject<'a> {
     passing: passing::Passing,
     /// The read-only constants its code (and its callees') loads: (address, bytes).
     constants: Vec<(u64, Vec<u8>)>,
+    /// Each block's immediate post-dominator in `cfg`: where the ways of a branch on data join.
+    post_dominators: Vec<Option<usize>>,
 }
 
 /// The finished runs, from the analysis cache when this build already ran the same machine
@@ -2100,7 +2103,7 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
         let mut runs = runs.into_iter().map(|(v, _)| v);
         if let Some(visits) = runs.next() {
             let arms_on_data = match &other_way {
-                Some(o) => arms_on_data(subject.cfg, &on_data, &visits, o),
+                Some(o) => arms_on_data(subject, &on_data, &visits, o),
                 None => Vec::new(),
             };
             out.push(Sample {
@@ -2276,9 +2279,9 @@ fn constants(
 /// `MIN`'s arm with every branch taken and with none, but not with a mix. A branch without a
 /// join (an arm that returns): the blocks it is the only way into, and the blocks neither run
 /// visited that it leads to (code only a mix of ways runs, which both runs count 0).
-fn arms_on_data(cfg: &Cfg, on_data: &[usize], visits: &[i64], other: &[i64]) -> Vec<usize> {
+fn arms_on_data(subject: &Subject, on_data: &[usize], visits: &[i64], other: &[i64]) -> Vec<usize> {
+    let (cfg, post_dominators) = (subject.cfg, &subject.post_dominators);
     let unvisited = |b: usize| visits[b] == 0 && other[b] == 0;
-    let post_dominators = cfg.post_dominators();
     let mut out: BTreeSet<usize> = BTreeSet::new();
     for &d in on_data {
         let join = post_dominators[d];

@@ -58,7 +58,6 @@ type Pending = Vec<(usize, Machine)>;
 struct Walker<'s, 'a> {
     subject: &'s Subject<'a>,
     by_start: HashMap<u64, usize>,
-    post_dominators: Vec<Option<usize>>,
     way: Way,
 }
 
@@ -73,7 +72,6 @@ pub(super) fn run(
     let w = Walker {
         subject,
         by_start: cfg.blocks_by_start(),
-        post_dominators: cfg.post_dominators(),
         way,
     };
     let Some(&entry) = w.by_start.get(&function.address) else {
@@ -187,7 +185,7 @@ impl Walker<'_, '_> {
         // Only joins within the branch's own loop: a branch whose ways meet past the loop (a
         // `break`, an exit on data) would run the rest of the loop once per iteration.
         let cfg = self.subject.cfg;
-        let Some(join) = self.post_dominators[b]
+        let Some(join) = self.subject.post_dominators[b]
             .filter(|&j| (cfg.innermost_loop(b)).is_none_or(|l| cfg.loops[l].blocks.contains(&j)))
         else {
             return;

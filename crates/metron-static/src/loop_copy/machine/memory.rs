@@ -67,9 +67,7 @@ impl Memory {
             done += n;
         }
     }
-}
 
-impl Memory {
     /// Keeps the bytes `other` knows with the same values; forgets the rest.
     pub(super) fn join(&mut self, other: &Memory) {
         self.words.retain(|base, w| {
@@ -77,12 +75,8 @@ impl Memory {
                 return false;
             };
             let differ = w.value ^ o.value;
-            for byte in 0..8 {
-                if (differ >> (8 * byte)) & 0xff != 0 {
-                    w.known &= !(1 << byte);
-                }
-            }
-            w.known &= o.known;
+            let same = (0..8).filter(|k| (differ >> (8 * k)) & 0xff == 0);
+            w.known &= o.known & same.fold(0u8, |m, k| m | (1 << k));
             w.known != 0
         });
     }
@@ -107,17 +101,21 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
 
-    /// Random loads, stores and forgets of 1-8 bytes at unaligned addresses agree with a map
-    /// of single bytes.
-    #[test]
-    fn words_agree_with_a_map_of_bytes() {
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut next = move || {
+    /// A reproducible xorshift64 stream from `state`.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    /// Random loads, stores and forgets of 1-8 bytes at unaligned addresses agree with a map
+    /// of single bytes.
+    #[test]
+    fn words_agree_with_a_map_of_bytes() {
+        let mut next = xorshift(0x1234_5678_9abc_def1);
         let (mut words, mut bytes) = (Memory::default(), BTreeMap::<u64, u8>::new());
         let base = u64::MAX - 40; // stores that wrap around the address space too
         for _ in 0..20_000 {
@@ -151,13 +149,7 @@ mod tests {
     /// A join knows exactly the bytes both memories know with the same value.
     #[test]
     fn a_join_keeps_the_bytes_both_know_alike() {
-        let mut state = 0x0ddb_a11c_afe0_5eedu64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x0ddb_a11c_afe0_5eed);
         for _ in 0..200 {
             let mut sides = [Memory::default(), Memory::default()];
             let mut maps = [BTreeMap::<u64, u8>::new(), BTreeMap::new()];
