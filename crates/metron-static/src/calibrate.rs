@@ -38,7 +38,9 @@ mod frames;
 mod layout;
 mod passing;
 mod remainder;
+mod residues;
 mod run;
+mod screen;
 mod split;
 mod unswitched;
 mod versioned;
@@ -48,6 +50,7 @@ use crate::cfg::Cfg;
 use crate::loop_copy::machine::{Callee, Callees, Library};
 use crate::source::{ProgramInput, SourceFunction, SourceModel};
 use run::{run, Run, Way};
+use screen::{solve_f64, Screen};
 
 /// Sample runs tried per function, and how many must finish for a refit.
 const SAMPLES: usize = 18;
@@ -1658,7 +1661,16 @@ impl Basis {
             .iter()
             .map(|t| rows.iter().map(|&r| t.2[r]).collect())
             .collect();
-        let screen = Screen::new(&approx, &y_approx);
+        let residues = self
+            .terms
+            .iter()
+            .map(|t| rows.iter().map(|&r| residues::residue(&t.1[r])).collect())
+            .collect();
+        let y_residues = rows
+            .iter()
+            .map(|&r| residues::residue(&target[r]))
+            .collect();
+        let screen = Screen::new(&approx, &y_approx).with_residues(residues, y_residues);
         let exact = |chosen: &[usize]| {
             let columns: Vec<Vec<BigRational>> =
                 chosen.iter().map(|&j| pick(&self.terms[j].1)).collect();
@@ -1770,137 +1782,8 @@ fn relative_error(predicted: &[f64], measured: &[f64]) -> f64 {
         .sum()
 }
 
-/// `x` with `a x = b` (Gaussian elimination with partial pivoting; `None` when singular).
-fn solve_f64(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
-    let n = b.len();
-    for col in 0..n {
-        let p = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[p][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, p);
-        b.swap(col, p);
-        let (pivot, below) = a.split_at_mut(col + 1);
-        let pivot = &pivot[col];
-        for (k, row) in below.iter_mut().enumerate() {
-            let f = row[col] / pivot[col];
-            for (x, p) in row.iter_mut().zip(pivot).skip(col) {
-                *x -= f * p;
-            }
-            b[col + 1 + k] -= f * b[col];
-        }
-    }
-    let mut x = vec![0.0; n];
-    for r in (0..n).rev() {
-        let rest: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
-        x[r] = (b[r] - rest) / a[r][r];
-    }
-    Some(x)
-}
-
 fn to_f64(v: &BigInt) -> f64 {
     v.to_string().parse().unwrap_or(f64::NAN)
-}
-
-/// Relative residual below which a subset passes the floating-point screen, and relative
-/// length below which a term is taken as dependent on the ones before it.
-const SCREEN_RESIDUAL: f64 = 1e-9;
-const DEPENDENT: f64 = 1e-10;
-
-/// The least-squares screen of every subset of terms, from their Gram matrix (computed once
-/// per fit, so a subset costs a few operations rather than dot products over the samples):
-/// `y` is in the span of terms `i < j < k` when its residual after projecting on them
-/// (Cholesky factors of the Gram matrix, built a term at a time) is nearly zero.
-struct Screen {
-    gram: Vec<Vec<f64>>,
-    /// `<t_i, y>` and `<y, y>`.
-    ty: Vec<f64>,
-    yy: f64,
-}
-
-impl Screen {
-    fn new(terms: &[Vec<f64>], y: &[f64]) -> Screen {
-        let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
-        Screen {
-            gram: terms
-                .iter()
-                .map(|a| terms.iter().map(|b| dot(a, b)).collect())
-                .collect(),
-            ty: terms.iter().map(|a| dot(a, y)).collect(),
-            yy: dot(y, y),
-        }
-    }
-
-    /// The first subset of at most `most` terms, fewest terms first and lexicographic
-    /// within a size, that passes the screen and for which `check` gives a result.
-    fn first<T>(&self, most: usize, check: &mut dyn FnMut(&[usize]) -> Option<T>) -> Option<T> {
-        let mut chosen = Vec::new();
-        let accept = SCREEN_RESIDUAL * self.yy;
-        let check = &mut |c: &[usize], _: f64| check(c);
-        (1..=most.min(self.ty.len())).find_map(|size| {
-            self.extend(&mut chosen, &mut Vec::new(), (size, accept), self.yy, check)
-        })
-    }
-
-    /// The subset of at most `most` terms that leaves the least residual, and the residual
-    /// (`|y|^2` less what it explains).
-    fn closest(&self, most: usize) -> Option<(Vec<usize>, f64)> {
-        let mut best: Option<(Vec<usize>, f64)> = None;
-        let mut keep = |c: &[usize], left: f64| -> Option<()> {
-            if best.as_ref().is_none_or(|(_, b)| left < *b) {
-                best = Some((c.to_vec(), left));
-            }
-            None
-        };
-        for size in 1..=most.min(self.ty.len()) {
-            let all = (size, f64::INFINITY);
-            self.extend(&mut Vec::new(), &mut Vec::new(), all, self.yy, &mut keep);
-        }
-        best
-    }
-
-    /// Extends `chosen` (whose Cholesky rows are `factor`: for each chosen term its
-    /// projections on the orthonormalised earlier ones, its own length, and `y`'s projection
-    /// on it) by later terms up to `size`; `residual` is `|y|^2` minus what `chosen` explains.
-    fn extend<T>(
-        &self,
-        chosen: &mut Vec<usize>,
-        factor: &mut Vec<(Vec<f64>, f64, f64)>,
-        (size, accept): (usize, f64),
-        residual: f64,
-        check: &mut dyn FnMut(&[usize], f64) -> Option<T>,
-    ) -> Option<T> {
-        let from = chosen.last().map_or(0, |&l| l + 1);
-        for k in from..self.ty.len() {
-            // The new term's coordinates on the earlier ones' orthonormal basis.
-            let mut a = Vec::with_capacity(chosen.len());
-            for (r, (row, length, _)) in factor.iter().enumerate() {
-                let dot: f64 = a.iter().zip(row).map(|(x, y)| x * y).sum();
-                a.push((self.gram[chosen[r]][k] - dot) / length);
-            }
-            let own = self.gram[k][k] - a.iter().map(|x| x * x).sum::<f64>();
-            if own <= DEPENDENT * self.gram[k][k] {
-                continue;
-            }
-            let length = own.sqrt();
-            let along: f64 = factor.iter().zip(&a).map(|(f, x)| f.2 * x).sum();
-            let b = (self.ty[k] - along) / length;
-            let left = residual - b * b;
-            chosen.push(k);
-            factor.push((a, length, b));
-            let found = if chosen.len() == size {
-                (left <= accept).then(|| check(chosen, left)).flatten()
-            } else {
-                self.extend(chosen, factor, (size, accept), left, check)
-            };
-            chosen.pop();
-            factor.pop();
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
-    }
 }
 
 /// The unique `k` with `sum_j k_j columns_j = y` exactly (Gauss-Jordan over the rationals),
@@ -2370,75 +2253,6 @@ mod tests {
         v.iter()
             .map(|&x| BigRational::from_integer(BigInt::from(x)))
             .collect()
-    }
-
-    /// The screen tries subsets fewest terms first, lexicographically, each once, and
-    /// passes the one whose span holds `y` (here `t1 + t3`, with `t0` and `t2` not).
-    #[test]
-    fn the_screen_visits_subsets_in_order_and_passes_the_span() {
-        let terms: Vec<Vec<f64>> = vec![
-            vec![1.0, 0.0, 0.0, 0.0],
-            vec![0.0, 1.0, 0.0, 0.0],
-            vec![0.0, 0.0, 1.0, 1.0],
-            vec![0.0, 0.0, 1.0, 0.0],
-        ];
-        let screen = Screen::new(&terms, &[0.0, 2.0, 3.0, 0.0]);
-        let mut seen = Vec::new();
-        let found = screen.first(2, &mut |c| {
-            seen.push(c.to_vec());
-            Some(c.to_vec())
-        });
-        assert_eq!(found, Some(vec![1, 3]));
-        assert_eq!(seen, vec![vec![1, 3]]);
-        let mut all = Vec::new();
-        let everything = Screen::new(&terms[..3], &[1.0, 1.0, 1.0, 1.0]);
-        let none: Option<()> = everything.first(3, &mut |c| {
-            all.push(c.to_vec());
-            None
-        });
-        assert!(none.is_none());
-        assert_eq!(all, vec![vec![0, 1, 2]]);
-    }
-
-    /// With no exact fit, `closest` takes the subset that leaves the least residual, checked
-    /// against every subset's least-squares residual computed here by brute force.
-    #[test]
-    fn the_closest_subset_leaves_the_least_residual() {
-        let terms: Vec<Vec<f64>> = vec![
-            vec![1.0, 2.0, 3.0, 4.0, 5.0],
-            vec![1.0, 1.0, 1.0, 1.0, 1.0],
-            vec![1.0, 4.0, 9.0, 16.0, 25.0],
-            vec![0.0, 1.0, 0.0, 1.0, 0.0],
-        ];
-        let y = [2.0, 5.5, 10.0, 17.5, 26.0];
-        let screen = Screen::new(&terms, &y);
-        let (chosen, left) = screen.closest(2).unwrap();
-        let residual = |c: &[usize]| {
-            let gram: Vec<Vec<f64>> = c
-                .iter()
-                .map(|&i| c.iter().map(|&j| screen.gram[i][j]).collect())
-                .collect();
-            let k = solve_f64(gram, c.iter().map(|&i| screen.ty[i]).collect()).unwrap();
-            (0..y.len())
-                .map(|r| {
-                    let p: f64 = c.iter().zip(&k).map(|(&j, k)| k * terms[j][r]).sum();
-                    (p - y[r]).powi(2)
-                })
-                .sum::<f64>()
-        };
-        let mut subsets: Vec<Vec<usize>> = (0..4).map(|i| vec![i]).collect();
-        subsets.extend((0..4).flat_map(|i| (i + 1..4).map(move |j| vec![i, j])));
-        let best = subsets
-            .iter()
-            .min_by(|a, b| residual(a).total_cmp(&residual(b)))
-            .unwrap();
-        assert_eq!(&chosen, best);
-        assert!(
-            (left - residual(best)).abs() < 1e-6,
-            "{left} {}",
-            residual(best)
-        );
-        assert_eq!(chosen, vec![1, 2], "y = x^2 + 1 but for one sample");
     }
 
     /// `y = 2a - b` on five samples is found; a `y` off by one at one sample is not.
