@@ -210,3 +210,55 @@ fn clang_dwarf5_program_of_two_files_validates() {
     );
     assert_eq!(dot["error_percent"].as_f64(), Some(0.0), "{text}");
 }
+
+/// A macro's conditions on data (`CLAMP`: a `?:` inside a `?:`) share a line: the human
+/// output names it once with how many, `--json` keeps each.
+#[test]
+fn conditions_on_data_sharing_a_line_are_named_once_with_how_many() {
+    if !have("gcc", "gcc") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus/saturate.c");
+    let bin = dir.path().join("saturate");
+    assert!(Command::new("gcc")
+        .args(["-g", "-O0"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .status()
+        .unwrap()
+        .success());
+    let run = |json: bool| {
+        let mut c = metron();
+        if json {
+            c.arg("--json");
+        }
+        let out = c
+            .args(["static", "--function", "saturate"])
+            .arg(&bin)
+            .env("METRON_CACHE_DIR", "off")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let human = run(false);
+    let named: Vec<&str> = human
+        .lines()
+        .filter(|l| l.contains("DATA-DEPENDENT saturate.c:21"))
+        .collect();
+    assert_eq!(named.len(), 1, "{human}");
+    let v: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let at_21 = v.to_string().matches("\"line\":21").count();
+    assert!(at_21 >= 2, "{v}");
+    assert!(
+        named[0].contains(&format!("{at_21} on the line")),
+        "{human}\n{v}"
+    );
+}

@@ -283,9 +283,27 @@ fn print_function(f: &FunctionReport) {
     if let Some(why) = &f.not_checked {
         println!("    not checked against runs of the machine code: {why}");
     }
+    // A macro's conditions (`CLAMP`: two `?:`) share a line and a message: printed once,
+    // with how many (`--json` keeps them apart).
+    let mut said: Vec<(&metron_static::assumption::Assumption, usize)> = Vec::new();
     for a in &f.assumptions {
+        let same = |b: &metron_static::assumption::Assumption| {
+            (&b.file, b.line, b.kind, &b.reason, &b.counted_as)
+                == (&a.file, a.line, a.kind, &a.reason, &a.counted_as)
+        };
+        match said.iter_mut().find(|(b, _)| same(b)) {
+            Some((_, n)) => *n += 1,
+            None => said.push((a, 1)),
+        }
+    }
+    for (a, n) in said {
+        let many = if n > 1 {
+            format!(", {n} on the line")
+        } else {
+            String::new()
+        };
         println!(
-            "    DATA-DEPENDENT {}:{} ({}): {}; counted as {}; give the probability with {}",
+            "    DATA-DEPENDENT {}:{} ({}{many}): {}; counted as {}; give the probability with {}",
             a.file,
             a.line,
             a.kind.profile_name(),
