@@ -19,7 +19,8 @@
 //! does not know (data-dependent control), fewer finished runs than [`MIN_SAMPLES`], no
 //! combination of at most [`MAX_TERMS`] terms, or a split part or clone whose arguments DWARF
 //! does not place (`calibrate/passing.rs`).
-//! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs;
+//! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs, and the
+//! block a run was in when it went over its budget;
 //! `METRON_CALIBRATE_TERMS=1` prints every term of each basis with its values at the runs.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -2105,17 +2106,25 @@ fn nest_depth(source: &SourceModel, f: &SourceFunction) -> usize {
         .unwrap_or(1)
 }
 
-/// What the runs know of `function`'s calls: the functions of the same binary it calls
-/// are entered, and the C library's functions that return their first argument say so.
+/// What the runs know of `function`'s calls: the functions of the same binary it calls are
+/// entered, and so are theirs; the C library's functions a run follows ([`Library`]) are
+/// known wherever an entered function calls them (a suite's `alloc` helper calling
+/// `posix_memalign`).
 fn callees<'a>(binary: &'a crate::binary::Binary, function: &Function) -> Callees<'a> {
     let mut out = Callees::default();
-    let targets: BTreeSet<u64> = function
-        .instructions
-        .iter()
-        .filter(|i| i.mnemonic == iced_x86::Mnemonic::Call)
-        .filter_map(|i| i.target)
-        .collect();
-    for t in targets {
+    let call_targets = |f: &Function| -> Vec<u64> {
+        f.instructions
+            .iter()
+            .filter(|i| i.mnemonic == iced_x86::Mnemonic::Call)
+            .filter_map(|i| i.target)
+            .collect()
+    };
+    let mut pending = call_targets(function);
+    let mut seen = BTreeSet::from([function.address]);
+    while let Some(t) = pending.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
         match binary.plt.get(&t) {
             Some(name) => {
                 if let Some(f) = Library::by_name(name) {
@@ -2125,6 +2134,7 @@ fn callees<'a>(binary: &'a crate::binary::Binary, function: &Function) -> Callee
             None => {
                 if let Some(f) = binary.functions.iter().find(|f| f.address == t) {
                     out.enter.insert(t, Callee::new(f));
+                    pending.extend(call_targets(f));
                 }
             }
         }

@@ -89,6 +89,9 @@ pub(super) fn run(
         let block = &cfg.blocks[b];
         steps += block.end - block.first;
         if steps > budget {
+            if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
+                eprintln!("calibrate: run over budget in block {:#x}", block.start);
+            }
             return Run::OverBudget;
         }
         let (step, data) = w.step(&mut m, b);

@@ -1,7 +1,7 @@
 //! The C library functions whose effect a run follows: those that return their first
 //! argument, the conversions of a decimal string (`atoi`, `strtol`: the sizes `main` reads
-//! from `argv`), and the allocators (`malloc`, `calloc`: each block a region of its own, as
-//! the model assumes of distinct arrays).
+//! from `argv`), and the allocators (`malloc`, `calloc`, `posix_memalign`: each block a region
+//! of its own, as the model assumes of distinct arrays).
 
 use iced_x86::Register;
 
@@ -15,8 +15,11 @@ pub enum Library {
     /// `atoi`, `atol`, `strtol`...: the number written in the string at the first argument
     /// (C11 7.22.1.2, 7.22.1.4, in base 10).
     ParseInteger,
-    /// `malloc`, `calloc`, `aligned_alloc`: a new region.
+    /// `malloc`, `calloc`, `aligned_alloc`, `memalign`, `valloc`: a new region.
     Allocate,
+    /// `posix_memalign` (POSIX): a new region stored at the first argument, and 0 (success)
+    /// returned; benchmark suites allocate their arrays this way for alignment.
+    AllocateInto,
 }
 
 impl Library {
@@ -28,7 +31,10 @@ impl Library {
             | "__isoc23_strtol" | "__isoc23_strtoll" | "__isoc23_strtoul" | "__isoc23_strtoull" => {
                 Some(Library::ParseInteger)
             }
-            "malloc" | "calloc" | "aligned_alloc" => Some(Library::Allocate),
+            "malloc" | "calloc" | "aligned_alloc" | "memalign" | "valloc" | "pvalloc" => {
+                Some(Library::Allocate)
+            }
+            "posix_memalign" => Some(Library::AllocateInto),
             _ => None,
         }
     }
@@ -51,6 +57,17 @@ impl Machine {
             Library::ReturnFirstArgument => first,
             Library::ParseInteger => first.and_then(|p| self.decimal(p as u64)),
             Library::Allocate => Some(self.allocate() as i64),
+            Library::AllocateInto => {
+                // Where the pointer goes unknown: the region is not made, and the caller
+                // reads an unknown pointer, as before this was followed.
+                let Some(at) = first else {
+                    self.set_register(Register::RAX, None);
+                    return;
+                };
+                let region = self.allocate();
+                self.store(at as u64, region as i64, 8);
+                Some(0)
+            }
         };
         self.set_register(Register::RAX, value);
     }
@@ -138,5 +155,22 @@ mod tests {
         let (c, d) = (m.allocate(), m.allocate());
         assert_eq!(c - d, REGION);
         assert!(d > b);
+    }
+
+    #[test]
+    fn posix_memalign_stores_a_new_region_where_asked_and_succeeds() {
+        let mut m = Machine::at_entry(&[]);
+        let first = m.allocate();
+        m.library_call(Library::AllocateInto, Some(0x2000));
+        assert_eq!(m.register(Register::RAX), Some(0));
+        let stored = m.load(0x2000, 8).map(|v| v as u64);
+        assert_eq!(stored, Some(first + REGION));
+        // The pointer's place unknown: nothing stored, the result unknown.
+        m.library_call(Library::AllocateInto, None);
+        assert_eq!(m.register(Register::RAX), None);
+        assert_eq!(
+            Library::by_name("posix_memalign"),
+            Some(Library::AllocateInto)
+        );
     }
 }
