@@ -370,13 +370,15 @@ impl Binary {
                 continue;
             }
             let name = demangle(&symbol);
+            let mut signature = signatures.get(&address).cloned().unwrap_or_default();
+            signature.settle_stack(prologue_bytes(&instructions));
             functions.push(Function {
                 symbol,
                 name,
                 address,
                 size,
                 instructions,
-                signature: signatures.get(&address).cloned().unwrap_or_default(),
+                signature,
             });
         }
         if functions.is_empty() {
@@ -935,6 +937,32 @@ fn frames(context: &addr2line::Context<Reader>, address: u64) -> Vec<Frame> {
 
 fn demangle(symbol: &str) -> String {
     addr2line::demangle(symbol, gimli::DW_LANG_C_plus_plus).unwrap_or_else(|| symbol.to_string())
+}
+
+/// How far a function's prologue moves `rsp` down before its body: its leading pushes and
+/// `sub rsp, imm` (instructions between them that leave `rsp` alone are passed over). clang
+/// without a frame pointer gives stack parameters' places from `rsp` after them.
+fn prologue_bytes(instructions: &[Instruction]) -> i64 {
+    let mut bytes = 0;
+    for i in instructions.iter().take(24) {
+        let d = &i.decoded;
+        let rsp = d.op0_kind() == iced_x86::OpKind::Register
+            && d.op0_register() == iced_x86::Register::RSP;
+        match i.mnemonic {
+            Mnemonic::Push => bytes += 8,
+            Mnemonic::Sub if rsp && d.op1_kind() != iced_x86::OpKind::Register => {
+                bytes += d.immediate(1) as i64;
+            }
+            Mnemonic::Endbr64
+            | Mnemonic::Mov
+            | Mnemonic::Movaps
+            | Mnemonic::Movups
+            | Mnemonic::Lea
+                if !rsp => {}
+            _ => break,
+        }
+    }
+    bytes
 }
 
 #[cfg(test)]

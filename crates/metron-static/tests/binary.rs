@@ -148,3 +148,49 @@ fn instructions_carry_lines_and_inline_frames() {
         .iter()
         .any(|(n, _)| n.ends_with("stream.c")));
 }
+
+/// examples/corpus/gemver_suite.c at clang -O2 `-fno-inline`: clang drops the constant `n`,
+/// so `x`, `y`, `z` are the 7th to 9th integer arguments, on the stack. Its DWARF places them
+/// at `DW_OP_fbreg +56/+64/+72` from `rsp` after the prologue's six pushes (the code reads
+/// `x` as `0x38(%rsp)`), not from `rsp` at entry: read as slots 6-8 before, so the runs gave
+/// the kernel wrong pointers and took the alias test's scalar fallback.
+#[test]
+fn stack_parameters_of_a_function_that_pushes_are_placed_past_its_pushes() {
+    if !have("clang", "clang-14") {
+        return;
+    }
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("gemver");
+    let status = metron_measure::tool::testing::command("clang")
+        .args(["-g", "-O2", "-fno-inline", "-DMINI"])
+        .arg(format!("-I{}", corpus.join("suite").display()))
+        .args([
+            corpus.join("gemver_suite.c"),
+            corpus.join("suite/benchutil.c"),
+        ])
+        .arg("-o")
+        .arg(&bin)
+        .arg("-lm")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let binary = Binary::load(&bin).unwrap();
+    let kernel = binary
+        .functions
+        .iter()
+        .find(|f| f.name == "kernel_gemver")
+        .unwrap();
+    let s = &kernel.signature;
+    let pushes = kernel
+        .instructions
+        .iter()
+        .take_while(|i| i.mnemonic == iced_x86::Mnemonic::Push)
+        .count();
+    assert!(pushes > 0, "the case needs a prologue that pushes");
+    assert_eq!(s.integer_argument(0), Some("A"), "{s:?}");
+    assert_eq!(s.integer_argument(5), Some("w"), "{s:?}");
+    assert_eq!(s.integer_argument(6), Some("x"), "{s:?}");
+    assert_eq!(s.integer_argument(8), Some("z"), "{s:?}");
+    assert_eq!(s.integer_arguments(), 9, "{s:?}");
+}

@@ -28,6 +28,11 @@ pub struct Signature {
     /// the 8-byte slot above the return address (0 is the first).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub stack: BTreeMap<String, u16>,
+    /// Stack parameters at `DW_OP_fbreg` offsets from an `rsp` frame base (clang without a
+    /// frame pointer): `rsp` after the prologue's pushes, which only the code tells
+    /// ([`Signature::settle_stack`] makes them slots).
+    #[serde(skip)]
+    after_prologue: BTreeMap<String, i64>,
 }
 
 impl Signature {
@@ -45,6 +50,20 @@ impl Signature {
             }
         };
         found.map(|(p, _)| p.as_str())
+    }
+
+    /// Places the stack parameters whose offsets count from `rsp` after a prologue that
+    /// moved it down `prologue` bytes (pushes, `sub rsp`): the first stack argument is then
+    /// at `prologue + 8`.
+    pub fn settle_stack(&mut self, prologue: i64) {
+        for (name, offset) in std::mem::take(&mut self.after_prologue) {
+            let from_first = offset - prologue - 8;
+            if from_first >= 0 && from_first % 8 == 0 {
+                if let Ok(slot) = u16::try_from(from_first / 8) {
+                    self.stack.insert(name, slot);
+                }
+            }
+        }
     }
 
     /// One past the last integer argument DWARF places.
@@ -146,11 +165,16 @@ fn parameters(
             Some(AtEntry::Constant(v)) => {
                 signature.fixed.insert(name, v);
             }
-            Some(AtEntry::Frame(offset)) => {
-                if let Some(slot) = frame.stack_slot(offset) {
-                    signature.stack.insert(name, slot);
+            Some(AtEntry::Frame(offset)) => match frame {
+                FrameBase::StackPointer => {
+                    signature.after_prologue.insert(name, offset);
                 }
-            }
+                _ => {
+                    if let Some(slot) = frame.stack_slot(offset) {
+                        signature.stack.insert(name, slot);
+                    }
+                }
+            },
             None => {}
         }
     }
@@ -210,8 +234,9 @@ enum AtEntry {
 enum FrameBase {
     /// `DW_OP_call_frame_cfa` (gcc): the first stack argument is at offset 0.
     Cfa,
-    /// `DW_OP_reg7` (`rsp`, clang without a frame pointer): at entry the return address is at
-    /// offset 0 and the first stack argument at 8.
+    /// `DW_OP_reg7` (`rsp`, clang without a frame pointer): `rsp` once the prologue has
+    /// pushed the registers it saves, so the first stack argument is at 8 past them
+    /// ([`Signature::settle_stack`]).
     StackPointer,
     /// Anything else (`rbp`, which entry has not set up yet).
     Other,
@@ -235,12 +260,12 @@ impl FrameBase {
         })
     }
 
-    /// The stack argument slot at `offset` from this frame base at entry.
+    /// The stack argument slot at `offset` from a frame base that is the same at entry (the
+    /// CFA); `rsp`'s offsets wait for the prologue ([`Signature::settle_stack`]).
     fn stack_slot(&self, offset: i64) -> Option<u16> {
         let from_first = match self {
             FrameBase::Cfa => offset,
-            FrameBase::StackPointer => offset - 8,
-            FrameBase::Other => return None,
+            FrameBase::StackPointer | FrameBase::Other => return None,
         };
         (from_first >= 0 && from_first % 8 == 0)
             .then(|| u16::try_from(from_first / 8).ok())
@@ -355,6 +380,7 @@ mod tests {
             ]
             .into_iter()
             .collect(),
+            after_prologue: BTreeMap::new(),
         };
         assert_eq!(s.integer_argument(0), Some("a"));
         assert_eq!(s.integer_argument(1), Some("b"));
@@ -363,5 +389,24 @@ mod tests {
         assert_eq!(s.integer_argument(7), Some("z"), "the second stack slot");
         assert_eq!(s.integer_argument(9), None);
         assert_eq!(s.integer_arguments(), 8);
+    }
+
+    #[test]
+    fn stack_offsets_from_rsp_count_past_the_prologue() {
+        // clang -O2, six pushes (48 bytes): `x` at `DW_OP_fbreg +56` is the first stack
+        // argument, read as `0x38(%rsp)` after the pushes; `+72` the third.
+        let mut s = Signature::default();
+        s.after_prologue.insert("x".into(), 56);
+        s.after_prologue.insert("z".into(), 72);
+        s.after_prologue.insert("local".into(), 20);
+        s.settle_stack(48);
+        assert_eq!(s.stack.get("x"), Some(&0));
+        assert_eq!(s.stack.get("z"), Some(&2));
+        assert_eq!(s.stack.get("local"), None, "below the arguments");
+        // A leaf without pushes: the first stack argument at +8.
+        let mut leaf = Signature::default();
+        leaf.after_prologue.insert("w".into(), 8);
+        leaf.settle_stack(0);
+        assert_eq!(leaf.stack.get("w"), Some(&0));
     }
 }
