@@ -1,6 +1,6 @@
 #ifndef EDGE_SMOOTH_SUITE_H
 #define EDGE_SMOOTH_SUITE_H
-#if !defined(MINI) && !defined(SMALL) && !defined(LARGE)
+#if !defined(MINI) && !defined(SMALL) && !defined(MEDIUM) && !defined(LARGE)
 #define MEDIUM
 #endif
 #ifdef MINI

@@ -1,6 +1,6 @@
 #ifndef GEMVER_SUITE_H
 #define GEMVER_SUITE_H
-#if !defined(MINI) && !defined(SMALL) && !defined(LARGE)
+#if !defined(MINI) && !defined(SMALL) && !defined(MEDIUM) && !defined(LARGE)
 #define MEDIUM
 #endif
 #ifdef MINI

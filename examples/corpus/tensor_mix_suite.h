@@ -1,6 +1,6 @@
 #ifndef TENSOR_MIX_SUITE_H
 #define TENSOR_MIX_SUITE_H
-#if !defined(MINI) && !defined(SMALL) && !defined(LARGE)
+#if !defined(MINI) && !defined(SMALL) && !defined(MEDIUM) && !defined(LARGE)
 #define MEDIUM
 #endif
 #ifdef MINI

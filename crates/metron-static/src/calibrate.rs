@@ -21,7 +21,8 @@
 //! does not place (`calibrate/passing.rs`).
 //! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs, and the
 //! block a run was in when it went over its budget;
-//! `METRON_CALIBRATE_TERMS=1` prints every term of each basis with its values at the runs.
+//! `METRON_CALIBRATE_TERMS=1` prints every term of each basis with its values at the runs;
+//! `METRON_CALIBRATE=off` leaves every function to the rules (what large fixed sizes get).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -64,11 +65,15 @@ pub const MIN_SAMPLES: usize = 7;
 /// Instructions one run may execute, and all runs of a function together.
 const RUN_BUDGET: usize = 1_000_000;
 const TOTAL_BUDGET: usize = 4_000_000;
-/// Instructions one run of a function with fixed sizes may take (it runs once per order).
-/// Sizes a compiler fixed (a `.constprop` clone at a benchmark's size) cannot be made smaller.
-/// The interpreter runs 30-80M instructions/s on compiled loops (`docs/static-accuracy.md`,
-/// "the interpreter"), so that this bounds a cold analysis to seconds.
-const FIXED_BUDGET: usize = 64_000_000;
+/// Instructions one run of a function with fixed sizes may take. Sizes a compiler fixed (a
+/// `.constprop` clone at a benchmark's size, a suite's dataset) cannot be made smaller, and
+/// past the budget only the copy rules count. The interpreter runs 30-80M instructions/s on
+/// compiled loops (`docs/static-accuracy.md`, "the interpreter"): a cold analysis of a
+/// function this large takes seconds, as callgrind would.
+const FIXED_BUDGET: usize = 256_000_000;
+/// A fixed-size function runs in the mirrored order too (the blocks of alias tests) only
+/// when its first run took at most this many instructions.
+const MIRRORED_FIXED: usize = 64_000_000;
 /// How far past [`FIXED_BUDGET`] the model may count before a fixed-size run is not tried.
 const MODEL_SLACK: usize = 4;
 /// The sizes drawn for the loop-bound parameters: small ones, and the rest.
@@ -164,6 +169,9 @@ pub enum NotChecked {
     Stopped { at: u64 },
     /// Too few runs finished within the budget (the nest is deep, or its fixed sizes large).
     OverBudget { needed: usize, finished: usize },
+    /// `METRON_CALIBRATE=off`: the rules' counts alone, as a function whose runs go over
+    /// their budget gets them (to measure the rules by themselves).
+    TurnedOff,
 }
 
 impl std::fmt::Display for NotChecked {
@@ -183,6 +191,7 @@ impl std::fmt::Display for NotChecked {
                 f,
                 "{finished} runs finished within the budget, {needed} needed"
             ),
+            NotChecked::TurnedOff => write!(f, "turned off (METRON_CALIBRATE=off)"),
         }
     }
 }
@@ -242,6 +251,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         assumed,
         ..
     } = *target;
+    turned_on()?;
     let f = source
         .functions
         .iter()
@@ -330,6 +340,14 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         data_counts(target, &runs, &basis, counts, &out);
     }
     Ok(out)
+}
+
+/// [`NotChecked::TurnedOff`] under `METRON_CALIBRATE=off`.
+fn turned_on() -> Result<(), NotChecked> {
+    match std::env::var_os("METRON_CALIBRATE").is_some_and(|v| v == "off") {
+        true => Err(NotChecked::TurnedOff),
+        false => Ok(()),
+    }
 }
 
 /// Whether the model counts a fixed-size function so far past [`FIXED_BUDGET`] that its run
@@ -1916,7 +1934,9 @@ fn cached_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotCheck
 /// alias tests (whose counts depend on where the arrays are, not on the sizes) show.
 fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked> {
     let f = subject.f;
-    // Fixed sizes (no parameter): one point, run in both orders with a larger budget.
+    // Fixed sizes (no parameter): one point, with a larger budget, in both orders when the
+    // first run was short ([`MIRRORED_FIXED`]); the other way of branches on data may take
+    // the rest.
     let fixed = subject.bounds.is_empty();
     let (mut points, run_budget, total_budget, needed) = match fixed {
         true => (vec![Binding::new()], FIXED_BUDGET, 2 * FIXED_BUDGET, 1),
@@ -1938,7 +1958,7 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
         let ways = [(false, true), (true, true), (false, false)];
         for (k, &(mirrored, taken)) in ways.iter().enumerate() {
             let wanted = match k {
-                1 => (t + usize::from(fixed)) % 2 == 1,
+                1 => (t + usize::from(fixed)) % 2 == 1 && !(fixed && spent > MIRRORED_FIXED),
                 2 => runs.first().is_some_and(|(_, guessed)| *guessed),
                 _ => true,
             };

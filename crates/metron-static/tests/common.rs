@@ -175,3 +175,44 @@ pub fn profiled_error_at(
     .unwrap();
     (kernel(&cs, kernel_name).total_error_percent(), profile)
 }
+
+/// Builds examples/corpus/`file` with suite/benchutil.c (`cc flags -Isuite`), models it and
+/// runs it under callgrind: the model and callgrind's per-instruction counts.
+pub fn suite_program(
+    cc: &str,
+    file: &str,
+    flags: &[&str],
+    dir: &Path,
+) -> (
+    metron_static::analysis::Analysis,
+    metron_static::callgrind::ObjectCounts,
+) {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
+    let bin = dir.join(file.trim_end_matches(".c"));
+    let include = format!("-I{}", corpus.join("suite").display());
+    let status = metron_measure::tool::testing::command(cc)
+        .args(flags)
+        .arg(&include)
+        .args([corpus.join(file), corpus.join("suite/benchutil.c")])
+        .arg("-o")
+        .arg(&bin)
+        .arg("-lm")
+        .status()
+        .unwrap();
+    assert!(status.success(), "{cc} {flags:?} {file}");
+    let mut cflags = vec![include];
+    cflags.extend(
+        flags
+            .iter()
+            .filter(|f| f.starts_with("-D"))
+            .map(|f| f.to_string()),
+    );
+    let options = metron_static::analysis::SourceOptions {
+        cflags,
+        ..Default::default()
+    };
+    let analysis = metron_static::analysis::analyse(&bin, &options).unwrap();
+    let profile = run_callgrind(&bin, &[], dir).unwrap();
+    let counts = profile.object(&bin).unwrap().clone();
+    (analysis, counts)
+}

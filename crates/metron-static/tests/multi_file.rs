@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{example, have};
+use common::{example, have, suite_program};
 use metron_static::analysis::{analyse, SourceOptions};
 use metron_static::category::Architecture;
 use metron_static::validate::{compare_program, run_callgrind};
@@ -202,35 +202,15 @@ fn arrays_a_helper_allocates_with_posix_memalign_are_followed_in_main() {
     if !have("gcc", "gcc") || !have("valgrind", "valgrind") {
         return;
     }
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
     let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("gemver_suite");
-    let include = format!("-I{}", corpus.join("suite").display());
-    let status = metron_measure::tool::testing::command("gcc")
-        .args(["-g", "-O2", &include, "-DMINI"])
-        .args([
-            corpus.join("gemver_suite.c"),
-            corpus.join("suite/benchutil.c"),
-        ])
-        .arg("-o")
-        .arg(&bin)
-        .arg("-lm")
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let options = SourceOptions {
-        cflags: vec![include, "-DMINI".into()],
-        ..SourceOptions::default()
-    };
-    let analysis = analyse(&bin, &options).unwrap();
-    let profile = run_callgrind(&bin, &[], dir.path()).unwrap();
-    let counts = profile.object(&bin).unwrap();
+    let flags = ["-g", "-O2", "-DMINI"];
+    let (analysis, counts) = suite_program("gcc", "gemver_suite.c", &flags, dir.path());
     let rows = compare_program(
         &analysis.binary,
         &analysis.program,
         &Architecture::x86_64(),
         &metron_symbolic::binding([]),
-        counts,
+        &counts,
     )
     .unwrap();
     let main = rows.iter().find(|c| c.region == "main").unwrap();

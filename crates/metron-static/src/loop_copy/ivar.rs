@@ -59,6 +59,22 @@ pub struct IvarFactor {
 impl std::fmt::Display for IvarFactor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let [a, b] = &self.readings;
+        if a == b {
+            write!(
+                f,
+                "{} source iterations per pass, read from its induction variable {} (start {}, \
+                 step {:+}, exit {} against {}): {} passes for a fixed {} iterations",
+                self.factor,
+                a.place,
+                a.start,
+                a.step,
+                a.exit,
+                a.bound,
+                a.passes,
+                a.source_iterations
+            )?;
+            return Ok(());
+        }
         write!(
             f,
             "{} source iterations per pass, read from its induction variable {} (start {}, \
@@ -82,7 +98,7 @@ impl std::fmt::Display for IvarFactor {
 }
 
 /// One finished first entry of a loop.
-#[derive(Serialize, serde::Deserialize)]
+#[derive(Clone, Serialize, serde::Deserialize)]
 struct Entry {
     passes: i64,
     induction: Option<(String, i64, i64, i64, String)>,
@@ -159,11 +175,19 @@ pub fn ivar_factors(
         return out;
     };
     let growth = runs[1].0 - runs[0].0;
+    if growth == 0 {
+        let mut fixed = runs[0].clone();
+        from_preheaders(function, cfg, &innermost, &mut fixed);
+        fixed_trip_factors(cfg, &fixed, &innermost, &mut out);
+    }
     for &o in &innermost {
         let (Some(a), Some(b)) = (runs[0].1.get(&o), runs[1].1.get(&o)) else {
             continue;
         };
         let dt = b.passes - a.passes;
+        if out.contains_key(&o) {
+            continue;
+        }
         if dt <= 0 || growth <= 0 || growth % dt != 0 || growth / dt > MAX_FACTOR {
             continue;
         }
@@ -182,6 +206,64 @@ pub fn ivar_factors(
     }
     by_units(cfg, &runs, &innermost, &mut out);
     out
+}
+
+/// Copies of a loop of a fixed trip count that the run from the function's entry did not
+/// reach within its budget (a loop after a large nest): each run again from the block that
+/// enters it (the header's immediate dominator) with every register unknown. A copy whose
+/// count the compiler fixed sets its induction variable there and compares it with a
+/// constant; one that needs what came before stops on an unknown branch and is not read.
+fn from_preheaders(
+    function: &Function,
+    cfg: &Cfg,
+    copies: &[usize],
+    (n, entries): &mut (i64, BTreeMap<usize, Entry>),
+) {
+    for &o in copies {
+        if entries.contains_key(&o) {
+            continue;
+        }
+        let Some(preheader) = cfg.idom[cfg.loops[o].header] else {
+            continue;
+        };
+        let mut found = cached_run(function, cfg, &[], &[o], (*n, Some(preheader)));
+        if let Some(e) = found.remove(&o) {
+            entries.insert(o, e);
+        }
+    }
+}
+
+/// Copies of a loop whose trip count `S` is fixed (sizes the compiler was given as constants:
+/// no parameter moves it, so the two runs are one): a copy of `k` source iterations per pass
+/// runs `T` passes with `k T <= S <= k T + 2 (k - 1)` (what is left over goes to remainders,
+/// at most `k - 1`, and to a peel for alignment, at most `k - 1` more). The factor is read
+/// where exactly one `k` up to [`MAX_FACTOR`] fits; short copies (remainders) fit none.
+fn fixed_trip_factors(
+    cfg: &Cfg,
+    (trip, entries): &(i64, BTreeMap<usize, Entry>),
+    copies: &[usize],
+    out: &mut BTreeMap<usize, IvarFactor>,
+) {
+    for &o in copies {
+        let Some(e) = entries.get(&o) else { continue };
+        let Some(reading) = reading(e, *trip) else {
+            continue;
+        };
+        let fits = |k: i64| k * e.passes <= *trip && *trip <= k * e.passes + 2 * (k - 1);
+        let mut ks = (1..=MAX_FACTOR).filter(|&k| e.passes > 0 && fits(k));
+        let (Some(k), None) = (ks.next(), ks.next()) else {
+            continue;
+        };
+        out.insert(
+            o,
+            IvarFactor {
+                factor: k,
+                readings: [reading.clone(), reading],
+                unit: None,
+                header: cfg.blocks[cfg.loops[o].header].start,
+            },
+        );
+    }
 }
 
 /// Passes of each copy's first entry at the two sizes, and the growth of the source loop's
@@ -315,7 +397,7 @@ fn sample(
 ) -> Option<(i64, BTreeMap<usize, Entry>)> {
     let (arguments, values) = arguments(function, source, s, grow)?;
     let n = source_trip(source, s, &values)?;
-    let entries = cached_run(function, cfg, &arguments, copies, n);
+    let entries = cached_run(function, cfg, &arguments, copies, (n, None));
     Some((n, entries))
 }
 
@@ -396,10 +478,11 @@ fn cached_run(
     cfg: &Cfg,
     arguments: &[i64],
     copies: &[usize],
-    n: i64,
+    (n, start): (i64, Option<usize>),
 ) -> BTreeMap<usize, Entry> {
     let mut key = function.code_hash().to_le_bytes().to_vec();
-    for v in arguments.iter().chain([&n]) {
+    let from = start.map_or(-1, |b| b as i64);
+    for v in arguments.iter().chain([&n, &from]) {
         key.extend(v.to_le_bytes());
     }
     for c in copies {
@@ -409,7 +492,7 @@ fn cached_run(
     if let Some(done) = cache.as_ref().and_then(|c| c.load::<Vec<(usize, Entry)>>()) {
         return done.into_iter().collect();
     }
-    let done = run(function, cfg, arguments, copies, n);
+    let done = run(function, cfg, arguments, copies, (n, start));
     if let Some(c) = cache {
         let list: Vec<(usize, &Entry)> = done.iter().map(|(o, e)| (*o, e)).collect();
         c.store(&list, &Default::default());
@@ -417,15 +500,16 @@ fn cached_run(
     done
 }
 
-/// Runs the function from its entry until every copy has finished its first entry (or the
-/// run stops: a return, an unknown branch, the budget, or a copy that cannot finish within
-/// the budget: see [`Pace`]). `n`: the source loop's iterations per entry.
+/// Runs the function from its entry (or from block `start`, the registers unknown) until
+/// every copy has finished its first entry (or the run stops: a return, an unknown branch,
+/// the budget, or a copy that cannot finish within the budget: see [`Pace`]). `n`: the
+/// source loop's iterations per entry.
 fn run(
     function: &Function,
     cfg: &Cfg,
     arguments: &[i64],
     copies: &[usize],
-    n: i64,
+    (n, start): (i64, Option<usize>),
 ) -> BTreeMap<usize, Entry> {
     let by_start = cfg.blocks_by_start();
     let mut m = Machine::at_entry(arguments);
@@ -445,7 +529,8 @@ fn run(
         })
     };
     let paced: Vec<bool> = copies.iter().map(|&o| !encloses(o)).collect();
-    let (mut b, mut steps) = (*by_start.get(&function.address).unwrap_or(&0), 0usize);
+    let entry = *by_start.get(&function.address).unwrap_or(&0);
+    let (mut b, mut steps) = (start.unwrap_or(entry), 0usize);
     while done.len() < copies.len() && steps < BUDGET {
         if pace.values().any(|p| p.hopeless(steps, n)) {
             break;
