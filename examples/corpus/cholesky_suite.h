@@ -15,5 +15,5 @@
 #ifdef LARGE
 #define N 2000
 #endif
-#define _N_ N
+#define _N_ BU_LOOP_BOUND(N, n)
 #endif

@@ -19,6 +19,6 @@
 #define W 4096
 #define H 2160
 #endif
-#define _W_ W
-#define _H_ H
+#define _W_ BU_LOOP_BOUND(W, w)
+#define _H_ BU_LOOP_BOUND(H, h)
 #endif

@@ -31,9 +31,9 @@
 #define NL 1100
 #define NM 1200
 #endif
-#define _NI_ NI
-#define _NJ_ NJ
-#define _NK_ NK
-#define _NL_ NL
-#define _NM_ NM
+#define _NI_ BU_LOOP_BOUND(NI, ni)
+#define _NJ_ BU_LOOP_BOUND(NJ, nj)
+#define _NK_ BU_LOOP_BOUND(NK, nk)
+#define _NL_ BU_LOOP_BOUND(NL, nl)
+#define _NM_ BU_LOOP_BOUND(NM, nm)
 #endif

@@ -19,6 +19,6 @@
 #define TSTEPS 500
 #define N 120
 #endif
-#define _TSTEPS_ TSTEPS
-#define _N_ N
+#define _TSTEPS_ BU_LOOP_BOUND(TSTEPS, tsteps)
+#define _N_ BU_LOOP_BOUND(N, n)
 #endif

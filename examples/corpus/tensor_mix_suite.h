@@ -23,7 +23,7 @@
 #define NR 150
 #define NP 160
 #endif
-#define _NQ_ NQ
-#define _NR_ NR
-#define _NP_ NP
+#define _NQ_ BU_LOOP_BOUND(NQ, nq)
+#define _NR_ BU_LOOP_BOUND(NR, nr)
+#define _NP_ BU_LOOP_BOUND(NP, np)
 #endif

@@ -17,6 +17,14 @@
 #define EXP_FUN(x) exp(x)
 #define POW_FUN(x, y) pow(x, y)
 
+/* Loop bounds: the kernel's size parameters (what it was passed, constants from main), or
+ * with -DBU_USE_SCALAR_LB the dataset's macros themselves. */
+#ifdef BU_USE_SCALAR_LB
+#define BU_LOOP_BOUND(x, y) x
+#else
+#define BU_LOOP_BOUND(x, y) y
+#endif
+
 /* An array parameter: the declared extent, not the run's (s1, s2 document it). */
 #define BU_1D(name, d1, s1) name[d1]
 #define BU_2D(name, d1, d2, s1, s2) name[d1][d2]

@@ -164,7 +164,18 @@ pub fn ivar_factors(
 ) -> BTreeMap<usize, IvarFactor> {
     let innermost: Vec<usize> = copies.to_vec();
     let mut out = BTreeMap::new();
-    if innermost.is_empty() || function.clone_suffix().is_some() {
+    if innermost.is_empty() {
+        return out;
+    }
+    // Sizes the compiler fixed (a `.constprop` clone, a function whose constant arguments
+    // clang dropped): the loop's trip is DWARF's constants, and the arguments the runs would
+    // pass in source order are not where the code reads them.
+    if function.clone_suffix().is_some() || bounds_fixed(function, source, s) {
+        if let Some(trip) = source_trip(source, s, &function.signature.fixed) {
+            let mut fixed = (trip, BTreeMap::new());
+            from_preheaders(function, cfg, &innermost, &mut fixed);
+            fixed_trip_factors(cfg, &fixed, &innermost, &mut out);
+        }
         return out;
     }
     let Some(runs) = [0, GROWTH]
@@ -206,6 +217,22 @@ pub fn ivar_factors(
     }
     by_units(cfg, &runs, &innermost, &mut out);
     out
+}
+
+/// Whether source loop `s`'s bounds name parameters and DWARF says the compiler fixed them all.
+fn bounds_fixed(function: &Function, source: &SourceModel, s: usize) -> bool {
+    let Ok(scop) = source.loops[s].scop.as_ref() else {
+        return false;
+    };
+    let names: Vec<&String> = scop
+        .start
+        .exprs()
+        .iter()
+        .chain(scop.end.exprs())
+        .flat_map(|e| e.names())
+        .collect();
+    let fixed = &function.signature.fixed;
+    !names.is_empty() && names.iter().all(|n| fixed.contains_key(*n))
 }
 
 /// Copies of a loop of a fixed trip count that the run from the function's entry did not
