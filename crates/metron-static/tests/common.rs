@@ -177,16 +177,14 @@ pub fn profiled_error_at(
 }
 
 /// Builds examples/corpus/`file` with suite/benchutil.c (`cc flags -Isuite`), models it and
-/// runs it under callgrind: the model and callgrind's per-instruction counts.
+/// runs it under callgrind (no arguments: its sizes are the dataset's): the model and its
+/// comparison with callgrind per function and loop.
 pub fn suite_program(
     cc: &str,
     file: &str,
     flags: &[&str],
     dir: &Path,
-) -> (
-    metron_static::analysis::Analysis,
-    metron_static::callgrind::ObjectCounts,
-) {
+) -> (metron_static::analysis::Analysis, Vec<Comparison>) {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
     let bin = dir.join(file.trim_end_matches(".c"));
     let include = format!("-I{}", corpus.join("suite").display());
@@ -213,6 +211,14 @@ pub fn suite_program(
     };
     let analysis = metron_static::analysis::analyse(&bin, &options).unwrap();
     let profile = run_callgrind(&bin, &[], dir).unwrap();
-    let counts = profile.object(&bin).unwrap().clone();
-    (analysis, counts)
+    let counts = profile.object(&bin).unwrap();
+    let rows = compare_program(
+        &analysis.binary,
+        &analysis.program,
+        &Architecture::x86_64(),
+        &metron_symbolic::binding([]),
+        counts,
+    )
+    .unwrap();
+    (analysis, rows)
 }

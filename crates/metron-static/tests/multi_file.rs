@@ -204,15 +204,7 @@ fn arrays_a_helper_allocates_with_posix_memalign_are_followed_in_main() {
     }
     let dir = tempfile::tempdir().unwrap();
     let flags = ["-g", "-O2", "-DMINI"];
-    let (analysis, counts) = suite_program("gcc", "gemver_suite.c", &flags, dir.path());
-    let rows = compare_program(
-        &analysis.binary,
-        &analysis.program,
-        &Architecture::x86_64(),
-        &metron_symbolic::binding([]),
-        &counts,
-    )
-    .unwrap();
+    let (_, rows) = suite_program("gcc", "gemver_suite.c", &flags, dir.path());
     let main = rows.iter().find(|c| c.region == "main").unwrap();
     assert!(main.unevaluated.is_none(), "{:?}", main.unevaluated);
     assert!(

@@ -59,37 +59,24 @@ pub struct IvarFactor {
 impl std::fmt::Display for IvarFactor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let [a, b] = &self.readings;
-        if a == b {
-            write!(
-                f,
-                "{} source iterations per pass, read from its induction variable {} (start {}, \
-                 step {:+}, exit {} against {}): {} passes for a fixed {} iterations",
-                self.factor,
-                a.place,
-                a.start,
-                a.step,
-                a.exit,
-                a.bound,
-                a.passes,
-                a.source_iterations
-            )?;
-            return Ok(());
-        }
         write!(
             f,
             "{} source iterations per pass, read from its induction variable {} (start {}, \
-             step {:+}, exit {} against {}): {} and {} passes for {} and {} iterations",
-            self.factor,
-            a.place,
-            a.start,
-            a.step,
-            a.exit,
-            a.bound,
-            a.passes,
-            b.passes,
-            a.source_iterations,
-            b.source_iterations
+             step {:+}, exit {} against {}): ",
+            self.factor, a.place, a.start, a.step, a.exit, a.bound
         )?;
+        match a == b {
+            true => write!(
+                f,
+                "{} passes for a fixed {} iterations",
+                a.passes, a.source_iterations
+            )?,
+            false => write!(
+                f,
+                "{} and {} passes for {} and {} iterations",
+                a.passes, b.passes, a.source_iterations, b.source_iterations
+            )?,
+        }
         match &self.unit {
             Some(unit) => write!(f, "; the factor from its unit: {unit}"),
             None => Ok(()),
