@@ -940,25 +940,21 @@ fn demangle(symbol: &str) -> String {
 }
 
 /// How far a function's prologue moves `rsp` down before its body: its leading pushes and
-/// `sub rsp, imm` (instructions between them that leave `rsp` alone are passed over). clang
-/// without a frame pointer gives stack parameters' places from `rsp` after them.
+/// `sub rsp, imm` (an `rsp` step, `Instruction::step`); moves, `lea` and `endbr64` between
+/// them that leave `rsp` alone are passed over. clang without a frame pointer gives stack
+/// parameters' places from `rsp` after them.
 fn prologue_bytes(instructions: &[Instruction]) -> i64 {
-    let mut bytes = 0;
+    use iced_x86::Register;
+    let mut bytes: i64 = 0;
     for i in instructions.iter().take(24) {
-        let d = &i.decoded;
-        let rsp = d.op0_kind() == iced_x86::OpKind::Register
-            && d.op0_register() == iced_x86::Register::RSP;
-        match i.mnemonic {
-            Mnemonic::Push => bytes += 8,
-            Mnemonic::Sub if rsp && d.op1_kind() != iced_x86::OpKind::Register => {
-                bytes += d.immediate(1) as i64;
-            }
-            Mnemonic::Endbr64
-            | Mnemonic::Mov
-            | Mnemonic::Movaps
-            | Mnemonic::Movups
-            | Mnemonic::Lea
-                if !rsp => {}
+        let passes_over = matches!(
+            i.mnemonic,
+            Mnemonic::Endbr64 | Mnemonic::Mov | Mnemonic::Movaps | Mnemonic::Movups | Mnemonic::Lea
+        ) && !i.writes.contains(&Register::RSP);
+        match (i.mnemonic, i.step) {
+            (Mnemonic::Push, _) => bytes = bytes.saturating_add(8),
+            (_, Some((Register::RSP, down))) if down < 0 => bytes = bytes.saturating_sub(down),
+            _ if passes_over => {}
             _ => break,
         }
     }

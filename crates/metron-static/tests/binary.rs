@@ -159,22 +159,9 @@ fn stack_parameters_of_a_function_that_pushes_are_placed_past_its_pushes() {
     if !have("clang", "clang-14") {
         return;
     }
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
     let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("gemver");
-    let status = metron_measure::tool::testing::command("clang")
-        .args(["-g", "-O2", "-fno-inline", "-DMINI"])
-        .arg(format!("-I{}", corpus.join("suite").display()))
-        .args([
-            corpus.join("gemver_suite.c"),
-            corpus.join("suite/benchutil.c"),
-        ])
-        .arg("-o")
-        .arg(&bin)
-        .arg("-lm")
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let flags = ["-g", "-O2", "-fno-inline", "-DMINI"];
+    let (bin, _) = build_suite("clang", "gemver_suite.c", &flags, dir.path());
     let binary = Binary::load(&bin).unwrap();
     let kernel = binary
         .functions

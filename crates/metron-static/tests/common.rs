@@ -176,15 +176,9 @@ pub fn profiled_error_at(
     (kernel(&cs, kernel_name).total_error_percent(), profile)
 }
 
-/// Builds examples/corpus/`file` with suite/benchutil.c (`cc flags -Isuite`), models it and
-/// runs it under callgrind (no arguments: its sizes are the dataset's): the model and its
-/// comparison with callgrind per function and loop.
-pub fn suite_program(
-    cc: &str,
-    file: &str,
-    flags: &[&str],
-    dir: &Path,
-) -> (metron_static::analysis::Analysis, Vec<Comparison>) {
+/// Builds examples/corpus/`file` with suite/benchutil.c (`cc flags -Isuite`) into `dir`:
+/// the binary and the `-I`/`-D` flags its source is parsed with.
+pub fn build_suite(cc: &str, file: &str, flags: &[&str], dir: &Path) -> (PathBuf, Vec<String>) {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/corpus");
     let bin = dir.join(file.trim_end_matches(".c"));
     let include = format!("-I{}", corpus.join("suite").display());
@@ -198,13 +192,22 @@ pub fn suite_program(
         .status()
         .unwrap();
     assert!(status.success(), "{cc} {flags:?} {file}");
-    let mut cflags = vec![include];
-    cflags.extend(
-        flags
-            .iter()
-            .filter(|f| f.starts_with("-D"))
-            .map(|f| f.to_string()),
-    );
+    let defines = flags.iter().filter(|f| f.starts_with("-D"));
+    let cflags = std::iter::once(include)
+        .chain(defines.map(|f| f.to_string()))
+        .collect();
+    (bin, cflags)
+}
+
+/// [`build_suite`], modelled and run under callgrind (no arguments: its sizes are the
+/// dataset's): the model and its comparison with callgrind per function and loop.
+pub fn suite_program(
+    cc: &str,
+    file: &str,
+    flags: &[&str],
+    dir: &Path,
+) -> (metron_static::analysis::Analysis, Vec<Comparison>) {
+    let (bin, cflags) = build_suite(cc, file, flags, dir);
     let options = metron_static::analysis::SourceOptions {
         cflags,
         ..Default::default()

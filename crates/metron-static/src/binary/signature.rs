@@ -57,11 +57,9 @@ impl Signature {
     /// at `prologue + 8`.
     pub fn settle_stack(&mut self, prologue: i64) {
         for (name, offset) in std::mem::take(&mut self.after_prologue) {
-            let from_first = offset - prologue - 8;
-            if from_first >= 0 && from_first % 8 == 0 {
-                if let Ok(slot) = u16::try_from(from_first / 8) {
-                    self.stack.insert(name, slot);
-                }
+            let from_first = offset.checked_sub(prologue).and_then(|o| o.checked_sub(8));
+            if let Some(slot) = from_first.and_then(stack_slot) {
+                self.stack.insert(name, slot);
             }
         }
     }
@@ -166,14 +164,15 @@ fn parameters(
                 signature.fixed.insert(name, v);
             }
             Some(AtEntry::Frame(offset)) => match frame {
-                FrameBase::StackPointer => {
-                    signature.after_prologue.insert(name, offset);
-                }
-                _ => {
-                    if let Some(slot) = frame.stack_slot(offset) {
+                FrameBase::Cfa => {
+                    if let Some(slot) = stack_slot(offset) {
                         signature.stack.insert(name, slot);
                     }
                 }
+                FrameBase::StackPointer => {
+                    signature.after_prologue.insert(name, offset);
+                }
+                FrameBase::Other => {}
             },
             None => {}
         }
@@ -232,7 +231,7 @@ enum AtEntry {
 
 /// What a subprogram's `DW_AT_frame_base` is at its entry, for its stack arguments.
 enum FrameBase {
-    /// `DW_OP_call_frame_cfa` (gcc): the first stack argument is at offset 0.
+    /// `DW_OP_call_frame_cfa` (gcc): the first stack argument is at offset 0 ([`stack_slot`]).
     Cfa,
     /// `DW_OP_reg7` (`rsp`, clang without a frame pointer): `rsp` once the prologue has
     /// pushed the registers it saves, so the first stack argument is at 8 past them
@@ -259,18 +258,13 @@ impl FrameBase {
             _ => FrameBase::Other,
         })
     }
+}
 
-    /// The stack argument slot at `offset` from a frame base that is the same at entry (the
-    /// CFA); `rsp`'s offsets wait for the prologue ([`Signature::settle_stack`]).
-    fn stack_slot(&self, offset: i64) -> Option<u16> {
-        let from_first = match self {
-            FrameBase::Cfa => offset,
-            FrameBase::StackPointer | FrameBase::Other => return None,
-        };
-        (from_first >= 0 && from_first % 8 == 0)
-            .then(|| u16::try_from(from_first / 8).ok())
-            .flatten()
-    }
+/// The stack argument slot `from_first` bytes past the first stack argument.
+fn stack_slot(from_first: i64) -> Option<u16> {
+    (from_first >= 0 && from_first % 8 == 0)
+        .then(|| u16::try_from(from_first / 8).ok())
+        .flatten()
 }
 
 /// The parameter's location at `low`, when it is one register or a constant.

@@ -159,9 +159,7 @@ pub fn ivar_factors(
     // pass in source order are not where the code reads them.
     if function.clone_suffix().is_some() || bounds_fixed(function, source, s) {
         if let Some(trip) = source_trip(source, s, &function.signature.fixed) {
-            let mut fixed = (trip, BTreeMap::new());
-            from_preheaders(function, cfg, &innermost, &mut fixed);
-            fixed_trip_factors(cfg, &fixed, &innermost, &mut out);
+            fixed_trip_factors(function, cfg, (trip, BTreeMap::new()), &innermost, &mut out);
         }
         return out;
     }
@@ -173,19 +171,15 @@ pub fn ivar_factors(
         return out;
     };
     let growth = runs[1].0 - runs[0].0;
+    // Bounds that are the file's constants: one trip, both runs alike.
     if growth == 0 {
-        let mut fixed = runs[0].clone();
-        from_preheaders(function, cfg, &innermost, &mut fixed);
-        fixed_trip_factors(cfg, &fixed, &innermost, &mut out);
+        fixed_trip_factors(function, cfg, runs[0].clone(), &innermost, &mut out);
     }
     for &o in &innermost {
         let (Some(a), Some(b)) = (runs[0].1.get(&o), runs[1].1.get(&o)) else {
             continue;
         };
         let dt = b.passes - a.passes;
-        if out.contains_key(&o) {
-            continue;
-        }
         if dt <= 0 || growth <= 0 || growth % dt != 0 || growth / dt > MAX_FACTOR {
             continue;
         }
@@ -208,18 +202,16 @@ pub fn ivar_factors(
 
 /// Whether source loop `s`'s bounds name parameters and DWARF says the compiler fixed them all.
 fn bounds_fixed(function: &Function, source: &SourceModel, s: usize) -> bool {
-    let Ok(scop) = source.loops[s].scop.as_ref() else {
-        return false;
-    };
-    let names: Vec<&String> = scop
-        .start
-        .exprs()
-        .iter()
-        .chain(scop.end.exprs())
-        .flat_map(|e| e.names())
-        .collect();
+    let names = bound_names(source, s).unwrap_or_default();
     let fixed = &function.signature.fixed;
     !names.is_empty() && names.iter().all(|n| fixed.contains_key(*n))
+}
+
+/// The names source loop `s`'s start and end read; `None` where its bounds are not affine.
+fn bound_names(source: &SourceModel, s: usize) -> Option<Vec<&String>> {
+    let scop = source.loops[s].scop.as_ref().ok()?;
+    let exprs = scop.start.exprs().iter().chain(scop.end.exprs());
+    Some(exprs.flat_map(|e| e.names()).collect())
 }
 
 /// Copies of a loop of a fixed trip count that the run from the function's entry did not
@@ -252,18 +244,23 @@ fn from_preheaders(
 /// runs `T` passes with `k T <= S <= k T + 2 (k - 1)` (what is left over goes to remainders,
 /// at most `k - 1`, and to a peel for alignment, at most `k - 1` more). The factor is read
 /// where exactly one `k` up to [`MAX_FACTOR`] fits; short copies (remainders) fit none.
+/// `entries`: the first entries a run from the function's entry finished, if any; the others
+/// are run from their preheaders.
 fn fixed_trip_factors(
+    function: &Function,
     cfg: &Cfg,
-    (trip, entries): &(i64, BTreeMap<usize, Entry>),
+    mut entries: (i64, BTreeMap<usize, Entry>),
     copies: &[usize],
     out: &mut BTreeMap<usize, IvarFactor>,
 ) {
+    from_preheaders(function, cfg, copies, &mut entries);
+    let (trip, entries) = (entries.0, entries.1);
     for &o in copies {
         let Some(e) = entries.get(&o) else { continue };
-        let Some(reading) = reading(e, *trip) else {
+        let Some(reading) = reading(e, trip) else {
             continue;
         };
-        let fits = |k: i64| k * e.passes <= *trip && *trip <= k * e.passes + 2 * (k - 1);
+        let fits = |k: i64| k * e.passes <= trip && trip <= k * e.passes + 2 * (k - 1);
         let mut ks = (1..=MAX_FACTOR).filter(|&k| e.passes > 0 && fits(k));
         let (Some(k), None) = (ks.next(), ks.next()) else {
             continue;
@@ -429,14 +426,7 @@ fn arguments(
         .functions
         .iter()
         .find(|f| f.name == function.source_name())?;
-    let scop = source.loops[s].scop.as_ref().ok()?;
-    let own: Vec<&String> = scop
-        .start
-        .exprs()
-        .iter()
-        .chain(scop.end.exprs())
-        .flat_map(|e| e.names())
-        .collect();
+    let own = bound_names(source, s)?;
     // Bounds on enclosing counters (triangular loops) are not read here.
     if own.iter().any(|n| !f.parameters.contains(n)) {
         return None;
