@@ -294,6 +294,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         layout: layout::Layout::of(source, f),
         passing,
         post_dominators: cfg.post_dominators(),
+        compared: compared_constants(function),
     };
     let samples = cached_samples(&subject, Draw::Fit)?;
     if std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
@@ -1391,14 +1392,17 @@ fn instance_counts(source: &SourceModel, f: &SourceFunction) -> Vec<Piecewise> {
             }
         }
         // A small constant loop unrolled away: each copy of an `if` in it runs where the
-        // condition holds for that one value of the counter (`i <= n + 1` at `i = 4`). At
-        // the first iteration alone: a test hoisted out of the loop, run where it is
-        // entered (the loop not empty).
+        // condition holds for that one value of the counter (`i <= n + 1` at `i = 4`), and
+        // so does each copy of an inner loop unswitched on it (`2i >= n - 2` around a `j`
+        // loop: clang -O3 copies the `j` loop per arm per `i`). At the first iteration
+        // alone: a test hoisted out of the loop, run where it is entered (the loop not
+        // empty).
         if arms {
             for cut in iterations {
                 let mut one = source.clone();
                 one.loops[a].scop = Ok(cut);
                 out.extend(crate::branch::source_arm_counts(&one, &f.name, &options));
+                out.extend(unswitched::unswitched_counts(&one, f));
             }
         }
     }
@@ -1870,6 +1874,8 @@ struct Subject<'a> {
     constants: Vec<(u64, Vec<u8>)>,
     /// Each block's immediate post-dominator in `cfg`: where the ways of a branch on data join.
     post_dominators: Vec<Option<usize>>,
+    /// The small constants its compares test ([`compared_constants`]).
+    compared: Vec<i64>,
 }
 
 /// The finished runs, from the analysis cache when this build already ran the same machine
@@ -1941,7 +1947,7 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
     let (mut points, run_budget, total_budget, needed) = match fixed {
         true => (vec![Binding::new()], FIXED_BUDGET, 2 * FIXED_BUDGET, 1),
         false => (
-            sizes(&subject.bounds, subject.depth, draw),
+            sizes(&subject.bounds, subject.depth, draw, &subject.compared),
             RUN_BUDGET,
             TOTAL_BUDGET,
             if draw == Draw::Fit { MIN_SAMPLES } else { 1 },
@@ -2035,7 +2041,7 @@ fn run_samples(subject: &Subject, draw: Draw) -> Result<Vec<Sample>, NotChecked>
 /// the confirmations, each after every size's sweep), each parameter drawn from [`SMALL`] one time in four (the
 /// thresholds of guards, `n >= 4`, lie there) and from [`SIZES`] otherwise; a fixed
 /// generator, so that the cache and the tests are reproducible.
-fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
+fn sizes(bounds: &[String], depth: usize, draw: Draw, compared: &[i64]) -> Vec<Binding> {
     let fits = (RUN_BUDGET as f64 / PER_ITERATION).powf(1.0 / depth.max(1) as f64) as i64;
     let sizes = *SIZES.start()..=(*SIZES.end()).min(fits.max(SIZES.start() + 4));
     let (mut state, wanted) = match draw {
@@ -2076,6 +2082,14 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
             }
         }
     }
+    if draw != Draw::Fit {
+        let mut others = || pick(&sizes, next());
+        for p in threshold_points(bounds, compared, &mut others) {
+            if !points.contains(&p) {
+                points.push(p);
+            }
+        }
+    }
     // A repeated point says nothing new: drawn again (a one-parameter kernel drew n = 23
     // three times in 18).
     let wanted = wanted + points.len();
@@ -2098,6 +2112,44 @@ fn sizes(bounds: &[String], depth: usize, draw: Draw) -> Vec<Binding> {
         }
     }
     points
+}
+
+/// Compared constants past [`CHECK_SMALL`] whose two sides the checks run on, at most.
+const THRESHOLD_POINTS: usize = 6;
+
+/// Each size at each side of the constants its function compares with (`cmp $12, edi; jle`:
+/// n = 12 and 13), the others drawn, then one more: where a copy runs past a threshold the
+/// draws may all miss (clang's copy per value of an unrolled `i` of a loop unswitched on
+/// `2i >= n - 2` runs from n = 15, 13, 11 or 9), the fit can only guess which threshold
+/// it is. Two draws of the others, the second one more, so that both parities show.
+fn threshold_points(
+    bounds: &[String],
+    compared: &[i64],
+    others: &mut dyn FnMut() -> i64,
+) -> Vec<Binding> {
+    let past_small = compared
+        .iter()
+        .filter(|&&c| c > *CHECK_SMALL.end() && c < FAR)
+        .take(THRESHOLD_POINTS);
+    let mut out = Vec::new();
+    for &c in past_small {
+        for swept in bounds {
+            for v in [c, c + 1] {
+                let drawn: Vec<i64> = bounds.iter().map(|_| others()).collect();
+                for shift in [0, 1] {
+                    let p: Binding = bounds
+                        .iter()
+                        .zip(&drawn)
+                        .map(|(b, &d)| (b.clone(), if b == swept { v } else { d + shift }))
+                        .collect();
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// One run per size at `far` past the drawn values (at most [`FAR`]), the others at the

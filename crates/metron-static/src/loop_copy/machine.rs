@@ -186,6 +186,52 @@ const ENTRY_GARBAGE: [Register; 9] = [
     Register::R15,
 ];
 
+fn is_cmovcc(m: Mnemonic) -> bool {
+    use Mnemonic as M;
+    matches!(
+        m,
+        M::Cmova
+            | M::Cmovae
+            | M::Cmovb
+            | M::Cmovbe
+            | M::Cmove
+            | M::Cmovg
+            | M::Cmovge
+            | M::Cmovl
+            | M::Cmovle
+            | M::Cmovne
+            | M::Cmovno
+            | M::Cmovnp
+            | M::Cmovns
+            | M::Cmovo
+            | M::Cmovp
+            | M::Cmovs
+    )
+}
+
+fn is_setcc(m: Mnemonic) -> bool {
+    use Mnemonic as M;
+    matches!(
+        m,
+        M::Seta
+            | M::Setae
+            | M::Setb
+            | M::Setbe
+            | M::Sete
+            | M::Setg
+            | M::Setge
+            | M::Setl
+            | M::Setle
+            | M::Setne
+            | M::Setno
+            | M::Setnp
+            | M::Setns
+            | M::Seto
+            | M::Setp
+            | M::Sets
+    )
+}
+
 fn is_high_byte(r: Register) -> bool {
     matches!(r, Register::AH | Register::BH | Register::CH | Register::DH)
 }
@@ -476,32 +522,47 @@ impl Machine {
     }
 
     fn set_register(&mut self, r: Register, v: Option<i64>) {
+        self.set_register_bits(r, v.map_or(Bits::UNKNOWN, Bits::full));
+    }
+
+    /// Writes `v` (at `r`'s width) to `r`, bit by bit known.
+    fn set_register_bits(&mut self, r: Register, v: Bits) {
         let full = r.full_register();
         let bits = r.size() as u32 * 8;
-        let value = match (bits, v) {
-            (64, v) => v.map(Bits::full),
-            // 32-bit writes zero the upper half.
-            (32, v) => v.map(|v| Bits::full(mask(v, 32))),
+        let b = match bits {
+            64 => v,
+            // 32-bit writes zero the upper half, whatever the value.
+            32 => Bits {
+                value: mask(v.value, 32),
+                known: v.known | !(u32::MAX as u64),
+            },
             // 8- and 16-bit writes keep the rest of the register, known or not.
             _ if r.is_gpr8() || r.is_gpr16() => {
                 let shift = if is_high_byte(r) { 8 } else { 0 };
                 let field = (mask(-1, bits) as u64) << shift;
                 let old = self.regs.get(full).unwrap_or(Bits::UNKNOWN);
-                let b = match v {
-                    Some(v) => Bits {
-                        value: ((old.value as u64 & !field) | ((v as u64) << shift & field)) as i64,
-                        known: old.known | field,
-                    },
-                    None => Bits {
-                        known: old.known & !field,
-                        ..old
-                    },
-                };
-                (b.known != 0).then_some(b)
+                Bits {
+                    value: ((old.value as u64 & !field) | ((v.value as u64) << shift & field))
+                        as i64,
+                    known: (old.known & !field) | ((v.known << shift) & field),
+                }
             }
-            _ => None,
+            _ => Bits::UNKNOWN,
         };
-        self.regs.set(full, value);
+        self.regs.set(full, (b.known != 0).then_some(b));
+    }
+
+    /// What is known of register `r`'s bits at its own width (none of a high-byte register).
+    fn register_bits(&self, r: Register) -> Bits {
+        if !r.is_gpr() || is_high_byte(r) {
+            return Bits::UNKNOWN;
+        }
+        let width = mask(-1, r.size() as u32 * 8) as u64;
+        let b = self.regs.get(r.full_register()).unwrap_or(Bits::UNKNOWN);
+        Bits {
+            value: b.value & width as i64,
+            known: b.known & width,
+        }
     }
 
     /// The low 8 of `bytes` at `address`, when all `bytes` are known.
@@ -720,6 +781,9 @@ impl Machine {
             M::Imul if i.op_count() == 2 => a.zip(b).map(|(a, b)| a.wrapping_mul(b)),
             _ => return false,
         };
+        if r.is_none() && self.partial_logic(i) {
+            return true;
+        }
         if let Some(r) = r {
             match m {
                 M::Cmp | M::Sub => {}
@@ -748,6 +812,39 @@ impl Machine {
         }
         if !matches!(m, M::Cmp | M::Test) {
             self.write(i, 0, r);
+        }
+        true
+    }
+
+    /// `and`/`or`/`xor`/`test` bit by bit where an operand is only partly known: gcc's alias
+    /// test `setae cl; or ecx, r13d; test r13b, r13b` reads only the low byte, which the
+    /// `set`s made known whatever `ecx`'s upper bits were. False when `i` is none of these
+    /// on a register (the flags stay unknown: a partial result sets none of them here).
+    fn partial_logic(&mut self, i: &Instruction) -> bool {
+        use Mnemonic as M;
+        let m = i.mnemonic();
+        if !matches!(m, M::And | M::Or | M::Xor | M::Test) || i.op0_kind() != OpKind::Register {
+            return false;
+        }
+        let a = self.register_bits(i.op0_register());
+        let b = match i.op1_kind() {
+            OpKind::Register => self.register_bits(i.op1_register()),
+            kind if is_immediate(kind) => Bits::full(i.immediate(1) as i64),
+            _ => return false,
+        };
+        let (x, y) = (a.value as u64, b.value as u64);
+        let (value, known) = match m {
+            // A known 1 decides `or`, a known 0 decides `and`.
+            M::Or => (x | y, (a.known & b.known) | (a.known & x) | (b.known & y)),
+            M::And | M::Test => (x & y, (a.known & b.known) | (a.known & !x) | (b.known & !y)),
+            _ => (x ^ y, a.known & b.known),
+        };
+        if m != M::Test {
+            let bits = Bits {
+                value: (value & known) as i64,
+                known,
+            };
+            self.set_register_bits(i.op0_register(), bits);
         }
         true
     }
@@ -887,8 +984,7 @@ impl Machine {
         let now = std::mem::replace(&mut self.flags, flags);
         let holds = self.condition(code);
         self.flags = now;
-        let m = format!("{:?}", i.mnemonic());
-        if m.starts_with("Cmov") {
+        if is_cmovcc(i.mnemonic()) {
             match holds {
                 Some(true) => {
                     let v = self.read(i, 1).0;
@@ -897,7 +993,7 @@ impl Machine {
                 Some(false) => {}
                 None => self.write(i, 0, None),
             }
-        } else if m.starts_with("Set") {
+        } else if is_setcc(i.mnemonic()) {
             self.write(i, 0, holds.map(i64::from));
         } else {
             return false;
@@ -982,6 +1078,34 @@ mod tests {
             out.push(crate::binary::Instruction::bare(decoded));
         }
         out
+    }
+
+    /// gcc's run-time alias test: two `set`s into the low bytes of registers whose upper
+    /// bits nothing wrote, `or`ed at 32 bits and tested at 8. The low byte is known, so
+    /// the test is; the upper bits stay unknown. Without the `set`s nothing is known.
+    #[test]
+    fn a_logic_op_on_partly_known_registers_keeps_the_known_bits() {
+        let code = decode(&[
+            0x83, 0xfe, 0x05, // cmp $5, esi
+            0x41, 0x0f, 0x9e, 0xc5, // setle r13b
+            0x83, 0xff, 0x03, // cmp $3, edi
+            0x0f, 0x93, 0xc1, // setae cl
+            0x41, 0x09, 0xcd, // or ecx, r13d
+            0x45, 0x84, 0xed, // test r13b, r13b
+        ]);
+        let run = |esi: i64, edi: i64, skip_sets: bool| {
+            let mut m = Machine::at_entry(&[]);
+            m.set_register(Register::RSI, Some(esi));
+            m.set_register(Register::RDI, Some(edi));
+            let sets =
+                |i: &&crate::binary::Instruction| !skip_sets || !is_setcc(i.decoded.mnemonic());
+            code.iter().filter(sets).for_each(|i| m.execute(i));
+            (m.condition(ConditionCode::ne), m.register(Register::R13D))
+        };
+        assert_eq!(run(9, 1, false), (Some(false), None));
+        assert_eq!(run(4, 1, false), (Some(true), None));
+        assert_eq!(run(9, 3, false), (Some(true), None));
+        assert_eq!(run(9, 3, true), (None, None));
     }
 
     /// `rep stosq` as valgrind runs it: rcx + 1 passes (one element each, then the pass that
