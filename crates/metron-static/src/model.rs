@@ -700,6 +700,7 @@ fn map_loops(
     let span = source_loop_span(function, cfg, source, file);
     for &l in &order {
         let lines = lines_of(function, cfg, &own_blocks(cfg, l), file);
+        let latch = latch_lines(function, cfg, l, file);
         // A binary loop is no copy of a loop its own inner loops are copies of, nor of one
         // inside those (inner loops are mapped first): under a source loop unrolled away,
         // its copies of the loop below carry that loop's lines and the lines of the loop
@@ -711,15 +712,42 @@ fn map_loops(
             .collect();
         let outside = |s: &usize| inner.iter().all(|&x| x != *s && !source.is_within(*s, x));
         let fits = span.clone().filter(outside).collect::<Vec<_>>();
-        let candidate = pick(source, &lines, &fits, &claimed, &depth_of).or_else(|| {
-            pick(
-                source,
-                &lines,
-                &span.clone().collect::<Vec<_>>(),
-                &claimed,
-                &depth_of,
-            )
-        });
+        // Better still, a loop around them all: a sibling of theirs at one of the lines is an
+        // inner loop unrolled away (gram_schmidt_pb at gcc -O3, m fixed: the `i` loops
+        // beside the `j` loop, in the `k` loop's body).
+        let around = |s: &&usize| {
+            !inner.is_empty() && inner.iter().all(|&x| x != **s && source.is_within(x, **s))
+        };
+        let enclosing: Vec<usize> = fits.iter().filter(around).copied().collect();
+        let at_lines = Lines {
+            all: &lines,
+            latch: &latch,
+        };
+        // The nearest of those that holds some of the lines where none carries its own:
+        // the lines of a loop inlined into `main` reach past the kernel's.
+        let nearest = || {
+            let some_line = |s: &&usize| {
+                let x = &source.loops[**s];
+                lines.iter().any(|n| (x.line..=x.end_line).contains(n))
+            };
+            enclosing
+                .iter()
+                .filter(some_line)
+                .copied()
+                .max_by_key(|&s| depth_of(s))
+        };
+        let candidate = pick(source, &at_lines, &enclosing, &claimed, &depth_of)
+            .or_else(nearest)
+            .or_else(|| pick(source, &at_lines, &fits, &claimed, &depth_of))
+            .or_else(|| {
+                pick(
+                    source,
+                    &at_lines,
+                    &span.clone().collect::<Vec<_>>(),
+                    &claimed,
+                    &depth_of,
+                )
+            });
         if let Some(s) = candidate {
             claimed.insert(s);
         }
@@ -728,19 +756,47 @@ fn map_loops(
     mapping
 }
 
+/// The source lines of a binary loop: of all its own blocks, and of its back edges' jumps.
+struct Lines<'a> {
+    all: &'a BTreeSet<u32>,
+    latch: &'a BTreeSet<u32>,
+}
+
+/// The lines of the jumps that go back to loop `l`'s header: the source loop whose step and
+/// test they are. An inner loop the compiler unrolled away leaves its `for` line on the
+/// exits of its chain of copies, inside the binary loop of the loop around it (ludcmp_pb
+/// at gcc -O3 with n fixed: the `k` loop's 17 exits in the `j` loop's body), but never on
+/// that loop's back edge.
+fn latch_lines(function: &Function, cfg: &Cfg, l: usize, file: &str) -> BTreeSet<u32> {
+    let natural = &cfg.loops[l];
+    let jumps = cfg.blocks[natural.header]
+        .predecessors
+        .iter()
+        .filter(|p| natural.blocks.contains(p))
+        .filter_map(|&p| cfg.blocks[p].code(function).last());
+    jumps
+        .flat_map(|i| i.frames.iter().filter_map(|f| f.position.as_ref()))
+        .filter(|p| same_file(&p.file, file))
+        .map(|p| p.line)
+        .collect()
+}
+
 /// The source loop among `candidates` a binary loop with `lines` is a copy of: the deepest
-/// unclaimed one at one of the lines, else the deepest at one of them, else (no instruction
+/// one whose `for` line its back edge carries (unclaimed first), else the deepest
+/// unclaimed one at one of its lines, else the deepest at one of them, else (no instruction
 /// carries the `for` line: clang attributes the test to the body's lines, and gives a
 /// versioned copy's header line 0) the deepest whose extent holds every line. Claimed or not:
 /// the copies of one loop are all leaves holding its body lines (nest_9 clang -O2's vector
 /// and scalar `l` loops), and an enclosing loop is told apart by its inner loops instead.
 fn pick(
     source: &SourceModel,
-    lines: &BTreeSet<u32>,
+    lines: &Lines,
     candidates: &[usize],
     claimed: &BTreeSet<usize>,
     depth_of: &dyn Fn(usize) -> usize,
 ) -> Option<usize> {
+    let on_latch = |s: &usize| lines.latch.contains(&source.loops[*s].line);
+    let lines = lines.all;
     let at = |s: &usize| lines.contains(&source.loops[*s].line);
     let holds = |s: &usize| {
         let l = &source.loops[*s];
@@ -753,7 +809,9 @@ fn pick(
             .filter(|s| keep(s))
             .max_by_key(|&s| depth_of(s))
     };
-    deepest(&|s| !claimed.contains(s) && at(s))
+    deepest(&|s| !claimed.contains(s) && on_latch(s))
+        .or_else(|| deepest(&on_latch))
+        .or_else(|| deepest(&|s| !claimed.contains(s) && at(s)))
         .or_else(|| deepest(&at))
         .or_else(|| deepest(&holds))
 }
@@ -771,8 +829,17 @@ fn source_loop_span(
     let sorted = source.loops.windows(2).all(|w| w[0].line <= w[1].line);
     match (lines.first(), lines.last()) {
         (Some(&lo), Some(&hi)) if sorted => {
-            source.loops.partition_point(|l| l.line < lo)
-                ..source.loops.partition_point(|l| l.line <= hi)
+            let within = source.loops.partition_point(|l| l.line < lo)
+                ..source.loops.partition_point(|l| l.line <= hi);
+            // With the loops around them, whose own lines the code may not carry
+            // (gram_schmidt_pb at gcc -O3: no instruction of the `k` loop's line).
+            let outermost = |mut s: usize| {
+                while let Some(p) = source.loops[s].parent {
+                    s = p;
+                }
+                s
+            };
+            within.clone().map(outermost).min().unwrap_or(within.start)..within.end
         }
         _ => 0..source.loops.len(),
     }

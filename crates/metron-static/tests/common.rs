@@ -225,3 +225,16 @@ pub fn suite_program(
     .unwrap();
     (analysis, rows)
 }
+
+/// Corpus `file` copied into `dir` with its sizes (`-DN=36 -DM=8`) defined in the file: the
+/// harness parses the source without the build's `-D`.
+pub fn with_sizes(dir: &Path, file: &str, sizes: &str) -> PathBuf {
+    let defines: String = sizes
+        .split_whitespace()
+        .map(|d| format!("#define {}\n", d.trim_start_matches("-D").replace('=', " ")))
+        .collect();
+    let text = std::fs::read_to_string(example(&format!("../corpus/{file}"))).unwrap();
+    let src = dir.join(file);
+    std::fs::write(&src, format!("{defines}{text}")).unwrap();
+    src
+}

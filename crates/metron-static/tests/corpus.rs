@@ -632,19 +632,6 @@ fn sizes_the_compiler_fixed_are_read_from_dwarf_and_counted_there() {
     assert_eq!(c.predicted.total, c.measured.total, "init_array clang -O2");
 }
 
-/// Corpus `file` copied into `dir` with its sizes (`-DN=36 -DM=8`) defined in the file: the
-/// harness parses the source without the build's `-D`.
-fn with_sizes(dir: &std::path::Path, file: &str, sizes: &str) -> std::path::PathBuf {
-    let defines: String = sizes
-        .split_whitespace()
-        .map(|d| format!("#define {}\n", d.trim_start_matches("-D").replace('=', " ")))
-        .collect();
-    let text = std::fs::read_to_string(corpus(file)).unwrap();
-    let src = dir.join(file);
-    std::fs::write(&src, format!("{defines}{text}")).unwrap();
-    src
-}
-
 #[test]
 fn a_kernel_called_with_mains_constant_locals_needs_no_parameter() {
     // `int n = N; ... ludcmp_pb(n, *A, ...)` at -O0: nothing is specialised, and the call's

@@ -392,3 +392,39 @@ fn versions_of_a_loop_on_an_unread_condition_are_not_a_silent_multiple() {
     assert!(approximated, "gcc -O3: {e}% with no word of the versions");
     assert!(e < 5.0, "gcc -O3: {e}%, approximated");
 }
+
+/// Inner loops of fixed size unrolled away leave their `for` lines inside the binary loop of
+/// the loop around them, and the deepest source loop at a binary loop's lines was taken for
+/// it. examples/corpus/ludcmp_pb.c at gcc -O3 with n = 36: the `k` loops are chains of
+/// 2-wide exits inside the `j` loops, and the `j` loops were taken for `k`, the `i` loop for
+/// `j` (each copy counted 30 times over when the runs are off). A binary loop is now the
+/// source loop whose step its back edge carries: `i` (line 35), the two `j` loops (36, 42),
+/// the two substitutions' outer loops (49, 55).
+/// examples/corpus/gram_schmidt_pb.c at gcc -O3, inlined into `main` with m = 24: no
+/// instruction carries the `k` loop's line, and its binary loop went to an `i` loop beside
+/// the `j` loop (the `sqrt` of each `k` counted m times: 1% over). A binary loop around
+/// another is now a source loop around that one's: exact against callgrind.
+#[test]
+fn a_binary_loop_around_loops_unrolled_away_is_the_loop_it_steps() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let flags = ["-g", "-gdwarf-4", "-O3", "-fno-inline"];
+    let src = with_sizes(dir.path(), "ludcmp_pb.c", "-DN=36");
+    let (_, program) = validate_with_model("gcc", &src, &flags, true, &[], &[]);
+    let (_, lu) = program
+        .functions
+        .iter()
+        .find(|(_, m)| m.name.starts_with("ludcmp_pb"))
+        .expect("ludcmp_pb modelled");
+    let mut lines: Vec<Option<u32>> = lu.loops.iter().map(|l| l.source_line).collect();
+    lines.sort();
+    // One line down: `with_sizes` puts the `#define` first.
+    let want = [35, 36, 42, 49, 55].map(|l| Some(l + 1));
+    assert_eq!(lines, want, "{:?}", lu.loops);
+    let src = with_sizes(dir.path(), "gram_schmidt_pb.c", "-DM=24 -DN=20");
+    let cs = validate("gcc", &src, &["-g", "-gdwarf-4", "-O3"], true, &[], &[]);
+    let main = kernel(&cs, "main");
+    assert_eq!(main.predicted.total, main.measured.total, "{main:?}");
+}
