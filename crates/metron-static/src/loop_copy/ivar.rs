@@ -163,6 +163,15 @@ pub fn ivar_factors(
         }
         return out;
     }
+    // Bounds that are locals the function sets to constants (`int n = N;` in `main`): one
+    // fixed trip, run from the entry as the program runs it.
+    if let Some(values) = constant_locals(function, source, s) {
+        if let Some(trip) = source_trip(source, s, &values) {
+            let entries = cached_run(function, cfg, &[], &innermost, (trip, None));
+            fixed_trip_factors(function, cfg, (trip, entries), &innermost, &mut out);
+        }
+        return out;
+    }
     let Some(runs) = [0, GROWTH]
         .iter()
         .map(|&grow| sample(function, cfg, source, s, grow, &innermost))
@@ -205,6 +214,31 @@ fn bounds_fixed(function: &Function, source: &SourceModel, s: usize) -> bool {
     let names = bound_names(source, s).unwrap_or_default();
     let fixed = &function.signature.fixed;
     !names.is_empty() && names.iter().all(|n| fixed.contains_key(*n))
+}
+
+/// The values of source loop `s`'s bound names where every one is a local of the function
+/// that its definition sets to a constant (no parameter, no counter); `None` otherwise.
+fn constant_locals(
+    function: &Function,
+    source: &SourceModel,
+    s: usize,
+) -> Option<BTreeMap<String, i64>> {
+    let names = bound_names(source, s)?;
+    if names.is_empty() {
+        return None;
+    }
+    let name = function.source_name();
+    let none = BTreeMap::new();
+    names
+        .into_iter()
+        .map(|n| {
+            let (_, local) = source
+                .locals
+                .iter()
+                .find(|(f, l)| f == name && &l.name == n)?;
+            Some((n.clone(), local.value(&none).ok()?))
+        })
+        .collect()
 }
 
 /// The names source loop `s`'s start and end read; `None` where its bounds are not affine.
