@@ -285,11 +285,7 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         bounds,
         globals,
         inputs,
-        depth: frames
-            .iter()
-            .map(|fr| nest_depth(source, fr.function))
-            .max()
-            .unwrap_or(1),
+        depth: deepest_nest(source, &frames),
         constants: constants(binary, function, &callees),
         layout: layout::Layout::of(source, f),
         passing,
@@ -2167,6 +2163,15 @@ fn far_points(bounds: &[String], sizes: &std::ops::RangeInclusive<i64>, far: i64
                 .collect()
         })
         .collect()
+}
+
+/// Loops in the deepest nest of any of `frames`' functions.
+fn deepest_nest(source: &SourceModel, frames: &[frames::Frame]) -> usize {
+    frames
+        .iter()
+        .map(|fr| nest_depth(source, fr.function))
+        .max()
+        .unwrap_or(1)
 }
 
 /// Loops in the deepest nest of `f`.

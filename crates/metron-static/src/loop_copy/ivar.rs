@@ -169,6 +169,13 @@ pub fn ivar_factors(
         if let Some(trip) = source_trip(source, s, &values) {
             let entries = cached_run(function, cfg, &[], &innermost, (trip, None));
             fixed_trip_factors(function, cfg, (trip, entries), &innermost, &mut out);
+            // The source's constant holds only where the binary agrees: a lone copy (no
+            // remainder loop beside it) takes the whole trip in whole passes. A file read
+            // without the build's `-D` (N = 400 in the source, 36 in the binary) fits a
+            // wrong `k` otherwise (ludcmp_pb's `main`: 11 for 36 passes).
+            if innermost.len() == 1 {
+                out.retain(|_, f| f.factor * f.readings[0].passes == trip);
+            }
         }
         return out;
     }
