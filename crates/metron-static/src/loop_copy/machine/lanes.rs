@@ -102,13 +102,34 @@ impl Machine {
             M::Pcmpeqb | M::Pcmpeqw | M::Pcmpeqd | M::Pcmpeqq if same_register(i) => {
                 Some(u128::MAX)
             }
-            M::Pxor | M::Pand | M::Por => {
+            M::Pxor | M::Pand | M::Por | M::Pandn => {
                 let (a, b) = (self.read_wide(i, 0), self.read_wide(i, 1));
                 a.zip(b).map(|(a, b)| match m {
                     M::Pxor => a ^ b,
                     M::Pand => a & b,
+                    M::Pandn => !a & b,
                     _ => a | b,
                 })
+            }
+            // Lane masks: clang's vectorised loops that store only the lanes below the trip
+            // (`pcmpgtd` of the counter vector with the bound, one lane's bit tested per store).
+            M::Pcmpeqb
+            | M::Pcmpeqw
+            | M::Pcmpeqd
+            | M::Pcmpeqq
+            | M::Pcmpgtb
+            | M::Pcmpgtw
+            | M::Pcmpgtd
+            | M::Pcmpgtq => {
+                let (a, b) = (self.read_wide(i, 0), self.read_wide(i, 1));
+                a.zip(b).map(|(a, b)| compare_lanes(m, a, b))
+            }
+            M::Pextrw => self.read_wide(i, 1).map(|v| {
+                let k = u32::from(i.immediate(2) as u8 & 7);
+                (v >> (16 * k)) & 0xffff
+            }),
+            M::Pmovmskb | M::Movmskps | M::Movmskpd => {
+                self.read_wide(i, 1).map(|v| sign_bits(m, v))
             }
             M::Punpckldq | M::Punpcklqdq => {
                 let (a, b) = (self.read_wide(i, 0), self.read_wide(i, 1));
@@ -155,6 +176,39 @@ fn lanewise(m: Mnemonic, a: u128, b: u128) -> u128 {
     out
 }
 
+/// `pcmpeq*`/`pcmpgt*` (signed): all ones in each lane where the compare holds.
+fn compare_lanes(m: Mnemonic, a: u128, b: u128) -> u128 {
+    use Mnemonic as M;
+    let bits: u32 = match m {
+        M::Pcmpeqb | M::Pcmpgtb => 8,
+        M::Pcmpeqw | M::Pcmpgtw => 16,
+        M::Pcmpeqd | M::Pcmpgtd => 32,
+        _ => 64,
+    };
+    let greater = matches!(m, M::Pcmpgtb | M::Pcmpgtw | M::Pcmpgtd | M::Pcmpgtq);
+    let lane_mask = u128::MAX >> (128 - bits);
+    // Lane `k` as a signed value: shifted to the top of an i128 and back.
+    let signed = |v: u128, k: u32| (((v >> (bits * k)) & lane_mask) << (128 - bits)) as i128;
+    (0..128 / bits).fold(0u128, |out, k| {
+        let (x, y) = (signed(a, k), signed(b, k));
+        let holds = if greater { x > y } else { x == y };
+        out | if holds { lane_mask << (bits * k) } else { 0 }
+    })
+}
+
+/// `pmovmskb` (16 byte lanes), `movmskps` (4), `movmskpd` (2): each lane's sign bit, lane 0
+/// lowest.
+fn sign_bits(m: Mnemonic, v: u128) -> u128 {
+    let bits: u32 = match m {
+        Mnemonic::Pmovmskb => 8,
+        Mnemonic::Movmskps => 32,
+        _ => 64,
+    };
+    (0..128 / bits).fold(0u128, |out, k| {
+        out | ((v >> (bits * k + bits - 1)) & 1) << k
+    })
+}
+
 /// `pshufd`: lane `k` of the result is the source lane the 2 bits `k` of `order` name.
 fn shuffle(v: u128, order: u8) -> u128 {
     let lane = |k: u32| (v >> (32 * k)) & 0xffff_ffff;
@@ -195,5 +249,25 @@ mod tests {
         assert_eq!(shuffle(a, 0), lanes([1; 4]));
         assert_eq!(unpack_low(true, a, b), lanes([1, 4, 2, 4]));
         assert_eq!(unpack_low(false, a, b), lanes([1, 2, 4, 4]));
+    }
+
+    #[test]
+    fn lane_compares_are_signed_and_masks_take_the_sign_bits() {
+        // Intel SDM, PCMPGTD: signed; `u32::MAX` is -1, below 2.
+        let a = lanes([5, u32::MAX, 3, 0x8000_0000]);
+        let b = lanes([4, 2, 3, 0]);
+        let gt = compare_lanes(Mnemonic::Pcmpgtd, a, b);
+        assert_eq!(gt, lanes([u32::MAX, 0, 0, 0]));
+        assert_eq!(
+            compare_lanes(Mnemonic::Pcmpeqd, a, b),
+            lanes([0, 0, u32::MAX, 0])
+        );
+        // 64-bit lanes: {5 | -1 << 32, 3 | 0x8000_0000 << 32} against {4 | 2 << 32, 3}.
+        assert_eq!(compare_lanes(Mnemonic::Pcmpgtq, a, b), lanes([0, 0, 0, 0]));
+        assert_eq!(compare_lanes(Mnemonic::Pcmpgtq, b, a), u128::MAX);
+        // MOVMSKPS: lane k's bit 31 to bit k.
+        assert_eq!(sign_bits(Mnemonic::Movmskps, a), 0b1010);
+        assert_eq!(sign_bits(Mnemonic::Movmskpd, a), 0b11);
+        assert_eq!(sign_bits(Mnemonic::Pmovmskb, gt), 0b1111);
     }
 }
