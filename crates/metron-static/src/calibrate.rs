@@ -440,6 +440,11 @@ fn data_counts(
             counts[b] = counts[b].scaled(&r);
             continue;
         }
+        let unseen = (!profiled).then(|| unseen_arm(cfg, runs, b, &counts[b]));
+        if let Some(half) = unseen.flatten() {
+            counts[b] = half;
+            continue;
+        }
         let envelope = runs.envelope(b);
         // An arm only a mix of ways reaches has no envelope: the model's count stays, weighed
         // by the profile's share of it.
@@ -469,6 +474,27 @@ fn data_counts(
             counts[b] = counts[b].scaled(&r);
         }
     }
+}
+
+/// Block `b` at even odds where the model counted it in full but the runs show it one side
+/// of a branch on data: none of its runs with the branches one way, the model's count with
+/// them the other, in a loop whose header both ways run alike (no exit on data). gcc -O2
+/// copies the code after a `?:` into each arm (saturate.c's `CLAMP`: two latches, one per
+/// arm, and no block holding only an arm), so the arm rules find no arm and count both
+/// latches every iteration; even odds are what they give an arm they find. `None` otherwise.
+fn unseen_arm(cfg: &Cfg, runs: &Runs, b: usize, count: &Piecewise) -> Option<Piecewise> {
+    let model = runs.values(count)?;
+    let header = cfg.loops[cfg.innermost_loop(b)?].header;
+    let mut counted = false;
+    for (s, m) in runs.samples.iter().zip(&model) {
+        let other = s.other_way.as_ref()?;
+        let (x, y) = (s.visits[b], other[b]);
+        if s.visits[header] != other[header] || x.min(y) != 0 || BigInt::from(x.max(y)) != *m {
+            return None;
+        }
+        counted |= x.max(y) > 0;
+    }
+    counted.then(|| count.scaled(&metron_symbolic::Rational::new(1.into(), 2.into())))
 }
 
 /// What [`recheck`] needs of the function besides its runs.
