@@ -337,6 +337,92 @@ fn small(v: &BigInt) -> Option<i128> {
 }
 
 pub(crate) fn feasible_set<'a>(constraints: impl Iterator<Item = &'a Constraint>) -> bool {
+    let constraints: Vec<&Constraint> = constraints.collect();
+    congruences_feasible(&constraints) && inequalities_feasible(constraints.into_iter())
+}
+
+/// At most this many residue vectors are tried by [`congruences_feasible`].
+const MAX_RESIDUE_VECTORS: u64 = 4096;
+
+/// Whether the congruences among `constraints` have a common integer solution, each atom (a
+/// `floor` too) taken as a free integer: a relaxation, so `false` is exact. A solution exists
+/// iff one exists modulo the lcm `L` of the moduli, so the `L^k` residue vectors of the `k`
+/// atoms decide it; past [`MAX_RESIDUE_VECTORS`] the answer is `true` (sound). Without it a
+/// guard such as `2n ≡ 0 (mod 3) and 2n + 1 ≡ 0 (mod 3)` passes as feasible, and the pieces
+/// of a count by residues multiply until counting gives up.
+fn congruences_feasible(constraints: &[&Constraint]) -> bool {
+    let congruences: Vec<(&LinExpr, i128)> = constraints
+        .iter()
+        .filter_map(|c| match &c.relation {
+            Relation::Divisible(m) => Some((&c.expr, small(m)?)),
+            _ => None,
+        })
+        .collect();
+    if congruences.len() < 2 {
+        return true;
+    }
+    let Some(modulus) = congruences
+        .iter()
+        .try_fold(1i128, |l, (_, m)| l.checked_mul(m / gcd(l, *m)))
+    else {
+        return true;
+    };
+    let atoms: Vec<&Atom> = congruences
+        .iter()
+        .flat_map(|(e, _)| e.terms().keys())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let vectors = u32::try_from(atoms.len())
+        .ok()
+        .and_then(|k| u64::try_from(modulus).ok()?.checked_pow(k));
+    if vectors.is_none_or(|v| v > MAX_RESIDUE_VECTORS) {
+        return true;
+    }
+    let Some(rows) = congruences
+        .iter()
+        .map(|(e, m)| residue_row(e, &atoms, *m))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return true;
+    };
+    let mut x = vec![0i128; atoms.len()];
+    loop {
+        if rows.iter().all(|(row, c, m)| {
+            let v = row
+                .iter()
+                .zip(&x)
+                .fold(*c, |acc, (a, xi)| (acc + a * xi) % m);
+            v == 0
+        }) {
+            return true;
+        }
+        // The next residue vector, or the end.
+        let Some(i) = x.iter().position(|xi| *xi + 1 < modulus) else {
+            return false;
+        };
+        x[i] += 1;
+        x[..i].iter_mut().for_each(|xi| *xi = 0);
+    }
+}
+
+/// A congruence `e ≡ 0 (mod m)` as coefficients over `atoms` and a constant, reduced mod `m`.
+fn residue_row(e: &LinExpr, atoms: &[&Atom], m: i128) -> Option<(Vec<i128>, i128, i128)> {
+    let reduce = |r: &Rational| -> Option<i128> {
+        r.is_integer()
+            .then(|| small(r.numer()))
+            .flatten()
+            .map(|v| v.rem_euclid(m))
+    };
+    let row = atoms
+        .iter()
+        .map(|a| e.terms().get(*a).map_or(Some(0), reduce))
+        .collect::<Option<Vec<_>>>()?;
+    Some((row, reduce(e.constant_term())?, m))
+}
+
+/// [`feasible_set`] of the inequalities and equalities alone.
+fn inequalities_feasible<'a>(constraints: impl Iterator<Item = &'a Constraint>) -> bool {
     let mut floors = BTreeSet::new();
     let mut exprs = Vec::new();
     for c in constraints {
@@ -488,6 +574,63 @@ mod tests {
         assert!(g.push(ge(&[("x", 2)], -1)));
         assert!(g.push(ge(&[("x", -2)], 1)));
         assert!(!g.is_feasible());
+    }
+
+    /// `terms + constant ≡ 0 (mod modulus)`.
+    type Congruence<'a> = (&'a [(&'a str, i64)], i64, i64);
+
+    fn divisible(terms: &[(&str, i64)], c: i64, m: i64) -> Normalized {
+        let mut e = LinExpr::integer(c);
+        for (n, k) in terms {
+            e.add_term(Atom::Symbol(n.to_string()), rat(*k));
+        }
+        Constraint::divisible(e, BigInt::from(m))
+    }
+
+    /// Brute force over a window wider than every modulus: whether some point of `x, y`
+    /// satisfies all congruences `(terms, c, m)`.
+    fn solvable(congruences: &[Congruence]) -> bool {
+        (-30..30i64).any(|x| {
+            (-30..30i64).any(|y| {
+                congruences.iter().all(|(terms, c, m)| {
+                    let v = c + terms
+                        .iter()
+                        .map(|(n, k)| k * if *n == "x" { x } else { y })
+                        .sum::<i64>();
+                    v.rem_euclid(*m) == 0
+                })
+            })
+        })
+    }
+
+    #[test]
+    fn contradictory_congruences_are_infeasible() {
+        let cases: [&[Congruence]; 6] = [
+            // 2x ≡ 0 and 2x + 1 ≡ 0 (mod 3): the pieces a count by residues of 3 made.
+            &[(&[("x", 2)], 0, 3), (&[("x", 2)], 1, 3)],
+            // x even and x ≡ 1 (mod 4)
+            &[(&[("x", 1)], 0, 2), (&[("x", 1)], -1, 4)],
+            // x even and x ≡ 1 (mod 3): x = 4
+            &[(&[("x", 1)], 0, 2), (&[("x", 1)], -1, 3)],
+            // x + y ≡ 0, x - y ≡ 1 (mod 2): parity of 2x
+            &[
+                (&[("x", 1), ("y", 1)], 0, 2),
+                (&[("x", 1), ("y", -1)], -1, 2),
+            ],
+            // x + y ≡ 0 (mod 3), x - y ≡ 1 (mod 3), y ≡ 0 (mod 2)
+            &[
+                (&[("x", 1), ("y", 1)], 0, 3),
+                (&[("x", 1), ("y", -1)], -1, 3),
+                (&[("y", 1)], 0, 2),
+            ],
+            // 3x + y ≡ 2 (mod 6) and y ≡ 1 (mod 3)
+            &[(&[("x", 3), ("y", 1)], -2, 6), (&[("y", 1)], -1, 3)],
+        ];
+        for case in cases {
+            let mut g = Guard::always();
+            let pushed = case.iter().all(|(t, c, m)| g.push(divisible(t, *c, *m)));
+            assert_eq!(pushed && g.is_feasible(), solvable(case), "{case:?}");
+        }
     }
 
     #[test]

@@ -138,6 +138,28 @@ impl Bound {
         }
     }
 
+    /// The same bound without the expressions that are never its value alone: repeats, and
+    /// those another one of the same terms passes by a constant (`max(n - 1, n + 2)` is
+    /// `n + 2`). Splitting a bound into pieces ([`Bound::exprs`], one per expression) then
+    /// makes no piece whose condition is constant.
+    pub fn reduced(&self) -> Bound {
+        let maximum = matches!(self, Bound::Max(_));
+        let mut kept: Vec<AffineExpr> = Vec::new();
+        for e in self.exprs() {
+            match kept.iter_mut().find(|k| k.terms == e.terms) {
+                Some(k) if (e.constant > k.constant) == maximum && e.constant != k.constant => {
+                    k.constant = e.constant;
+                }
+                Some(_) => {}
+                None => kept.push(e.clone()),
+            }
+        }
+        match self {
+            Bound::Max(_) => Bound::Max(kept),
+            Bound::Min(_) => Bound::Min(kept),
+        }
+    }
+
     pub fn evaluate(&self, values: &BTreeMap<String, i64>) -> Result<i64, Error> {
         let vals = self
             .exprs()

@@ -310,6 +310,7 @@ fn residue_classes(
 /// value (the least of a `min`, the greatest of a `max`); ties go to the first expression, so
 /// the pieces partition the domain. A single expression is one piece with no condition.
 pub fn pieces(bound: &Bound) -> Vec<(AffineExpr, Vec<Condition>)> {
+    let bound = bound.reduced();
     let exprs = bound.exprs();
     let least = matches!(bound, Bound::Min(_));
     (0..exprs.len())
