@@ -147,10 +147,8 @@ impl Bound {
         let mut kept: Vec<AffineExpr> = Vec::new();
         for e in self.exprs() {
             match kept.iter_mut().find(|k| k.terms == e.terms) {
-                Some(k) if (e.constant > k.constant) == maximum && e.constant != k.constant => {
-                    k.constant = e.constant;
-                }
-                Some(_) => {}
+                Some(k) if maximum => k.constant = k.constant.max(e.constant),
+                Some(k) => k.constant = k.constant.min(e.constant),
                 None => kept.push(e.clone()),
             }
         }

@@ -375,10 +375,11 @@ fn a_reduced_bound_keeps_its_value_and_no_expression_another_passes_by_a_constan
 #[test]
 fn a_nest_stepping_down_by_three_under_a_counter_bound_counts_without_giving_up() {
     // Generator seed 161: `k` from n - 2 down to j + 1 by 3 inside `j < m + 4`, `l` down by 3
-    // under it, counted where its `?:` takes the first arm. Summing over `j` splits on residues of n and m mod 3; congruences on the same
-    // expression that contradict each other (2n ≡ 0 and 2n + 1 ≡ 0 mod 3) were kept as
-    // pieces, which multiplied past the 1,000-case limit: the count gave up, 13% over at gcc
-    // -O0, and each calibration took minutes.
+    // under it, counted where its `?:` takes the first arm. Summing over `j` splits on
+    // residues of n and m mod 3; congruences on the same expression that contradict each
+    // other (2n ≡ 0 and 2n + 1 ≡ 0 mod 3) were kept as pieces, which multiplied past the
+    // 1,000-case limit: counting returned an error, the model was 13% over at gcc -O0, and
+    // each calibration took minutes.
     use metron_symbolic::oracle::enumerate;
     let nest = LoopNest::new(vec![
         Loop::inclusive("i", "6", "-1", -1).unwrap(),
