@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use metron_measure::runner::OutputPolicy;
 use metron_pep::changepoint::{segment, PeltConfig};
 use metron_pep::events::parse_event;
-use metron_pep::execution_region::{close_gaps, parse_predicate, regions};
+use metron_pep::execution_region::{close_gaps, parse_predicate, regions, Region};
 use metron_pep::profile::ProfileGroup;
 use metron_pep::record::{record, GroupSpec, RecordOptions, Recording};
 use metron_pep::trace::TraceName;
@@ -90,8 +90,10 @@ fn the_three_phases_come_out_as_regions() {
         .map(|x| x.parse().unwrap())
         .collect();
     // The program's phase ends (CLOCK_MONOTONIC) as the index of the first sample after them.
-    let index = |t: u64| rec.clock_ns.iter().position(|&c| c > t).unwrap();
-    let (end1, end2) = (index(b[0]), index(b[1]));
+    // Samples after the third are its exit, whose unmapping takes a time that depends on load.
+    let index = |t: u64| rec.clock_ns.iter().position(|&c| c > t);
+    let (end1, end2) = (index(b[0]).unwrap(), index(b[1]).unwrap());
+    let end3 = index(b[2]).unwrap_or(rec.clock_ns.len());
     let g = ProfileGroup::from_trace(&rec.traces[0]);
     assert_eq!(rec.clock_ns.len(), g.len());
     assert!(g.len() > 200, "{} samples", g.len());
@@ -112,34 +114,49 @@ fn the_three_phases_come_out_as_regions() {
     };
 
     // The compute phase: no page faults (but for a stray one under load: gaps of 2 close).
+    // A sample without progress (the vCPU preempted while cpu-clock runs on) has no faults
+    // either: CI runs under load had 4, and 13, in a row inside the faulting phases. So the
+    // compute phase is the longest faultless region, and any other must be far shorter.
+    let len = |r: &Region| r.last_sample + 1 - r.first_sample;
     let zero = parse_predicate("page-faults == 0")
         .unwrap()
         .evaluate(&g)
         .unwrap();
-    let compute = regions(&g, &close_gaps(&zero, 2), 10);
-    assert_eq!(compute.len(), 1, "{compute:?}");
+    let compute: Vec<Region> = regions(&g, &close_gaps(&zero, 2), 10)
+        .into_iter()
+        .filter(|r| r.first_sample < end3)
+        .collect();
+    let longest = compute
+        .iter()
+        .max_by_key(|r| len(r))
+        .cloned()
+        .expect("no faultless region");
     assert!(
-        near(compute[0].first_sample, end1, tol),
-        "{:?} vs sample {end1} at {}\n{}",
-        compute[0],
+        near(longest.first_sample, end1, tol),
+        "{longest:?} vs sample {end1} at {}\n{}",
         b[0],
         around(end1)
     );
     assert!(
-        near(compute[0].last_sample + 1, end2, tol),
-        "{:?} vs sample {end2} at {}\n{}",
-        compute[0],
+        near(longest.last_sample + 1, end2, tol),
+        "{longest:?} vs sample {end2} at {}\n{}",
         b[1],
         around(end2)
     );
-    // Allocation and copy: faulting, at different rates.
-    // A sample without progress (the vCPU preempted while cpu-clock runs on) has no faults:
-    // a CI run under load had 4 in a row inside the allocation phase. The compute phase
-    // between the two is checked above to be far longer than 10 samples, so closing gaps of
-    // up to 10 cannot join them.
+    assert!(
+        compute
+            .iter()
+            .all(|r| *r == longest || 4 * len(r) < len(&longest)),
+        "faultless regions {compute:?} besides the compute phase"
+    );
+    // Allocation and copy: faulting. Closing gaps of up to 10 samples (a preempted vCPU)
+    // may reach that far into the compute phase from a stray fault at its edge (one at 10
+    // samples before its end did under load), but cannot join the two across it: it is
+    // checked here to be far longer.
+    let reach = tol + 10;
     let compute_samples = end2.saturating_sub(end1);
     assert!(
-        compute_samples > 30,
+        compute_samples > 3 * reach,
         "compute phase of {compute_samples} samples"
     );
     let faulting = parse_predicate("page-faults > 0")
@@ -147,13 +164,33 @@ fn the_three_phases_come_out_as_regions() {
         .evaluate(&g)
         .unwrap();
     let faulting = regions(&g, &close_gaps(&faulting, 10), 10);
-    assert_eq!(faulting.len(), 2, "{faulting:?}");
-    assert_eq!(faulting[0].first_sample, 0);
-    // The exit (unmapping everything) may take a few samples without faults.
+    assert_eq!(
+        faulting.first().map(|r| r.first_sample),
+        Some(0),
+        "{faulting:?}"
+    );
     assert!(
-        faulting[1].last_sample + 12 >= g.len(),
-        "{faulting:?} of {}",
-        g.len()
+        faulting
+            .iter()
+            .all(|r| r.last_sample < end1 + reach || r.first_sample + reach >= end2),
+        "faulting regions {faulting:?} inside the compute phase {end1}..{end2}"
+    );
+    // They cover the two faulting phases but for preempted stretches.
+    let covered = |from: usize, to: usize| -> usize {
+        faulting
+            .iter()
+            .map(|r| {
+                (r.last_sample + 1)
+                    .min(to)
+                    .saturating_sub(r.first_sample.max(from))
+            })
+            .sum()
+    };
+    let outside = end1 + end3.saturating_sub(end2);
+    let found = covered(0, end1) + covered(end2, end3);
+    assert!(
+        10 * found >= 9 * outside,
+        "faulting regions {faulting:?} cover {found} of the {outside} samples in 0..{end1} and {end2}..{end3}"
     );
 
     // Without a predicate: PELT on the page-fault rate finds both boundaries. Not on every
