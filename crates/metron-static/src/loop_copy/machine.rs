@@ -274,6 +274,38 @@ pub struct Callees<'a> {
     pub library: BTreeMap<u64, Library>,
     /// Functions of the same binary, by entry address, that a run enters.
     pub enter: HashMap<u64, Callee<'a>>,
+    /// For a run of a whole program (`calibrate::program_run`): the entered functions'
+    /// block visits, counted within an instruction budget instead of [`CALL_BUDGET`].
+    pub tally: Option<std::cell::RefCell<Tally>>,
+}
+
+/// Block visits of a program run, by block start, and what is left of its budget.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub visits: HashMap<u64, u64>,
+    /// Instructions the run may still execute.
+    pub budget: usize,
+    /// An entered function stopped (a branch on an unknown value) or went over the budget:
+    /// the visits are not the program's.
+    pub stopped: bool,
+}
+
+impl Tally {
+    /// Counts a visit of `block`; false (and stopped) past the budget.
+    pub fn visit(&mut self, block: &crate::cfg::BasicBlock) -> bool {
+        let n = block.end - block.first;
+        match self.budget.checked_sub(n) {
+            Some(left) if !self.stopped => {
+                self.budget = left;
+                *self.visits.entry(block.start).or_default() += 1;
+                true
+            }
+            _ => {
+                self.stopped = true;
+                false
+            }
+        }
+    }
 }
 
 /// Blocks one call may run before it counts as not returning (a callee with loops of its
@@ -400,6 +432,12 @@ impl Machine {
     /// A call: entered when the callee is known, otherwise its effect on the registers.
     fn call(&mut self, ins: &crate::binary::Instruction, callees: &Callees, depth: usize) {
         let target = ins.target.unwrap_or(u64::MAX);
+        if let Some(t) = callees.tally.as_ref() {
+            // A program run must count every call it makes into the binary.
+            if depth >= CALL_DEPTH && callees.enter.contains_key(&target) {
+                t.borrow_mut().stopped = true;
+            }
+        }
         if depth < CALL_DEPTH {
             if let Some(callee) = callees.enter.get(&target) {
                 let before = self.clone();
@@ -409,10 +447,10 @@ impl Machine {
                 *self = before;
             }
         }
-        let first = self.register(Register::RDI);
+        let args = [Register::RDI, Register::RSI, Register::RDX].map(|r| self.register(r));
         self.execute(ins);
         if let Some(&f) = callees.library.get(&target) {
-            self.library_call(f, first);
+            self.library_call(f, args, callees.tally.is_some());
         }
     }
 
@@ -430,10 +468,23 @@ impl Machine {
         self.set_register(Register::RSP, Some(sp));
         self.store(sp as u64, (ins.address + u64::from(ins.length)) as i64, 8);
         let mut b = callee.by_start.get(&callee.function.address).copied();
-        for _ in 0..CALL_BUDGET {
+        let tally = callees.tally.as_ref();
+        let stop = || {
+            tally.inspect(|t| t.borrow_mut().stopped = true);
+            false
+        };
+        let blocks = if tally.is_some() {
+            usize::MAX
+        } else {
+            CALL_BUDGET
+        };
+        for _ in 0..blocks {
             let Some(block) = b.map(|b| &callee.cfg.blocks[b]) else {
-                return false;
+                return stop();
             };
+            if tally.is_some_and(|t| !t.borrow_mut().visit(block)) {
+                return false;
+            }
             match self.run_block_at(callee.function, block, callees, depth) {
                 Flow::Return => {
                     // `ret` pops the return address the call pushed.
@@ -443,10 +494,18 @@ impl Machine {
                     return true;
                 }
                 Flow::Goto(next) => b = callee.by_start.get(&next).copied(),
-                Flow::Stop => return false,
+                Flow::Stop => {
+                    if tally.is_some() && std::env::var_os("METRON_CALIBRATE_TRACE").is_some() {
+                        eprintln!(
+                            "program run: {} stops in block {:#x}",
+                            callee.function.name, block.start
+                        );
+                    }
+                    return stop();
+                }
             }
         }
-        false
+        stop()
     }
 
     /// A machine at a function's entry with its integer arguments in registers and, past

@@ -10,13 +10,17 @@ use super::Machine;
 /// What a call to a C library function does to the registers a run reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Library {
-    /// `memset`, `memcpy`, `memmove` (C11 7.24.2.1, 7.24.2.2, 7.24.6.1).
-    ReturnFirstArgument,
+    /// `memset` (C11 7.24.6.1): returns its first argument.
+    Fill,
+    /// `memcpy`, `memmove` (C11 7.24.2.1, 7.24.2.2): return their first argument.
+    Copy,
     /// `atoi`, `atol`, `strtol`...: the number written in the string at the first argument
     /// (C11 7.22.1.2, 7.22.1.4, in base 10).
     ParseInteger,
-    /// `malloc`, `calloc`, `aligned_alloc`, `memalign`, `valloc`: a new region.
+    /// `malloc`, `aligned_alloc`, `memalign`, `valloc`: a new region.
     Allocate,
+    /// `calloc` (C11 7.22.3.2): a new region of zeros.
+    AllocateZeroed,
     /// `posix_memalign` (POSIX): a new region stored at the first argument, and 0 (success)
     /// returned; benchmark suites allocate their arrays this way for alignment.
     AllocateInto,
@@ -26,12 +30,14 @@ impl Library {
     /// The function a PLT stub calls, by its symbol.
     pub fn by_name(name: &str) -> Option<Library> {
         match name {
-            "memset" | "memcpy" | "memmove" => Some(Library::ReturnFirstArgument),
+            "memset" => Some(Library::Fill),
+            "memcpy" | "memmove" => Some(Library::Copy),
+            "calloc" => Some(Library::AllocateZeroed),
             "atoi" | "atol" | "atoll" | "strtol" | "strtoll" | "strtoul" | "strtoull"
             | "__isoc23_strtol" | "__isoc23_strtoll" | "__isoc23_strtoul" | "__isoc23_strtoull" => {
                 Some(Library::ParseInteger)
             }
-            "malloc" | "calloc" | "aligned_alloc" | "memalign" | "valloc" | "pvalloc" => {
+            "malloc" | "aligned_alloc" | "memalign" | "valloc" | "pvalloc" => {
                 Some(Library::Allocate)
             }
             "posix_memalign" => Some(Library::AllocateInto),
@@ -46,17 +52,39 @@ const HEAP: u64 = 0x10_0000_0000;
 const REGION: u64 = 1 << 32;
 /// Regions one run may allocate (the descending order starts this far up).
 const REGIONS: u64 = 64;
+/// The most bytes `memset`, `memcpy` and `calloc` write in a run of the whole program.
+pub const EFFECT_BYTES: u64 = 1 << 22;
 /// The longest number a conversion reads.
 const DIGITS: u64 = 24;
 
 impl Machine {
     /// `call` to `f` after its effect on the caller-saved registers: what it returns.
-    /// `first` is the first argument at the call.
-    pub(super) fn library_call(&mut self, f: Library, first: Option<i64>) {
+    /// `args` are the first three integer arguments at the call. With `effects` (a run of the
+    /// whole program, whose branches read what these functions write) `memset`, `memcpy` and
+    /// `calloc` also write memory, up to [`EFFECT_BYTES`]; otherwise what they write is what it
+    /// was, as the runs of one function have always taken it.
+    pub(super) fn library_call(&mut self, f: Library, args: [Option<i64>; 3], effects: bool) {
+        let [first, second, third] = args;
         let value = match f {
-            Library::ReturnFirstArgument => first,
+            Library::Fill | Library::Copy => {
+                if let (true, Some(d), Some(n)) = (effects, first, third) {
+                    match f {
+                        Library::Fill => self.fill(d as u64, second, n),
+                        _ => self.copy(d as u64, second, n),
+                    }
+                }
+                first
+            }
             Library::ParseInteger => first.and_then(|p| self.decimal(p as u64)),
             Library::Allocate => Some(self.allocate() as i64),
+            Library::AllocateZeroed => {
+                let at = self.allocate();
+                let bytes = first.zip(second).and_then(|(k, n)| k.checked_mul(n));
+                if let (true, Some(n)) = (effects, bytes) {
+                    self.fill(at, Some(0), n);
+                }
+                Some(at as i64)
+            }
             Library::AllocateInto => {
                 // Where the pointer goes unknown: the region is not made, and the caller
                 // reads an unknown pointer, as before this was followed.
@@ -70,6 +98,44 @@ impl Machine {
             }
         };
         self.set_register(Register::RAX, value);
+    }
+
+    /// `memset(at, byte, n)`: `n` bytes of `byte` (unknown where the byte is).
+    fn fill(&mut self, at: u64, byte: Option<i64>, n: i64) {
+        let Some(n) = u64::try_from(n).ok().filter(|&n| n <= EFFECT_BYTES) else {
+            return;
+        };
+        let word = byte.map(|b| i64::from_le_bytes([b as u8; 8]));
+        let mut k = 0;
+        while k < n {
+            let bytes = (n - k).min(8) as u32;
+            match word {
+                Some(w) => self.store(at.wrapping_add(k), w, bytes),
+                None => self.forget(at.wrapping_add(k), bytes),
+            }
+            k += u64::from(bytes);
+        }
+    }
+
+    /// `memcpy(to, from, n)`, byte by byte where a word is not known whole.
+    fn copy(&mut self, to: u64, from: Option<i64>, n: i64) {
+        let Some(n) = u64::try_from(n).ok().filter(|&n| n <= EFFECT_BYTES) else {
+            return;
+        };
+        let Some(from) = from.map(|f| f as u64) else {
+            return (0..n).for_each(|k| self.forget(to.wrapping_add(k), 1));
+        };
+        // Forward or backward as `memmove` must, so that overlapping copies read the source.
+        let order: Box<dyn Iterator<Item = u64>> = match to > from {
+            true => Box::new((0..n).rev()),
+            false => Box::new(0..n),
+        };
+        for k in order {
+            match self.load(from.wrapping_add(k), 1) {
+                Some(v) => self.store(to.wrapping_add(k), v, 1),
+                None => self.forget(to.wrapping_add(k), 1),
+            }
+        }
     }
 
     /// Regions come in descending address order from here on (the mirrored runs, which show
@@ -161,16 +227,51 @@ mod tests {
     fn posix_memalign_stores_a_new_region_where_asked_and_succeeds() {
         let mut m = Machine::at_entry(&[]);
         let first = m.allocate();
-        m.library_call(Library::AllocateInto, Some(0x2000));
+        m.library_call(Library::AllocateInto, [Some(0x2000), None, None], false);
         assert_eq!(m.register(Register::RAX), Some(0));
         let stored = m.load(0x2000, 8).map(|v| v as u64);
         assert_eq!(stored, Some(first + REGION));
         // The pointer's place unknown: nothing stored, the result unknown.
-        m.library_call(Library::AllocateInto, None);
+        m.library_call(Library::AllocateInto, [None; 3], false);
         assert_eq!(m.register(Register::RAX), None);
         assert_eq!(
             Library::by_name("posix_memalign"),
             Some(Library::AllocateInto)
         );
+    }
+
+    /// What memory holds at `at..at + n`, byte by byte.
+    fn bytes(m: &Machine, at: u64, n: u64) -> Vec<Option<i64>> {
+        (0..n).map(|k| m.load(at + k, 1)).collect()
+    }
+
+    #[test]
+    fn memset_memmove_and_calloc_write_memory_only_in_a_program_run() {
+        // Against a plain array doing what C11 7.24.6.1 and 7.24.2.2 say, at offsets that
+        // straddle the machine's words, overlapping both ways.
+        let mut reference = [0u8; 64];
+        let mut m = Machine::at_entry(&[]);
+        for k in 0..64u64 {
+            reference[k as usize] = (k * 7 + 1) as u8;
+            m.store(0x1000 + k, (k * 7 + 1) as i64, 1);
+        }
+        m.library_call(Library::Fill, [Some(0x1003), Some(0xab), Some(13)], true);
+        reference[3..16].fill(0xab);
+        m.library_call(Library::Copy, [Some(0x1005), Some(0x1001), Some(20)], true);
+        reference.copy_within(1..21, 5);
+        m.library_call(Library::Copy, [Some(0x1020), Some(0x1026), Some(17)], true);
+        reference.copy_within(0x26..0x26 + 17, 0x20);
+        let want: Vec<Option<i64>> = reference.iter().map(|&b| Some(i64::from(b))).collect();
+        assert_eq!(bytes(&m, 0x1000, 64), want);
+        assert_eq!(m.register(Register::RAX), Some(0x1020));
+        // A run of one function leaves memory as it was.
+        m.library_call(Library::Fill, [Some(0x1000), Some(0), Some(64)], false);
+        assert_eq!(bytes(&m, 0x1000, 64), want);
+        // calloc: a new region of zeros; a copy from an unknown source forgets.
+        m.library_call(Library::AllocateZeroed, [Some(3), Some(5), None], true);
+        let region = m.register(Register::RAX).unwrap() as u64;
+        assert_eq!(bytes(&m, region, 15), vec![Some(0); 15]);
+        m.library_call(Library::Copy, [Some(region as i64), None, Some(4)], true);
+        assert_eq!(bytes(&m, region, 5), [None, None, None, None, Some(0)]);
     }
 }
