@@ -12,6 +12,13 @@ pub fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A kernel of `examples/corpus/`.
+pub fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/corpus")
+        .join(name)
+}
+
 /// The catalogue tool named `program`, or a visible skip (a failure under CI:
 /// metron_measure::tool::testing). `_package` is kept for the call sites' readability.
 pub fn have(program: &str, _package: &str) -> bool {

@@ -2,28 +2,13 @@
 //! nests of metron-nestgen, checked against callgrind's counts (the independent ground truth).
 //! A few cases here; `scripts/static-accuracy` runs the corpus and thousands of nests.
 mod common;
-use std::path::PathBuf;
 
 use common::*;
 use metron_nestgen::{Nest, Options};
 use metron_static::binary::Binary;
-use metron_static::validate::Comparison;
 
 fn tools() -> bool {
     have("valgrind", "valgrind") && have("clang", "clang") && have("gcc", "gcc")
-}
-
-fn corpus(name: &str) -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/corpus")
-        .join(name)
-}
-
-/// The row of the function users call `name` (a clone is reported under it).
-fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
-    cs.iter()
-        .find(|c| c.region == name || c.region.starts_with(&format!("{name} (clone ")))
-        .unwrap_or_else(|| panic!("no row for {name}"))
 }
 
 /// (file, kernel, program arguments, parameters).

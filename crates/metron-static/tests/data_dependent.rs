@@ -17,12 +17,6 @@ fn tools() -> bool {
     have("valgrind", "valgrind") && have("clang", "clang") && have("gcc", "gcc")
 }
 
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/corpus")
-        .join(name)
-}
-
 fn row<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
     cs.iter()
         .find(|c| c.region == name || c.region.starts_with(&format!("{name} (clone ")))

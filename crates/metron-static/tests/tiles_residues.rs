@@ -5,25 +5,11 @@
 //! (summed over the tiles, the `MIN`'s arms as a cut of the tiles). Expected counts are
 //! callgrind's, at two sizes each (the tiles ragged and not).
 mod common;
-use std::path::PathBuf;
 
 use common::*;
-use metron_static::validate::Comparison;
 
 fn tools() -> bool {
     have("valgrind", "valgrind") && have("clang", "clang") && have("gcc", "gcc")
-}
-
-fn corpus(name: &str) -> PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/corpus")
-        .join(name)
-}
-
-fn kernel<'a>(cs: &'a [Comparison], name: &str) -> &'a Comparison {
-    cs.iter()
-        .find(|c| c.region == name)
-        .unwrap_or_else(|| panic!("no row for {name}"))
 }
 
 /// (file, kernel, [(program arguments, parameters)]).
