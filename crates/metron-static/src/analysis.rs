@@ -25,6 +25,9 @@ pub struct Analysis {
     /// Arrays whose size in the binary is not their size in the source as parsed: the binary
     /// was built with other `-D` sizes than metron was given (the CLI warns).
     pub size_mismatches: Vec<SizeMismatch>,
+    /// The run of `main` that gave the odds of counts that follow data, when no branch profile
+    /// was given (`interpreted_profile`).
+    pub interpreted_profile: Option<crate::interpreted_profile::InterpretedProfile>,
 }
 
 /// An array of other sizes in the binary than in the source as parsed.
@@ -66,6 +69,11 @@ pub struct SourceOptions {
     pub mira_compat: bool,
     /// Probabilities of data-dependent branches recorded from a run (`branch_profile`).
     pub branch_profile: Option<PathBuf>,
+    /// The sizes the user gives (`--param`). Without a branch profile, counts that follow
+    /// data take their odds from `main` interpreted at these sizes (`interpreted_profile`).
+    pub sizes: metron_symbolic::Binding,
+    /// Leave counts that follow data at even odds instead (`--no-interpreted-profile`).
+    pub no_interpreted_profile: bool,
 }
 
 /// The model of the program in `binary_path`: of `options.source` alone when given, else of
@@ -98,7 +106,24 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
             crate::branch_profile::apply(s, &profile);
         }
     }
-    let program = ProgramModel::build_all(&binary, &sources, options.mira_compat);
+    let mut program = ProgramModel::build_all(&binary, &sources, options.mira_compat);
+    let mut interpreted_profile = None;
+    if options.branch_profile.is_none() && !options.no_interpreted_profile {
+        let recorded = crate::interpreted_profile::record(
+            &binary,
+            &sources,
+            &program,
+            options.mira_compat,
+            &options.sizes,
+        );
+        if let Some((profile, summary)) = recorded {
+            for s in &mut sources {
+                crate::branch_profile::apply(s, &profile);
+            }
+            program = ProgramModel::build_all(&binary, &sources, options.mira_compat);
+            interpreted_profile = Some(summary);
+        }
+    }
     let formulas = Formulas::build_all(&binary, &program, &sources);
     let size_mismatches = size_mismatches(&binary, &sources);
     Ok(Analysis {
@@ -109,6 +134,7 @@ pub fn analyse(binary_path: &Path, options: &SourceOptions) -> Result<Analysis> 
         formulas,
         include_dirs_found,
         size_mismatches,
+        interpreted_profile,
     })
 }
 

@@ -39,6 +39,7 @@ mod conditioned;
 mod frames;
 mod layout;
 mod passing;
+mod program_run;
 mod remainder;
 mod residues;
 mod run;
@@ -51,6 +52,7 @@ use crate::binary::Function;
 use crate::cfg::Cfg;
 use crate::loop_copy::machine::{Callee, Callees, Library};
 use crate::source::{ProgramInput, SourceFunction, SourceModel};
+pub use program_run::program_run;
 use run::{run, Run, Way};
 use screen::{solve_f64, Screen};
 

@@ -19,6 +19,7 @@ pub mod emit;
 pub mod error;
 pub mod error_path;
 pub mod inline_frame;
+pub mod interpreted_profile;
 pub mod loop_context;
 pub mod loop_copy;
 mod loop_guard;

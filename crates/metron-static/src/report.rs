@@ -25,6 +25,9 @@ pub struct ModelReport {
     pub schema: &'static str,
     pub architecture: String,
     pub functions: Vec<FunctionReport>,
+    /// The interpreted run of `main` that gave counts following data their odds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interpreted_profile: Option<crate::interpreted_profile::InterpretedProfile>,
 }
 
 /// One function: its formulas, or its numbers under the user's binding.
@@ -148,6 +151,7 @@ impl ModelReport {
             schema: SCHEMA,
             architecture: arch.name.clone(),
             functions,
+            interpreted_profile: None,
         })
     }
 

@@ -27,7 +27,9 @@ const LAYERS: &[&[&str]] = &[
     &["program"],
     &["emit", "validate"],
     &["loop_profile"],
-    &["branch_profile", "report"],
+    &["branch_profile"],
+    &["interpreted_profile"],
+    &["report"],
     &["analysis"],
 ];
 

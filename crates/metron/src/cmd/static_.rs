@@ -54,6 +54,10 @@ pub struct SourceArgs {
     /// callee parameter renamed per call site as in 004 Fig. 5).
     #[arg(long)]
     pub mira_compat: bool,
+    /// Without a branch profile, leave counts that follow data at even odds instead of the
+    /// odds of `main` interpreted at the `--param` sizes.
+    #[arg(long)]
+    pub no_interpreted_profile: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -118,9 +122,28 @@ fn run_analysis(binary: &std::path::Path, args: &SourceArgs) -> Result<Analysis,
             compile_commands: args.compile_commands.clone(),
             mira_compat: args.mira_compat,
             branch_profile: args.branch_profile.clone(),
+            sizes: binding(&args.params)?,
+            no_interpreted_profile: args.no_interpreted_profile,
         },
     )
     .map_err(input)?;
+    // Said even with -q: counts that follow data rest on a run the user did not ask for.
+    if let Some(p) = &analysis.interpreted_profile {
+        let sizes: Vec<String> = p.sizes.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        eprintln!(
+            "note: counts that follow data take the odds of `main` interpreted at {} \
+             ({} branches, {} loop bounds, {} blocks; --branch-profile or \
+             --no-interpreted-profile chooses otherwise)",
+            if sizes.is_empty() {
+                "its own sizes".to_string()
+            } else {
+                sizes.join(", ")
+            },
+            p.branches,
+            p.loop_bounds,
+            p.shares
+        );
+    }
     // Said even with -q: the model rests on headers the user did not name.
     for dir in &analysis.include_dirs_found {
         eprintln!(
@@ -168,6 +191,7 @@ fn model(args: ModelArgs, global: &GlobalOpts) -> CliResult {
     let b = binding(&args.source.params)?;
     let evaluated = !args.source.params.is_empty();
     let mut report = ModelReport::build(formulas, &arch, evaluated.then_some(&b)).map_err(input)?;
+    report.interpreted_profile = analysis.interpreted_profile.clone();
     if evaluated {
         report
             .add_run(&analysis.binary, &analysis.program, &arch, &b)
@@ -375,7 +399,13 @@ fn indent(text: &str, by: usize) -> String {
 
 fn validate(args: ValidateArgs, global: &GlobalOpts) -> CliResult {
     let arch = architecture(&args.source)?;
-    let mut analysis = run_analysis(&args.binary, &args.source)?;
+    // A profile recorded from callgrind starts from even odds, not the interpreter's.
+    let source = SourceArgs {
+        no_interpreted_profile: args.source.no_interpreted_profile
+            || args.record_branch_profile.is_some(),
+        ..args.source.clone()
+    };
+    let mut analysis = run_analysis(&args.binary, &source)?;
     let b = binding(&args.source.params)?;
     let dir = tempfile::tempdir().map_err(CliError::failure)?;
     if !global.quiet {

@@ -1,0 +1,132 @@
+//! Counts that follow data, with no profile given, take the odds of `main` interpreted at the
+//! user's sizes (`interpreted_profile`). Checked against callgrind's count of the same run of
+//! the program, and against the even odds (or the missing number) they replace.
+
+mod common;
+
+use common::*;
+use metron_static::analysis::{analyse, Analysis, SourceOptions};
+use metron_static::category::Architecture;
+use metron_static::validate::{compare_program, run_callgrind};
+
+fn tools() -> bool {
+    have("valgrind", "valgrind") && have("clang", "clang") && have("gcc", "gcc")
+}
+
+fn analysed(bin: &std::path::Path, sizes: &[(&str, i64)], interpret: bool) -> Analysis {
+    analyse(
+        bin,
+        &SourceOptions {
+            sizes: metron_symbolic::binding(sizes.iter().copied()),
+            no_interpreted_profile: !interpret,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+/// The kernel's error against callgrind (percent), with and without the interpreted run;
+/// `None` where the model has no number.
+fn errors(
+    cc: &str,
+    flags: &[&str],
+    file: &str,
+    name: &str,
+    sizes: &[(&str, i64)],
+) -> (Option<f64>, Option<f64>) {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build(cc, &corpus(file), flags, dir.path(), true);
+    let args: Vec<String> = sizes.iter().map(|(_, v)| v.to_string()).collect();
+    let profile = run_callgrind(&bin, &args, dir.path()).unwrap();
+    let counts = profile.object(&bin).unwrap();
+    let binding = metron_symbolic::binding(sizes.iter().copied());
+    let arch = Architecture::x86_64();
+    let error = |interpret: bool| {
+        let a = analysed(&bin, sizes, interpret);
+        assert_eq!(
+            a.interpreted_profile.is_some(),
+            interpret,
+            "{cc} {flags:?} {file}"
+        );
+        let rows = compare_program(&a.binary, &a.program, &arch, &binding, counts).ok()?;
+        let row = kernel(&rows, name);
+        row.unevaluated.is_none().then(|| row.total_error_percent())
+    };
+    (error(true), error(false))
+}
+
+#[test]
+fn branches_on_integer_data_take_the_odds_of_the_interpreted_run() {
+    // lcs: `x[i - 1] == y[j - 1]` on bases main draws from "ACGT" by the index (a quarter of
+    // the pairs match, not half), and `max2`'s `?:` on the table. callgrind counts the run.
+    if !tools() {
+        return;
+    }
+    for (cc, flags) in [
+        ("gcc", &["-g", "-O2", "-fno-inline"][..]),
+        ("clang", &["-g", "-gdwarf-4", "-O0"][..]),
+    ] {
+        let (with, without) = errors(cc, flags, "lcs.c", "lcs", &[("n", 60), ("m", 40)]);
+        assert_eq!(with, Some(0.0), "{cc} {flags:?}");
+        assert!(without.unwrap().abs() > 1.0, "{cc} {flags:?}: {without:?}");
+    }
+}
+
+#[test]
+fn a_loop_bounded_by_data_gets_its_mean_from_the_interpreted_run() {
+    // knapsack: `for (w = cap; w >= weight[i]; w--)`, the weights written by main, the table
+    // cleared by `memset` (which the run must follow for the `if (with > best[w])`).
+    if !tools() {
+        return;
+    }
+    let sizes = [("items", 30), ("cap", 200)];
+    let (with, without) = errors(
+        "gcc",
+        &["-g", "-O2", "-fno-inline"],
+        "knapsack.c",
+        "knapsack",
+        &sizes,
+    );
+    assert_eq!(with, Some(0.0));
+    assert_eq!(without, None, "the bound's mean is not known without a run");
+}
+
+#[test]
+fn data_the_interpreter_cannot_follow_gives_no_profile() {
+    // threshold: pixels are floats, so the run stops at the first compare of one; the
+    // branch stays at even odds, flagged, as without the interpreter.
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build(
+        "gcc",
+        &corpus("threshold.c"),
+        &["-g", "-O2"],
+        dir.path(),
+        true,
+    );
+    let a = analysed(&bin, &[("h", 20), ("w", 30)], true);
+    assert_eq!(a.interpreted_profile, None);
+}
+
+#[test]
+fn sizes_past_the_budget_are_halved_and_sizes_not_given_mean_no_run() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bin = build("gcc", &corpus("lcs.c"), &["-g", "-O2"], dir.path(), true);
+    // 4000 x 4000 cells at about ten instructions each is past the run's budget.
+    let a = analysed(&bin, &[("n", 4000), ("m", 4000)], true);
+    let p = a.interpreted_profile.expect("a run at smaller sizes");
+    let (n, m) = (p.sizes["n"], p.sizes["m"]);
+    assert!(
+        n < 4000 && m < 4000 && n * m * 10 <= 40_000_000,
+        "{:?}",
+        p.sizes
+    );
+    // Without `m`, main's second argument is unknown: no run.
+    let a = analysed(&bin, &[("n", 40)], true);
+    assert_eq!(a.interpreted_profile, None);
+}
