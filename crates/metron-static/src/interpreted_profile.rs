@@ -3,7 +3,7 @@
 //! (`branch_profile::record_all`). Where no profile is given, a count that follows data
 //! (004 §III.C.4's `br_prob`; a loop bounded by data) then takes the odds of the data the
 //! program computes itself, instead of even odds or no number at all. Programs whose data the
-//! interpreter cannot follow (floating point, input from files) get no such profile and keep
+//! interpreter cannot follow (input from files, instructions it does not model) get no such profile and keep
 //! the even odds, flagged as before.
 
 use metron_symbolic::Binding;
@@ -63,8 +63,12 @@ pub fn record(
     }
     let found = (|| {
         let counts = crate::calibrate::program_run(binary, main, inputs, &at, BUDGET)?;
-        let profile =
-            crate::branch_profile::record_all(binary, sources, mira_compat, &at, &counts).ok()?;
+        let recorded =
+            crate::branch_profile::record_all(binary, sources, mira_compat, &at, &counts);
+        if let (Err(e), Some(_)) = (&recorded, std::env::var_os("METRON_CALIBRATE_TRACE")) {
+            eprintln!("interpreted profile: not recorded: {e}");
+        }
+        let profile = recorded.ok()?;
         let summary = InterpretedProfile {
             sizes: at.clone(),
             branches: profile.branches.len(),

@@ -1,10 +1,10 @@
 //! A run of the whole program from `main`, with the data its own code computes: the visits of
 //! every block of every function of the binary it enters, as callgrind would count them, for
 //! a branch profile recorded without running the program natively
-//! (`crate::interpreted_profile`). Branches on integer data the program made itself (bases
-//! read from a string table, weights derived from the index) are decided as they would be;
-//! a branch on anything the machine does not know (floating point, a file's contents) stops
-//! the run, and there is no profile.
+//! (`crate::interpreted_profile`). Branches on data the program made itself (bases read from
+//! a string table, weights derived from the index, floating-point pixels) are decided as they
+//! would be; a branch on anything the machine does not know (a file's contents, an
+//! instruction it does not model) stops the run, and there is no profile.
 
 use std::cell::RefCell;
 
@@ -35,6 +35,7 @@ pub fn program_run(
     }));
     let me = Callee::new(main);
     let mut m = Machine::at_entry(&command_line::arguments(inputs));
+    m.allocated_data = true;
     command_line::store(&mut m, inputs, values);
     // All of the read-only data, as the loader maps it: a program indexes its tables
     // (`"ACGT"[k]`) from an address it computed, which no one operand names.
