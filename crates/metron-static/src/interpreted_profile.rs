@@ -3,8 +3,8 @@
 //! (`branch_profile::record_all`). Where no profile is given, a count that follows data
 //! (004 §III.C.4's `br_prob`; a loop bounded by data) then takes the odds of the data the
 //! program computes itself, instead of even odds or no number at all. Programs whose data the
-//! interpreter cannot follow (input from files, instructions it does not model) get no such profile and keep
-//! the even odds, flagged as before.
+//! interpreter cannot follow (input from files, instructions it does not model) get no such
+//! profile and keep the even odds, flagged as before.
 
 use metron_symbolic::Binding;
 use serde::{Deserialize, Serialize};
