@@ -118,8 +118,8 @@ impl<T: Copy> ByRegister<T> {
 pub struct Machine {
     /// Known general registers; `known` is never 0.
     regs: ByRegister<Bits>,
-    /// Known XMM registers (by full register), as 128 bits: see [`lanes`].
-    vectors: ByRegister<u128>,
+    /// Known XMM registers (by full register), their bits and which are known: see [`lanes`].
+    vectors: ByRegister<lanes::Lanes>,
     /// Known bytes: the stack, the arguments and `.rodata` constants.
     memory: memory::Memory,
     pub flags: Flags,
@@ -1345,6 +1345,30 @@ mod tests {
         // pmaddubsw xmm0, xmm0 (SSSE3, not modelled); movd eax, xmm0
         let unmodelled = decode(&[0x66, 0x0f, 0x38, 0x04, 0xc0, 0x66, 0x0f, 0x7e, 0xc0]);
         unmodelled.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), None);
+    }
+
+    /// clang -O0's `cvtsi2ss xmm0, edx` after a call (nothing of `xmm0` known): the low lane
+    /// is known, and so is all a scalar instruction reads; an instruction that reads the
+    /// whole register does not know it.
+    #[test]
+    fn a_scalar_result_is_known_in_a_register_whose_upper_lanes_are_not() {
+        let code = decode(&[
+            0xf3, 0x0f, 0x2a, 0xc2, // cvtsi2ss xmm0, edx
+            0xf3, 0x0f, 0x58, 0xc0, // addss xmm0, xmm0
+            0xf3, 0x0f, 0x10, 0xc8, // movss xmm1, xmm0
+            0x0f, 0x2e, 0xc8, // ucomiss xmm1, xmm0
+            0x66, 0x0f, 0x7e, 0xc0, // movd eax, xmm0
+        ]);
+        let mut m = Machine::at_entry(&[]);
+        m.set_register(Register::RDX, Some(3));
+        code.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::EAX), Some(6.0f32.to_bits() as i64));
+        assert_eq!(m.condition(ConditionCode::e), Some(true));
+        assert_eq!(m.vector(Register::XMM0), None);
+        // unpcklps reads lane 1 of xmm0, which no instruction wrote.
+        let whole = decode(&[0x0f, 0x14, 0xc0, 0x66, 0x0f, 0x7e, 0xc0]); // unpcklps; movd
+        whole.iter().for_each(|i| m.execute(i));
         assert_eq!(m.register(Register::EAX), None);
     }
 

@@ -172,14 +172,23 @@ impl Machine {
     pub(super) fn float(&mut self, i: &Instruction) -> bool {
         let m = i.mnemonic();
         if let Some((op, p, scalar)) = arithmetic(m) {
-            let v = self.operands(i).map(|(a, b)| {
+            // A square root reads operand 1 alone.
+            let a = match op {
+                Operation::SquareRoot => Some(0),
+                _ => self.lane_operand(i, 0, p, scalar),
+            };
+            let v = a.zip(self.lane_operand(i, 1, p, scalar)).map(|(a, b)| {
                 let lanes = if scalar { 1 } else { p.lanes() };
                 (0..lanes).fold(a, |r, k| p.put(r, k, op.apply(p.get(a, k), p.get(b, k))))
             });
-            self.write_wide(i, v);
+            self.write_result(i, p, scalar, v);
         } else if let Some((p, scalar)) = compare(m).filter(|_| i.op_count() == 3) {
             let predicate_code = i.immediate(2) as u8;
-            let v = self.operands(i).map(|(a, b)| {
+            let (a, b) = (
+                self.lane_operand(i, 0, p, scalar),
+                self.lane_operand(i, 1, p, scalar),
+            );
+            let v = a.zip(b).map(|(a, b)| {
                 let lanes = if scalar { 1 } else { p.lanes() };
                 (0..lanes).fold(a, |r, k| {
                     let holds = predicate(predicate_code, p.get(a, k), p.get(b, k));
@@ -187,7 +196,7 @@ impl Machine {
                     (r & !(ones << (p.bits() * k))) | (u128::from(holds) * ones) << (p.bits() * k)
                 })
             });
-            self.write_wide(i, v);
+            self.write_result(i, p, scalar, v);
         } else if matches!(m, Mnemonic::Ucomiss | Mnemonic::Comiss)
             || matches!(m, Mnemonic::Ucomisd | Mnemonic::Comisd)
         {
@@ -198,9 +207,21 @@ impl Machine {
         true
     }
 
-    /// Operands 0 and 1 as 128 bits, when both are known.
-    fn operands(&self, i: &Instruction) -> Option<(u128, u128)> {
-        self.read_wide(i, 0).zip(self.read_wide(i, 1))
+    /// Operand `k` whole, or for a scalar instruction its low lane (all the instruction
+    /// reads of it).
+    fn lane_operand(&self, i: &Instruction, k: u32, p: Precision, scalar: bool) -> Option<u128> {
+        match scalar {
+            true => self.read_low(i, k, p.bits()),
+            false => self.read_wide(i, k),
+        }
+    }
+
+    /// Writes a result to operand 0: whole, or for a scalar instruction its low lane.
+    fn write_result(&mut self, i: &Instruction, p: Precision, scalar: bool, v: Option<u128>) {
+        match scalar {
+            true => self.write_low(i, p.bits(), v),
+            false => self.write_wide(i, v),
+        }
     }
 
     /// `ucomis*`/`comis*`: ZF, PF and CF as an unsigned compare gives them, all three set
@@ -210,7 +231,8 @@ impl Machine {
             Mnemonic::Ucomiss | Mnemonic::Comiss => Precision::Single,
             _ => Precision::Double,
         };
-        self.flags = match self.operands(i) {
+        let (a, b) = (self.read_low(i, 0, p.bits()), self.read_low(i, 1, p.bits()));
+        self.flags = match a.zip(b) {
             Some((a, b)) => {
                 let (x, y) = (p.get(a, 0), p.get(b, 0));
                 let unordered = x.is_nan() || y.is_nan();
@@ -232,8 +254,10 @@ impl Machine {
         match m {
             M::Cvtsi2ss | M::Cvtsi2sd => {
                 let p = if m == M::Cvtsi2ss { S } else { D };
-                let v = self.read_wide(i, 0).zip(self.source_integer(i));
-                self.write_wide(i, v.map(|(a, n)| p.put(a, 0, integer_to(p, n))));
+                let v = self
+                    .source_integer(i)
+                    .map(|n| p.put(0, 0, integer_to(p, n)));
+                self.write_low(i, p.bits(), v);
             }
             M::Cvttss2si | M::Cvtss2si | M::Cvttsd2si | M::Cvtsd2si => {
                 let p = if matches!(m, M::Cvttss2si | M::Cvtss2si) {
@@ -243,15 +267,16 @@ impl Machine {
                 };
                 let truncate = matches!(m, M::Cvttss2si | M::Cvttsd2si);
                 let bits = i.op0_register().size() as u32 * 8;
-                let v = self
-                    .read_wide(i, 1)
+                let v = (self.read_low(i, 1, p.bits()))
                     .map(|b| to_integer(p.get(b, 0), bits, truncate));
                 self.set_register(i.op0_register(), v);
             }
             M::Cvtss2sd | M::Cvtsd2ss => {
                 let (from, to) = if m == M::Cvtss2sd { (S, D) } else { (D, S) };
-                let v = self.operands(i).map(|(a, b)| to.put(a, 0, from.get(b, 0)));
-                self.write_wide(i, v);
+                let v = self
+                    .read_low(i, 1, from.bits())
+                    .map(|b| to.put(0, 0, from.get(b, 0)));
+                self.write_low(i, to.bits(), v);
             }
             _ => {
                 let Some(v) = self.packed_conversion(i, m) else {

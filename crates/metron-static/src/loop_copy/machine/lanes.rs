@@ -13,14 +13,67 @@ use super::{mask, Machine};
 /// Bytes of an XMM register.
 const WIDTH: u32 = 16;
 
+/// What is known of an XMM register: its bits and which of them are known. A scalar
+/// instruction writes the low lane and keeps the rest (`cvtsi2ss xmm0, edx` after a call, when
+/// nothing of `xmm0` is known, knows the low 32 bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Lanes {
+    value: u128,
+    known: u128,
+}
+
 impl Machine {
-    /// The value of XMM register `r` (any width of it), when known.
+    /// The value of XMM register `r` (any width of it), when all of it is known.
     pub(super) fn vector(&self, r: Register) -> Option<u128> {
-        self.vectors.get(r.full_register())
+        let l = self.vectors.get(r.full_register())?;
+        (l.known == u128::MAX).then_some(l.value)
     }
 
     pub(super) fn set_vector(&mut self, r: Register, v: Option<u128>) {
-        self.vectors.set(r.full_register(), v);
+        let lanes = v.map(|value| Lanes {
+            value,
+            known: u128::MAX,
+        });
+        self.vectors.set(r.full_register(), lanes);
+    }
+
+    /// The low `bits` of XMM register `r`, when they are known.
+    fn vector_low(&self, r: Register, bits: u32) -> Option<u128> {
+        let l = self.vectors.get(r.full_register())?;
+        let low = low_bits(bits);
+        (l.known & low == low).then_some(l.value & low)
+    }
+
+    /// Operand `k`'s low `bits`: of an XMM register only those need be known; memory and
+    /// general registers as [`Machine::read_wide`] reads them.
+    pub(super) fn read_low(&self, i: &Instruction, k: u32, bits: u32) -> Option<u128> {
+        match i.op_kind(k) {
+            OpKind::Register if i.op_register(k).is_xmm() => {
+                self.vector_low(i.op_register(k), bits)
+            }
+            _ => self.read_wide(i, k).map(|v| v & low_bits(bits)),
+        }
+    }
+
+    /// Writes the low `bits` of operand 0 (an XMM register), the rest of it as it was.
+    pub(super) fn write_low(&mut self, i: &Instruction, bits: u32, v: Option<u128>) {
+        if i.op0_kind() != OpKind::Register || !i.op0_register().is_xmm() {
+            return self.write_wide(i, v);
+        }
+        let r = i.op0_register().full_register();
+        let low = low_bits(bits);
+        let old = self.vectors.get(r).unwrap_or(Lanes { value: 0, known: 0 });
+        let new = match v {
+            Some(v) => Lanes {
+                value: (old.value & !low) | (v & low),
+                known: old.known | low,
+            },
+            None => Lanes {
+                value: old.value & !low,
+                known: old.known & !low,
+            },
+        };
+        self.vectors.set(r, (new.known != 0).then_some(new));
     }
 
     /// `n` bytes (up to 16) at `address` as an integer, when all are known.
@@ -82,6 +135,14 @@ impl Machine {
     /// SSE2 integer moves and lane arithmetic; false when `i` is none of it (its XMM
     /// destination, if any, then becomes unknown).
     pub(super) fn lanes(&mut self, i: &Instruction) -> bool {
+        let m = i.mnemonic();
+        let registers = i.op0_kind() == OpKind::Register && i.op1_kind() == OpKind::Register;
+        if matches!(m, Mnemonic::Movss | Mnemonic::Movsd) && registers && is_sse_move(i) {
+            let bits = if m == Mnemonic::Movss { 32 } else { 64 };
+            let v = self.read_low(i, 1, bits);
+            self.write_low(i, bits, v);
+            return true;
+        }
         match self.lane_result(i) {
             Some(v) => {
                 self.write_wide(i, v);
@@ -116,10 +177,7 @@ impl Machine {
                 self.read_wide(i, 1)
             }
             // To an XMM register zero-extended; from one, its low lanes.
-            M::Movd | M::Movq => {
-                let bits = if m == M::Movd { 32 } else { 64 };
-                self.read_wide(i, 1).map(|v| v & low_bits(bits))
-            }
+            M::Movd | M::Movq => self.read_low(i, 1, if m == M::Movd { 32 } else { 64 }),
             M::Pxor | M::Xorps | M::Xorpd | M::Psubb | M::Psubw | M::Psubd | M::Psubq
                 if same_register(i) =>
             {
@@ -168,18 +226,10 @@ impl Machine {
         })
     }
 
-    /// `movss`/`movsd`: from memory the low lane with zeros above; between registers the
-    /// low lane into the destination's; to memory the low lane.
+    /// `movss`/`movsd` with memory: from it the low lane with zeros above, to it the low
+    /// lane (between registers: [`Machine::lanes`]).
     fn scalar_move(&self, i: &Instruction, m: Mnemonic) -> Option<u128> {
-        let low = low_bits(if m == Mnemonic::Movss { 32 } else { 64 });
-        let source = self.read_wide(i, 1)?;
-        match (i.op0_kind(), i.op1_kind()) {
-            (OpKind::Register, OpKind::Register) => {
-                let old = self.read_wide(i, 0)?;
-                Some((old & !low) | (source & low))
-            }
-            _ => Some(source & low),
-        }
+        self.read_low(i, 1, if m == Mnemonic::Movss { 32 } else { 64 })
     }
 
     /// The 64-bit halves: `movlps`/`movlpd` and `movhps`/`movhpd` between memory and the low
