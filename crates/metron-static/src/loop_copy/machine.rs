@@ -1065,6 +1065,13 @@ impl Machine {
                 self.set_register(Register::RSP, sp.map(|s| s.wrapping_add(8)));
                 self.write(i, 0, v);
             }
+            // `mov rsp, rbp; pop rbp`: the epilogue of gcc -O0's frames with a `sub rsp`.
+            M::Leave => {
+                let bp = self.register(Register::RBP);
+                let v = bp.and_then(|b| self.load(b as u64, 8));
+                self.set_register(Register::RSP, bp.map(|b| b.wrapping_add(8)));
+                self.set_register(Register::RBP, v);
+            }
             M::Nop | M::Endbr64 => {}
             _ => return self.conditional_move(i, flags),
         }
@@ -1370,6 +1377,24 @@ mod tests {
         let whole = decode(&[0x0f, 0x14, 0xc0, 0x66, 0x0f, 0x7e, 0xc0]); // unpcklps; movd
         whole.iter().for_each(|i| m.execute(i));
         assert_eq!(m.register(Register::EAX), None);
+    }
+
+    /// `push rbp; mov rbp, rsp; sub rsp, 16; ...; leave`: the caller's frame pointer and the
+    /// stack pointer come back as they were.
+    #[test]
+    fn leave_restores_the_frame_of_the_caller() {
+        let code = decode(&[
+            0x55, // push rbp
+            0x48, 0x89, 0xe5, // mov rbp, rsp
+            0x48, 0x83, 0xec, 0x10, // sub rsp, 16
+            0xc9, // leave
+        ]);
+        let mut m = Machine::at_entry(&[]);
+        let sp = m.register(Register::RSP);
+        m.set_register(Register::RBP, Some(0x1234));
+        code.iter().for_each(|i| m.execute(i));
+        assert_eq!(m.register(Register::RBP), Some(0x1234));
+        assert_eq!(m.register(Register::RSP), sp);
     }
 
     /// `mov ecx, 10; xor eax, eax; add rax, 2; dec ecx; jne` run by hand: ten passes, the
