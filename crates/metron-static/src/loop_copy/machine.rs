@@ -248,6 +248,11 @@ fn is_setcc(m: Mnemonic) -> bool {
     )
 }
 
+/// Operand `k` of `i` is a general-purpose register other than a high byte (`ah`...).
+fn is_gpr_operand(i: &Instruction, k: u32) -> bool {
+    i.op_kind(k) == OpKind::Register && i.op_register(k).is_gpr() && !is_high_byte(i.op_register(k))
+}
+
 fn is_high_byte(r: Register) -> bool {
     matches!(r, Register::AH | Register::BH | Register::CH | Register::DH)
 }
@@ -1017,6 +1022,12 @@ impl Machine {
         use Mnemonic as M;
         let m = i.mnemonic();
         match m {
+            // A register copied as far as it is known: gcc's `setg r9b; ...; mov eax, r9d;
+            // test al, al` reads only the byte the `set` wrote into an unknown `r9`.
+            M::Mov if is_gpr_operand(i, 0) && is_gpr_operand(i, 1) => {
+                let bits = self.register_bits(i.op1_register());
+                self.set_register_bits(i.op0_register(), bits);
+            }
             M::Mov | M::Movzx => {
                 let v = self.read(i, 1).0;
                 self.write(i, 0, v);
@@ -1468,6 +1479,24 @@ mod tests {
         }
         assert_eq!(m.register(Register::BL), Some(1));
         assert_eq!(m.register(Register::EBX), None);
+        assert_eq!(m.condition(ConditionCode::ne), Some(true));
+    }
+
+    /// `setg r9b; mov eax, r9d; test al, al` with `r9` unknown (gcc -O3 keeps a loop
+    /// invariant's `setg` in a register it never wrote whole): the copy keeps the byte.
+    #[test]
+    fn a_register_copy_keeps_the_bits_known() {
+        let code = decode(&[
+            0x4c, 0x8b, 0x0f, // mov r9, [rdi]
+            0x39, 0xf7, // cmp edi, esi
+            0x41, 0x0f, 0x9f, 0xc1, // setg r9b
+            0x44, 0x89, 0xc8, // mov eax, r9d
+            0x84, 0xc0, // test al, al
+        ]);
+        let mut m = Machine::at_entry(&[7, 5]);
+        code.iter().for_each(|ins| m.execute(ins));
+        assert_eq!(m.register(Register::AL), Some(1));
+        assert_eq!(m.register(Register::EAX), None);
         assert_eq!(m.condition(ConditionCode::ne), Some(true));
     }
 
