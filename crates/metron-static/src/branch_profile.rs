@@ -232,25 +232,34 @@ fn data_shares(
         ProgramModel::build_all(binary, &s, mira_compat)
     };
     let program = with(DataShares::Recording);
-    let predicted = program.run(binary, binding)?.blocks;
+    let run = program.run(binary, binding)?;
     let mut out = Vec::new();
-    for (((i, m), predicted), measured) in program.functions.iter().zip(&predicted).zip(measured) {
+    let functions = program.functions.iter().zip(&run.blocks).zip(measured);
+    for ((((i, m), predicted), measured), contexts) in functions.zip(&run.contexts) {
         let follows_data =
             |start: u64| matches!(&m.calibration, Some(Ok(c)) if c.data_dependent.contains(&start));
         let function = &binary.functions[*i];
+        let share = |block: u64, share: f64, over_model: bool| DataShare {
+            function: function.symbol.clone(),
+            code: function.code_hash(),
+            block,
+            share,
+            over_model,
+            at: None,
+        };
         for (b, block) in m.cfg.blocks.iter().enumerate() {
             let (p, x) = (predicted[b], measured[b]);
             let by_mean = m.by_data_mean.contains(&b);
             if (by_mean || follows_data(block.start)) && p.is_finite() && p > 0.0 {
-                out.push(DataShare {
-                    function: function.symbol.clone(),
-                    code: function.code_hash(),
-                    block: block.start,
-                    share: x / p,
-                    over_model: by_mean,
-                });
+                out.push(share(block.start, x / p, by_mean));
             }
         }
+        out.extend(
+            measured_where_no_fit(m, contexts, predicted, measured).map(|(b, at)| DataShare {
+                at: Some(at),
+                ..share(m.cfg.blocks[b].start, measured[b] - predicted[b], true)
+            }),
+        );
     }
     // The model's counts of the blocks past their envelope: shares of 1 over the model.
     let past = |s: &DataShare| !s.over_model && s.share > 1.0 + 1e-9;
@@ -278,6 +287,35 @@ fn data_shares(
         }
     }
     Ok(out)
+}
+
+/// The blocks of `m` no combination of the sizes fits (`calibrate`'s closest one stands
+/// in) that ran otherwise than it counts, with the binding of `m`'s parameters they ran at:
+/// where `m` was entered in one context only (the run's counts are of that binding alone).
+fn measured_where_no_fit<'a>(
+    m: &'a crate::model::FunctionModel,
+    contexts: &[Binding],
+    predicted: &'a [f64],
+    measured: &'a [f64],
+) -> impl Iterator<Item = (usize, Binding)> + 'a {
+    let approximated: &[u64] = match &m.calibration {
+        Some(Ok(c)) if contexts.len() == 1 => &c.approximated,
+        _ => &[],
+    };
+    let parameters = m.parameters();
+    let at: Option<Binding> = contexts.first().and_then(|local| {
+        let named = |p: &String| Some((p.clone(), *local.get(p)?));
+        parameters.iter().map(named).collect()
+    });
+    m.cfg
+        .blocks
+        .iter()
+        .enumerate()
+        .filter_map(move |(b, block)| {
+            let (p, x) = (predicted[b], measured[b]);
+            let differs = p.is_finite() && (x - p).abs() > 1e-9;
+            (approximated.contains(&block.start) && differs).then(|| Some((b, at.clone()?)))?
+        })
 }
 
 fn probability(source: &SourceModel, probe: Probe, p: f64) -> BranchProbability {
@@ -483,15 +521,27 @@ pub fn load(path: &Path, source_files: &[&Path]) -> Result<BranchProfile> {
         .branches
         .iter()
         .map(|b| ("probability", b.probability));
-    let shares = profile.shares.iter().map(|s| ("share", s.share));
+    // A share measured at one binding is a difference to the model's count: of either sign.
+    let shares = (profile.shares.iter()).map(|s| {
+        (
+            if s.at.is_some() {
+                "difference"
+            } else {
+                "share"
+            },
+            s.share,
+        )
+    });
     let means = profile.loops.iter().map(|l| ("mean", l.mean));
     for (what, v) in probabilities.chain(shares).chain(means) {
-        let in_range = v.is_finite() && v >= 0.0 && (what != "probability" || v <= 1.0);
+        let in_range = v.is_finite()
+            && (what == "difference" || v >= 0.0)
+            && (what != "probability" || v <= 1.0);
         if !in_range {
-            let range = if what == "probability" {
-                "in [0, 1]"
-            } else {
-                "finite, >= 0"
+            let range = match what {
+                "probability" => "in [0, 1]",
+                "difference" => "finite",
+                _ => "finite, >= 0",
             };
             return Err(bad(
                 1,

@@ -113,8 +113,9 @@ fn cache_entry(
     crate::ast_cache::Entry::for_bytes("interpreted-profile", &key)
 }
 
-/// Whether some count follows data with no odds given: a branch without `br_prob`, a block
-/// the runs saw follow the data, or a loop bounded by data without its mean.
+/// Whether some count follows data with no odds given (a branch without `br_prob`, a block
+/// the runs saw follow the data, a loop bounded by data without its mean) or no combination
+/// of the sizes fits it (the run measures its ratio to the closest one).
 fn follows_data(sources: &[SourceModel], program: &ProgramModel) -> bool {
     let unbound_loop = sources
         .iter()
@@ -123,7 +124,8 @@ fn follows_data(sources: &[SourceModel], program: &ProgramModel) -> bool {
     unbound_loop
         || program.functions.iter().any(|(_, m)| {
             m.assumptions.iter().any(|a| a.probability.is_none())
-                || matches!(&m.calibration, Some(Ok(c)) if !c.data_dependent.is_empty())
+                || matches!(&m.calibration, Some(Ok(c))
+                    if !c.data_dependent.is_empty() || !c.approximated.is_empty())
         })
 }
 

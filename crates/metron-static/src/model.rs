@@ -567,7 +567,7 @@ fn with_mean_shares(function: &Function, source: &SourceModel, m: &mut FunctionM
     let code = function.code_hash();
     for s in all
         .iter()
-        .filter(|s| s.function == function.symbol && s.code == code)
+        .filter(|s| s.function == function.symbol && s.code == code && s.at.is_none())
     {
         let b = m.cfg.blocks.iter().position(|x| x.start == s.block);
         let share = Rational::from_float(s.share);

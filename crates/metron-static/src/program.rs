@@ -78,6 +78,8 @@ pub struct ProgramRun {
     pub blocks: Vec<Vec<f64>>,
     /// Per function: why its counts could not be evaluated (an unbound parameter).
     pub unevaluated: Vec<Option<StaticError>>,
+    /// Per function: the bindings of its own parameters it was visited with, one per context.
+    pub contexts: Vec<Vec<Binding>>,
 }
 
 #[derive(Debug, Clone)]
@@ -160,6 +162,7 @@ impl ProgramModel {
                 .map(|(_, m)| vec![0.0; m.cfg.blocks.len()])
                 .collect(),
             unevaluated: (0..self.functions.len()).map(|_| None).collect(),
+            contexts: vec![Vec::new(); self.functions.len()],
         };
         let all: Vec<String> = self.parameters.iter().flat_map(|p| p.all()).collect();
         let binding = &crate::call_site::with_fallbacks(binding, &all);
@@ -184,6 +187,7 @@ impl ProgramModel {
                 self.functions[k].1.name
             )));
         }
+        run.contexts[k].push(local.clone());
         let (blocks, error) = self.functions[k].1.evaluate_blocks_partly(local);
         if let Some(e) = error {
             run.unevaluated[k].get_or_insert(e);

@@ -276,6 +276,12 @@ pub struct DataShare {
     /// gives), or it is counted with a bound's mean (`model::with_mean_shares`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub over_model: bool,
+    /// The binding of the function's parameters the share was measured at, where the share
+    /// is not a ratio but what the block ran over the model's count there: a block no
+    /// combination of the sizes fits takes its count as run at exactly these sizes, and its
+    /// closest fit elsewhere (`calibrate::measured_where_no_fit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<metron_symbolic::Binding>,
 }
 
 impl SourceModel {
