@@ -289,17 +289,18 @@ fn data_shares(
     Ok(out)
 }
 
-/// The blocks of `m` no combination of the sizes fits (`calibrate`'s closest one stands
-/// in) that ran otherwise than it counts, with the binding of `m`'s parameters they ran at:
-/// where `m` was entered in one context only (the run's counts are of that binding alone).
+/// The blocks of `m` no combination of the sizes fits (`calibrate` counts them by the model's
+/// rules or the closest combination) that ran otherwise than they count, with the binding of
+/// `m`'s parameters they ran at: where `m` was entered in one context only (the run's counts
+/// are of that binding alone).
 fn measured_where_no_fit<'a>(
     m: &'a crate::model::FunctionModel,
     contexts: &[Binding],
     predicted: &'a [f64],
     measured: &'a [f64],
 ) -> impl Iterator<Item = (usize, Binding)> + 'a {
-    let approximated: &[u64] = match &m.calibration {
-        Some(Ok(c)) if contexts.len() == 1 => &c.approximated,
+    let unfitted: &[u64] = match &m.calibration {
+        Some(Ok(c)) if contexts.len() == 1 => &c.unfitted,
         _ => &[],
     };
     let parameters = m.parameters();
@@ -314,7 +315,7 @@ fn measured_where_no_fit<'a>(
         .filter_map(move |(b, block)| {
             let (p, x) = (predicted[b], measured[b]);
             let differs = p.is_finite() && (x - p).abs() > 1e-9;
-            (approximated.contains(&block.start) && differs).then(|| Some((b, at.clone()?)))?
+            (unfitted.contains(&block.start) && differs).then(|| Some((b, at.clone()?)))?
         })
 }
 

@@ -115,7 +115,7 @@ fn cache_entry(
 
 /// Whether some count follows data with no odds given (a branch without `br_prob`, a block
 /// the runs saw follow the data, a loop bounded by data without its mean) or no combination
-/// of the sizes fits it (the run measures its ratio to the closest one).
+/// of the sizes fits it (the run measures it at the sizes asked).
 fn follows_data(sources: &[SourceModel], program: &ProgramModel) -> bool {
     let unbound_loop = sources
         .iter()
@@ -125,7 +125,7 @@ fn follows_data(sources: &[SourceModel], program: &ProgramModel) -> bool {
         || program.functions.iter().any(|(_, m)| {
             m.assumptions.iter().any(|a| a.probability.is_none())
                 || matches!(&m.calibration, Some(Ok(c))
-                    if !c.data_dependent.is_empty() || !c.approximated.is_empty())
+                    if !c.data_dependent.is_empty() || !c.unfitted.is_empty())
         })
 }
 
