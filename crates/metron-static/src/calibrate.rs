@@ -72,7 +72,7 @@ const TOTAL_BUDGET: usize = 4_000_000;
 /// Instructions one run of a function with fixed sizes may take. Sizes a compiler fixed (a
 /// `.constprop` clone at a benchmark's size, a suite's dataset) cannot be made smaller, and
 /// past the budget only the copy rules count. The interpreter runs 30-80M instructions/s on
-/// compiled loops (`docs/static-accuracy.md`, "the interpreter"): a cold analysis of a
+/// compiled loops (`docs/static-accuracy-history.md`, "the interpreter"): a cold analysis of a
 /// function this large takes seconds, as callgrind would.
 const FIXED_BUDGET: usize = 256_000_000;
 /// A fixed-size function runs in the mirrored order too (the blocks of alias tests) only

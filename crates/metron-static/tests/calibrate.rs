@@ -388,7 +388,7 @@ fn stores_under_a_lane_mask_follow_the_counter() {
 }
 
 /// Held-out generator misses kept as regression cases, asserted at the bound they reach now
-/// (docs/static-accuracy.md, seeds 162-201; the goal is 0.5%): a short constant loop -O3
+/// (docs/static-accuracy-history.md, seeds 162-201; the goal is 0.5%): a short constant loop -O3
 /// unrolls away around loops whose trips read its counter. Seed 162 at clang -O3: the `l`
 /// loops under the copies for `j = 2, 3` fit no per-iteration term (8.56%); seed 167 at gcc
 /// -O3: each copy's `k` loop split on `k + k > n - 1`, three blocks approximated (3.42%).

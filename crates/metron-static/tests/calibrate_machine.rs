@@ -209,7 +209,7 @@ fn a_branch_free_max_through_sbb_is_followed() {
 /// Generator seed 239 at gcc -O3: `if (j < n - 1)` in a `j` loop bounded by `m` is split
 /// into two loops (`-fsplit-loops`), each with its own entries and remainders: the runs'
 /// terms include the loop on each side of the condition (11.9% off before). Where `n > m`
-/// (no else copy runs) a refit is still wrong: see docs/static-accuracy.md.
+/// (no else copy runs) a refit is still wrong: see docs/static-accuracy-history.md.
 #[test]
 fn a_loop_split_at_its_condition_is_fitted_per_side() {
     if !tools() {
