@@ -255,7 +255,7 @@ fn data_shares(
             }
         }
         out.extend(
-            measured_where_no_fit(m, contexts, predicted, measured).map(|(b, at)| DataShare {
+            unfitted_differences(m, contexts, predicted, measured).map(|(b, at)| DataShare {
                 at: Some(at),
                 ..share(m.cfg.blocks[b].start, measured[b] - predicted[b], true)
             }),
@@ -293,7 +293,7 @@ fn data_shares(
 /// rules or the closest combination) that ran otherwise than they count, with the binding of
 /// `m`'s parameters they ran at: where `m` was entered in one context only (the run's counts
 /// are of that binding alone).
-fn measured_where_no_fit<'a>(
+fn unfitted_differences<'a>(
     m: &'a crate::model::FunctionModel,
     contexts: &[Binding],
     predicted: &'a [f64],

@@ -636,6 +636,14 @@ impl Machine {
         self.regs.set(full, (b.known != 0).then_some(b));
     }
 
+    /// The 8 bytes at the stack pointer, which moves past them.
+    fn pop(&mut self) -> Option<i64> {
+        let sp = self.register(Register::RSP);
+        let v = sp.and_then(|s| self.load(s as u64, 8));
+        self.set_register(Register::RSP, sp.map(|s| s.wrapping_add(8)));
+        v
+    }
+
     /// What is known of register `r`'s bits at its own width (none of a high-byte register).
     fn register_bits(&self, r: Register) -> Bits {
         if !r.is_gpr() || is_high_byte(r) {
@@ -1071,16 +1079,13 @@ impl Machine {
                 }
             }
             M::Pop => {
-                let sp = self.register(Register::RSP);
-                let v = sp.and_then(|s| self.load(s as u64, 8));
-                self.set_register(Register::RSP, sp.map(|s| s.wrapping_add(8)));
+                let v = self.pop();
                 self.write(i, 0, v);
             }
             // `mov rsp, rbp; pop rbp`: the epilogue of gcc -O0's frames with a `sub rsp`.
             M::Leave => {
-                let bp = self.register(Register::RBP);
-                let v = bp.and_then(|b| self.load(b as u64, 8));
-                self.set_register(Register::RSP, bp.map(|b| b.wrapping_add(8)));
+                self.set_register(Register::RSP, self.register(Register::RBP));
+                let v = self.pop();
                 self.set_register(Register::RBP, v);
             }
             M::Nop | M::Endbr64 => {}
