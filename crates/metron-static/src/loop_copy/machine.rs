@@ -657,6 +657,36 @@ impl Machine {
         }
     }
 
+    /// What is known of operand `k`'s bits at its width: a register, an immediate, or up to
+    /// 8 bytes of memory, byte by byte.
+    fn operand_bits(&self, i: &Instruction, k: u32) -> Bits {
+        match i.op_kind(k) {
+            OpKind::Register => self.register_bits(i.op_register(k)),
+            OpKind::Memory if i.memory_size().size() <= 8 => {
+                let bytes = i.memory_size().size() as u32;
+                let Some(a) = self.address(i) else {
+                    return Bits::UNKNOWN;
+                };
+                let (value, known) = self.memory.load_known(a, bytes);
+                Bits {
+                    value: value as i64,
+                    known,
+                }
+            }
+            kind if is_immediate(kind) => Bits::full(i.immediate(k) as i64),
+            _ => Bits::UNKNOWN,
+        }
+    }
+
+    /// Stores the bytes of `v` that are known at `address` and forgets the rest.
+    fn store_known(&mut self, address: u64, v: Bits, bytes: u32) {
+        for k in 0..bytes.min(8) {
+            let byte = (v.known >> (8 * k)) & 0xff == 0xff;
+            let value = byte.then_some((v.value as u64 >> (8 * k)) & 0xff);
+            self.store_bytes(address.wrapping_add(u64::from(k)), value, 1);
+        }
+    }
+
     /// The low 8 of `bytes` at `address`, when all `bytes` are known.
     fn load(&self, address: u64, bytes: u32) -> Option<i64> {
         for k in (8..bytes).step_by(8) {
@@ -889,7 +919,7 @@ impl Machine {
             M::Imul if i.op_count() == 2 => a.zip(b).map(|(a, b)| a.wrapping_mul(b)),
             _ => return false,
         };
-        if r.is_none() && self.partial_logic(i) {
+        if r.is_none() && self.partial_bits(i) {
             return true;
         }
         if let Some(r) = r {
@@ -924,14 +954,15 @@ impl Machine {
         true
     }
 
-    /// `and`/`or`/`xor`/`test` bit by bit where an operand is only partly known: gcc's alias
-    /// test `setae cl; or ecx, r13d; test r13b, r13b` reads only the low byte, which the
-    /// `set`s made known whatever `ecx`'s upper bits were. False when `i` is none of these
-    /// on a register (the flags stay unknown: a partial result sets none of them here).
-    fn partial_logic(&mut self, i: &Instruction) -> bool {
+    /// `and`/`or`/`xor`/`test`/`add`/`sub` bit by bit where an operand is only partly known:
+    /// gcc's alias test `setae cl; or ecx, r13d; test r13b, r13b` reads only the low byte,
+    /// which the `set`s made known whatever `ecx`'s upper bits were. False when `i` is none
+    /// of these on a register (the flags stay unknown: a partial result sets none of them).
+    fn partial_bits(&mut self, i: &Instruction) -> bool {
         use Mnemonic as M;
         let m = i.mnemonic();
-        if !matches!(m, M::And | M::Or | M::Xor | M::Test) || i.op0_kind() != OpKind::Register {
+        let logic = matches!(m, M::And | M::Or | M::Xor | M::Test | M::Add | M::Sub);
+        if !logic || i.op0_kind() != OpKind::Register {
             return false;
         }
         let a = self.register_bits(i.op0_register());
@@ -945,6 +976,17 @@ impl Machine {
             // A known 1 decides `or`, a known 0 decides `and`.
             M::Or => (x | y, (a.known & b.known) | (a.known & x) | (b.known & y)),
             M::And | M::Test => (x & y, (a.known & b.known) | (a.known & !x) | (b.known & !y)),
+            // A carry or borrow runs upward only: the low bits known in both are known.
+            M::Add | M::Sub => {
+                let low = (!(a.known & b.known)).trailing_zeros();
+                let known = u64::MAX.checked_shr(64 - low).unwrap_or(0);
+                let r = if m == M::Add {
+                    x.wrapping_add(y)
+                } else {
+                    x.wrapping_sub(y)
+                };
+                (r, known)
+            }
             _ => (x ^ y, a.known & b.known),
         };
         if m != M::Test {
@@ -1032,9 +1074,17 @@ impl Machine {
         match m {
             // A register copied as far as it is known: gcc's `setg r9b; ...; mov eax, r9d;
             // test al, al` reads only the byte the `set` wrote into an unknown `r9`.
-            M::Mov if is_gpr_operand(i, 0) && is_gpr_operand(i, 1) => {
-                let bits = self.register_bits(i.op1_register());
+            // A reload as far as the spill is known: gcc spills `m + 1` as 32 bits, reloads
+            // 64 and masks the upper half off after a `sub`.
+            M::Mov if is_gpr_operand(i, 0) => {
+                let bits = self.operand_bits(i, 1);
                 self.set_register_bits(i.op0_register(), bits);
+            }
+            M::Mov if i.op0_kind() == OpKind::Memory && is_gpr_operand(i, 1) => {
+                let bytes = i.memory_size().size() as u32;
+                if let Some(a) = self.address(i) {
+                    self.store_known(a, self.register_bits(i.op1_register()), bytes);
+                }
             }
             M::Mov | M::Movzx => {
                 let v = self.read(i, 1).0;
@@ -1503,6 +1553,32 @@ mod tests {
         assert_eq!(m.register(Register::AL), Some(1));
         assert_eq!(m.register(Register::EAX), None);
         assert_eq!(m.condition(ConditionCode::ne), Some(true));
+    }
+
+    /// gcc -O3 (nest 3020): `m + 1` spilled as 32 bits below the stack pointer, reloaded as
+    /// 64 (the upper half is whatever was there), a 64-bit `sub`, then a 32-bit `and` that
+    /// zeroes the upper half: the low half is known throughout, so the result is.
+    #[test]
+    fn a_wide_reload_of_a_narrow_spill_keeps_its_low_half() {
+        let code = decode(&[
+            0x8d, 0x56, 0x01, // lea edx, [rsi + 1]
+            0x89, 0x54, 0x24, 0xf0, // mov [rsp - 0x10], edx
+            0x4c, 0x8b, 0x6c, 0x24, 0xf0, // mov r13, [rsp - 0x10]
+            0x49, 0x29, 0xfd, // sub r13, rdi
+            0x4c, 0x89, 0xed, // mov rbp, r13
+            0x83, 0xe5, 0xfe, // and ebp, -2
+        ]);
+        let mut m = Machine::at_entry(&[3, 10]);
+        code.iter().for_each(|ins| m.execute(ins));
+        assert_eq!(m.register(Register::R13D), Some(8));
+        assert_eq!(m.register(Register::R13), None);
+        assert_eq!(m.register(Register::RBP), Some(8));
+        // Spilled back as 64 bits, the known half stays known and the rest does not.
+        let spill = decode(&[0x4c, 0x89, 0x6c, 0x24, 0xe0]); // mov [rsp - 0x20], r13
+        m.execute(&spill[0]);
+        let sp = m.register(Register::RSP).unwrap() as u64;
+        assert_eq!(m.load(sp - 0x20, 4), Some(8));
+        assert_eq!(m.load(sp - 0x20, 8), None);
     }
 
     /// `shr rcx, 32; setne cl` (clang's test that a 64-bit trip count fits 32 bits): the

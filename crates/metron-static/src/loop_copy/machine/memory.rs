@@ -39,6 +39,24 @@ impl Memory {
         Some(v)
     }
 
+    /// The `bytes` (1-8) at `address`, little-endian, and a mask of the bits known (whole
+    /// bytes): gcc reloads a 32-bit spill as 64 bits and masks the upper half off.
+    pub(super) fn load_known(&self, address: u64, bytes: u32) -> (u64, u64) {
+        let (mut v, mut known) = (0u64, 0u64);
+        for k in 0..bytes.min(8) {
+            let at = address.wrapping_add(u64::from(k));
+            let Some(w) = self.words.get(&(at & !7)) else {
+                continue;
+            };
+            let offset = (at & 7) as u32;
+            if w.known & (1 << offset) != 0 {
+                v |= ((w.value >> (8 * offset)) & 0xff) << (8 * k);
+                known |= 0xff << (8 * k);
+            }
+        }
+        (v, known)
+    }
+
     /// Writes the low `bytes` (1-8) of `v` at `address`, or forgets them (`None`).
     pub(super) fn store(&mut self, address: u64, v: Option<u64>, bytes: u32) {
         let mut done = 0u32;
@@ -142,6 +160,36 @@ mod tests {
                     });
                     assert_eq!(words.load(address, n), expected, "{address:#x} {n}");
                 }
+            }
+        }
+    }
+
+    /// A load of partly known bytes knows those a byte map knows, with their values.
+    #[test]
+    fn a_partial_load_knows_the_bytes_a_map_knows() {
+        let mut next = xorshift(0x5eed_1e55_0f0b_17e5);
+        let (mut words, mut bytes) = (Memory::default(), BTreeMap::<u64, u8>::new());
+        for _ in 0..5_000 {
+            let (address, n) = (next() % 40, 1 + (next() % 8) as u32);
+            if next() % 2 == 0 {
+                let v = next();
+                words.store(address, Some(v), n);
+                for k in 0..n {
+                    bytes.insert(address + u64::from(k), (v >> (8 * k)) as u8);
+                }
+                continue;
+            }
+            let (v, known) = words.load_known(address, n);
+            for k in 0..n {
+                let byte = bytes.get(&(address + u64::from(k)));
+                let field = 0xffu64 << (8 * k);
+                assert_eq!(known & field != 0, byte.is_some(), "{address} {n} {k}");
+                if let Some(b) = byte {
+                    assert_eq!((v & field) >> (8 * k), u64::from(*b));
+                }
+            }
+            if n < 8 {
+                assert_eq!(known >> (8 * n), 0);
             }
         }
     }
