@@ -40,6 +40,7 @@ mod command_line;
 mod conditioned;
 mod frames;
 mod layout;
+mod memo;
 mod passing;
 mod program_run;
 mod remainder;
@@ -246,6 +247,37 @@ pub struct Target<'a> {
 /// Checks `counts` (one per block of the target's CFG) against runs of its machine code and
 /// refits the blocks they contradict; why not, when the runs cannot decide.
 pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
+    turned_on()?;
+    let Checks {
+        out,
+        runs,
+        structural,
+    } = memo::checked(target, counts, check)?;
+    // Blocks on data count the runs' envelope where it is below the model's count at every
+    // run ([`data_counts`]: a loop unrolled away); a `br_prob` the user wrote weighs the
+    // model's count instead.
+    let profiled = target.source.data_shares.is_some();
+    if !out.data_dependent.is_empty() && (profiled || !has_br_prob(target.source)) {
+        let basis = Basis::new(Vec::new(), &structural, &|c| runs.values(c));
+        data_counts(target, &runs, &basis, counts, &out);
+    }
+    measured_where_no_fit(target, counts, &out);
+    Ok(out)
+}
+
+/// What the runs found before a profile or `br_prob` weighs the blocks on data: the same
+/// whatever the probabilities of branches, and kept by [`memo`].
+#[derive(Clone)]
+struct Checks {
+    out: Calibration,
+    runs: Runs,
+    /// The structural terms (the envelopes of blocks on data are fitted from them).
+    structural: Vec<Piecewise>,
+}
+
+/// Runs the target's machine code, refits the blocks the runs contradict and checks the
+/// refits on further runs.
+fn check(target: &Target, counts: &mut [Piecewise]) -> Result<Checks, NotChecked> {
     let Target {
         binary,
         function,
@@ -255,7 +287,6 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         assumed,
         ..
     } = *target;
-    turned_on()?;
     let f = source
         .functions
         .iter()
@@ -310,6 +341,8 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         frames: &frames,
         thresholds: compare_thresholds(function),
         compared: compared_constants(function),
+        structural: Default::default(),
+        wide: Default::default(),
     };
     if !wrong.is_empty() {
         refit(&terms, cfg, assumed, &runs, counts, wrong, &mut out);
@@ -331,17 +364,15 @@ pub fn calibrate(target: &Target, counts: &mut [Piecewise]) -> Checked {
         let array = |p: &str| !subject.bounds.iter().any(|b| b == p);
         out.array_order = subject.layout.order(f, array);
     }
-    // Blocks on data count the runs' envelope where it is below the model's count at every
-    // run ([`data_counts`]: a loop unrolled away); a `br_prob` the user wrote weighs the
-    // model's count instead.
-    let profiled = target.source.data_shares.is_some();
-    if !out.data_dependent.is_empty() && (profiled || !has_br_prob(source)) {
-        let structural = frames::terms_of(terms_source, &frames, &structural_counts);
-        let basis = Basis::new(Vec::new(), &structural, &|c| runs.values(c));
-        data_counts(target, &runs, &basis, counts, &out);
-    }
-    measured_where_no_fit(target, counts, &out);
-    Ok(out)
+    let structural = match out.data_dependent.is_empty() {
+        true => Vec::new(),
+        false => terms.structural().to_vec(),
+    };
+    Ok(Checks {
+        out,
+        runs,
+        structural,
+    })
 }
 
 /// Blocks no combination of the sizes fits (`unfitted`: counted by the model's rules, or by
@@ -701,6 +732,49 @@ struct Terms<'a> {
     /// Every small constant its compares test (1 to 64): where a vector copy's threshold
     /// may lie ([`threshold_counts`]).
     compared: Vec<i64>,
+    /// The terms, made once: they depend on the source only, and a function is refitted on
+    /// each draw (a four-deep nest spent a quarter of its analysis making them again).
+    structural: std::cell::OnceCell<Vec<Piecewise>>,
+    wide: std::cell::OnceCell<Vec<Piecewise>>,
+}
+
+impl Terms<'_> {
+    /// The nest's structural counts in every frame.
+    fn structural(&self) -> &[Piecewise] {
+        self.structural
+            .get_or_init(|| frames::terms_of(self.source, self.frames, &structural_counts))
+    }
+
+    /// The structural terms and those of single outer iterations, ranges, split loops,
+    /// versions and thresholds: many symbolic counts, made only for blocks the structural
+    /// ones do not fit.
+    fn wide(&self) -> &[Piecewise] {
+        self.wide.get_or_init(|| {
+            let (source, frames) = (self.source, self.frames);
+            let mut all = self.structural().to_vec();
+            for more in [
+                instance_counts,
+                split::split_counts,
+                remainder::remainder_arm_counts,
+                remainder::lane_arm_counts,
+                path_counts,
+                class_counts,
+                conditioned::conditioned_counts,
+                unswitched::unswitched_counts,
+                split::unrolled_split_counts,
+            ] {
+                all.extend(frames::terms_of(source, frames, &more));
+            }
+            let versions = |s: &SourceModel, f: &SourceFunction| {
+                versioned::versioned_counts(s, f, &self.thresholds)
+            };
+            all.extend(frames::terms_of(source, frames, &versions));
+            let behind =
+                |s: &SourceModel, f: &SourceFunction| threshold_counts(s, f, &self.compared);
+            all.extend(frames::terms_of(source, frames, &behind));
+            all
+        })
+    }
 }
 
 /// The [`Terms::thresholds`] of `function`: its compares' constants from 9 to 64 (the
@@ -745,9 +819,7 @@ fn refit(
         .map(|b| counts[b].clone())
         .collect();
     let values = |c: &Piecewise| runs.values(c);
-    let (source, frames) = (terms.source, terms.frames);
-    let structural = frames::terms_of(source, frames, &structural_counts);
-    let basis = Basis::new(right.iter().collect(), &structural, &values);
+    let basis = Basis::new(right.iter().collect(), terms.structural(), &values);
     // The terms of single outer iterations, ranges and split loops only for the blocks the
     // others do not fit: they cost many symbolic counts, and cannot change a fit found.
     let mut wider = None;
@@ -765,30 +837,8 @@ fn refit(
         }
         let basis = match wide {
             false => &basis,
-            true => wider.get_or_insert_with(|| {
-                let mut all = structural.clone();
-                for more in [
-                    instance_counts,
-                    split::split_counts,
-                    remainder::remainder_arm_counts,
-                    remainder::lane_arm_counts,
-                    path_counts,
-                    class_counts,
-                    conditioned::conditioned_counts,
-                    unswitched::unswitched_counts,
-                    split::unrolled_split_counts,
-                ] {
-                    all.extend(frames::terms_of(source, frames, &more));
-                }
-                let versions = |s: &SourceModel, f: &SourceFunction| {
-                    versioned::versioned_counts(s, f, &terms.thresholds)
-                };
-                all.extend(frames::terms_of(source, frames, &versions));
-                let behind =
-                    |s: &SourceModel, f: &SourceFunction| threshold_counts(s, f, &terms.compared);
-                all.extend(frames::terms_of(source, frames, &behind));
-                Basis::new(right.iter().collect(), &all, &values)
-            }),
+            true => wider
+                .get_or_insert_with(|| Basis::new(right.iter().collect(), terms.wide(), &values)),
         };
         let mut still = Vec::new();
         for b in left {
@@ -970,6 +1020,7 @@ fn trace_unfitted(runs: &Runs, address: u64, model: &Piecewise, target: &[BigInt
 
 /// The finished runs, and the parameter bindings (derived trip counts included) to evaluate
 /// the counts at.
+#[derive(Clone)]
 struct Runs {
     samples: Vec<Sample>,
     bindings: Vec<Binding>,

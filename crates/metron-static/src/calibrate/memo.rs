@@ -1,0 +1,142 @@
+//! The calibrations this process already made. Recording a branch profile builds the program's
+//! model once per probe and pass (`branch_profile::record_all`), and each build calibrates
+//! every function again; a function whose inputs did not change (its own branches were not
+//! probed) gets the same answer. A four-deep nest at clang -O3 was calibrated eight times in
+//! one `validate` (four minutes; 35 s once).
+//!
+//! What is kept is the runs and the refits ([`Checks`]); how a profile or `br_prob` weighs the
+//! blocks on data is done after, every time. The key is everything the checks read, written
+//! out whole, so that a hit is exact: the machine code of every function and the read-only
+//! data (the runs enter callees and load constants), the counts to check, and the source with
+//! the probabilities of branches outside the function and its callees left out (those are
+//! what the probes change) and without its profile (read after the checks only).
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write;
+use std::sync::{Mutex, OnceLock};
+
+use metron_symbolic::Piecewise;
+
+use super::{Checks, NotChecked, Target};
+use crate::source::SourceModel;
+
+/// Calibrations kept at most: a process that analyses many binaries (the tests) starts over
+/// past this many.
+const KEPT: usize = 256;
+
+type Found = Result<Checks, NotChecked>;
+type Memo = HashMap<String, (Vec<Piecewise>, Found)>;
+
+fn memo() -> &'static Mutex<Memo> {
+    static MEMO: OnceLock<Mutex<Memo>> = OnceLock::new();
+    MEMO.get_or_init(Default::default)
+}
+
+/// `check(target, counts)`, or what it gave last time on the same inputs.
+pub(super) fn checked(
+    target: &Target,
+    counts: &mut [Piecewise],
+    check: impl FnOnce(&Target, &mut [Piecewise]) -> Found,
+) -> Found {
+    let key = key(target, counts);
+    if let Some((after, checked)) = memo().lock().ok().and_then(|m| m.get(&key).cloned()) {
+        counts.clone_from_slice(&after);
+        return checked;
+    }
+    let checked = check(target, counts);
+    if let Ok(mut m) = memo().lock() {
+        if m.len() >= KEPT {
+            m.clear();
+        }
+        m.insert(key, (counts.to_vec(), checked.clone()));
+    }
+    checked
+}
+
+fn key(target: &Target, counts: &[Piecewise]) -> String {
+    let mut k = String::new();
+    let b = target.binary;
+    for f in &b.functions {
+        let _ = write!(k, "{:x}:{:x};", f.address, f.code_hash());
+    }
+    let _ = write!(k, "{:?}{:?}{:?}", b.read_only, b.variables, b.arrays);
+    let _ = write!(k, "|{:x}|{counts:?}", target.function.address);
+    let _ = write!(
+        k,
+        "|{:?}",
+        relevant(target.source, target.function.source_name())
+    );
+    let take: std::collections::BTreeMap<_, _> = target.assumed.take.iter().collect();
+    let _ = write!(k, "|{:?}|{take:?}", target.derived);
+    let _ = write!(k, "|{:?}|{:?}", target.assumed.fixed, target.by_data_mean);
+    k
+}
+
+/// `source` without the probabilities of the branches outside `function` and the functions
+/// it calls, directly or not.
+fn relevant(source: &SourceModel, function: &str) -> SourceModel {
+    let mut called = BTreeSet::from([function.to_string()]);
+    loop {
+        let more: Vec<String> = source
+            .calls
+            .iter()
+            .filter(|c| called.contains(&c.function) && !called.contains(&c.callee))
+            .map(|c| c.callee.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        called.extend(more);
+    }
+    let mut s = source.clone();
+    s.data_shares = None;
+    for c in s.ifs.iter_mut().filter(|c| !called.contains(&c.function)) {
+        c.probability = None;
+    }
+    for c in s.conditionals.iter_mut() {
+        if !called.contains(&c.function) {
+            c.probability = None;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A probe of `main`'s branch leaves the kernel's key as it was; one of the kernel's or
+    /// of a function the kernel calls does not.
+    #[test]
+    fn only_the_branches_of_the_function_and_its_callees_are_in_its_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("k.c");
+        let code = "static int clip(int v) { if (v > 9) return 9; return v; }\n\
+                    int kernel(int n, int *a) { int s = 0;\n\
+                      for (int i = 0; i < n; i++) { if (a[i] > 0) s += clip(a[i]); }\n\
+                      return s; }\n\
+                    int main(int argc, char **argv) { int a[4] = {1, -2, 30, 4};\n\
+                      if (argc > 1) return 1;\n\
+                      return kernel(4, a); }\n";
+        std::fs::write(&file, code).unwrap();
+        let mut source = crate::source::parse_file(&file, &[]).unwrap();
+        for c in &mut source.ifs {
+            c.probability = Some(0.25);
+        }
+        let kept = |s: &SourceModel| -> Vec<(String, Option<f64>)> {
+            s.ifs
+                .iter()
+                .map(|c| (c.function.clone(), c.probability))
+                .collect()
+        };
+        let mut got = kept(&relevant(&source, "kernel"));
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        let want = [("clip", Some(0.25)), ("kernel", Some(0.25)), ("main", None)];
+        let want: Vec<(String, Option<f64>)> =
+            want.iter().map(|(f, p)| (f.to_string(), *p)).collect();
+        assert_eq!(got, want);
+        assert!(kept(&relevant(&source, "main"))
+            .iter()
+            .all(|(_, p)| p.is_some()));
+    }
+}
