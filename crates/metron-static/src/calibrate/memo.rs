@@ -4,15 +4,17 @@
 //! probed) gets the same answer. A four-deep nest at clang -O3 was calibrated eight times in
 //! one `validate` (four minutes; 35 s once).
 //!
-//! What is kept is the runs and the refits ([`Checks`]); how a profile or `br_prob` weighs the
-//! blocks on data is done after, every time. The key is everything the checks read, written
-//! out whole, so that a hit is exact: the machine code of every function and the read-only
-//! data (the runs enter callees and load constants), the counts to check, and the source with
-//! the probabilities of branches outside the function and its callees left out (those are
-//! what the probes change) and without its profile (read after the checks only).
+//! What is kept is the runs and the refits ([`Checks`]); how a profile or `br_prob` weighs
+//! the blocks on data is done after, every time. The key hashes (two independent 64-bit
+//! hashes) everything the checks read, written out whole: the machine code of every function
+//! and the read-only data (the runs enter callees and load constants), the counts to check,
+//! and the source with the probabilities of branches outside the function and its callees
+//! left out (those are what the probes change) and without its profile (read after the
+//! checks only).
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
+use std::hash::Hasher;
 use std::sync::{Mutex, OnceLock};
 
 use metron_symbolic::Piecewise;
@@ -25,7 +27,7 @@ use crate::source::SourceModel;
 const KEPT: usize = 256;
 
 type Found = Result<Checks, NotChecked>;
-type Memo = HashMap<String, (Vec<Piecewise>, Found)>;
+type Memo = HashMap<(u64, u64), (Vec<Piecewise>, Found)>;
 
 fn memo() -> &'static Mutex<Memo> {
     static MEMO: OnceLock<Mutex<Memo>> = OnceLock::new();
@@ -53,8 +55,21 @@ pub(super) fn checked(
     checked
 }
 
-fn key(target: &Target, counts: &[Piecewise]) -> String {
-    let mut k = String::new();
+/// Two independent 64-bit hashes of what is written to it: the key's text is written out
+/// whole but not kept (a large binary's read-only data runs to megabytes).
+#[derive(Default)]
+struct Digest(fnv::FnvHasher, std::collections::hash_map::DefaultHasher);
+
+impl Write for Digest {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write(s.as_bytes());
+        self.1.write(s.as_bytes());
+        Ok(())
+    }
+}
+
+fn key(target: &Target, counts: &[Piecewise]) -> (u64, u64) {
+    let mut k = Digest::default();
     let b = target.binary;
     for f in &b.functions {
         let _ = write!(k, "{:x}:{:x};", f.address, f.code_hash());
@@ -69,7 +84,7 @@ fn key(target: &Target, counts: &[Piecewise]) -> String {
     let take: std::collections::BTreeMap<_, _> = target.assumed.take.iter().collect();
     let _ = write!(k, "|{:?}|{take:?}", target.derived);
     let _ = write!(k, "|{:?}|{:?}", target.assumed.fixed, target.by_data_mean);
-    k
+    (k.0.finish(), k.1.finish())
 }
 
 /// `source` without the probabilities of the branches outside `function` and the functions
