@@ -389,6 +389,12 @@ fn measured_where_no_fit(target: &Target, counts: &mut [Piecewise], out: &Calibr
         return;
     };
     let function = target.function;
+    // A binding that names what the counts do not (a profile edited by hand, or of other
+    // source) would leave the function unevaluated: it is passed over.
+    let mut named: BTreeSet<String> = counts.iter().flat_map(|c| c.parameters()).collect();
+    for d in target.derived {
+        named.extend(d.inputs().into_iter().cloned());
+    }
     for (b, block) in target.cfg.blocks.iter().enumerate() {
         if !out.unfitted.contains(&block.start) {
             continue;
@@ -403,6 +409,9 @@ fn measured_where_no_fit(target: &Target, counts: &mut [Piecewise], out: &Calibr
         else {
             continue;
         };
+        if !at.keys().all(|name| named.contains(name)) {
+            continue;
+        }
         let mut guard = Guard::always();
         for (name, value) in at {
             let at_value = LinExpr::symbol(name).minus(&LinExpr::integer(*value));

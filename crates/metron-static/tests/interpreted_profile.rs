@@ -218,3 +218,50 @@ fn sizes_past_the_budget_are_halved_and_sizes_not_given_mean_no_run() {
     let a = analysed(&bin, &[("n", 40)], true);
     assert_eq!(a.interpreted_profile, None);
 }
+
+#[test]
+fn a_profile_measured_at_names_the_counts_do_not_know_is_passed_over() {
+    // The profile recorded from callgrind at 5 x 5 gives nest 3011's unfitted blocks their
+    // counts there; the same profile with its bindings renamed (edited by hand, or of other
+    // source) is passed over: the function stays evaluated, with the closest fits alone.
+    if !tools() {
+        return;
+    }
+    let nest = metron_nestgen::Nest::random(3011, &metron_nestgen::Options::default());
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("nest_3011.c");
+    std::fs::write(&src, nest.c_source()).unwrap();
+    let bin = build("gcc", &src, &["-g", "-O3", "-fno-inline"], dir.path(), true);
+    let sizes = [("n", 5), ("m", 5)];
+    let profile = run_callgrind(&bin, &["5".into(), "5".into()], dir.path()).unwrap();
+    let counts = profile.object(&bin).unwrap();
+    let binding = metron_symbolic::binding(sizes);
+    let a = analysed(&bin, &sizes, false);
+    let recorded =
+        metron_static::branch_profile::record_all(&a.binary, &a.sources, false, &binding, counts)
+            .unwrap();
+    assert!(recorded.shares.iter().any(|s| s.at.is_some()));
+    let mut renamed = recorded.clone();
+    for s in &mut renamed.shares {
+        if let Some(at) = &mut s.at {
+            *at = at.values().map(|v| ("bogus".to_string(), *v)).collect();
+        }
+    }
+    let arch = Architecture::x86_64();
+    let error = |p: &metron_static::branch_profile::BranchProfile, file: &str| {
+        let path = dir.path().join(file);
+        metron_static::branch_profile::save(p, &path).unwrap();
+        let options = SourceOptions {
+            sizes: binding.clone(),
+            branch_profile: Some(path),
+            ..Default::default()
+        };
+        let a = analyse(&bin, &options).unwrap();
+        let rows = compare_program(&a.binary, &a.program, &arch, &binding, counts).unwrap();
+        let row = kernel(&rows, "nest");
+        assert!(row.unevaluated.is_none(), "{file}: {:?}", row.unevaluated);
+        row.total_error_percent()
+    };
+    assert_eq!(error(&recorded, "recorded.json"), 0.0);
+    assert!(error(&renamed, "renamed.json") > 0.5);
+}
