@@ -21,6 +21,7 @@
 //! does not place (`calibrate/passing.rs`).
 //! `METRON_CALIBRATE_TRACE=1` prints each block no combination fits, with its runs, and the
 //! block a run was in when it went over its budget;
+//! `METRON_CALIBRATE_BLOCK=0xADDR` prints one block's runs each time it is refitted;
 //! `METRON_CALIBRATE_TERMS=1` prints every term of each basis with its values at the runs;
 //! `METRON_CALIBRATE=off` leaves every function to the rules (what large fixed sizes get).
 
@@ -750,39 +751,44 @@ struct Terms<'a> {
 impl Terms<'_> {
     /// The nest's structural counts in every frame.
     fn structural(&self) -> &[Piecewise] {
-        self.structural
-            .get_or_init(|| frames::terms_of(self.source, self.frames, &structural_counts))
+        self.structural.get_or_init(|| {
+            memo::terms(self, "structural", || {
+                frames::terms_of(self.source, self.frames, &structural_counts)
+            })
+        })
     }
 
     /// The structural terms and those of single outer iterations, ranges, split loops,
     /// versions and thresholds: many symbolic counts, made only for blocks the structural
     /// ones do not fit.
     fn wide(&self) -> &[Piecewise] {
-        self.wide.get_or_init(|| {
-            let (source, frames) = (self.source, self.frames);
-            let mut all = self.structural().to_vec();
-            for more in [
-                instance_counts,
-                split::split_counts,
-                remainder::remainder_arm_counts,
-                remainder::lane_arm_counts,
-                path_counts,
-                class_counts,
-                conditioned::conditioned_counts,
-                unswitched::unswitched_counts,
-                split::unrolled_split_counts,
-            ] {
-                all.extend(frames::terms_of(source, frames, &more));
-            }
-            let versions = |s: &SourceModel, f: &SourceFunction| {
-                versioned::versioned_counts(s, f, &self.thresholds)
-            };
-            all.extend(frames::terms_of(source, frames, &versions));
-            let behind =
-                |s: &SourceModel, f: &SourceFunction| threshold_counts(s, f, &self.compared);
-            all.extend(frames::terms_of(source, frames, &behind));
-            all
-        })
+        self.wide
+            .get_or_init(|| memo::terms(self, "wide", || self.make_wide()))
+    }
+
+    fn make_wide(&self) -> Vec<Piecewise> {
+        let (source, frames) = (self.source, self.frames);
+        let mut all = self.structural().to_vec();
+        for more in [
+            instance_counts,
+            split::split_counts,
+            remainder::remainder_arm_counts,
+            remainder::lane_arm_counts,
+            path_counts,
+            class_counts,
+            conditioned::conditioned_counts,
+            unswitched::unswitched_counts,
+            split::unrolled_split_counts,
+        ] {
+            all.extend(frames::terms_of(source, frames, &more));
+        }
+        let versions = |s: &SourceModel, f: &SourceFunction| {
+            versioned::versioned_counts(s, f, &self.thresholds)
+        };
+        all.extend(frames::terms_of(source, frames, &versions));
+        let behind = |s: &SourceModel, f: &SourceFunction| threshold_counts(s, f, &self.compared);
+        all.extend(frames::terms_of(source, frames, &behind));
+        all
     }
 }
 
@@ -832,6 +838,7 @@ fn refit(
     // The terms of single outer iterations, ranges and split loops only for the blocks the
     // others do not fit: they cost many symbolic counts, and cannot change a fit found.
     let mut wider = None;
+    trace_block(runs, cfg, counts, &wrong);
     let mut left = wrong;
     let mut refitted = Vec::new();
     // Every run first, then (a count right where sizes are not small) the large ones.
@@ -1024,6 +1031,25 @@ fn trace_unfitted(runs: &Runs, address: u64, model: &Piecewise, target: &[BigInt
     eprintln!("calibrate: block 0x{address:x} fits no combination; model {model}");
     for (s, t) in runs.samples.iter().zip(target) {
         eprintln!("  at {:?}: {t}", s.values);
+    }
+}
+
+/// `METRON_CALIBRATE_BLOCK=0xADDR`: the runs of that block, when it is to be refitted.
+fn trace_block(runs: &Runs, cfg: &Cfg, counts: &[Piecewise], wrong: &[usize]) {
+    let Ok(wanted) = std::env::var("METRON_CALIBRATE_BLOCK") else {
+        return;
+    };
+    for &b in wrong {
+        let address = cfg.blocks[b].start;
+        if format!("0x{address:x}") == wanted.to_lowercase() {
+            eprintln!(
+                "calibrate: block 0x{address:x} to refit; model {}",
+                counts[b]
+            );
+            for (s, t) in runs.samples.iter().zip(runs.measured(b)) {
+                eprintln!("  at {:?}: {t}", s.values);
+            }
+        }
     }
 }
 

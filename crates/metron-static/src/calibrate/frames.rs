@@ -13,6 +13,7 @@ use crate::source::{SourceCall, SourceFunction, SourceModel};
 
 /// One source function at one inline position: how its parameters are bound, innermost
 /// level first (none for the function itself).
+#[derive(Debug)]
 pub(super) struct Frame<'a> {
     pub function: &'a SourceFunction,
     levels: Vec<BTreeMap<String, Argument>>,
