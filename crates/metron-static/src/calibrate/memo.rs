@@ -27,11 +27,34 @@ use crate::source::SourceModel;
 const KEPT: usize = 256;
 
 type Found = Result<Checks, NotChecked>;
-type Memo = HashMap<(u64, u64), (Vec<Piecewise>, Found)>;
+type Key = (u64, u64);
+/// The counts after the checks, and what the checks found.
+type Memo = Mutex<HashMap<Key, (Vec<Piecewise>, Found)>>;
 
-fn memo() -> &'static Mutex<Memo> {
-    static MEMO: OnceLock<Mutex<Memo>> = OnceLock::new();
+fn memo() -> &'static Memo {
+    static MEMO: OnceLock<Memo> = OnceLock::new();
     MEMO.get_or_init(Default::default)
+}
+
+/// What `memo` holds under `key`, or `make()` kept there (the whole memo is let go once it
+/// holds `kept` entries). A poisoned lock only costs the reuse.
+fn remembered<V: Clone>(
+    memo: &Mutex<HashMap<Key, V>>,
+    key: Key,
+    kept: usize,
+    make: impl FnOnce() -> V,
+) -> V {
+    if let Some(found) = memo.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return found;
+    }
+    let made = make();
+    if let Ok(mut m) = memo.lock() {
+        if m.len() >= kept {
+            m.clear();
+        }
+        m.insert(key, made.clone());
+    }
+    made
 }
 
 /// `check(target, counts)`, or what it gave last time on the same inputs.
@@ -41,27 +64,20 @@ pub(super) fn checked(
     check: impl FnOnce(&Target, &mut [Piecewise]) -> Found,
 ) -> Found {
     let key = key(target, counts);
-    if let Some((after, checked)) = memo().lock().ok().and_then(|m| m.get(&key).cloned()) {
-        counts.clone_from_slice(&after);
-        return checked;
-    }
-    let checked = check(target, counts);
-    if let Ok(mut m) = memo().lock() {
-        if m.len() >= KEPT {
-            m.clear();
-        }
-        m.insert(key, (counts.to_vec(), checked.clone()));
-    }
-    checked
+    let (after, found) = remembered(memo(), key, KEPT, || {
+        let mut after = counts.to_vec();
+        let found = check(target, &mut after);
+        (after, found)
+    });
+    counts.clone_from_slice(&after);
+    found
 }
 
 /// Term lists kept at most (a four-deep nest's wide list holds about a thousand counts).
 const TERMS_KEPT: usize = 32;
 
-type TermsMemo = HashMap<(u64, u64), Vec<Piecewise>>;
-
-fn terms_memo() -> &'static Mutex<TermsMemo> {
-    static MEMO: OnceLock<Mutex<TermsMemo>> = OnceLock::new();
+fn terms_memo() -> &'static Mutex<HashMap<Key, Vec<Piecewise>>> {
+    static MEMO: OnceLock<Mutex<HashMap<Key, Vec<Piecewise>>>> = OnceLock::new();
     MEMO.get_or_init(Default::default)
 }
 
@@ -81,18 +97,7 @@ pub(super) fn terms(
     let _ = write!(k, "{which}|{:?}", without_odds_outside_loops(terms.source));
     let _ = write!(k, "|{:?}", terms.frames);
     let _ = write!(k, "|{:?}|{:?}", terms.thresholds, terms.compared);
-    let key = (k.0.finish(), k.1.finish());
-    if let Some(found) = terms_memo().lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return found;
-    }
-    let made = make();
-    if let Ok(mut m) = terms_memo().lock() {
-        if m.len() >= TERMS_KEPT {
-            m.clear();
-        }
-        m.insert(key, made.clone());
-    }
-    made
+    remembered(terms_memo(), (k.0.finish(), k.1.finish()), TERMS_KEPT, make)
 }
 
 /// `source` without the probabilities of the branches on data outside every loop, and without
@@ -102,15 +107,26 @@ pub(super) fn terms(
 /// probability of a branch the sizes decide (`if (n > 8)`, annotated) is kept: it stands for
 /// the condition.
 fn without_odds_outside_loops(source: &SourceModel) -> SourceModel {
+    without_odds(source, |_, parent_loop, on_data| {
+        parent_loop.is_none() && on_data
+    })
+}
+
+/// `source` without its profile and without the probabilities of the branches `blank` picks
+/// by (function, enclosing loop, whether the condition is on data rather than the sizes).
+fn without_odds(
+    source: &SourceModel,
+    blank: impl Fn(&str, Option<usize>, bool) -> bool,
+) -> SourceModel {
     let mut s = source.clone();
     s.data_shares = None;
     for c in s.ifs.iter_mut() {
-        if c.parent_loop.is_none() && c.condition.is_err() {
+        if blank(&c.function, c.parent_loop, c.condition.is_err()) {
             c.probability = None;
         }
     }
     for c in s.conditionals.iter_mut() {
-        if c.parent_loop.is_none() && c.condition.is_err() {
+        if blank(&c.function, c.parent_loop, c.condition.is_err()) {
             c.probability = None;
         }
     }
@@ -165,17 +181,7 @@ fn relevant(source: &SourceModel, function: &str) -> SourceModel {
         }
         called.extend(more);
     }
-    let mut s = source.clone();
-    s.data_shares = None;
-    for c in s.ifs.iter_mut().filter(|c| !called.contains(&c.function)) {
-        c.probability = None;
-    }
-    for c in s.conditionals.iter_mut() {
-        if !called.contains(&c.function) {
-            c.probability = None;
-        }
-    }
-    s
+    without_odds(source, |f, _, _| !called.contains(f))
 }
 
 #[cfg(test)]
