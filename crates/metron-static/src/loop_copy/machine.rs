@@ -11,6 +11,7 @@ mod library;
 mod memory;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod on_the_cpu;
+mod vex;
 
 pub use library::Library;
 
@@ -850,7 +851,13 @@ impl Machine {
         let carry = self.condition(ConditionCode::b);
         self.flags = Flags::Unknown;
         self.flags_from = i.ip();
-        if !self.arithmetic(i, carry) && !self.moves(i, before) && !self.float(i) && !self.lanes(i)
+        // VEX first: `lanes` forgets the destination of what it does not follow, and a VEX
+        // form's first source may be that register.
+        if !self.vex(i)
+            && !self.arithmetic(i, carry)
+            && !self.moves(i, before)
+            && !self.float(i)
+            && !self.lanes(i)
         {
             self.clobber(ins);
         }

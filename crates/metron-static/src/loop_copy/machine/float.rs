@@ -19,14 +19,14 @@ pub enum Precision {
 }
 
 impl Precision {
-    fn bits(self) -> u32 {
+    pub(super) fn bits(self) -> u32 {
         match self {
             Precision::Single => 32,
             Precision::Double => 64,
         }
     }
 
-    fn lanes(self) -> u32 {
+    pub(super) fn lanes(self) -> u32 {
         128 / self.bits()
     }
 
