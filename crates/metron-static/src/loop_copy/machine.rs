@@ -12,6 +12,7 @@ mod memory;
 #[cfg(all(test, target_arch = "x86_64"))]
 mod on_the_cpu;
 mod vex;
+mod ymm;
 
 pub use library::Library;
 
@@ -121,6 +122,8 @@ pub struct Machine {
     regs: ByRegister<Bits>,
     /// Known XMM registers (by full register), their bits and which are known: see [`lanes`].
     vectors: ByRegister<lanes::Lanes>,
+    /// Bits 128-255 of the vector registers (AVX's YMM), apart: SSE code never reads them.
+    upper: ByRegister<lanes::Lanes>,
     /// Known bytes: the stack, the arguments and `.rodata` constants.
     memory: memory::Memory,
     pub flags: Flags,
@@ -539,6 +542,7 @@ impl Machine {
         let mut m = Machine {
             regs: ByRegister::new(),
             vectors: ByRegister::new(),
+            upper: ByRegister::new(),
             memory: memory::Memory::default(),
             flags: Flags::Unknown,
             flags_from: 0,
@@ -579,6 +583,9 @@ impl Machine {
             self.regs.set(r, known.filter(|k| k.known != 0));
             if self.vectors.get(r).is_some() && self.vectors.get(r) != other.vectors.get(r) {
                 self.vectors.set(r, None);
+            }
+            if self.upper.get(r).is_some() && self.upper.get(r) != other.upper.get(r) {
+                self.upper.set(r, None);
             }
         }
         self.memory.join(&other.memory);
@@ -1185,6 +1192,7 @@ impl Machine {
             }
             // Every XMM register is caller-saved (System V ABI 3.2.1).
             self.vectors.clear();
+            self.upper.clear();
             return;
         }
         for &r in &ins.writes {

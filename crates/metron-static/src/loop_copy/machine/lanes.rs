@@ -22,6 +22,21 @@ pub(super) struct Lanes {
     known: u128,
 }
 
+impl Lanes {
+    /// All 128 bits known.
+    pub(super) fn known(value: u128) -> Lanes {
+        Lanes {
+            value,
+            known: u128::MAX,
+        }
+    }
+
+    /// The value, when all of it is known.
+    pub(super) fn value(self) -> Option<u128> {
+        (self.known == u128::MAX).then_some(self.value)
+    }
+}
+
 impl Machine {
     /// The value of XMM register `r` (any width of it), when all of it is known.
     pub(super) fn vector(&self, r: Register) -> Option<u128> {
@@ -77,7 +92,7 @@ impl Machine {
     }
 
     /// `n` bytes (up to 16) at `address` as an integer, when all are known.
-    fn load_wide(&self, address: u64, n: u32) -> Option<u128> {
+    pub(super) fn load_wide(&self, address: u64, n: u32) -> Option<u128> {
         let low = self.memory.load(address, n.min(8))?;
         let high = match n > 8 {
             true => self.memory.load(address.wrapping_add(8), n - 8)?,
@@ -86,7 +101,7 @@ impl Machine {
         Some(u128::from(low) | u128::from(high) << 64)
     }
 
-    fn store_wide(&mut self, address: u64, v: Option<u128>, n: u32) {
+    pub(super) fn store_wide(&mut self, address: u64, v: Option<u128>, n: u32) {
         let low = self.kept(address, v.map(|v| v as u64), n.min(8));
         self.memory.store(address, low, n.min(8));
         if n > 8 {
@@ -161,6 +176,7 @@ impl Machine {
             let r = i.op0_register();
             if r.is_xmm() || r.is_ymm() || r.is_zmm() {
                 self.set_vector(r, None);
+                self.upper.set(r.full_register(), None);
             }
         }
     }

@@ -5,9 +5,11 @@
 //! (Intel SDM Vol. 2, 2.3.5); where it has an extra source (`VEX.vvvv`), the destination is
 //! the first source and the SSE operation is done on a copy of it ("non-destructive"). So each
 //! such instruction is run as its SSE form, the destination first set to the first source;
-//! the bits past 128 it clears are not kept. 256-bit forms are not followed (their
-//! destinations become unknown), nor compare predicates past the SSE ones (8-31).
-//! The FMA3 instructions, which have no SSE form, are done here.
+//! the bits past 128 it clears are cleared in `Machine::upper`. A 256-bit form is its SSE
+//! form on each half ([`super::ymm`]). Compare predicates past the SSE ones (8-31) are not
+//! followed. The FMA3 instructions, which have no SSE form, are done here (single precision
+//! rounded twice, through double: the exact product fits a double, the sum is rounded to
+//! double and then to single, which differs from one rounding only on ties of the second).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -33,15 +35,17 @@ struct Shape {
 /// Whether an operand kind is `VEX.vvvv`, the extra source.
 fn is_extra_source(k: OpCodeOperandKind) -> bool {
     use OpCodeOperandKind as K;
-    matches!(k, K::xmm_vvvv | K::r32_vvvv | K::r64_vvvv)
+    matches!(k, K::xmm_vvvv | K::ymm_vvvv | K::r32_vvvv | K::r64_vvvv)
 }
 
 /// An XMM operand that is only a register or only memory as the one that may be either: VEX
-/// splits `movss xmm, xmm/m32` in two (`vmovss xmm, xmm, xmm` and `vmovss xmm, m32`).
+/// splits `movss xmm, xmm/m32` in two (`vmovss xmm, xmm, xmm` and `vmovss xmm, m32`); a YMM
+/// operand as the XMM one of its half.
 fn register_or_memory(k: OpCodeOperandKind) -> OpCodeOperandKind {
     use OpCodeOperandKind as K;
     match k {
-        K::xmm_rm | K::mem => K::xmm_or_mem,
+        K::xmm_rm | K::mem | K::ymm_rm | K::ymm_or_mem => K::xmm_or_mem,
+        K::ymm_reg => K::xmm_reg,
         k => k,
     }
 }
@@ -50,7 +54,8 @@ fn is_wide(k: OpCodeOperandKind) -> bool {
     format!("{k:?}").starts_with("ymm") || format!("{k:?}").starts_with("zmm")
 }
 
-/// The shape of `code`, for a 64-bit SSE code or a 128-bit (or scalar) VEX code.
+/// The shape of `code`, for a 64-bit SSE code or a VEX code (a 256-bit one as the SSE form
+/// it does on each half: [`in_lane`]).
 fn shape(code: Code) -> Option<Shape> {
     let info = code.op_code();
     if !info.mode64() || !info.is_instruction() {
@@ -61,6 +66,7 @@ fn shape(code: Code) -> Option<Shape> {
     let name = match info.encoding() {
         EncodingKind::Legacy => name,
         EncodingKind::VEX if !kinds().any(is_wide) => name.strip_prefix('v')?.to_string(),
+        EncodingKind::VEX if in_lane(code) => name.strip_prefix('v')?.to_string(),
         _ => return None,
     };
     Some(Shape {
@@ -74,6 +80,26 @@ fn shape(code: Code) -> Option<Shape> {
             .collect(),
         name,
     })
+}
+
+/// Whether 256-bit `code` is its SSE form done on each 128-bit half alone: every vector
+/// operand 256 bits wide (`vcvtps2pd ymm, xmm` spreads one half over two), the destination a
+/// vector (`vpmovmskb r32, ymm` gathers both halves, `vptest` sets flags from both), and not
+/// a blend or `vmpsadbw`, whose immediate has other bits for the high half.
+fn in_lane(code: Code) -> bool {
+    use OpCodeOperandKind as K;
+    let info = code.op_code();
+    let kinds: Vec<OpCodeOperandKind> = (0..info.op_count()).map(|k| info.op_kind(k)).collect();
+    let narrow = kinds.iter().any(|&k| format!("{k:?}").starts_with("xmm"));
+    let into_vector = matches!(
+        kinds.first(),
+        Some(K::ymm_reg | K::ymm_rm | K::ymm_or_mem | K::mem)
+    );
+    let other_bits = matches!(
+        code.mnemonic(),
+        Mnemonic::Vblendps | Mnemonic::Vblendpd | Mnemonic::Vmpsadbw | Mnemonic::Vptest
+    );
+    !narrow && into_vector && !other_bits
 }
 
 /// Each VEX code that is the form of an SSE code, with that code.
@@ -99,12 +125,28 @@ fn sse_forms() -> &'static HashMap<Code, Code> {
 const SCRATCH: Register = Register::XMM31;
 
 impl Machine {
-    /// `i` when it is a VEX form of an SSE instruction or an FMA3 one: false when it is
-    /// neither or is not followed (its XMM destination then unknown).
+    /// `i` when it is a VEX form of an SSE instruction, an FMA3 one, or one that moves data
+    /// across the halves of a YMM register: false when it is none or is not followed (its
+    /// vector destination then unknown).
     pub(super) fn vex(&mut self, i: &Instruction) -> bool {
         if i.encoding() != EncodingKind::VEX {
             return false;
         }
+        if let Some(done) = self.across_halves(i) {
+            return done;
+        }
+        let wide = (0..i.op_count())
+            .any(|k| i.op_kind(k) == OpKind::Register && i.op_register(k).is_ymm());
+        if wide {
+            return self.by_halves(i, &|m, half| m.in_lane(half));
+        }
+        let done = self.in_lane(i);
+        self.clear_upper(i);
+        done
+    }
+
+    /// [`Machine::vex`] on XMM registers (or one half of YMM ones).
+    fn in_lane(&mut self, i: &Instruction) -> bool {
         if self.fused(i) {
             return true;
         }
@@ -173,9 +215,6 @@ impl Machine {
         else {
             return false;
         };
-        if i.op0_register().is_ymm() || i.op1_register().is_ymm() {
-            return false;
-        }
         let bits = if scalar { p.bits() } else { 128 };
         let read = |k| self.read_low(i, k, bits);
         // 132: 0 * 2 + 1; 213: 1 * 0 + 2; 231: 1 * 2 + 0.
@@ -298,7 +337,18 @@ mod tests {
         ] {
             assert_eq!(forms.get(&vex), Some(&sse), "{vex:?}");
         }
-        assert_eq!(forms.get(&C::VEX_Vaddps_ymm_ymm_ymmm256), None);
+        assert_eq!(
+            forms.get(&C::VEX_Vaddps_ymm_ymm_ymmm256),
+            Some(&C::Addps_xmm_xmmm128)
+        );
+        for spread in [
+            C::VEX_Vcvtps2pd_ymm_xmmm128,
+            C::VEX_Vpmovmskb_r32_ymm,
+            C::VEX_Vblendps_ymm_ymm_ymmm256_imm8,
+            C::VEX_Vptest_ymm_ymmm256,
+        ] {
+            assert_eq!(forms.get(&spread), None, "{spread:?}");
+        }
         assert_eq!(forms.get(&C::VEX_Vbroadcastss_xmm_m32), None);
         assert!(forms.len() > 200, "{}", forms.len());
     }
