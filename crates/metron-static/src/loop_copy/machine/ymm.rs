@@ -217,6 +217,16 @@ mod tests {
         (0..4).fold(0, |v, k| v | u128::from(lanes[k]) << (32 * k))
     }
 
+    /// A machine whose `ymm1` holds the dwords `first` to `first + 7`.
+    fn counting_in_ymm1(first: u32) -> Machine {
+        let mut m = Machine::at_entry(&[]);
+        let from = |k: u32| dwords([k, k + 1, k + 2, k + 3]);
+        m.set_vector(XMM1, Some(from(first)));
+        m.upper
+            .set(YMM1.full_register(), Some(Lanes::known(from(first + 4))));
+        m
+    }
+
     fn stack(offset: i64) -> MemoryOperand {
         MemoryOperand::with_base_displ(RSP, offset)
     }
@@ -225,12 +235,7 @@ mod tests {
     /// 32-byte store, and one pixel read back as a scalar: lane 5 is 5.0.
     #[test]
     fn an_eight_wide_conversion_stores_both_halves() {
-        let mut m = Machine::at_entry(&[]);
-        m.set_vector(XMM1, Some(dwords([0, 1, 2, 3])));
-        m.upper.set(
-            YMM1.full_register(),
-            Some(Lanes::known(dwords([4, 5, 6, 7]))),
-        );
+        let mut m = counting_in_ymm1(0);
         let convert = Instruction::with2(C::VEX_Vcvtdq2ps_ymm_ymmm256, YMM0, YMM1).unwrap();
         let store = Instruction::with2(C::VEX_Vmovups_ymmm256_ymm, stack(-64), YMM0).unwrap();
         let load = Instruction::with2(C::VEX_Vmovss_xmm_m32, XMM2, stack(-64 + 20)).unwrap();
@@ -247,12 +252,7 @@ mod tests {
     /// swaps them (imm 0x01) or zeroes one (bit 3); `vpermq` reverses the quadwords.
     #[test]
     fn data_moved_across_the_halves_lands_where_the_sdm_says() {
-        let mut m = Machine::at_entry(&[]);
-        m.set_vector(XMM1, Some(dwords([1, 2, 3, 4])));
-        m.upper.set(
-            YMM1.full_register(),
-            Some(Lanes::known(dwords([5, 6, 7, 8]))),
-        );
+        let mut m = counting_in_ymm1(1);
         let splat = Instruction::with2(C::VEX_Vpbroadcastd_ymm_xmmm32, YMM3, XMM1).unwrap();
         run(&mut m, splat);
         assert_eq!(m.vector(YMM3), Some(dwords([1; 4])));
@@ -283,12 +283,7 @@ mod tests {
     /// blend of 256 bits (whose immediate has other bits for the high half) is not followed.
     #[test]
     fn an_in_lane_instruction_is_done_on_each_half() {
-        let mut m = Machine::at_entry(&[]);
-        m.set_vector(XMM1, Some(dwords([1, 2, 3, 4])));
-        m.upper.set(
-            YMM1.full_register(),
-            Some(Lanes::known(dwords([5, 6, 7, 8]))),
-        );
+        let mut m = counting_in_ymm1(1);
         run(
             &mut m,
             Instruction::with2(C::VEX_Vmovdqa_ymm_ymmm256, YMM0, YMM1).unwrap(),
