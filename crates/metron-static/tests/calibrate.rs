@@ -304,6 +304,22 @@ fn a_loop_vectorised_behind_an_alias_test_counts_its_copies_where_the_test_goes(
     assert_exact_at(dir.path(), "gcc", "-O3", &[(6, 8), (12, 19), (30, 25)]);
 }
 
+/// Nest 3246 at gcc -O3 (18.8% before): the `l` loop (`l = 2; l < i + 1; l += 3`) stores
+/// `y[l]` and reads `y[i]`, and gcc versions the `j` loop on whether `y[i]` lies between the
+/// first and the last `y[l]` stored: the last counter reached, so the test goes with
+/// `(i - 2) mod 3`, and with `i` stepping by 4 the scalar version runs where `i mod 12 == 5`.
+/// The runs of a four-deep nest stop at n = 15 (one such `i`); the counts past them come
+/// from the alias terms to the last counter reached, checked at three sizes past the draws
+/// (with one, a piece past n > 23 fitted the one run there). Exact between and past the runs.
+#[test]
+fn an_alias_test_to_the_last_counter_a_strided_loop_reaches_is_counted() {
+    if !tools() {
+        return;
+    }
+    let dir = nest_source(3246);
+    assert_exact_at(dir.path(), "gcc", "-O3", &[(16, 19), (21, 6), (28, 5)]);
+}
+
 /// Seed 1390 at clang -O3: `nest` is inlined into `main`, and clang's vector body of the
 /// inner loop has no source line, so the model's count for it is a trip count nothing binds
 /// (`trip_0x14f0`: no number came out before). No combination fits its runs; the closest

@@ -24,7 +24,7 @@ pub(super) fn piece_atoms(source: &SourceModel, f: &SourceFunction) -> Vec<Atom>
             for end in pieces_both_ties(&inner.end) {
                 out.push(Atom {
                     at: b,
-                    conditions: start.iter().chain(&end).cloned().collect(),
+                    cases: vec![start.iter().chain(&end).cloned().collect()],
                 });
             }
         }

@@ -11,11 +11,18 @@ use metron_symbolic::{Condition, CountOptions, Piecewise};
 use crate::branch::condition_reads;
 use crate::source::{SourceFunction, SourceModel};
 
-/// A conjunction of conditions on the counters of loop `at` and the loops around it.
+/// A set of iterations of loop `at` and the loops around it: the union of disjoint cases,
+/// each a conjunction of conditions on their counters (counted as the sum of the cases).
 #[derive(Debug, Clone)]
 pub(super) struct Atom {
     pub at: usize,
-    pub conditions: Vec<Condition>,
+    pub cases: Vec<Vec<Condition>>,
+}
+
+impl Atom {
+    fn reads(&self, var: &str) -> bool {
+        self.cases.iter().flatten().any(|c| condition_reads(c, var))
+    }
 }
 
 /// Each range and piece atom of `f`, alone and with each arm of the tests on its chain of
@@ -27,7 +34,9 @@ pub(super) fn conditioned_counts(source: &SourceModel, f: &SourceFunction) -> Ve
     // The copies of a loop vectorised behind an alias test run where the test went their
     // way: the loop's passes and remainder classes there, as for an unswitched loop.
     for atom in &atoms {
-        super::unswitched::loop_terms(source, atom.at, &atom.conditions, &options, &mut out);
+        let terms = (atom.cases.iter())
+            .map(|case| super::unswitched::loop_term_list(source, atom.at, case, &options));
+        out.extend(sum_cases(terms.collect()));
     }
     atoms.extend(super::bound_piece::piece_atoms(source, f));
     let arms = crate::branch::arm_conditions(source, &f.name);
@@ -41,7 +50,9 @@ pub(super) fn conditioned_counts(source: &SourceModel, f: &SourceFunction) -> Ve
             };
             let both = Atom {
                 at: shallow,
-                conditions: atom.conditions.iter().chain(arm).cloned().collect(),
+                cases: (atom.cases.iter())
+                    .map(|case| case.iter().chain(arm).cloned().collect())
+                    .collect(),
             };
             count_outward(source, &both, &options, &mut out);
         }
@@ -64,11 +75,26 @@ fn count_outward(
         let inside = chain[..k]
             .iter()
             .filter_map(|&i| source.loops[i].scop.as_ref().ok().map(|l| &l.var));
-        let reads = |v: &String| atom.conditions.iter().any(|c| condition_reads(c, v));
-        if source.loops[s].scop.is_err() || inside.into_iter().any(reads) {
+        if source.loops[s].scop.is_err() || inside.into_iter().any(|v| atom.reads(v)) {
             return;
         }
-        let conditions = atom.conditions.clone();
-        out.extend(crate::branch::conditioned_count(source, Some(s), conditions, options).ok());
+        let counts = atom.cases.iter().map(|case| {
+            vec![crate::branch::conditioned_count(source, Some(s), case.clone(), options).ok()]
+        });
+        out.extend(sum_cases(counts.collect()));
     }
+}
+
+/// The term-by-term sums of the cases' term lists (all in one order), leaving out each term
+/// some case could not count.
+fn sum_cases(cases: Vec<Vec<Option<Piecewise>>>) -> Vec<Piecewise> {
+    let mut cases = cases.into_iter();
+    let Some(first) = cases.next() else {
+        return Vec::new();
+    };
+    let sums = cases.fold(first, |sum, case| {
+        let pairs = sum.into_iter().zip(case);
+        pairs.map(|(a, b)| Some(&a? + &b?)).collect()
+    });
+    sums.into_iter().flatten().collect()
 }

@@ -46,18 +46,32 @@ pub(super) fn loop_terms(
     options: &CountOptions,
     out: &mut Vec<Piecewise>,
 ) {
-    out.extend(passes_where_arm(source, i, 1, arm, options).ok());
+    out.extend(
+        loop_term_list(source, i, arm, options)
+            .into_iter()
+            .flatten(),
+    );
+}
+
+/// [`loop_terms`] in a fixed order, with a hole where a term could not be counted (so that
+/// the lists of several arms add term by term).
+pub(super) fn loop_term_list(
+    source: &SourceModel,
+    i: usize,
+    arm: &[metron_symbolic::Condition],
+    options: &CountOptions,
+) -> Vec<Option<Piecewise>> {
+    let mut out = vec![passes_where_arm(source, i, 1, arm, options).ok()];
     let entries = entries_where_arm(source, i, 1, None, arm, options).ok();
     for w in WIDTHS {
-        out.extend(passes_where_arm(source, i, w, arm, options).ok());
+        out.push(passes_where_arm(source, i, w, arm, options).ok());
         // Entries with at least one pass: the `w`-wide copy's preheader (clang's test of
         // `N & -4` against 4 before its 8-wide body, nest 1227).
-        out.extend(entries_where_arm(source, i, w, None, arm, options).ok());
+        out.push(entries_where_arm(source, i, w, None, arm, options).ok());
         // Entries whose trip count leaves a remainder: all entries less the `N mod w == 0`.
         let whole = entries_where_arm(source, i, 1, Some((w, 0)), arm, options).ok();
-        if let (Some(e), Some(z)) = (&entries, whole) {
-            out.push(e - &z);
-        }
+        out.push(entries.as_ref().zip(whole).map(|(e, z)| e - &z));
     }
-    out.extend(entries);
+    out.push(entries);
+    out
 }
